@@ -1,0 +1,21 @@
+// API keys: 160 random bits behind the `cs_` prefix, kept only as a SHA-256 digest.
+export const KEY_PREFIX = 'cs_'
+/** characters of the key (prefix included) shown in listings */
+export const KEY_SHOWN_CHARS = 10
+
+export type ApiKeyRecord = {
+  id: string
+  label: string
+  /** hex SHA-256 of the whole key */
+  digest: string
+  /** first KEY_SHOWN_CHARS characters of the key */
+  prefix: string
+  createdAt: number
+  lastUsedAt: number | null
+  revokedAt: number | null
+}
+
+/** A key must look like one before it is worth hashing and looking up. */
+export function looksLikeKey(token: string): boolean {
+  return /^cs_[A-Za-z0-9_-]{20,100}$/.test(token)
+}

@@ -1,0 +1,82 @@
+// Contests and signals as the engine and the store see them. Times are epoch milliseconds on the
+// service clock (virtual when SIM_SPEED > 1); prices are plain numbers with at most 2 decimals.
+
+export const CONTEST_STATES = ['live', 'expired', 'settled'] as const
+export type ContestState = (typeof CONTEST_STATES)[number]
+
+export const SIDES = ['up', 'down'] as const
+export type Side = (typeof SIDES)[number]
+
+export const OUTCOMES = ['pending', 'win', 'loss', 'void'] as const
+export type Outcome = (typeof OUTCOMES)[number]
+
+export const CONTEST_MINUTES = 15
+export const MINUTE_MS = 60_000
+export const CONTEST_MS = CONTEST_MINUTES * MINUTE_MS
+
+export type Signal = {
+  ticker: string
+  /** whole minute of the contest window the reading belongs to: 1..14 */
+  minute: number
+  raisedAt: number
+  side: Side
+  confidence: number
+  entryPriceCents: number
+  edgeCents: number
+  outcome: Outcome
+  modelVersion: string | null
+}
+
+export type Contest = {
+  ticker: string
+  series: string
+  state: ContestState
+  opensAt: number
+  expiresAt: number
+  strikePriceDollars: number | null
+  settledSide: Side | null
+  settledPriceDollars: number | null
+  /** true when the venue voided the contest: settled, no side, every signal void */
+  voided: boolean
+  /** oldest first */
+  signals: Signal[]
+}
+
+/** What the venue reports once a contest's result is known. */
+export type Settlement =
+  | { kind: 'settled'; side: Side; priceDollars: number | null }
+  | { kind: 'void'; priceDollars: number | null }
+
+/** `up` when the settlement price is at or above the strike: a tie goes up, as on the venue. */
+export function sideForPrice(priceDollars: number, strikeDollars: number): Side {
+  return priceDollars >= strikeDollars ? 'up' : 'down'
+}
+
+export function gradeSignal(signal: Signal, settlement: Settlement): Outcome {
+  if (settlement.kind === 'void') return 'void'
+  return signal.side === settlement.side ? 'win' : 'loss'
+}
+
+/** Settles a contest and grades all its signals in one step; graded signals never change again. */
+export function settleContest(contest: Contest, settlement: Settlement): Contest {
+  if (contest.state === 'settled') return contest
+  return {
+    ...contest,
+    state: 'settled',
+    settledSide: settlement.kind === 'void' ? null : settlement.side,
+    settledPriceDollars: settlement.priceDollars,
+    voided: settlement.kind === 'void',
+    signals: contest.signals.map((s) => ({ ...s, outcome: gradeSignal(s, settlement) })),
+  }
+}
+
+/** The whole minute of the window at `now` (0 at open, 14 in the last minute), or null outside it. */
+export function minuteOfContest(contest: Pick<Contest, 'opensAt' | 'expiresAt'>, now: number): number | null {
+  if (now < contest.opensAt || now >= contest.expiresAt) return null
+  return Math.floor((now - contest.opensAt) / MINUTE_MS)
+}
+
+/** Rounds to 2 decimals, the precision of every published number. */
+export function round2(x: number): number {
+  return Math.round(x * 100) / 100
+}

@@ -1,0 +1,16 @@
+// Where the rate limiter keeps its token buckets: in process (embedded default) or Redis (shared by
+// every api replica). One call per counted request; the implementation must be atomic per key.
+export type TakeResult = {
+  allowed: boolean
+  /** whole tokens left after this request (0 when refused) */
+  remaining: number
+  /** seconds until one token is available, rounded up, at least 1 (meaningful when refused) */
+  retryAfterS: number
+}
+
+export interface BucketStore {
+  take(key: string): Promise<TakeResult>
+  /** "ok", or "degraded" when a shared store is unreachable and the bucket runs in process. */
+  health(): 'ok' | 'degraded'
+  close(): Promise<void>
+}
