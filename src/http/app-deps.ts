@@ -1,0 +1,22 @@
+// Everything buildApp needs, chosen and built by the composition root (src/main/).
+import type { Logger } from 'pino'
+import type { Config } from '../config/config.ts'
+import type { BucketStore } from '../ports/bucket-store.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { Store } from '../ports/store.ts'
+import type { LogFollower } from '../stream/log-follower.ts'
+import type { StreamHub } from '../stream/stream-hub.ts'
+
+export type AppDeps = {
+  config: Config
+  store: Store
+  buckets: BucketStore
+  follower: LogFollower
+  streams: StreamHub
+  /** service clock: virtual when SIM_SPEED > 1; used for timestamps the api returns */
+  clock: Clock
+  /** wall clock: rate limiting, timeouts */
+  wallClock: Clock
+  logger: Logger
+  version: string
+}
