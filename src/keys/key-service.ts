@@ -1,0 +1,28 @@
+// Issuing, listing and revoking API keys (decisions §7): the secret is shown once, only its SHA-256
+// digest is stored.
+import { createHash, randomBytes } from 'node:crypto'
+import { type ApiKeyRecord, KEY_PREFIX, KEY_SHOWN_CHARS } from '../domain/api-key.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { Store } from '../ports/store.ts'
+
+export function digestKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex')
+}
+
+export type IssuedKey = { record: ApiKeyRecord; key: string }
+
+export async function issueKey(store: Store, label: string, clock: Clock): Promise<IssuedKey> {
+  // 160 random bits, URL-safe so the key pastes into a header or a shell unquoted.
+  const key = `${KEY_PREFIX}${randomBytes(20).toString('base64url')}`
+  const record: ApiKeyRecord = {
+    id: `key_${randomBytes(6).toString('hex')}`,
+    label,
+    digest: digestKey(key),
+    prefix: key.slice(0, KEY_SHOWN_CHARS),
+    createdAt: clock.now(),
+    lastUsedAt: null,
+    revokedAt: null,
+  }
+  await store.createKey(record)
+  return { record, key }
+}

@@ -1,0 +1,152 @@
+// The composition root: config → store → engine and/or api → listen, and the orderly shutdown.
+// Only this module (and cli/) knows which concrete implementations are in use.
+import type { AddressInfo } from 'node:net'
+import type { Logger } from 'pino'
+import type { Config } from '../config/config.ts'
+import { createVirtualClock } from '../domain/virtual-clock.ts'
+import { createEngine } from '../engine/engine.ts'
+import { buildApp } from '../http/app.ts'
+import type { BucketStore } from '../ports/bucket-store.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { EventNotifier } from '../ports/event-notifier.ts'
+import type { Store } from '../ports/store.ts'
+import { createMemoryBucketStore } from '../store/memory/memory-bucket-store.ts'
+import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
+import { createLogFollower } from '../stream/log-follower.ts'
+import { createStreamHub } from '../stream/stream-hub.ts'
+import { announceBootstrapKey } from './bootstrap-key.ts'
+import { createFeeds } from './feeds.ts'
+import { openStore } from './open-store.ts'
+import { systemClock } from './system-clock.ts'
+import { VERSION } from './version.ts'
+
+export type Role = 'serve' | 'api' | 'engine'
+
+export type RunningService = {
+  /** the api's base URL, null for the engine role */
+  url: string | null
+  close(): Promise<void>
+}
+
+type Closer = { name: string; close: () => Promise<unknown> }
+
+export async function startService(
+  role: Role,
+  config: Config,
+  logger: Logger,
+  out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<RunningService> {
+  const wallClock: Clock = systemClock
+  const clock = createVirtualClock(wallClock, config.simSpeed)
+  // Closed in reverse order of opening: streams first (they would hold the listener open), the store last.
+  const closers: Closer[] = []
+  const closeAll = async () => {
+    for (const c of closers.reverse()) {
+      await c.close().catch((err: unknown) => logger.error({ err }, `closing ${c.name} failed`))
+    }
+  }
+
+  try {
+    const store = await openStore(config)
+    closers.push({ name: 'store', close: () => store.close() })
+    const notifier = await openNotifier(config, role, logger)
+    closers.push({ name: 'notifier', close: () => notifier.close() })
+
+    if (role !== 'api') {
+      const { venue, feed } = createFeeds(config)
+      const engine = createEngine({
+        store,
+        venue,
+        feed,
+        notifier,
+        series: config.series,
+        clock,
+        wallClock,
+        backfillDays: config.simBackfillDays,
+        retentionMs: config.eventRetentionHours * 3_600_000,
+        logger: logger.child({ role: 'engine' }),
+      })
+      await engine.start()
+      closers.push({ name: 'engine', close: () => engine.stop() })
+      logger.info(
+        { series: config.series, venue: venue.name, simSpeed: config.simSpeed, simSeed: config.simSeed },
+        'engine started',
+      )
+    }
+
+    let url: string | null = null
+    if (role !== 'engine') {
+      url = await startApi(config, store, notifier, clock, wallClock, logger, closers)
+      if (role === 'serve' && config.bootstrapKey) await announceBootstrapKey(store, url, config.series[0]!, clock, out)
+    }
+    return { url, close: closeAll }
+  } catch (err) {
+    await closeAll()
+    throw err
+  }
+}
+
+async function startApi(
+  config: Config,
+  store: Store,
+  notifier: EventNotifier,
+  clock: Clock,
+  wallClock: Clock,
+  logger: Logger,
+  closers: Closer[],
+): Promise<string> {
+  const follower = createLogFollower({ store, notifier, pollMs: 250, logger })
+  await follower.start()
+  closers.push({ name: 'event follower', close: () => follower.stop() })
+
+  const buckets = await openBuckets(config, wallClock, logger)
+  closers.push({ name: 'rate-limit buckets', close: () => buckets.close() })
+
+  const streams = createStreamHub({
+    store,
+    follower,
+    epoch: await store.epoch(),
+    heartbeatMs: config.streamHeartbeatS * 1000,
+    logger,
+  })
+  const app = await buildApp({
+    config,
+    store,
+    buckets,
+    follower,
+    streams,
+    clock,
+    wallClock,
+    logger,
+    version: VERSION,
+  })
+  // The app closes before the stream hub would be closed by reverse order, so the app's own
+  // preClose ends the streams; closing the hub again here is harmless.
+  closers.push({ name: 'stream hub', close: () => streams.close() })
+  await app.listen({ port: config.port, host: config.host })
+  closers.push({ name: 'http server', close: () => app.close() })
+  const address = app.server.address() as AddressInfo
+  const scheme = config.tlsCertFile ? 'https' : 'http'
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = `${scheme}://${host}:${address.port}`
+  logger.info({ url, publicBaseUrl: config.publicBaseUrl }, 'api listening')
+  return url
+}
+
+async function openNotifier(config: Config, role: Role, logger: Logger): Promise<EventNotifier> {
+  if (config.databaseUrl.startsWith('postgres')) {
+    const { createPostgresEventNotifier } = await import('../store/postgres/postgres-event-notifier.ts')
+    return createPostgresEventNotifier(config.databaseUrl, logger)
+  }
+  // SQLite: engine and api share a process under `serve`; a separate api process on the same file
+  // finds new events by polling the log.
+  void role
+  return createMemoryEventNotifier()
+}
+
+async function openBuckets(config: Config, wallClock: Clock, logger: Logger): Promise<BucketStore> {
+  const limits = { burst: config.rateLimitBurst, perSec: config.rateLimitPerSec, clock: wallClock }
+  if (config.redisUrl === null) return createMemoryBucketStore(limits)
+  const { createRedisBucketStore } = await import('../store/redis/redis-bucket-store.ts')
+  return createRedisBucketStore({ ...limits, url: config.redisUrl, prefix: config.redisPrefix, logger })
+}
