@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { ConfigError, loadConfig } from './config.ts'
+
+describe('loadConfig', () => {
+  it('gives the defaults of decisions §2 for an empty environment', () => {
+    const c = loadConfig({})
+    assert.equal(c.port, 8080)
+    assert.equal(c.host, '127.0.0.1')
+    assert.equal(c.databaseUrl, 'sqlite:./data/contest-signals.db')
+    assert.equal(c.redisUrl, null)
+    assert.equal(c.publicBaseUrl, 'http://127.0.0.1:8080')
+    assert.deepEqual(c.series, ['KXBTC15M'])
+    assert.equal(c.venue, 'sim')
+    assert.equal(c.simSpeed, 1)
+    assert.equal(c.simBackfillDays, 7)
+    assert.deepEqual(c.trustProxy, [])
+    assert.equal(c.corsOrigins, '*')
+    assert.equal(c.rateLimitBurst, 20)
+    assert.equal(c.rateLimitPerSec, 1)
+    assert.equal(c.streamHeartbeatS, 15)
+    assert.equal(c.eventRetentionHours, 48)
+    assert.equal(c.logLevel, 'info')
+    assert.equal(c.bootstrapKey, true)
+    assert.ok(Number.isInteger(c.simSeed) && c.simSeed > 0)
+  })
+
+  it('returns a frozen object', () => {
+    const c = loadConfig({})
+    assert.ok(Object.isFrozen(c))
+    assert.ok(Object.isFrozen(c.series))
+  })
+
+  it('reads every documented variable', () => {
+    const c = loadConfig({
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db/x',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      PUBLIC_BASE_URL: 'https://signals.example.com/',
+      SERIES: 'KXBTC15M, KXETH15M',
+      SIM_SPEED: '60',
+      SIM_SEED: '42',
+      SIM_BACKFILL_DAYS: '0',
+      TRUST_PROXY: '10.0.0.0/8, ::1',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      RATE_LIMIT_BURST: '5',
+      RATE_LIMIT_PER_SEC: '0.5',
+      STREAM_HEARTBEAT_S: '2',
+      EVENT_RETENTION_HOURS: '1',
+      LOG_LEVEL: 'warn',
+      BOOTSTRAP_KEY: 'off',
+    })
+    assert.equal(c.port, 9090)
+    assert.equal(c.publicBaseUrl, 'https://signals.example.com')
+    assert.deepEqual(c.series, ['KXBTC15M', 'KXETH15M'])
+    assert.equal(c.simSpeed, 60)
+    assert.equal(c.simSeed, 42)
+    assert.equal(c.simBackfillDays, 0)
+    assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '::1'])
+    assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example'])
+    assert.equal(c.rateLimitPerSec, 0.5)
+    assert.equal(c.bootstrapKey, false)
+  })
+
+  it('derives PUBLIC_BASE_URL from HOST and PORT, https when TLS files are set', () => {
+    const c = loadConfig({ HOST: '::1', PORT: '8443', TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem' })
+    assert.equal(c.publicBaseUrl, 'https://[::1]:8443')
+  })
+
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'abc' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ SIM_SPEED: '0' }, /SIM_SPEED/],
+    [{ SIM_SPEED: 'fast' }, /SIM_SPEED/],
+    [{ SIM_SEED: '-1' }, /SIM_SEED/],
+    [{ SERIES: 'A,,B' }, /SERIES/],
+    [{ SERIES: 'A,A' }, /SERIES/],
+    [{ VENUE: 'nasdaq' }, /VENUE/],
+    [{ TRUST_PROXY: 'not-an-ip' }, /TRUST_PROXY/],
+    [{ CORS_ORIGINS: 'example.com' }, /CORS_ORIGINS/],
+    [{ TLS_CERT_FILE: 'c.pem' }, /TLS_CERT_FILE and TLS_KEY_FILE/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ BOOTSTRAP_KEY: 'maybe' }, /BOOTSTRAP_KEY/],
+    [{ RATE_LIMIT_BURST: '0' }, /RATE_LIMIT_BURST/],
+  ]
+  for (const [env, pattern] of bad) {
+    it(`names the variable when ${JSON.stringify(env)} is wrong`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && pattern.test(err.message),
+      )
+    })
+  }
+
+  it('reports every problem at once', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' }),
+      (err: unknown) => err instanceof ConfigError && err.problems.length === 2,
+    )
+  })
+})
