@@ -1,0 +1,115 @@
+// Runs the real `contest-signals` CLI as a child process, the way an operator does, and reads what
+// it prints: the listening URL from the JSON log, the bootstrap key from the plain-text banner.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..')
+const CLI = path.join(REPO_ROOT, 'src/cli/main.ts')
+
+export type ServiceProcess = {
+  child: ChildProcess
+  /** everything printed on stdout so far */
+  stdout(): string
+  stderr(): string
+  /** resolves with the api URL once the log says it is listening */
+  url: Promise<string>
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export function tempDir(prefix = 'cs-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+export function startProcess(args: string[], env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d
+  })
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    err += d
+  })
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }))
+  const url = new Promise<string>((resolve, reject) => {
+    const onData = () => {
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('{')) continue
+        try {
+          const entry = JSON.parse(line) as { msg?: string; url?: string }
+          if (entry.msg === 'api listening' && entry.url) {
+            child.stdout!.off('data', onData)
+            resolve(entry.url)
+            return
+          }
+        } catch {
+          // a partial line: wait for the rest
+        }
+      }
+    }
+    child.stdout!.on('data', onData)
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`process exited (${code ?? signal}) before listening: ${err || out}`)),
+    )
+  })
+  url.catch(() => undefined)
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    url,
+    exited,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
+
+/** Runs a short CLI command to completion. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = startProcess(args, env)
+  const { code } = await p.exited
+  return { code, stdout: p.stdout(), stderr: p.stderr() }
+}
+
+/** The key printed by the bootstrap banner, if any. */
+export function bootstrapKeyFrom(stdout: string): string | null {
+  return /^\s+(cs_[A-Za-z0-9_-]+)\s*$/m.exec(stdout)?.[1] ?? null
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let lastError: unknown
+  while (Date.now() < deadline) {
+    try {
+      const v = await check()
+      if (v !== undefined) return v
+    } catch (err) {
+      lastError = err
+    }
+    await new Promise((r) => setTimeout(r, everyMs))
+  }
+  throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`)
+}
