@@ -1,0 +1,162 @@
+// SqliteStore against the store contract, plus what only a file-backed SQLite store can promise.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { after, describe, it } from 'node:test'
+import { promisify } from 'node:util'
+import type { Store } from '../src/ports/store.ts'
+import { applyMigrations, MIGRATIONS } from '../src/store/sqlite/migrations.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { makeContest, makeKey, makeSignal, runStoreContract } from './store-contract.ts'
+
+const execFileAsync = promisify(execFile)
+const dirs = new Map<Store, string>()
+
+runStoreContract('SqliteStore', {
+  async create() {
+    const dir = await mkdtemp(join(tmpdir(), 'sqlite-store-'))
+    const store = createSqliteStore(join(dir, 'store.db'))
+    dirs.set(store, dir)
+    return store
+  },
+  async destroy(store) {
+    await rm(dirs.get(store)!, { recursive: true, force: true })
+    dirs.delete(store)
+  },
+})
+
+describe('SqliteStore on a file', () => {
+  const cleanup: string[] = []
+  after(async () => {
+    for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
+  })
+  async function tempPath(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'sqlite-store-'))
+    cleanup.push(dir)
+    // a missing parent directory is created, as for the default ./data/contest-signals.db
+    return join(dir, 'nested', 'store.db')
+  }
+
+  it('keeps its data, epoch and event seq across close and reopen', async () => {
+    const path = await tempPath()
+    const first = createSqliteStore(path)
+    await first.migrate()
+    const contest = makeContest()
+    await first.openContest(contest)
+    const signal = makeSignal(contest)
+    await first.addSignal(signal)
+    const epoch = await first.epoch()
+    const seq = await first.latestSeq()
+    await first.close()
+
+    const second = createSqliteStore(path)
+    try {
+      await second.migrate()
+      assert.deepEqual(await second.getContest(contest.ticker), { ...contest, signals: [signal] })
+      assert.equal(await second.epoch(), epoch)
+      assert.equal(await second.latestSeq(), seq)
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('runs in WAL mode and records each migration once', async () => {
+    const path = await tempPath()
+    const store = createSqliteStore(path)
+    await store.migrate()
+    await store.migrate()
+    const db = new DatabaseSync(path)
+    try {
+      assert.equal(db.prepare('PRAGMA journal_mode').get()?.journal_mode, 'wal')
+      const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()
+      assert.deepEqual(
+        versions.map((r) => r.version),
+        MIGRATIONS.map((m) => m.version),
+      )
+      assert.equal(applyMigrations(db, Date.now()), 0)
+    } finally {
+      db.close()
+      await store.close()
+    }
+  })
+
+  it('lets two instances on one file see each other’s writes, as the CLI does beside the server', async () => {
+    const path = await tempPath()
+    const server = createSqliteStore(path)
+    const cli = createSqliteStore(path)
+    try {
+      await Promise.all([server.migrate(), cli.migrate()])
+      assert.equal(await cli.epoch(), await server.epoch())
+      const key = makeKey()
+      await cli.createKey(key)
+      assert.deepEqual(await server.findKeyByDigest(key.digest), key)
+      await cli.revokeKey(key.id, key.createdAt + 1)
+      assert.equal((await server.findKeyByDigest(key.digest))?.revokedAt, key.createdAt + 1)
+      const contest = makeContest()
+      await server.openContest(contest)
+      assert.equal((await cli.getContest(contest.ticker))?.ticker, contest.ticker)
+      assert.equal(await cli.latestSeq(), await server.latestSeq())
+    } finally {
+      await server.close()
+      await cli.close()
+    }
+  })
+
+  it('applies migrations once when two processes start on a fresh file at once', async () => {
+    const path = await tempPath()
+    const storeModule = new URL('../src/store/sqlite/sqlite-store.ts', import.meta.url).href
+    // both children wait for one shared instant, so their migrations really overlap
+    const script = `import { createSqliteStore } from ${JSON.stringify(storeModule)}
+      await new Promise((resolve) => setTimeout(resolve, Number(process.argv[2]) - Date.now()))
+      const store = createSqliteStore(process.argv[1])
+      await store.migrate()
+      process.stdout.write(await store.epoch())
+      await store.close()`
+    const startAt = String(Date.now() + 300)
+    const run = () => execFileAsync(process.execPath, ['--input-type=module', '-e', script, path, startAt])
+    const [a, b] = await Promise.all([run(), run()])
+    assert.match(a.stdout, /^[0-9a-z]{8}$/)
+    assert.equal(b.stdout, a.stdout, 'both processes see the one epoch')
+    const db = new DatabaseSync(path)
+    try {
+      const count = db.prepare('SELECT count(*) AS n FROM schema_migrations').get()?.n
+      assert.equal(count, MIGRATIONS.length)
+    } finally {
+      db.close()
+    }
+  })
+
+  it('rolls back the whole write, event included, when any part of it fails', async () => {
+    const store = createSqliteStore(':memory:')
+    try {
+      await store.migrate()
+      const contest = makeContest()
+      // a signal pointing at another, unknown contest breaks the foreign key after the contest row went in
+      const stray = makeSignal(makeContest())
+      await assert.rejects(store.openContest({ ...contest, signals: [stray] }))
+      assert.equal(await store.getContest(contest.ticker), null)
+      assert.equal(await store.latestSeq(), 0)
+      assert.ok(await store.openContest(contest), 'the store is usable after the rollback')
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('stamps appendedAt from the injected wall clock', async () => {
+    let now = 1_000_000
+    const store = createSqliteStore(':memory:', { wallClock: { now: () => now } })
+    try {
+      await store.migrate()
+      const first = await store.appendEvent({ type: 'key.changed', series: '', ticker: '', data: '{}' })
+      now += 5
+      const second = await store.appendEvent({ type: 'key.changed', series: '', ticker: '', data: '{}' })
+      assert.deepEqual([first.appendedAt, second.appendedAt], [1_000_000, 1_000_005])
+      assert.equal(await store.pruneEvents(1_000_005), 1)
+    } finally {
+      await store.close()
+    }
+  })
+})
