@@ -5,7 +5,11 @@ import { issueKey } from '../keys/key-service.ts'
 import { openStore } from '../main/open-store.ts'
 import { systemClock } from '../main/system-clock.ts'
 
-export async function runKeysCommand(config: Config, args: string[], label: string | undefined): Promise<number> {
+export async function runKeysCommand(
+  config: Config,
+  args: string[],
+  label: string | undefined,
+): Promise<number> {
   const [action, id] = args
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
     process.stderr.write('contest-signals: usage: keys create --label NAME | keys list | keys revoke ID\n')
@@ -23,7 +27,9 @@ export async function runKeysCommand(config: Config, args: string[], label: stri
   try {
     if (action === 'create') {
       const { record, key } = await issueKey(store, label!.trim(), systemClock)
-      process.stdout.write(`created key ${record.id} (label "${record.label}"); it is shown only now:\n${key}\n`)
+      process.stdout.write(
+        `created key ${record.id} (label "${record.label}"); it is shown only now:\n${key}\n`,
+      )
       return 0
     }
     if (action === 'list') {
@@ -45,8 +51,24 @@ export function formatKeyTable(keys: readonly ApiKeyRecord[]): string {
   const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString())
   const rows = [
     ['ID', 'LABEL', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED'],
-    ...keys.map((k) => [k.id, k.label, `${k.prefix}…`, when(k.createdAt), when(k.lastUsedAt), when(k.revokedAt)]),
+    ...keys.map((k) => [
+      k.id,
+      k.label,
+      `${k.prefix}…`,
+      when(k.createdAt),
+      when(k.lastUsedAt),
+      when(k.revokedAt),
+    ]),
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n'
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  )
 }

@@ -1,5 +1,5 @@
 // The process logger: structured JSON (pino) that never carries a key or a database password.
-import { pino, type Logger } from 'pino'
+import { type Logger, pino } from 'pino'
 
 export const REDACT_PATHS = [
   'req.headers.authorization',

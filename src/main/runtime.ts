@@ -77,7 +77,8 @@ export async function startService(
     let url: string | null = null
     if (role !== 'engine') {
       url = await startApi(config, store, notifier, clock, wallClock, logger, closers)
-      if (role === 'serve' && config.bootstrapKey) await announceBootstrapKey(store, url, config.series[0]!, clock, out)
+      if (role === 'serve' && config.bootstrapKey)
+        await announceBootstrapKey(store, url, config.series[0]!, clock, out)
     }
     return { url, close: closeAll }
   } catch (err) {

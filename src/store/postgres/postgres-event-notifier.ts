@@ -1,0 +1,88 @@
+// Cross-replica wake-ups over PostgreSQL LISTEN/NOTIFY. The payload is only a hint (the highest
+// seq); followers always read the durable log, so a notification lost while a connection was down
+// is covered by the catch-up read done on every reconnect and by the followers' periodic poll.
+import pg from 'pg'
+import type { EventNotifier } from '../../ports/event-notifier.ts'
+import { parsePostgresUrl } from './postgres-url.ts'
+
+type Logger = { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void }
+
+export function createPostgresEventNotifier(url: string, logger: Logger): EventNotifier {
+  const { connectionString, schema } = parsePostgresUrl(url)
+  // One channel per schema, so deployments sharing a database (and test runs) never wake each other.
+  const channel = `cs_events_${schema}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 63)
+  const pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 10_000 })
+  pool.on('error', () => undefined)
+  const listeners = new Set<(seq: number | null) => void>()
+  let listener: pg.Client | null = null
+  let closed = false
+  let retryTimer: NodeJS.Timeout | undefined
+
+  const wakeAll = (seq: number | null) => {
+    for (const l of listeners) l(seq)
+  }
+
+  async function listen(attempt = 0): Promise<void> {
+    if (closed || listeners.size === 0 || listener) return
+    const client = new pg.Client({ connectionString })
+    listener = client
+    const retry = (err: unknown) => {
+      if (listener !== client) return
+      listener = null
+      client.removeAllListeners('notification')
+      void client.end().catch(() => undefined)
+      if (closed) return
+      logger.warn({ err: String(err) }, 'event notification connection lost; reconnecting')
+      retryTimer = setTimeout(() => void listen(attempt + 1), Math.min(100 * 2 ** attempt, 2000))
+      retryTimer.unref()
+    }
+    client.on('error', retry)
+    client.on('end', () => retry('connection ended'))
+    client.on('notification', (msg) => {
+      const seq = Number(msg.payload)
+      wakeAll(Number.isSafeInteger(seq) ? seq : null)
+    })
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${channel}`)
+      if (attempt > 0) logger.info({}, 'event notification connection restored')
+      // Whatever was notified while we were not listening is read now.
+      wakeAll(null)
+      attempt = 0
+    } catch (err) {
+      retry(err)
+    }
+  }
+
+  return {
+    async notify(seq) {
+      try {
+        await pool.query('SELECT pg_notify($1, $2)', [channel, String(seq)])
+      } catch (err) {
+        // The events are committed; replicas will find them on their next poll.
+        logger.warn({ err: String(err) }, 'event notification failed')
+      }
+    },
+    async subscribe(onWake) {
+      listeners.add(onWake)
+      await listen()
+      return () => listeners.delete(onWake)
+    },
+    async close() {
+      closed = true
+      if (retryTimer) clearTimeout(retryTimer)
+      listeners.clear()
+      const client = listener
+      listener = null
+      if (client) {
+        client.removeAllListeners()
+        client.on('error', () => undefined)
+        await client.end().catch(() => undefined)
+      }
+      await pool.end().catch(() => undefined)
+    },
+  }
+}
