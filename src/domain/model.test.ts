@@ -1,0 +1,253 @@
+// Unit tests of the gbm-ewma-1 model: Φ accuracy, volatility, clipping, side choice, published numbers.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import fc from 'fast-check'
+import {
+  EWMA_LAMBDA,
+  evaluateReading,
+  ewmaVolatility,
+  MODEL_VERSION,
+  normalCdf,
+  PROBABILITY_CEILING,
+  PROBABILITY_FLOOR,
+  probabilityUp,
+} from './model.ts'
+
+const hasAtMost2Decimals = (x: number): boolean => Math.abs(Math.round(x * 100) / 100 - x) < 1e-9
+
+describe('normalCdf', () => {
+  it('matches known values to 1e-7', () => {
+    const known: Array<[number, number]> = [
+      [0, 0.5],
+      [1, 0.8413447460685429],
+      [-1, 0.15865525393145707],
+      [1.96, 0.9750021048517795],
+      [2.5, 0.9937903346742238],
+      [-3, 0.0013498980316301035],
+      [3.5, 0.9997673709209645],
+      [-5, 2.866515718791939e-7],
+      [0.25, 0.5987063256829237],
+      [-8, 6.22096057427178e-16],
+    ]
+    for (const [x, want] of known) {
+      assert.ok(Math.abs(normalCdf(x) - want) < 1e-7, `Φ(${x}) = ${normalCdf(x)}, want ${want}`)
+    }
+  })
+
+  it('is symmetric: Φ(x) + Φ(−x) = 1', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -40, max: 40, noNaN: true }), (x) => {
+        assert.ok(Math.abs(normalCdf(x) + normalCdf(-x) - 1) < 1e-12)
+      }),
+    )
+  })
+
+  it('is monotone and bounded', () => {
+    let prev = 0
+    for (let x = -40; x <= 40; x += 0.01) {
+      const p = normalCdf(x)
+      assert.ok(p >= prev && p <= 1)
+      prev = p
+    }
+    assert.equal(normalCdf(Number.NEGATIVE_INFINITY), 0)
+    assert.equal(normalCdf(Number.POSITIVE_INFINITY), 1)
+  })
+})
+
+describe('ewmaVolatility', () => {
+  it('is 0 with fewer than two closes or a flat price', () => {
+    assert.equal(ewmaVolatility([]), 0)
+    assert.equal(ewmaVolatility([100]), 0)
+    assert.equal(ewmaVolatility([100, 100, 100]), 0)
+  })
+
+  it('equals |r| when every return has the same size', () => {
+    const closes = [100]
+    for (let i = 0; i < 30; i++) closes.push((closes.at(-1) as number) * (i % 2 ? 1.001 : 1 / 1.001))
+    assert.ok(Math.abs(ewmaVolatility(closes) - Math.log(1.001)) < 1e-12)
+  })
+
+  it('weights recent returns more (λ = 0.94)', () => {
+    const calmThenWild = [100, 100, 100, 100, 100, 101, 100]
+    const wildThenCalm = [100, 101, 100, 100, 100, 100, 100]
+    assert.ok(ewmaVolatility(calmThenWild) > ewmaVolatility(wildThenCalm))
+    const r = Math.log(101 / 100)
+    // two equal squared returns at ages 0 and 1 among six returns
+    const w = [1, EWMA_LAMBDA, EWMA_LAMBDA ** 2, EWMA_LAMBDA ** 3, EWMA_LAMBDA ** 4, EWMA_LAMBDA ** 5]
+    const want =
+      Math.sqrt(((w[0] as number) + (w[1] as number)) * r * r) / Math.sqrt(w.reduce((a, b) => a + b))
+    assert.ok(Math.abs(ewmaVolatility(calmThenWild) - want) < 1e-12)
+  })
+})
+
+describe('probabilityUp', () => {
+  it('is one half at the money', () => {
+    assert.equal(
+      probabilityUp({ spot: 90_000, strike: 90_000, sigmaPerMinute: 0.0007, minutesLeft: 10 }),
+      0.5,
+    )
+  })
+
+  it('follows Φ(ln(S/K)/(σ√τ))', () => {
+    const p = probabilityUp({ spot: 90_100, strike: 90_000, sigmaPerMinute: 0.0007, minutesLeft: 9 })
+    const want = normalCdf(Math.log(90_100 / 90_000) / (0.0007 * 3))
+    assert.ok(Math.abs(p - want) < 1e-15)
+  })
+
+  it('is clipped to [0.01, 0.99]', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1, max: 1e6, noNaN: true }),
+        fc.double({ min: 1, max: 1e6, noNaN: true }),
+        fc.double({ min: 0, max: 0.05, noNaN: true }),
+        fc.double({ min: -5, max: 20, noNaN: true }),
+        (spot, strike, sigmaPerMinute, minutesLeft) => {
+          const p = probabilityUp({ spot, strike, sigmaPerMinute, minutesLeft })
+          assert.ok(p >= PROBABILITY_FLOOR && p <= PROBABILITY_CEILING)
+        },
+      ),
+    )
+    assert.equal(probabilityUp({ spot: 200, strike: 100, sigmaPerMinute: 0.001, minutesLeft: 1 }), 0.99)
+    assert.equal(probabilityUp({ spot: 100, strike: 200, sigmaPerMinute: 0.001, minutesLeft: 1 }), 0.01)
+  })
+
+  it('guards σ ≈ 0 and τ ≤ 0 with the side the price is on (a tie goes up)', () => {
+    for (const [sigmaPerMinute, minutesLeft] of [
+      [0, 5],
+      [1e-20, 5],
+      [0.001, 0],
+      [0.001, -1],
+    ] as const) {
+      assert.equal(probabilityUp({ spot: 101, strike: 100, sigmaPerMinute, minutesLeft }), 0.99)
+      assert.equal(probabilityUp({ spot: 99, strike: 100, sigmaPerMinute, minutesLeft }), 0.01)
+      assert.equal(probabilityUp({ spot: 100, strike: 100, sigmaPerMinute, minutesLeft }), 0.99)
+    }
+  })
+
+  it('rejects non-positive prices', () => {
+    assert.throws(
+      () => probabilityUp({ spot: 0, strike: 100, sigmaPerMinute: 0.001, minutesLeft: 1 }),
+      RangeError,
+    )
+  })
+})
+
+describe('evaluateReading', () => {
+  const flat = [90_000, 90_063, 90_000, 90_063, 90_000]
+
+  it('carries the model version tag of decisions §3', () => {
+    assert.equal(MODEL_VERSION, 'gbm-ewma-1')
+  })
+
+  it('picks the side with the larger edge, even when that edge is negative', () => {
+    const cheapUp = evaluateReading({
+      spot: 90_000,
+      strike: 90_000,
+      closes: flat,
+      minutesLeft: 5,
+      quote: { upAskCents: 40, downAskCents: 62 },
+    })
+    assert.deepEqual(cheapUp, { side: 'up', confidence: 50, entryPriceCents: 40, edgeCents: 10 })
+
+    const cheapDown = evaluateReading({
+      spot: 90_000,
+      strike: 90_000,
+      closes: flat,
+      minutesLeft: 5,
+      quote: { upAskCents: 58, downAskCents: 45 },
+    })
+    assert.deepEqual(cheapDown, { side: 'down', confidence: 50, entryPriceCents: 45, edgeCents: 5 })
+
+    const bothDear = evaluateReading({
+      spot: 90_000,
+      strike: 90_000,
+      closes: flat,
+      minutesLeft: 5,
+      quote: { upAskCents: 53, downAskCents: 51 },
+    })
+    assert.deepEqual(bothDear, { side: 'down', confidence: 50, entryPriceCents: 51, edgeCents: -1 })
+  })
+
+  it('goes up on an exact tie of edges', () => {
+    const r = evaluateReading({
+      spot: 90_000,
+      strike: 90_000,
+      closes: flat,
+      minutesLeft: 5,
+      quote: { upAskCents: 51, downAskCents: 51 },
+    })
+    assert.equal(r.side, 'up')
+  })
+
+  it('uses the model probability of the chosen side as confidence', () => {
+    const closes = flat
+    const r = evaluateReading({
+      spot: 90_150,
+      strike: 90_000,
+      closes,
+      minutesLeft: 4,
+      quote: { upAskCents: 50, downAskCents: 52 },
+    })
+    const pUp = probabilityUp({
+      spot: 90_150,
+      strike: 90_000,
+      sigmaPerMinute: ewmaVolatility(closes),
+      minutesLeft: 4,
+    })
+    assert.equal(r.side, 'up')
+    assert.equal(r.confidence, Math.round(pUp * 10_000) / 100)
+  })
+
+  it('keeps edge == confidence − entry with at most 2 decimals, for any input', () => {
+    const closesArb = fc.array(fc.double({ min: 1_000, max: 500_000, noNaN: true }), {
+      minLength: 0,
+      maxLength: 70,
+    })
+    const askArb = fc.oneof(
+      fc.integer({ min: 1, max: 99 }),
+      fc.integer({ min: 0, max: 10_000 }).map((h) => h / 100),
+    )
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1_000, max: 500_000, noNaN: true }),
+        fc.double({ min: 1_000, max: 500_000, noNaN: true }),
+        closesArb,
+        fc.integer({ min: -1, max: 15 }),
+        askArb,
+        askArb,
+        (spot, strike, closes, minutesLeft, upAskCents, downAskCents) => {
+          const r = evaluateReading({
+            spot,
+            strike,
+            closes,
+            minutesLeft,
+            quote: { upAskCents, downAskCents },
+          })
+          assert.ok(Math.abs(r.edgeCents - (r.confidence - r.entryPriceCents)) < 1e-9)
+          assert.ok(hasAtMost2Decimals(r.confidence))
+          assert.ok(hasAtMost2Decimals(r.entryPriceCents))
+          assert.ok(hasAtMost2Decimals(r.edgeCents))
+          assert.ok(r.confidence >= 1 && r.confidence <= 99)
+          assert.equal(r.entryPriceCents, r.side === 'up' ? upAskCents : downAskCents)
+          const other = r.side === 'up' ? 100 - r.confidence - downAskCents : 100 - r.confidence - upAskCents
+          assert.ok(r.edgeCents >= other - 1e-9, 'the chosen side has the larger edge')
+        },
+      ),
+      { numRuns: 2_000 },
+    )
+  })
+
+  it('rejects asks outside 0–100 cents', () => {
+    assert.throws(
+      () =>
+        evaluateReading({
+          spot: 1,
+          strike: 1,
+          closes: [],
+          minutesLeft: 1,
+          quote: { upAskCents: 101, downAskCents: 1 },
+        }),
+      RangeError,
+    )
+  })
+})

@@ -1,0 +1,160 @@
+// The signal model of decisions §3 (`gbm-ewma-1`): a driftless GBM probability of finishing at or
+// above the strike, with an EWMA volatility of one-minute log returns, published in 2-decimal numbers.
+import type { Side } from './contest.ts'
+
+export const MODEL_VERSION = 'gbm-ewma-1'
+
+/** RiskMetrics decay for one-minute returns. */
+export const EWMA_LAMBDA = 0.94
+
+/**
+ * Minute closes the engine hands to the model. With λ = 0.94 the weight of a return 60 minutes old
+ * is λ^60 ≈ 2 %, so a longer window changes nothing that survives rounding.
+ */
+export const EWMA_CLOSES = 61
+
+export const PROBABILITY_FLOOR = 0.01
+export const PROBABILITY_CEILING = 0.99
+
+/** Below this σ·√τ the outcome is treated as already decided (no division by ~0). */
+const MIN_DISPERSION = 1e-12
+
+/**
+ * Standard normal CDF Φ(x), Hart's double-precision rational approximation as given by West (2005),
+ * "Better approximations to cumulative normal functions"; absolute error well below 1e-14.
+ */
+export function normalCdf(x: number): number {
+  if (Number.isNaN(x)) return Number.NaN
+  const z = Math.abs(x)
+  let tail: number
+  if (z > 37) {
+    tail = 0
+  } else {
+    const e = Math.exp((-z * z) / 2)
+    if (z < 7.07106781186547) {
+      let num = 3.52624965998911e-2 * z + 0.700383064443688
+      num = num * z + 6.37396220353165
+      num = num * z + 33.912866078383
+      num = num * z + 112.079291497871
+      num = num * z + 221.213596169931
+      num = num * z + 220.206867912376
+      let den = 8.83883476483184e-2 * z + 1.75566716318264
+      den = den * z + 16.064177579207
+      den = den * z + 86.7807322029461
+      den = den * z + 296.564248779674
+      den = den * z + 637.333633378831
+      den = den * z + 793.826512519948
+      den = den * z + 440.413735824752
+      tail = (e * num) / den
+    } else {
+      let d = z + 0.65
+      d = z + 4 / d
+      d = z + 3 / d
+      d = z + 2 / d
+      d = z + 1 / d
+      tail = e / d / 2.506628274631
+    }
+  }
+  return x > 0 ? 1 - tail : tail
+}
+
+/**
+ * EWMA volatility (per minute) of the one-minute log returns of `closes` (oldest first). The weights
+ * λ^age are normalised over the window, so the estimate needs no seed value and does not depend on
+ * where the window starts. Fewer than two usable closes give 0.
+ */
+export function ewmaVolatility(closes: readonly number[], lambda: number = EWMA_LAMBDA): number {
+  let weighted = 0
+  let weights = 0
+  let w = 1
+  // newest return first, so its weight is 1 and older ones decay
+  for (let i = closes.length - 1; i >= 1; i--) {
+    const a = closes[i - 1] as number
+    const b = closes[i] as number
+    if (!(a > 0 && b > 0 && Number.isFinite(a) && Number.isFinite(b))) continue
+    const r = Math.log(b / a)
+    weighted += w * r * r
+    weights += w
+    w *= lambda
+  }
+  return weights > 0 ? Math.sqrt(weighted / weights) : 0
+}
+
+export function clipProbability(p: number): number {
+  return Math.min(PROBABILITY_CEILING, Math.max(PROBABILITY_FLOOR, p))
+}
+
+/**
+ * P(up) = Φ(ln(S/K) / (σ·√τ)), τ in minutes and σ per minute, clipped to [0.01, 0.99]. When σ·√τ is
+ * ~0 (no time left or no movement) the answer is the side the price is already on; a tie goes up,
+ * as on the venue.
+ */
+export function probabilityUp(input: {
+  spot: number
+  strike: number
+  sigmaPerMinute: number
+  minutesLeft: number
+}): number {
+  const { spot, strike, sigmaPerMinute, minutesLeft } = input
+  if (!(spot > 0) || !(strike > 0)) throw new RangeError('spot and strike must be positive')
+  const dispersion = minutesLeft > 0 && sigmaPerMinute > 0 ? sigmaPerMinute * Math.sqrt(minutesLeft) : 0
+  if (!(dispersion > MIN_DISPERSION) || !Number.isFinite(dispersion)) {
+    return spot >= strike ? PROBABILITY_CEILING : PROBABILITY_FLOOR
+  }
+  return clipProbability(normalCdf(Math.log(spot / strike) / dispersion))
+}
+
+export type ReadingInput = {
+  spot: number
+  strike: number
+  /** one-minute closes, oldest first */
+  closes: readonly number[]
+  minutesLeft: number
+  /** the venue's best asks, 0–100 cents */
+  quote: { upAskCents: number; downAskCents: number }
+}
+
+export type Reading = {
+  side: Side
+  /** 100·P(side), 2 decimals */
+  confidence: number
+  /** the venue's ask for `side`, 2 decimals */
+  entryPriceCents: number
+  /** confidence − entryPriceCents, exactly, from the published numbers */
+  edgeCents: number
+}
+
+/**
+ * One model reading. All arithmetic after the probability is done in integer hundredths, so the
+ * published numbers have at most 2 decimals and edge = confidence − entry holds to the cent. The
+ * side is the one with the larger edge (up on a tie); the service does not filter, so the edge may
+ * be negative.
+ */
+export function evaluateReading(input: ReadingInput): Reading {
+  const { upAskCents, downAskCents } = input.quote
+  if (!isCents(upAskCents) || !isCents(downAskCents)) throw new RangeError('asks must be within 0–100 cents')
+  const pUp = probabilityUp({
+    spot: input.spot,
+    strike: input.strike,
+    sigmaPerMinute: ewmaVolatility(input.closes),
+    minutesLeft: input.minutesLeft,
+  })
+  // hundredths of a cent: 10 000 = certainty; down is the complement so the two always sum to 100
+  const upConf = Math.round(pUp * 10_000)
+  const downConf = 10_000 - upConf
+  const upAsk = Math.round(upAskCents * 100)
+  const downAsk = Math.round(downAskCents * 100)
+  const upEdge = upConf - upAsk
+  const downEdge = downConf - downAsk
+  const up = upEdge >= downEdge
+  return {
+    side: up ? 'up' : 'down',
+    confidence: (up ? upConf : downConf) / 100,
+    entryPriceCents: (up ? upAsk : downAsk) / 100,
+    edgeCents: (up ? upEdge : downEdge) / 100,
+  }
+}
+
+function isCents(x: number): boolean {
+  return Number.isFinite(x) && x >= 0 && x <= 100
+}

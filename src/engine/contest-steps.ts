@@ -1,0 +1,88 @@
+// The live steps of one tick: open the venue's current market, raise the current minute's reading,
+// expire what has closed and settle what the venue has decided. Each step is idempotent: it reads
+// the stored state and the store rejects duplicates, so a retried or doubled step changes nothing.
+import { type Contest, minuteOfContest } from '../domain/contest.ts'
+import type { VenueMarket } from '../ports/venue.ts'
+import { published, type StepContext } from './engine-context.ts'
+import { FIRST_READING_MINUTE, LAST_READING_MINUTE, takeReading } from './reading.ts'
+
+export function liveContestFor(market: VenueMarket): Contest {
+  return {
+    ticker: market.ticker,
+    series: market.series,
+    state: 'live',
+    opensAt: market.opensAt,
+    expiresAt: market.expiresAt,
+    strikePriceDollars: market.strikePriceDollars,
+    settledSide: null,
+    settledPriceDollars: null,
+    voided: false,
+    signals: [],
+  }
+}
+
+/**
+ * Opens the market of `series` that is live at `now` unless the store already has it, and returns
+ * the contest when this call opened it. `known` remembers tickers already in the store, so a steady
+ * state costs no store read per tick.
+ */
+export async function openCurrentContest(
+  ctx: StepContext,
+  series: string,
+  now: number,
+  known: Set<string>,
+): Promise<Contest | null> {
+  const market = await ctx.venue.marketAt(series, now)
+  if (!market || now < market.opensAt || now >= market.expiresAt) return null
+  if (known.has(market.ticker)) return null
+  let opened: Contest | null = null
+  if (!(await ctx.store.getContest(market.ticker))) {
+    const contest = liveContestFor(market)
+    if (await published(ctx, await ctx.store.openContest(contest))) {
+      ctx.logger.info({ ticker: market.ticker }, 'contest opened')
+      opened = contest
+    }
+  }
+  if (known.size > 1_000) known.clear()
+  known.add(market.ticker)
+  return opened
+}
+
+/** Moves one unsettled contest along: expire when closed, else read the current minute; settle when decided. */
+export async function advanceContest(ctx: StepContext, contest: Contest, now: number): Promise<void> {
+  let state = contest.state
+  if (state === 'live' && contest.expiresAt <= now) {
+    await published(ctx, await ctx.store.expireContest(contest.ticker))
+    // null means another writer moved it on already; settling below is safe either way
+    state = 'expired'
+  }
+  if (state === 'live') await raiseCurrentReading(ctx, contest, now)
+  else if (state === 'expired') await settleIfDecided(ctx, contest.ticker, now)
+}
+
+/**
+ * Raises the reading of the minute `now` falls in, once. Only the current minute: a minute missed
+ * while the engine was down or slow stays missed, because a signal is a live reading, not a replay.
+ */
+async function raiseCurrentReading(ctx: StepContext, contest: Contest, now: number): Promise<void> {
+  const minute = minuteOfContest(contest, now)
+  if (minute === null || minute < FIRST_READING_MINUTE || minute > LAST_READING_MINUTE) return
+  if (contest.signals.some((s) => s.minute === minute)) return
+  const signal = await takeReading(ctx, contest, minute, now)
+  if (!signal) {
+    ctx.logger.debug({ ticker: contest.ticker, minute }, 'no reading: no quote or strike')
+    return
+  }
+  await published(ctx, await ctx.store.addSignal(signal))
+}
+
+async function settleIfDecided(ctx: StepContext, ticker: string, now: number): Promise<void> {
+  const settlement = await ctx.venue.result(ticker, now)
+  if (!settlement) return
+  if (await published(ctx, await ctx.store.settleContest(ticker, settlement))) {
+    ctx.logger.info(
+      { ticker, result: settlement.kind === 'void' ? 'void' : settlement.side },
+      'contest settled',
+    )
+  }
+}

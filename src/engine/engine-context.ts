@@ -1,0 +1,37 @@
+// What every engine step needs, and the one way a step announces a committed write.
+import type { StoredEvent } from '../domain/events.ts'
+import type { EventNotifier } from '../ports/event-notifier.ts'
+import type { Store } from '../ports/store.ts'
+import type { PriceFeed, Venue } from '../ports/venue.ts'
+
+type LogFn = (obj: unknown, msg?: string) => void
+
+/** The subset of a pino logger the engine uses. */
+export type EngineLogger = { info: LogFn; warn: LogFn; error: LogFn; debug: LogFn }
+
+export type StepContext = {
+  store: Store
+  venue: Venue
+  feed: PriceFeed
+  notifier: EventNotifier
+  logger: EngineLogger
+}
+
+/**
+ * Wakes the api processes after a write. The write is already committed and the log is the source
+ * of truth (followers also poll), so a failed wake-up is logged and otherwise ignored.
+ */
+export async function notifyCommitted(ctx: StepContext, seq: number): Promise<void> {
+  try {
+    await ctx.notifier.notify(seq)
+  } catch (err) {
+    ctx.logger.warn({ err, seq }, 'event notification failed')
+  }
+}
+
+/** Notifies for a write's event; false when the write changed nothing (the store returned null). */
+export async function published(ctx: StepContext, event: StoredEvent | null): Promise<boolean> {
+  if (!event) return false
+  await notifyCommitted(ctx, event.seq)
+  return true
+}

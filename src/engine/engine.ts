@@ -1,0 +1,211 @@
+// The engine role (decisions §1): while it holds the store's engine lease it follows each series on
+// the venue, raises one reading per contest minute, expires and settles contests, and keeps the
+// store's heartbeat and event retention. Ticks never overlap, and a failing step is logged and
+// retried on the next tick instead of stopping the loop.
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { Clock } from '../ports/clock.ts'
+import type { EventNotifier } from '../ports/event-notifier.ts'
+import type { Store } from '../ports/store.ts'
+import type { PriceFeed, Venue } from '../ports/venue.ts'
+import { backfillHistory } from './backfill.ts'
+import { advanceContest, openCurrentContest } from './contest-steps.ts'
+import type { EngineLogger, StepContext } from './engine-context.ts'
+import { createLeadership } from './leadership.ts'
+
+export type { EngineLogger } from './engine-context.ts'
+
+export type EngineDeps = {
+  store: Store
+  venue: Venue
+  feed: PriceFeed
+  notifier: EventNotifier
+  series: readonly string[]
+  /** service time (virtual when SIM_SPEED > 1): contest windows, readings, settlement */
+  clock: Clock
+  /** wall time: lease, heartbeat, event retention, tick pacing */
+  wallClock: Clock
+  /** days of history to generate on a first start with an empty store (0 = none) */
+  backfillDays: number
+  /** events appended longer ago than this (wall ms) are pruned */
+  retentionMs: number
+  /** this engine's name on the lease; unique per process by default */
+  holderId?: string
+  /** wall ms between ticks, default 250 */
+  tickMs?: number
+  /** engine lease time to live in wall ms, default 6000 */
+  leaseTtlMs?: number
+  logger: EngineLogger
+}
+
+export type Engine = {
+  /** Runs the first tick (with any backfill), then keeps ticking every tickMs until stop(). */
+  start(): Promise<void>
+  /** Stops ticking, waits for the running tick and releases the lease. */
+  stop(): Promise<void>
+  /** One pass of the loop; a call while a tick runs joins that tick instead of starting another. */
+  tick(): Promise<void>
+  isLeader(): boolean
+}
+
+export const DEFAULT_TICK_MS = 250
+export const DEFAULT_LEASE_TTL_MS = 6_000
+export const HEARTBEAT_EVERY_MS = 5_000
+export const PRUNE_EVERY_MS = 3_600_000
+/** Backfill attempts before the engine gives up on history and goes live without it. */
+const STARTUP_ATTEMPTS = 3
+
+export function createEngine(deps: EngineDeps): Engine {
+  const { store, venue, clock, wallClock, logger } = deps
+  const tickMs = deps.tickMs ?? DEFAULT_TICK_MS
+  const holderId = deps.holderId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  const ctx: StepContext = { store, venue, feed: deps.feed, notifier: deps.notifier, logger }
+  const leadership = createLeadership({
+    store,
+    holderId,
+    ttlMs: deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+    logger,
+  })
+
+  const knownTickers = new Set<string>()
+  let startupPending = false
+  let startupFailures = 0
+  let lastHeartbeat = Number.NEGATIVE_INFINITY
+  let lastPrune = Number.NEGATIVE_INFINITY
+  let inFlight: Promise<void> | null = null
+  let timer: NodeJS.Timeout | undefined
+  let running = false
+
+  /** Run once per leadership term: backfill an empty store (unsettled contests are finished by the ticks). */
+  async function startup(): Promise<void> {
+    if (deps.backfillDays <= 0 || !venue.supportsHistory || (await store.countContests()) > 0) return
+    const started = wallClock.now()
+    const now = clock.now()
+    logger.info({ days: deps.backfillDays, series: deps.series }, 'backfilling history')
+    const result = await backfillHistory(ctx, {
+      series: deps.series,
+      now,
+      days: deps.backfillDays,
+      keepLease: async () => (await leadership.check(wallClock.now())) !== 'lost' && isLeader(),
+    })
+    logger.info({ ...result, ms: wallClock.now() - started }, 'history backfilled')
+  }
+
+  async function step(name: string, fn: () => Promise<void>, fields: object = {}): Promise<void> {
+    try {
+      await fn()
+    } catch (err) {
+      logger.error({ err, step: name, ...fields }, `engine step failed: ${name}`)
+    }
+  }
+
+  async function runTick(): Promise<void> {
+    const change = await leadership.check(wallClock.now())
+    if (change === 'gained') {
+      logger.info({ holderId }, 'engine is the leader')
+      knownTickers.clear()
+      startupPending = true
+      startupFailures = 0
+      lastHeartbeat = Number.NEGATIVE_INFINITY
+    } else if (change === 'lost') {
+      logger.warn({ holderId }, 'engine is no longer the leader; standing by')
+    }
+    if (!isLeader()) return
+
+    if (startupPending) {
+      try {
+        await startup()
+        startupPending = false
+      } catch (err) {
+        startupFailures++
+        const givingUp = startupFailures >= STARTUP_ATTEMPTS
+        logger.error(
+          { err, attempt: startupFailures },
+          givingUp ? 'backfill failed; going live without it' : 'backfill failed; retrying',
+        )
+        if (!givingUp) return
+        startupPending = false
+      }
+      if (!isLeader()) return
+    }
+
+    const now = clock.now()
+    // existing contests first, so at a quarter boundary the log reads: old expired, new opened
+    await step('advance', async () => {
+      for (const contest of await store.listUnsettled()) {
+        if (!isLeader()) return
+        await step('advance contest', () => advanceContest(ctx, contest, now), { ticker: contest.ticker })
+      }
+    })
+    for (const series of deps.series) {
+      if (!isLeader()) break
+      await step(
+        'open',
+        async () => {
+          const opened = await openCurrentContest(ctx, series, now, knownTickers)
+          // opened late (after a restart): read the current minute now rather than next tick
+          if (opened) await advanceContest(ctx, opened, now)
+        },
+        { series },
+      )
+    }
+
+    const wallNow = wallClock.now()
+    if (wallNow - lastHeartbeat >= HEARTBEAT_EVERY_MS) {
+      await step('heartbeat', async () => {
+        await store.recordEngineHeartbeat(wallNow)
+        lastHeartbeat = wallNow
+      })
+    }
+    if (wallNow - lastPrune >= PRUNE_EVERY_MS) {
+      await step('prune', async () => {
+        const pruned = await store.pruneEvents(wallNow - deps.retentionMs)
+        lastPrune = wallNow
+        if (pruned > 0) logger.info({ pruned }, 'pruned old events')
+      })
+    }
+  }
+
+  function isLeader(): boolean {
+    return leadership.isLeader(wallClock.now())
+  }
+
+  function tick(): Promise<void> {
+    if (!inFlight) {
+      inFlight = runTick()
+        .catch((err: unknown) => logger.error({ err }, 'engine tick failed'))
+        .finally(() => {
+          inFlight = null
+        })
+    }
+    return inFlight
+  }
+
+  function schedule(): void {
+    if (!running) return
+    timer = setTimeout(() => {
+      void tick().then(schedule)
+    }, tickMs)
+  }
+
+  return {
+    async start() {
+      if (running) return
+      running = true
+      await tick()
+      schedule()
+    },
+    async stop() {
+      running = false
+      clearTimeout(timer)
+      if (inFlight) await inFlight
+      try {
+        await leadership.release()
+      } catch (err) {
+        logger.error({ err }, 'releasing the engine lease failed')
+      }
+    },
+    tick,
+    isLeader,
+  }
+}

@@ -1,0 +1,49 @@
+// One model reading of a contest at one of its whole minutes: the same code raises live signals and
+// rebuilds backfilled ones, so history looks exactly as the live engine would have made it.
+import { CONTEST_MINUTES, type Contest, MINUTE_MS, type Signal } from '../domain/contest.ts'
+import { EWMA_CLOSES, evaluateReading, MODEL_VERSION } from '../domain/model.ts'
+import type { PriceFeed, Venue } from '../ports/venue.ts'
+
+/** Readings are taken at minutes 1..14: minute 0 has no price history inside the window yet. */
+export const FIRST_READING_MINUTE = 1
+export const LAST_READING_MINUTE = CONTEST_MINUTES - 1
+
+/**
+ * The reading for `minute`, evaluated at that whole minute (decisions §3), not at the moment the
+ * tick happened to run: a late tick then raises the same numbers, and so does a backfill or a
+ * restart with the same simulator seed. Null when the venue has no quote or the strike is unknown.
+ */
+export async function takeReading(
+  deps: { venue: Venue; feed: PriceFeed },
+  contest: Contest,
+  minute: number,
+  raisedAt: number,
+): Promise<Signal | null> {
+  const strike = contest.strikePriceDollars
+  if (strike === null) return null
+  const at = contest.opensAt + minute * MINUTE_MS
+  const quote = await deps.venue.quote(contest.ticker, at)
+  if (!quote) return null
+  const [spot, closes] = await Promise.all([
+    deps.feed.spotAt(at),
+    deps.feed.minuteClosesBefore(at, EWMA_CLOSES),
+  ])
+  const reading = evaluateReading({
+    spot,
+    strike,
+    closes,
+    minutesLeft: (contest.expiresAt - at) / MINUTE_MS,
+    quote,
+  })
+  return {
+    ticker: contest.ticker,
+    minute,
+    raisedAt,
+    side: reading.side,
+    confidence: reading.confidence,
+    entryPriceCents: reading.entryPriceCents,
+    edgeCents: reading.edgeCents,
+    outcome: 'pending',
+    modelVersion: MODEL_VERSION,
+  }
+}

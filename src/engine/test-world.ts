@@ -1,0 +1,140 @@
+// Test fixture for the engine tests: a temporary SQLite store, the simulator, a manual clock and
+// recording logger and notifier. Each test builds its own world and closes it.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createSimPriceFeed, type SimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
+import { createSimVenue } from '../feeds/sim/sim-venue.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { Store } from '../ports/store.ts'
+import type { Venue } from '../ports/venue.ts'
+import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
+import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
+import { createEngine, type Engine, type EngineDeps } from './engine.ts'
+import type { EngineLogger } from './engine-context.ts'
+
+export type ManualClock = Clock & { set(ms: number): void; advance(ms: number): void }
+
+export function createManualClock(start: number): ManualClock {
+  let t = start
+  return {
+    now: () => t,
+    set: (ms) => {
+      t = ms
+    },
+    advance: (ms) => {
+      t += ms
+    },
+  }
+}
+
+export type RecordingLogger = EngineLogger & { errors: unknown[]; warnings: unknown[] }
+
+export function createRecordingLogger(): RecordingLogger {
+  const errors: unknown[] = []
+  const warnings: unknown[] = []
+  return {
+    errors,
+    warnings,
+    info() {},
+    debug() {},
+    warn: (obj, msg) => warnings.push({ obj, msg }),
+    error: (obj, msg) => errors.push({ obj, msg }),
+  }
+}
+
+const WRITES = new Set([
+  'openContest',
+  'addSignal',
+  'expireContest',
+  'settleContest',
+  'importHistory',
+  'appendEvent',
+  'pruneEvents',
+  'recordEngineHeartbeat',
+])
+
+/** The same store, with a log of the methods called through this handle: all of them, and the writes. */
+export function withCallLog(store: Store): { store: Store; calls: string[]; writes: string[] } {
+  const calls: string[] = []
+  const writes: string[] = []
+  const proxy = new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver)
+      if (typeof prop !== 'string' || typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        calls.push(prop)
+        if (WRITES.has(prop)) writes.push(prop)
+        return value.apply(target, args)
+      }
+    },
+  })
+  return { store: proxy, calls, writes }
+}
+
+export type TestWorld = {
+  store: Store
+  feed: SimPriceFeed
+  venue: Venue
+  time: ManualClock
+  logger: RecordingLogger
+  /** every seq the engines notified, in order */
+  notified: number[]
+  engine(overrides?: Partial<EngineDeps>): Engine
+  close(): Promise<void>
+}
+
+export async function createTestWorld(opts: {
+  seed: number
+  start: number
+  series?: readonly string[]
+  backfillDays?: number
+}): Promise<TestWorld> {
+  const series = opts.series ?? ['KXBTC15M']
+  const dir = mkdtempSync(join(tmpdir(), 'contest-signals-engine-'))
+  const time = createManualClock(opts.start)
+  const store = createSqliteStore(join(dir, 'store.db'), { wallClock: time })
+  await store.migrate()
+  const feed = createSimPriceFeed({ seed: opts.seed })
+  const venue = createSimVenue({ seed: opts.seed, feed, series })
+  const notifier = createMemoryEventNotifier()
+  const notified: number[] = []
+  await notifier.subscribe((seq) => {
+    if (seq !== null) notified.push(seq)
+  })
+  const logger = createRecordingLogger()
+  const engines: Engine[] = []
+  return {
+    store,
+    feed,
+    venue,
+    time,
+    logger,
+    notified,
+    engine(overrides = {}) {
+      const engine = createEngine({
+        store,
+        venue,
+        feed,
+        notifier,
+        series,
+        clock: time,
+        wallClock: time,
+        backfillDays: opts.backfillDays ?? 0,
+        retentionMs: 48 * 3_600_000,
+        // long enough that no timer fires while a test drives tick() by hand
+        tickMs: 3_600_000,
+        logger,
+        ...overrides,
+      })
+      engines.push(engine)
+      return engine
+    },
+    async close() {
+      for (const e of engines) await e.stop()
+      await notifier.close()
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
