@@ -47,8 +47,10 @@ export async function createRedisBucketStore(opts: RedisBucketStoreOptions): Pro
     if (degraded) logger.info({}, 'Redis reachable again: rate limiting is shared across replicas')
     degraded = false
   })
-  // Starting with Redis down is allowed: the client keeps reconnecting in the background.
-  await client.connect().catch(enterDegraded)
+  // Starting with Redis down is allowed: the client keeps reconnecting in the background (its
+  // connect() only settles once a connection is made), and requests use the fallback meanwhile.
+  const connecting = client.connect().catch(enterDegraded)
+  await Promise.race([connecting, new Promise((resolve) => setTimeout(resolve, 1000).unref())])
 
   async function takeInRedis(key: string): Promise<TakeResult> {
     sha ??= await client.scriptLoad(TOKEN_BUCKET_SCRIPT)

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { createPostgresEventNotifier } from '../src/store/postgres/postgres-event-notifier.ts'
+import { uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
+import { waitFor } from './support/service-process.ts'
+
+const silent = { warn: () => undefined, info: () => undefined }
+
+describe('PostgresEventNotifier', () => {
+  it('wakes a subscriber in another process-like instance within 100 ms of notify', async () => {
+    const url = uniqueSchemaUrl('notify')
+    const engineSide = createPostgresEventNotifier(url, silent)
+    const apiSide = createPostgresEventNotifier(url, silent)
+    try {
+      const seen: Array<{ seq: number | null; at: number }> = []
+      await apiSide.subscribe((seq) => seen.push({ seq, at: Date.now() }))
+      const sentAt = Date.now()
+      await engineSide.notify(42)
+      const hit = await waitFor('the wake-up', () => seen.find((s) => s.seq === 42), 2000, 5)
+      assert.ok(hit.at - sentAt < 100, `wake-up took ${hit.at - sentAt} ms`)
+    } finally {
+      await engineSide.close()
+      await apiSide.close()
+    }
+  })
+
+  it('never wakes deployments in other schemas', async () => {
+    const a = createPostgresEventNotifier(uniqueSchemaUrl('notify_a'), silent)
+    const b = createPostgresEventNotifier(uniqueSchemaUrl('notify_b'), silent)
+    try {
+      const seen: Array<number | null> = []
+      await b.subscribe((seq) => seen.push(seq))
+      await a.notify(7)
+      await a.subscribe(() => undefined)
+      await new Promise((r) => setTimeout(r, 150))
+      assert.ok(!seen.includes(7))
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  it('reconnects after its listening connection is killed and asks for a catch-up read', async () => {
+    const url = uniqueSchemaUrl('notify_kill')
+    const sender = createPostgresEventNotifier(url, silent)
+    const receiver = createPostgresEventNotifier(url, silent)
+    try {
+      const seen: Array<number | null> = []
+      await receiver.subscribe((seq) => seen.push(seq))
+      seen.length = 0
+      const killed = await withTestClient((c) =>
+        c.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ILIKE 'LISTEN cs_events_notify_kill%'`,
+        ),
+      )
+      assert.equal(killed.rowCount, 1)
+      // After the reconnect a null wake-up asks followers to read whatever they missed…
+      await waitFor('the catch-up wake-up', () => (seen.includes(null) ? true : undefined), 5000)
+      // …and notifications flow again.
+      await waitFor(
+        'a notification after the reconnect',
+        async () => {
+          await sender.notify(99)
+          return seen.includes(99) ? true : undefined
+        },
+        5000,
+        100,
+      )
+    } finally {
+      await sender.close()
+      await receiver.close()
+    }
+  })
+})

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict'
+import { after, describe, it } from 'node:test'
+import { systemClock } from '../src/main/system-clock.ts'
+import type { BucketStore } from '../src/ports/bucket-store.ts'
+import { createRedisBucketStore } from '../src/store/redis/redis-bucket-store.ts'
+import { deletePrefix, REDIS_TEST_URL, startPrivateRedis, uniquePrefix } from './support/redis.ts'
+
+const silent = { warn: () => undefined, info: () => undefined }
+
+async function takeMany(stores: BucketStore[], key: string, n: number) {
+  const results = []
+  for (let i = 0; i < n; i++) results.push(await stores[i % stores.length]!.take(key))
+  return results
+}
+
+describe('RedisBucketStore', () => {
+  const prefixes: string[] = []
+  const open = (prefix: string, overrides: Partial<{ burst: number; perSec: number; url: string }> = {}) =>
+    createRedisBucketStore({
+      url: overrides.url ?? REDIS_TEST_URL,
+      prefix,
+      burst: overrides.burst ?? 20,
+      perSec: overrides.perSec ?? 1,
+      clock: systemClock,
+      logger: silent,
+    })
+  after(async () => {
+    for (const p of prefixes) await deletePrefix(p)
+  })
+
+  it('shares one bucket between two replicas: 20 admitted in all, then refused', async () => {
+    const prefix = uniquePrefix('shared')
+    prefixes.push(prefix)
+    const a = await open(prefix)
+    const b = await open(prefix)
+    try {
+      const results = await takeMany([a, b], '203.0.113.7', 21)
+      assert.deepEqual(
+        results.slice(0, 20).map((r) => r.allowed),
+        Array(20).fill(true),
+      )
+      assert.equal(results[20]!.allowed, false)
+      assert.equal(results[20]!.remaining, 0)
+      assert.equal(results[20]!.retryAfterS, 1)
+      assert.equal(a.health(), 'ok')
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  it('counts remaining whole tokens down from the burst', async () => {
+    const prefix = uniquePrefix('remaining')
+    prefixes.push(prefix)
+    const s = await open(prefix, { burst: 5 })
+    try {
+      const remaining = (await takeMany([s], 'k', 5)).map((r) => r.remaining)
+      assert.deepEqual(remaining, [4, 3, 2, 1, 0])
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('refills continuously at the configured rate', async () => {
+    const prefix = uniquePrefix('refill')
+    prefixes.push(prefix)
+    const s = await open(prefix, { burst: 2, perSec: 20 })
+    try {
+      await takeMany([s], 'k', 2)
+      const refused = await s.take('k')
+      assert.equal(refused.allowed, false)
+      await new Promise((r) => setTimeout(r, 60))
+      assert.equal((await s.take('k')).allowed, true)
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('rounds Retry-After up to whole seconds', async () => {
+    const prefix = uniquePrefix('retry')
+    prefixes.push(prefix)
+    const s = await open(prefix, { burst: 1, perSec: 0.25 })
+    try {
+      await s.take('k')
+      const refused = await s.take('k')
+      assert.equal(refused.allowed, false)
+      assert.equal(refused.retryAfterS, 4)
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('keeps different addresses and different prefixes apart', async () => {
+    const p1 = uniquePrefix('iso1')
+    const p2 = uniquePrefix('iso2')
+    prefixes.push(p1, p2)
+    const a = await open(p1, { burst: 1 })
+    const b = await open(p2, { burst: 1 })
+    try {
+      assert.equal((await a.take('x')).allowed, true)
+      assert.equal((await a.take('y')).allowed, true)
+      assert.equal((await b.take('x')).allowed, true)
+      assert.equal((await a.take('x')).allowed, false)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  it('falls back to an in-process bucket and reports degraded when Redis cannot be reached', async () => {
+    const s = await open(uniquePrefix('down'), { url: 'redis://127.0.0.1:1', burst: 2 })
+    try {
+      const results = await takeMany([s], 'k', 3)
+      assert.deepEqual(
+        results.map((r) => r.allowed),
+        [true, true, false],
+      )
+      assert.equal(s.health(), 'degraded')
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('survives Redis stopping and coming back: never throws, then shares buckets again', async () => {
+    const redis = await startPrivateRedis()
+    const s = await open('cs:', { url: redis.url, burst: 3 })
+    try {
+      assert.equal((await s.take('k')).allowed, true)
+      await redis.stop()
+      // Every call during the outage is answered, from the in-process fallback.
+      for (let i = 0; i < 5; i++) await s.take('k')
+      assert.equal(s.health(), 'degraded')
+      await redis.start()
+      const deadline = Date.now() + 10_000
+      while (s.health() !== 'ok' && Date.now() < deadline) {
+        await s.take('other')
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      assert.equal(s.health(), 'ok')
+      const back = await takeMany([s], 'fresh', 4)
+      assert.deepEqual(
+        back.map((r) => r.allowed),
+        [true, true, true, false],
+      )
+    } finally {
+      await s.close()
+      await redis.stop()
+    }
+  })
+})

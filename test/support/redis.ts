@@ -1,0 +1,76 @@
+// Redis for tests: the machine's server with a unique key prefix per test, or a private
+// redis-server on a free port when a test needs to stop and restart it.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import { createClient } from 'redis'
+
+export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+export function uniquePrefix(name: string): string {
+  return `cs-test:${name}:${randomBytes(6).toString('hex')}:`
+}
+
+/** Deletes every key under `prefix` on the shared test server. */
+export async function deletePrefix(prefix: string, url = REDIS_TEST_URL): Promise<void> {
+  const client = createClient({ url })
+  await client.connect()
+  try {
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+      if (keys.length > 0) await client.del(keys)
+    }
+  } finally {
+    await client.close()
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const port = (server.address() as { port: number }).port
+  await new Promise((r) => server.close(r))
+  return port
+}
+
+export type PrivateRedis = { url: string; port: number; stop(): Promise<void>; start(): Promise<void> }
+
+/** A redis-server of the test's own, which it may stop and start at will. */
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort()
+  let child: ChildProcess | null = null
+  const url = `redis://127.0.0.1:${port}`
+  const start = async () => {
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    )
+    const deadline = Date.now() + 5000
+    for (;;) {
+      const probe = createClient({ url, socket: { reconnectStrategy: false } })
+      probe.on('error', () => undefined)
+      try {
+        await probe.connect()
+        await probe.close()
+        return
+      } catch {
+        if (Date.now() > deadline) throw new Error('private redis-server did not start')
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+  }
+  const stop = async () => {
+    const c = child
+    child = null
+    if (c && c.exitCode === null) {
+      c.kill('SIGKILL')
+      await once(c, 'exit')
+    }
+  }
+  await start()
+  return { url, port, start, stop }
+}
