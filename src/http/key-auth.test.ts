@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { describe, test } from 'node:test'
+import type { ApiKeyRecord } from '../domain/api-key.ts'
+import type { StoredEvent } from '../domain/events.ts'
+import type { Store } from '../ports/store.ts'
+import type { LogFollower } from '../stream/log-follower.ts'
+import { createKeyAuth, parseBearer } from './key-auth.ts'
+
+const KEY = `cs_${'a'.repeat(27)}`
+const digest = (k: string) => createHash('sha256').update(k).digest('hex')
+
+function world(initial: ApiKeyRecord[] = [record()]) {
+  let now = 1_000_000
+  const keys = new Map(initial.map((r) => [r.digest, r]))
+  const touched: Map<string, number>[] = []
+  let lookups = 0
+  let gate: Promise<void> | undefined
+  const store = {
+    async findKeyByDigest(d: string) {
+      lookups++
+      await gate
+      return keys.get(d) ?? null
+    },
+    async touchKeys(batch: ReadonlyMap<string, number>) {
+      touched.push(new Map(batch))
+    },
+  } as unknown as Store
+  const listeners: ((events: readonly StoredEvent[]) => void)[] = []
+  const follower = {
+    onEvents(l: (e: readonly StoredEvent[]) => void) {
+      listeners.push(l)
+      return () => {}
+    },
+  }
+  const clock = { now: () => now }
+  const auth = createKeyAuth({
+    store,
+    follower: follower as unknown as LogFollower,
+    wallClock: clock,
+    clock,
+    logger: { warn() {} },
+  })
+  return {
+    auth,
+    keys,
+    touched,
+    lookups: () => lookups,
+    advance: (ms: number) => {
+      now += ms
+    },
+    emit(type: StoredEvent['type']) {
+      for (const l of listeners) l([{ type, series: '', ticker: '', data: '{}', seq: 1, appendedAt: now }])
+    },
+    /** Makes the next store lookups wait until the returned function is called. */
+    hold: () => {
+      let open!: () => void
+      gate = new Promise((r) => {
+        open = r
+      })
+      return () => {
+        gate = undefined
+        open()
+      }
+    },
+  }
+}
+
+function record(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id: 'k1',
+    label: 'test',
+    digest: digest(KEY),
+    prefix: KEY.slice(0, 10),
+    createdAt: 0,
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  }
+}
+
+describe('parseBearer', () => {
+  test('reads the token with any capitalisation of the scheme', () => {
+    assert.deepEqual(parseBearer(`Bearer ${KEY}`), { kind: 'token', token: KEY })
+    assert.deepEqual(parseBearer(`bEaReR ${KEY}`), { kind: 'token', token: KEY })
+  })
+
+  test('tells a missing header from a malformed one', () => {
+    assert.deepEqual(parseBearer(undefined), { kind: 'missing' })
+    assert.deepEqual(parseBearer('  '), { kind: 'missing' })
+    for (const h of ['Bearer', 'Basic abc', `Bearer ${KEY} extra`, KEY, 'Bearer a"b']) {
+      assert.deepEqual(parseBearer(h), { kind: 'malformed' }, h)
+    }
+  })
+})
+
+describe('createKeyAuth', () => {
+  test('accepts a known key and answers repeated checks from memory', async () => {
+    const w = world()
+    for (let i = 0; i < 5; i++)
+      assert.deepEqual(await w.auth.check(`Bearer ${KEY}`), { ok: true, keyId: 'k1' })
+    assert.equal(w.lookups(), 1)
+    await w.auth.close()
+  })
+
+  test('rejects missing, malformed, unknown and revoked keys', async () => {
+    const revokedKey = `cs_${'r'.repeat(27)}`
+    const w = world([record(), record({ id: 'k2', digest: digest(revokedKey), revokedAt: 5 })])
+    assert.deepEqual(await w.auth.check(undefined), { ok: false, reason: 'missing' })
+    assert.deepEqual(await w.auth.check('Bearer nope'), { ok: false, reason: 'invalid' })
+    assert.deepEqual(await w.auth.check(`Bearer cs_${'u'.repeat(27)}`), { ok: false, reason: 'invalid' })
+    assert.deepEqual(await w.auth.check(`Bearer ${revokedKey}`), { ok: false, reason: 'invalid' })
+    await w.auth.close()
+  })
+
+  test('never looks up a token that cannot be a key', async () => {
+    const w = world()
+    await w.auth.check('Bearer not-a-key')
+    await w.auth.check(`Bearer cs_${'x'.repeat(500)}`)
+    assert.equal(w.lookups(), 0)
+    await w.auth.close()
+  })
+
+  test('drops every cached key on a key.changed event', async () => {
+    const w = world()
+    await w.auth.check(`Bearer ${KEY}`)
+    w.keys.set(digest(KEY), record({ revokedAt: 1 }))
+    w.emit('key.changed')
+    assert.deepEqual(await w.auth.check(`Bearer ${KEY}`), { ok: false, reason: 'invalid' })
+    await w.auth.close()
+  })
+
+  test('stops accepting a revoked key within 5 s even when no event arrives', async () => {
+    const w = world()
+    await w.auth.check(`Bearer ${KEY}`)
+    w.keys.set(digest(KEY), record({ revokedAt: 1 }))
+    w.advance(3999)
+    assert.equal((await w.auth.check(`Bearer ${KEY}`)).ok, true, 'still cached just before expiry')
+    w.advance(1)
+    assert.equal((await w.auth.check(`Bearer ${KEY}`)).ok, false)
+    await w.auth.close()
+  })
+
+  test('remembers an unknown key briefly, then asks again', async () => {
+    const other = `cs_${'n'.repeat(27)}`
+    const w = world()
+    await w.auth.check(`Bearer ${other}`)
+    await w.auth.check(`Bearer ${other}`)
+    assert.equal(w.lookups(), 1)
+    w.keys.set(digest(other), record({ id: 'k3', digest: digest(other) }))
+    w.advance(2001)
+    assert.deepEqual(await w.auth.check(`Bearer ${other}`), { ok: true, keyId: 'k3' })
+    await w.auth.close()
+  })
+
+  test('does not cache a lookup that a key.changed event overtook', async () => {
+    const w = world()
+    const release = w.hold()
+    const pending = w.auth.check(`Bearer ${KEY}`)
+    w.keys.set(digest(KEY), record({ revokedAt: 1 }))
+    w.emit('key.changed')
+    release()
+    await pending
+    assert.equal((await w.auth.check(`Bearer ${KEY}`)).ok, false)
+    await w.auth.close()
+  })
+
+  test('records last use in memory and writes it in one batch', async () => {
+    const w = world()
+    await w.auth.check(`Bearer ${KEY}`)
+    w.advance(500)
+    await w.auth.check(`Bearer ${KEY}`)
+    assert.equal(w.touched.length, 0)
+    await w.auth.flush()
+    assert.deepEqual(w.touched, [new Map([['k1', 1_000_500]])])
+    await w.auth.flush()
+    assert.equal(w.touched.length, 1, 'nothing new, nothing written')
+    await w.auth.check(`Bearer ${KEY}`)
+    await w.auth.close()
+    assert.equal(w.touched.length, 2, 'close flushes')
+  })
+})

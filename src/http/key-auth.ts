@@ -1,0 +1,130 @@
+// API key checks (RFC 6750, decisions §4 and §7): the Bearer token's SHA-256 digest is looked up
+// through an in-memory cache, so a request costs one hash and one Map read. key.changed events
+// from the log clear the cache at once; entries also expire after a few seconds, so a revoked key
+// stops working within 5 s on every replica even if an event is late. Last use is recorded in
+// memory and written in batches. Keys are never logged.
+import { createHash } from 'node:crypto'
+import type { ApiKeyRecord } from '../domain/api-key.ts'
+import { looksLikeKey } from '../domain/api-key.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { Store } from '../ports/store.ts'
+import type { LogFollower } from '../stream/log-follower.ts'
+
+export type AuthResult = { ok: true; keyId: string } | { ok: false; reason: 'missing' | 'invalid' }
+
+export type KeyAuth = {
+  check(authorization: string | undefined): Promise<AuthResult>
+  /** Writes recorded last-use times to the store. */
+  flush(): Promise<void>
+  /** Stops the timer, unsubscribes and flushes. */
+  close(): Promise<void>
+}
+
+export type KeyAuthOptions = {
+  store: Store
+  follower?: LogFollower
+  /** wall clock: cache expiry */
+  wallClock: Clock
+  /** service clock: the last-used time written for operators */
+  clock: Clock
+  logger: { warn(obj: unknown, msg?: string): void }
+  /** how long a found key is trusted without asking the store again */
+  positiveTtlMs?: number
+  /** how long "no such key" is remembered */
+  negativeTtlMs?: number
+  flushEveryMs?: number
+  maxEntries?: number
+}
+
+type CacheEntry = { record: ApiKeyRecord | null; expiresAt: number }
+
+export type BearerToken = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'token'; token: string }
+
+/** Reads `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110 §11.1). */
+export function parseBearer(header: string | undefined): BearerToken {
+  if (header === undefined || header.trim() === '') return { kind: 'missing' }
+  const match = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header)
+  return match ? { kind: 'token', token: match[1]! } : { kind: 'malformed' }
+}
+
+export function digestKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex')
+}
+
+export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
+  const { store, wallClock, clock, logger } = opts
+  const positiveTtlMs = opts.positiveTtlMs ?? 4000
+  const negativeTtlMs = opts.negativeTtlMs ?? 2000
+  const maxEntries = opts.maxEntries ?? 10_000
+  const cache = new Map<string, CacheEntry>()
+  const inflight = new Map<string, Promise<ApiKeyRecord | null>>()
+  const lastUsed = new Map<string, number>()
+  let generation = 0
+
+  const unsubscribe = opts.follower?.onEvents((events) => {
+    // Keys change rarely, so clearing everything beats keeping an id → digest index.
+    if (events.some((e) => e.type === 'key.changed')) {
+      cache.clear()
+      inflight.clear()
+      generation++
+    }
+  })
+
+  const timer = setInterval(() => void flush(), opts.flushEveryMs ?? 10_000)
+  timer.unref()
+
+  function lookup(digest: string): Promise<ApiKeyRecord | null> {
+    const now = wallClock.now()
+    const hit = cache.get(digest)
+    if (hit && hit.expiresAt > now) return Promise.resolve(hit.record)
+    const pending = inflight.get(digest)
+    if (pending) return pending
+    const startedAt = generation
+    const read = store.findKeyByDigest(digest).then((record) => {
+      // A key.changed event that landed during the read may concern this very key.
+      if (startedAt === generation) {
+        if (cache.size >= maxEntries) cache.clear()
+        const ttl = record ? positiveTtlMs : negativeTtlMs
+        cache.set(digest, { record, expiresAt: wallClock.now() + ttl })
+      }
+      return record
+    })
+    const tracked = read.finally(() => {
+      if (inflight.get(digest) === tracked) inflight.delete(digest)
+    })
+    inflight.set(digest, tracked)
+    return tracked
+  }
+
+  async function flush(): Promise<void> {
+    if (lastUsed.size === 0) return
+    const batch = new Map(lastUsed)
+    lastUsed.clear()
+    try {
+      await store.touchKeys(batch)
+    } catch (err) {
+      // Last use is bookkeeping for operators; losing one batch must not fail requests.
+      logger.warn({ err }, 'recording API key last use failed')
+      for (const [id, at] of batch) if (!lastUsed.has(id)) lastUsed.set(id, at)
+    }
+  }
+
+  return {
+    async check(authorization) {
+      const bearer = parseBearer(authorization)
+      if (bearer.kind === 'missing') return { ok: false, reason: 'missing' }
+      // Malformed tokens never reach the store or the cache.
+      if (bearer.kind === 'malformed' || !looksLikeKey(bearer.token)) return { ok: false, reason: 'invalid' }
+      const record = await lookup(digestKey(bearer.token))
+      if (!record || record.revokedAt !== null) return { ok: false, reason: 'invalid' }
+      lastUsed.set(record.id, clock.now())
+      return { ok: true, keyId: record.id }
+    },
+    flush,
+    async close() {
+      clearInterval(timer)
+      unsubscribe?.()
+      await flush()
+    },
+  }
+}

@@ -1,0 +1,90 @@
+// Query parameter rules that JSON Schema cannot state (decisions §4): a repeated parameter is an
+// error, and an integer must be written in decimal digits (Ajv's coercion would take `1e1`, ` 5`,
+// `0x10` or `+5`). Also turns validation failures into the `invalid_params` of the problem body.
+import type { FastifyRequest } from 'fastify'
+import type { InvalidParam } from './problems.ts'
+import { ProblemError } from './problems.ts'
+
+type PropertySchema = {
+  type?: string
+  format?: string
+  minLength?: number
+  maxLength?: number
+  minimum?: number
+  maximum?: number
+}
+
+type ObjectSchema = { properties?: Record<string, PropertySchema> }
+
+type ValidationIssue = {
+  instancePath?: string
+  keyword?: string
+  params?: Record<string, unknown>
+}
+
+const DECIMAL_DIGITS = /^[0-9]+$/
+
+/** preValidation hook: runs before Ajv coerces and defaults, on the query exactly as parsed. */
+export async function guardQueryShape(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema?.querystring as ObjectSchema | undefined
+  const properties = schema?.properties
+  if (!properties) return
+  const query = request.query as Record<string, unknown>
+  const invalid: InvalidParam[] = []
+  for (const [name, prop] of Object.entries(properties)) {
+    const value = query[name]
+    if (Array.isArray(value)) invalid.push({ name, reason: 'must be given once, not repeated' })
+    else if (prop.type === 'integer' && typeof value === 'string' && !DECIMAL_DIGITS.test(value)) {
+      invalid.push({ name, reason: reasonFor(prop) })
+    }
+  }
+  if (invalid.length > 0) throw new ProblemError('invalid-parameter', { invalidParams: invalid })
+}
+
+/** The invalid_params of a Fastify validation error on the query string (or headers). */
+export function invalidParamsFrom(issues: readonly ValidationIssue[], schema: unknown): InvalidParam[] {
+  const properties = (schema as ObjectSchema | undefined)?.properties ?? {}
+  const out: InvalidParam[] = []
+  for (const issue of issues) {
+    const missing = issue.keyword === 'required' ? issue.params?.missingProperty : undefined
+    const name =
+      typeof missing === 'string' ? missing : decodePointer(issue.instancePath ?? '').split('/')[0] || 'query'
+    if (out.some((p) => p.name === name)) continue
+    const prop = properties[name]
+    out.push({
+      name,
+      reason: typeof missing === 'string' ? 'is required' : prop ? reasonFor(prop) : 'is invalid',
+    })
+  }
+  return out
+}
+
+/** One sentence per parameter, built from its schema, so the reason always states the rule in force. */
+export function reasonFor(prop: PropertySchema): string {
+  if (prop.type === 'integer') {
+    return `must be a whole number from ${prop.minimum ?? 0} to ${prop.maximum ?? 'any'}, written in decimal digits`
+  }
+  if (prop.format === 'date-time') {
+    return 'must be an RFC 3339 date-time with an offset, such as 2026-11-22T14:15:00Z (write + as %2B)'
+  }
+  if (prop.minLength !== undefined || prop.maxLength !== undefined) {
+    return `must be ${prop.minLength ?? 0} to ${prop.maxLength ?? 'any number of'} characters long`
+  }
+  return 'is invalid'
+}
+
+/** Epoch ms of a date-time that passed the schema; leap seconds (23:59:60) pass RFC 3339 but not Date. */
+export function parseInstant(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const ms = Date.parse(value.toUpperCase())
+  if (Number.isNaN(ms)) {
+    throw new ProblemError('invalid-parameter', {
+      invalidParams: [{ name, reason: reasonFor({ format: 'date-time' }) }],
+    })
+  }
+  return ms
+}
+
+function decodePointer(pointer: string): string {
+  return pointer.replace(/^\//, '').replace(/~1/g, '/').replace(/~0/g, '~')
+}

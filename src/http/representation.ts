@@ -1,0 +1,113 @@
+// A response body serialized once and sent many times: its bytes, a strong ETag computed once, and
+// gzip/br variants compressed on first demand and then kept, so a hot contest costs no JSON
+// serialization, hashing or compression per request. Also answers If-None-Match with 304.
+import { createHash } from 'node:crypto'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+export type Encoding = 'br' | 'gzip'
+
+export type Representation = {
+  readonly body: Buffer
+  readonly contentType: string
+  /** strong validator of the identity bytes, quoted */
+  readonly etag: string
+  /** bytes held, variants included, for cache accounting */
+  readonly size: number
+  variant(encoding: Encoding): Buffer
+}
+
+/** Bodies below this are sent as they are (decisions §4: compress when over 1 KiB). */
+export const COMPRESS_THRESHOLD = 1024
+
+/** Brotli's default 11 costs far more CPU than it saves bytes on small JSON (Cloudflare's figures). */
+export const BROTLI_QUALITY = 4
+
+export function createRepresentation(json: string | Buffer, contentType: string): Representation {
+  const body = typeof json === 'string' ? Buffer.from(json) : json
+  const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`
+  const variants: Partial<Record<Encoding, Buffer>> = {}
+  let size = body.length
+  return {
+    body,
+    contentType,
+    etag,
+    get size() {
+      return size
+    },
+    variant(encoding) {
+      let bytes = variants[encoding]
+      if (!bytes) {
+        bytes =
+          encoding === 'br'
+            ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
+            : gzipSync(body, { level: 6 })
+        variants[encoding] = bytes
+        size += bytes.length
+      }
+      return bytes
+    },
+  }
+}
+
+/**
+ * Sends a representation: 304 when If-None-Match matches, else the best encoding the client
+ * accepts. A compressed variant is a different representation, so its ETag carries a suffix
+ * (`"…-br"`); If-None-Match compares without it, as any variant proves the client's copy current.
+ */
+export function sendRepresentation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rep: Representation,
+  cacheControl: string,
+): FastifyReply {
+  const encoding =
+    rep.body.length > COMPRESS_THRESHOLD ? chooseEncoding(request.headers['accept-encoding']) : null
+  reply.header('cache-control', cacheControl)
+  reply.header('vary', appendVary(reply.getHeader('vary'), 'Accept-Encoding'))
+  reply.header('etag', encoding ? `${rep.etag.slice(0, -1)}-${encoding}"` : rep.etag)
+  if (ifNoneMatchHits(request.headers['if-none-match'], rep.etag)) return reply.code(304).send()
+  reply.type(rep.contentType)
+  if (!encoding) return reply.send(rep.body)
+  // @fastify/compress leaves a response alone once Content-Encoding is set.
+  return reply.header('content-encoding', encoding).send(rep.variant(encoding))
+}
+
+/** br or gzip by the client's q-values (br on a tie), or null for identity. */
+export function chooseEncoding(header: string | undefined): Encoding | null {
+  if (!header) return null
+  const q: Record<string, number> = {}
+  for (const part of header.split(',')) {
+    const [token = '', ...params] = part.trim().toLowerCase().split(';')
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    const value = qParam === undefined ? 1 : Number(qParam.slice(2))
+    q[token.trim()] = Number.isFinite(value) ? value : 0
+  }
+  const weight = (enc: Encoding) => q[enc] ?? (enc === 'gzip' ? q['x-gzip'] : undefined) ?? q['*'] ?? 0
+  const br = weight('br')
+  const gzip = weight('gzip')
+  if (br <= 0 && gzip <= 0) return null
+  return br >= gzip ? 'br' : 'gzip'
+}
+
+/** Weak comparison (RFC 9110 §13.1.2), ignoring our encoding suffix. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  const base = etag.slice(1, -1)
+  for (const raw of header.split(',')) {
+    const tag = raw
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/^"|"$/g, '')
+      .replace(/-(br|gzip)$/, '')
+    if (tag === base) return true
+  }
+  return false
+}
+
+function appendVary(current: unknown, field: string): string {
+  const text = Array.isArray(current) ? current.join(', ') : typeof current === 'string' ? current : ''
+  if (text.split(',').some((f) => f.trim().toLowerCase() === field.toLowerCase())) return text
+  return text ? `${text}, ${field}` : field
+}

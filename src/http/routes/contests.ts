@@ -1,0 +1,135 @@
+// GET /v1/contests/active, /v1/contests/{ticker} and /v1/contests (spec §4.1–4.3): every answer
+// comes from the contest cache as pre-serialized bytes with a strong ETag.
+import type { FastifyRequest } from 'fastify'
+import type { ContestCache } from '../contest-cache.ts'
+import { ProblemError } from '../problems.ts'
+import { guardQueryShape, parseInstant } from '../query-rules.ts'
+import { sendRepresentation } from '../representation.ts'
+import {
+  ActiveQuerySchema,
+  HistoryQuerySchema,
+  jsonResponse,
+  KEYED_PROBLEMS,
+  LIMIT_DEFAULT,
+  NOT_MODIFIED_RESPONSE,
+  problemResponses,
+  TickerParamsSchema,
+} from '../schemas.ts'
+import type { TypedApp } from '../typed-app.ts'
+
+export type ContestRoutesDeps = {
+  cache: ContestCache
+  requireKey: (request: FastifyRequest) => Promise<void>
+}
+
+/** Authenticated data may be kept by the client but must be revalidated (ETag) before reuse. */
+const CACHE_CONTROL = 'private, no-cache'
+/** Longer than any ticker a venue issues; a longer one cannot exist, so no store read is spent on it. */
+const TICKER_MAX_LENGTH = 128
+
+const TAGS = ['contests']
+const SECURITY = [{ bearerAuth: [] }]
+
+export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): void {
+  const { cache, requireKey } = deps
+  // Parameters are checked before the key (the brief's order: validate, then authenticate); both
+  // run after the rate limiter, and the rules are public in the OpenAPI document anyway.
+  const hooks = { preValidation: guardQueryShape, preHandler: requireKey }
+
+  app.get(
+    '/v1/contests/active',
+    {
+      ...hooks,
+      schema: {
+        operationId: 'getActiveContest',
+        summary: 'The live contest of a series',
+        description:
+          'Returns the live contest of the series, with all its signals. A `series` equal to the ticker of a live contest selects that contest. 404 when the series has no live contest.',
+        tags: TAGS,
+        security: SECURITY,
+        querystring: ActiveQuerySchema,
+        response: {
+          200: jsonResponse('Contest', 'The live contest, including all its signals.', true),
+          304: NOT_MODIFIED_RESPONSE,
+          ...KEYED_PROBLEMS,
+          ...problemResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { series } = request.query
+      const rep = await cache.active(series)
+      if (!rep) throw new ProblemError('not-found', { detail: 'No live contest matches this series.' })
+      return sendRepresentation(request, reply, rep, CACHE_CONTROL)
+    },
+  )
+
+  app.get(
+    '/v1/contests/:ticker',
+    {
+      ...hooks,
+      schema: {
+        operationId: 'getContest',
+        summary: 'One contest by its full ticker',
+        description: 'Returns one contest, live, expired or settled. A truncated ticker returns 404.',
+        tags: TAGS,
+        security: SECURITY,
+        params: TickerParamsSchema,
+        response: {
+          200: jsonResponse('Contest', 'The contest, including all its signals.', true),
+          304: NOT_MODIFIED_RESPONSE,
+          ...KEYED_PROBLEMS,
+          ...problemResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { ticker } = request.params
+      const rep = ticker.length > TICKER_MAX_LENGTH ? null : await cache.contest(ticker)
+      if (!rep) throw new ProblemError('not-found', { detail: 'No contest has this ticker.' })
+      return sendRepresentation(request, reply, rep, CACHE_CONTROL)
+    },
+  )
+
+  app.get(
+    '/v1/contests',
+    {
+      ...hooks,
+      schema: {
+        operationId: 'listSettledContests',
+        summary: 'Settled contests of a series, newest first',
+        description:
+          'Settled contests of the series ordered by window.expires_at descending, then ticker descending, each with all its graded signals. Live and expired rounds are excluded. `since` and `before` are both inclusive. To page, pass the oldest expires_at received as `before` and drop the repeated first row.',
+        tags: TAGS,
+        security: SECURITY,
+        querystring: HistoryQuerySchema,
+        response: {
+          200: jsonResponse(
+            'ContestList',
+            'The settled contests, newest first; empty when there are none.',
+            true,
+          ),
+          304: NOT_MODIFIED_RESPONSE,
+          ...KEYED_PROBLEMS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { series, limit, since, before } = request.query
+      const sinceMs = parseInstant('since', since)
+      const beforeMs = parseInstant('before', before)
+      if (sinceMs !== undefined && beforeMs !== undefined && sinceMs > beforeMs) {
+        throw new ProblemError('invalid-parameter', {
+          invalidParams: [{ name: 'since', reason: 'must not be after before' }],
+        })
+      }
+      const rep = await cache.history({
+        series,
+        limit: limit ?? LIMIT_DEFAULT,
+        since: sinceMs,
+        before: beforeMs,
+      })
+      return sendRepresentation(request, reply, rep, CACHE_CONTROL)
+    },
+  )
+}

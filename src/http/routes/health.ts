@@ -1,0 +1,85 @@
+// GET and HEAD /v1/health (decisions §4): no key, never rate limited, never cached. 503 with the
+// health body when the store cannot be reached; "degraded" when the engine is stale or the shared
+// rate-limit store is down.
+
+import { Type } from 'typebox'
+import { formatInstantMs } from '../../domain/contest-view.ts'
+import type { BucketStore } from '../../ports/bucket-store.ts'
+import type { Clock } from '../../ports/clock.ts'
+import { RETRY_AFTER_UNAVAILABLE_S } from '../error-handler.ts'
+import { PROBLEM_MEDIA_TYPE } from '../problems.ts'
+import { HEALTH_PATH } from '../rate-limit.ts'
+import { JSON_MEDIA_TYPE, PROBLEM_RESPONSES } from '../schemas.ts'
+import type { StoreProbe } from '../store-probe.ts'
+import type { TypedApp } from '../typed-app.ts'
+
+export type HealthRouteDeps = {
+  probe: StoreProbe
+  buckets: BucketStore
+  clock: Clock
+  wallClock: Clock
+  version: string
+}
+
+/** An engine that has not written for this long (wall time) is reported stale. */
+export const ENGINE_STALE_AFTER_MS = 2 * 60_000
+
+export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void {
+  app.get(
+    HEALTH_PATH,
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Health check',
+        description:
+          'Needs no key and is not rate limited. 200 with status "ok", or "degraded" when the engine is stale or the shared rate-limit store is unreachable; 503 with status "unavailable" when the store cannot be reached. Also answers HEAD.',
+        tags: ['health'],
+        security: [],
+        response: {
+          200: {
+            description: 'The service answers; see status and checks.',
+            content: { [JSON_MEDIA_TYPE]: { schema: Type.Ref('Health') } },
+          },
+          500: PROBLEM_RESPONSES[500],
+          503: {
+            description:
+              'The store cannot be reached (health body, status "unavailable"), or the server is shutting down (problem).',
+            headers: PROBLEM_RESPONSES[503].headers,
+            content: {
+              [JSON_MEDIA_TYPE]: { schema: Type.Ref('Health') },
+              [PROBLEM_MEDIA_TYPE]: { schema: Type.Ref('Problem') },
+            },
+          },
+        },
+      },
+    },
+    async (_request, reply) => {
+      const store = await deps.probe.read()
+      const heartbeat = store.engineHeartbeat
+      const engine = !store.reachable
+        ? 'unknown'
+        : heartbeat !== null && deps.wallClock.now() - heartbeat <= ENGINE_STALE_AFTER_MS
+          ? 'ok'
+          : 'stale'
+      const rateLimitDegraded = deps.buckets.health() === 'degraded'
+      const status = !store.reachable
+        ? 'unavailable'
+        : engine !== 'ok' || rateLimitDegraded
+          ? 'degraded'
+          : 'ok'
+      const body = {
+        status,
+        version: deps.version,
+        time: formatInstantMs(deps.clock.now()),
+        checks: {
+          store: store.reachable ? 'ok' : 'unavailable',
+          engine,
+          ...(rateLimitDegraded ? { rate_limit: 'degraded' } : {}),
+        },
+      }
+      reply.header('cache-control', 'no-store')
+      if (!store.reachable) reply.code(503).header('retry-after', String(RETRY_AFTER_UNAVAILABLE_S))
+      return reply.type(`${JSON_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(body))
+    },
+  )
+}

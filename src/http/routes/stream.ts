@@ -1,0 +1,71 @@
+// GET /v1/stream/contests (spec §4.4, §6): after the key check and the one token the hook took, the
+// route hands the raw response to the stream hub. It is hijacked, so it bypasses serialization
+// and compression; the CORS and request-id headers set so far are copied onto the status line.
+import type { OutgoingHttpHeaders } from 'node:http'
+import type { FastifyRequest } from 'fastify'
+import type { StreamHub } from '../../stream/stream-hub.ts'
+import { guardQueryShape } from '../query-rules.ts'
+import {
+  KEYED_PROBLEMS,
+  SSE_MEDIA_TYPE,
+  STREAM_RESPONSE,
+  StreamHeadersSchema,
+  StreamQuerySchema,
+} from '../schemas.ts'
+import type { TypedApp } from '../typed-app.ts'
+
+export const STREAM_PATH = '/v1/stream/contests'
+
+export type StreamRouteDeps = {
+  streams: StreamHub
+  requireKey: (request: FastifyRequest) => Promise<void>
+}
+
+export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void {
+  const { streams, requireKey } = deps
+  app.get(
+    STREAM_PATH,
+    {
+      preValidation: guardQueryShape,
+      preHandler: requireKey,
+      // HEAD would open a stream with nowhere to send it; it gets a 405 instead.
+      exposeHeadRoute: false,
+      compress: false,
+      schema: {
+        operationId: 'streamContests',
+        summary: 'Server-Sent Events of contest openings, signals and settlements',
+        description:
+          'A long-lived text/event-stream. Opening it costs one request against the rate allowance; events cost nothing. Reconnect with Last-Event-ID (or last_event_id) to resume without a gap or a duplicate; an unknown or expired id gets the fresh-connect snapshot. A `series` equal to a live contest ticker scopes the stream to that contest.',
+        tags: ['stream'],
+        security: [{ bearerAuth: [] }],
+        querystring: StreamQuerySchema,
+        headers: StreamHeadersSchema,
+        response: { 200: STREAM_RESPONSE, ...KEYED_PROBLEMS },
+      },
+    },
+    async (request, reply) => {
+      const { series, last_event_id: queryId } = request.query
+      const headerId = request.headers['last-event-id']
+      const lastEventId = typeof headerId === 'string' ? headerId : (queryId ?? null)
+      reply.hijack()
+      const res = reply.raw
+      const headers: OutgoingHttpHeaders = {}
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) headers[name] = value
+      res.writeHead(200, {
+        ...headers,
+        'content-type': `${SSE_MEDIA_TYPE}; charset=utf-8`,
+        'cache-control': 'no-store',
+        // nginx and friends buffer responses unless told not to, which would hold events back.
+        'x-accel-buffering': 'no',
+      })
+      res.flushHeaders()
+      try {
+        await streams.attach(res, { series, lastEventId })
+      } catch (err) {
+        request.log.error({ err }, 'stream attach failed')
+        if (!res.writableEnded) res.end()
+      }
+    },
+  )
+}

@@ -1,0 +1,296 @@
+// Every schema of the HTTP interface, written once: Fastify validates requests with them and
+// @fastify/swagger turns the same objects into the OpenAPI document. Shared shapes are registered
+// by $id and referenced, so the document lists them once under components.schemas.
+import { Type } from 'typebox'
+import { CONTEST_STATES, OUTCOMES, SIDES } from '../domain/contest.ts'
+import { PROBLEM_MEDIA_TYPE } from './problems.ts'
+
+export const JSON_MEDIA_TYPE = 'application/json'
+export const SSE_MEDIA_TYPE = 'text/event-stream'
+
+const stringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
+
+const nullable = (schema: object, description: string) =>
+  Type.Unsafe({ anyOf: [schema, { type: 'null' }], description })
+
+const instant = (description: string) => Type.String({ format: 'date-time', description })
+
+// ---- resources (spec §2)
+
+export const SignalSchema = Type.Object(
+  {
+    ticker: Type.String({ description: 'Ticker of the contest the signal belongs to.' }),
+    raised_at: instant('When the signal was raised: RFC 3339 in UTC with milliseconds.'),
+    side: stringEnum(SIDES),
+    confidence: Type.Number({ minimum: 0, maximum: 100, description: 'Model probability on `side`, 0–100.' }),
+    entry_price_cents: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: 'Venue quote for `side` on the 0–100 cent scale.',
+    }),
+    edge_cents: Type.Number({ description: 'confidence − entry_price_cents, in probability points.' }),
+    outcome: stringEnum(OUTCOMES, 'pending while the contest is not settled.'),
+    model_version: Type.Optional(nullable({ type: 'string' }, 'Tag of the model that produced the reading.')),
+  },
+  { $id: 'Signal', description: 'A model signal raised on a contest.' },
+)
+
+export const ContestSchema = Type.Object(
+  {
+    ticker: Type.String({ description: 'Full contest ticker. Opaque: take it from responses whole.' }),
+    state: stringEnum(CONTEST_STATES),
+    window: Type.Object({
+      opens_at: instant('RFC 3339 in UTC.'),
+      expires_at: instant('RFC 3339 in UTC; the settlement time of a 15-minute round.'),
+    }),
+    strike_price_dollars: Type.Optional(nullable({ type: 'number' }, 'Strike of the underlying in USD.')),
+    settled_side: Type.Optional(nullable({ type: 'string', enum: [...SIDES] }, 'null until settled.')),
+    settled_price_dollars: Type.Optional(
+      nullable({ type: 'number' }, 'Oracle expiration value in USD once settled; null while live.'),
+    ),
+    signals: Type.Array(Type.Ref('Signal'), { description: 'All signals of the contest, oldest first.' }),
+  },
+  { $id: 'Contest', description: 'A prediction-market contest with its signals.' },
+)
+
+export const ContestListSchema = Type.Object(
+  { contests: Type.Array(Type.Ref('Contest'), { description: 'Settled contests, newest first.' }) },
+  { $id: 'ContestList' },
+)
+
+export const SignalEmittedPayloadSchema = Type.Object(
+  {
+    signal: Type.Ref('Signal'),
+    contest: Type.Ref('Contest'),
+  },
+  { $id: 'SignalEmittedPayload', description: 'The new signal and a snapshot of its contest including it.' },
+)
+
+const problemMembers = {
+  type: Type.String({ format: 'uri', description: 'Identifies the problem; resolves to a human page.' }),
+  title: Type.String({ description: 'Short summary, the same for every occurrence of the type.' }),
+  status: Type.Integer({ description: 'The HTTP status code.' }),
+  detail: Type.String({ description: 'What went wrong this time.' }),
+}
+
+export const ProblemSchema = Type.Object(problemMembers, {
+  $id: 'Problem',
+  description: 'RFC 9457 problem details.',
+})
+
+export const InvalidParameterProblemSchema = Type.Object(
+  {
+    ...problemMembers,
+    invalid_params: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'The parameter.' }),
+        reason: Type.String({ description: 'Why it was refused.' }),
+      }),
+      { minItems: 1 },
+    ),
+  },
+  { $id: 'InvalidParameterProblem', description: 'RFC 9457 problem details naming each invalid parameter.' },
+)
+
+export const HealthSchema = Type.Object(
+  {
+    status: stringEnum(['ok', 'degraded', 'unavailable'] as const),
+    version: Type.String(),
+    time: instant('Server time, RFC 3339 in UTC.'),
+    checks: Type.Object({
+      store: stringEnum(['ok', 'unavailable'] as const),
+      engine: stringEnum(
+        ['ok', 'stale', 'unknown'] as const,
+        'stale when no engine has written for 2 minutes.',
+      ),
+      rate_limit: Type.Optional(
+        stringEnum(['degraded'] as const, 'Present when the shared rate-limit store is unreachable.'),
+      ),
+    }),
+  },
+  { $id: 'Health' },
+)
+
+/** Registered with app.addSchema so that Type.Ref('<$id>') resolves and the document lists them once. */
+export const SHARED_SCHEMAS = [
+  SignalSchema,
+  ContestSchema,
+  ContestListSchema,
+  SignalEmittedPayloadSchema,
+  ProblemSchema,
+  InvalidParameterProblemSchema,
+  HealthSchema,
+] as const
+
+// ---- request parameters (decisions §4)
+
+export const SERIES_MAX_LENGTH = 128
+export const LIMIT_MIN = 1
+export const LIMIT_MAX = 100
+export const LIMIT_DEFAULT = 20
+
+const series = (extra: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: SERIES_MAX_LENGTH,
+    description: `Series prefix, exact and case-sensitive (not a string-prefix match), 1–${SERIES_MAX_LENGTH} characters.${extra} Must not be repeated.`,
+  })
+
+const TICKER_ALSO = ' A full ticker also resolves while that round is live.'
+
+/** RFC 3339 date-time with an explicit offset; `format` also rejects impossible calendar dates. */
+const RFC3339_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2})$'
+
+const bound = (description: string) =>
+  Type.String({
+    format: 'date-time',
+    pattern: RFC3339_PATTERN,
+    description: `${description} RFC 3339 date-time with an offset, such as 2026-11-22T14:15:00Z (write + as %2B). Must not be repeated.`,
+  })
+
+export const ActiveQuerySchema = Type.Object({ series: series(TICKER_ALSO) })
+
+export const HistoryQuerySchema = Type.Object({
+  series: series(''),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: LIMIT_MIN,
+      maximum: LIMIT_MAX,
+      default: LIMIT_DEFAULT,
+      description: `Most contests returned, ${LIMIT_MIN}–${LIMIT_MAX}, written in decimal digits only. Must not be repeated.`,
+    }),
+  ),
+  since: Type.Optional(
+    bound('Only contests whose window.expires_at is at or after this instant (inclusive).'),
+  ),
+  before: Type.Optional(
+    bound(
+      'Only contests whose window.expires_at is at or before this instant (inclusive). To page, pass the oldest expires_at received and drop the repeated first row. Must not be earlier than since.',
+    ),
+  ),
+})
+
+export const StreamQuerySchema = Type.Object({
+  series: series(TICKER_ALSO),
+  last_event_id: Type.Optional(
+    Type.String({
+      description:
+        'Resume after this event id, for clients that cannot send the Last-Event-ID header. The header wins when both are sent.',
+    }),
+  ),
+})
+
+export const StreamHeadersSchema = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      description:
+        'The id of the last event received. The stream replays every later event of its scope, then continues live; an unknown or expired id gets the fresh-connect snapshot.',
+    }),
+  ),
+})
+
+export const TickerParamsSchema = Type.Object({
+  ticker: Type.String({
+    minLength: 1,
+    description: 'Full ticker including its trailing suffix, opaque. A truncated ticker returns 404.',
+  }),
+})
+
+// ---- responses: problems written once, spread into every route (style: unkey)
+
+const problemContent = (ref: string) => ({ [PROBLEM_MEDIA_TYPE]: { schema: Type.Ref(ref) } })
+
+const integerHeader = (description: string) => ({ type: 'integer', minimum: 0, description })
+
+export const PROBLEM_RESPONSES = {
+  400: {
+    description:
+      'Invalid query parameter (problem type invalid-parameter), or a malformed URL (bad-request).',
+    content: {
+      [PROBLEM_MEDIA_TYPE]: { schema: { anyOf: [Type.Ref('InvalidParameterProblem'), Type.Ref('Problem')] } },
+    },
+  },
+  401: {
+    description: 'Missing, malformed, unknown or revoked API key.',
+    headers: {
+      'WWW-Authenticate': {
+        type: 'string',
+        description: 'Bearer realm="contest-signals", plus error="invalid_token" when a key was sent.',
+      },
+    },
+    content: problemContent('Problem'),
+  },
+  404: { description: 'No matching contest.', content: problemContent('Problem') },
+  429: {
+    description: 'Rate limit exceeded. Retryable: wait Retry-After seconds, then back off with jitter.',
+    headers: {
+      'Retry-After': { ...integerHeader('Seconds to wait before retrying, at least 1.'), minimum: 1 },
+      'X-RateLimit-Limit': integerHeader('The burst ceiling.'),
+      'X-RateLimit-Remaining': integerHeader('Requests left in the current allowance (0).'),
+    },
+    content: problemContent('Problem'),
+  },
+  500: { description: 'Server fault; the body carries no internals.', content: problemContent('Problem') },
+  503: {
+    description: 'The store is unreachable or the server is shutting down.',
+    headers: { 'Retry-After': { ...integerHeader('Seconds to wait before retrying.'), minimum: 1 } },
+    content: problemContent('Problem'),
+  },
+} as const
+
+type ProblemStatus = keyof typeof PROBLEM_RESPONSES
+
+export function problemResponses<const S extends ProblemStatus>(...statuses: S[]) {
+  const out = {} as Pick<typeof PROBLEM_RESPONSES, S>
+  for (const s of statuses) Object.assign(out, { [s]: PROBLEM_RESPONSES[s] })
+  return out
+}
+
+/** The errors every keyed JSON endpoint can answer. */
+export const KEYED_PROBLEMS = problemResponses(400, 401, 429, 500, 503)
+
+const etagHeader = {
+  ETag: { type: 'string', description: 'Strong validator; send it back in If-None-Match.' },
+}
+
+export function jsonResponse(ref: string, description: string, withEtag = false) {
+  return {
+    description,
+    ...(withEtag ? { headers: etagHeader } : {}),
+    content: { [JSON_MEDIA_TYPE]: { schema: Type.Ref(ref) } },
+  }
+}
+
+export const NOT_MODIFIED_RESPONSE = {
+  description: 'Not Modified: the If-None-Match validator still matches (the request is still counted).',
+  type: 'null',
+  headers: etagHeader,
+} as const
+
+const sseData = (event: string, ref: string) =>
+  Type.Object({
+    event: Type.Literal(event),
+    id: Type.String({ description: 'Opaque event id; do not parse it.' }),
+    data: Type.String({ contentMediaType: JSON_MEDIA_TYPE, contentSchema: Type.Ref(ref) }),
+  })
+
+/** One frame of the stream (OpenAPI 3.1 has no item model for text/event-stream; 3.2 calls this itemSchema). */
+export const StreamEventSchema = Type.Union(
+  [
+    sseData('contest.opened', 'Contest'),
+    sseData('signal.emitted', 'SignalEmittedPayload'),
+    sseData('contest.settled', 'Contest'),
+  ],
+  {
+    description:
+      'Each frame is `event`, `id` and `data` lines and a blank line; `data` is one JSON document. The first frame is `retry: 3000`, and a `: keep-alive` comment is sent periodically.',
+  },
+)
+
+export const STREAM_RESPONSE = {
+  description:
+    'Server-Sent Events: contest.opened (Contest), signal.emitted (SignalEmittedPayload), contest.settled (Contest). On a fresh connect the live contest and its signals come first.',
+  content: { [SSE_MEDIA_TYPE]: { schema: StreamEventSchema } },
+}

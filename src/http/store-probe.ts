@@ -1,0 +1,39 @@
+// Whether the store answers, and when an engine last wrote, asked at most about once a second however
+// many health checks and error paths want to know.
+import type { Clock } from '../ports/clock.ts'
+import type { Store } from '../ports/store.ts'
+
+export type StoreStatus = { reachable: boolean; engineHeartbeat: number | null }
+
+export type StoreProbe = { read(): Promise<StoreStatus> }
+
+export function createStoreProbe(opts: { store: Store; wallClock: Clock; ttlMs?: number }): StoreProbe {
+  const ttlMs = opts.ttlMs ?? 1000
+  let cached: { status: StoreStatus; at: number } | undefined
+  let pending: Promise<StoreStatus> | undefined
+
+  async function ask(): Promise<StoreStatus> {
+    try {
+      await opts.store.ping()
+      return { reachable: true, engineHeartbeat: await opts.store.lastEngineHeartbeat() }
+    } catch {
+      return { reachable: false, engineHeartbeat: null }
+    }
+  }
+
+  return {
+    read() {
+      const now = opts.wallClock.now()
+      if (cached && now - cached.at < ttlMs) return Promise.resolve(cached.status)
+      pending ??= ask()
+        .then((status) => {
+          cached = { status, at: opts.wallClock.now() }
+          return status
+        })
+        .finally(() => {
+          pending = undefined
+        })
+      return pending
+    },
+  }
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { type ApiClient, createApiClient } from './support/api-client.ts'
+import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
+import { createTestWorld, type TestWorld } from './support/test-world.ts'
+
+const ORIGIN = 'https://dashboard.example'
+
+function assertExposesLimitHeaders(headers: Headers): void {
+  const exposed = (headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/)
+  for (const h of ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining']) {
+    assert.ok(exposed.includes(h), `exposes ${h}: ${exposed}`)
+  }
+}
+
+describe('CORS with CORS_ORIGINS=*', () => {
+  let world: TestWorld
+  let api: ApiClient
+  before(async () => {
+    world = await createTestWorld({ env: { RATE_LIMIT_BURST: '20', RATE_LIMIT_PER_SEC: '0.01' } })
+    api = createApiClient(world)
+  })
+  after(() => world.close())
+
+  test('answers a preflight with 204, without a key, allowing Authorization and Last-Event-ID', async () => {
+    const res = await api.request('/v1/contests/active?series=S', {
+      method: 'OPTIONS',
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization, last-event-id',
+      },
+    })
+    assert.equal(res.status, 204)
+    assert.equal(res.text, '')
+    assert.equal(res.headers.get('access-control-allow-origin'), '*')
+    const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase()
+    assert.match(allowed, /authorization/)
+    assert.match(allowed, /last-event-id/)
+    assert.equal(res.headers.get('access-control-allow-methods'), 'GET, HEAD')
+    assert.equal(res.headers.get('access-control-allow-credentials'), null)
+  })
+
+  test('marks responses readable cross-origin and exposes the rate-limit headers', async () => {
+    const series = newSeries()
+    await seedLiveContest(world.store, series, 0)
+    const res = await api.get(`/v1/contests/active?series=${series}`, world.key, { origin: ORIGIN })
+    assert.equal(res.status, 200)
+    assert.equal(res.headers.get('access-control-allow-origin'), '*')
+    assertExposesLimitHeaders(res.headers)
+  })
+
+  test('marks 401 problems readable cross-origin', async () => {
+    const res = await api.get('/v1/contests?series=S', undefined, { origin: ORIGIN })
+    assert.equal(res.status, 401)
+    assert.equal(res.headers.get('access-control-allow-origin'), '*')
+  })
+
+  test('marks 429 responses readable cross-origin, rate-limit headers included', async () => {
+    const limited = await createTestWorld({ env: { RATE_LIMIT_BURST: '1', RATE_LIMIT_PER_SEC: '0.01' } })
+    try {
+      const client = createApiClient(limited)
+      await client.get('/nope')
+      const res = await client.get('/v1/contests?series=S', limited.key, { origin: ORIGIN })
+      assert.equal(res.status, 429)
+      assert.equal(res.headers.get('access-control-allow-origin'), '*')
+      assertExposesLimitHeaders(res.headers)
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
+describe('CORS with a list of origins', () => {
+  let world: TestWorld
+  let api: ApiClient
+  before(async () => {
+    world = await createTestWorld({ env: { CORS_ORIGINS: `${ORIGIN},https://other.example` } })
+    api = createApiClient(world)
+  })
+  after(() => world.close())
+
+  test('reflects an allowed origin and varies on Origin', async () => {
+    const res = await api.get('/v1/health', undefined, { origin: ORIGIN })
+    assert.equal(res.headers.get('access-control-allow-origin'), ORIGIN)
+    assert.match(res.headers.get('vary') ?? '', /origin/i)
+  })
+
+  test('gives an origin outside the list no Access-Control-Allow-Origin', async () => {
+    const res = await api.get('/v1/health', undefined, { origin: 'https://evil.example' })
+    assert.equal(res.status, 200)
+    assert.equal(res.headers.get('access-control-allow-origin'), null)
+    const preflight = await api.request('/v1/contests', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    })
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null)
+  })
+})

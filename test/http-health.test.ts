@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import type { BucketStore } from '../src/ports/bucket-store.ts'
+import type { Store } from '../src/ports/store.ts'
+import { createMemoryBucketStore } from '../src/store/memory/memory-bucket-store.ts'
+import { createApiClient } from './support/api-client.ts'
+import { rawRequest } from './support/raw-request.ts'
+import { createTestWorld, type TestWorld } from './support/test-world.ts'
+
+async function withWorld(
+  opts: Parameters<typeof createTestWorld>[0],
+  body: (w: TestWorld) => Promise<void>,
+): Promise<void> {
+  const w = await createTestWorld(opts)
+  try {
+    await body(w)
+  } finally {
+    await w.close()
+  }
+}
+
+describe('GET /v1/health', () => {
+  test('returns ok with version, time and checks when the store and the engine are fine', () =>
+    withWorld({ version: '9.8.7' }, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now())
+      const res = await createApiClient(w).get('/v1/health')
+      assert.equal(res.status, 200)
+      assert.match(res.headers.get('content-type')!, /^application\/json/)
+      assert.equal(res.headers.get('cache-control'), 'no-store')
+      assert.deepEqual(Object.keys(res.json), ['status', 'version', 'time', 'checks'])
+      assert.equal(res.json.status, 'ok')
+      assert.equal(res.json.version, '9.8.7')
+      assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok' })
+      assert.match(res.json.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/)
+      assert.ok(Math.abs(Date.parse(res.json.time) - Date.now()) < 5000)
+    }))
+
+  test('needs no key and ignores a bad one', () =>
+    withWorld({}, async (w) => {
+      const client = createApiClient(w)
+      assert.equal((await client.get('/v1/health')).status, 200)
+      assert.equal((await client.get('/v1/health', 'garbage')).status, 200)
+    }))
+
+  test('answers HEAD with the headers and no body', () =>
+    withWorld({}, async (w) => {
+      const res = await rawRequest(`${w.baseUrl}/v1/health`, { method: 'HEAD' })
+      assert.equal(res.status, 200)
+      assert.equal(res.body.length, 0)
+      assert.equal(res.headers['cache-control'], 'no-store')
+      assert.match(String(res.headers['content-type']), /^application\/json/)
+    }))
+
+  test('reports the engine stale, and the service degraded, after 2 minutes without a heartbeat', () =>
+    withWorld({}, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now() - 121_000)
+      const res = await createApiClient(w).get('/v1/health')
+      assert.equal(res.status, 200)
+      assert.equal(res.json.status, 'degraded')
+      assert.equal(res.json.checks.engine, 'stale')
+    }))
+
+  test('reports the engine stale when no engine has ever written', () =>
+    withWorld({}, async (w) => {
+      const res = await createApiClient(w).get('/v1/health')
+      assert.equal(res.json.checks.engine, 'stale')
+      assert.equal(res.json.status, 'degraded')
+    }))
+
+  test('answers 503 with status unavailable when the store cannot be reached', () =>
+    withWorld({ wrapStore: unreachable }, async (w) => {
+      const res = await createApiClient(w).get('/v1/health')
+      assert.equal(res.status, 503)
+      assert.match(res.headers.get('content-type')!, /^application\/json/)
+      assert.equal(res.headers.get('cache-control'), 'no-store')
+      assert.equal(res.json.status, 'unavailable')
+      assert.equal(res.json.checks.store, 'unavailable')
+    }))
+
+  test('adds a degraded rate_limit check when the shared rate-limit store is down', () =>
+    withWorld({ buckets: degradedBuckets }, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now())
+      const res = await createApiClient(w).get('/v1/health')
+      assert.equal(res.status, 200)
+      assert.equal(res.json.status, 'degraded')
+      assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok', rate_limit: 'degraded' })
+    }))
+
+  test('asks the store at most about once a second however often it is called', () => {
+    let pings = 0
+    const counting = (store: Store): Store =>
+      new Proxy(store, {
+        get(target, prop, receiver) {
+          if (prop === 'ping') {
+            return () => {
+              pings++
+              return target.ping()
+            }
+          }
+          return Reflect.get(target, prop, receiver)
+        },
+      })
+    return withWorld({ wrapStore: counting }, async (w) => {
+      const client = createApiClient(w)
+      await Promise.all(Array.from({ length: 20 }, () => client.get('/v1/health')))
+      assert.ok(pings <= 2, `${pings} pings`)
+    })
+  })
+})
+
+function unreachable(store: Store): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'ping' || prop === 'lastEngineHeartbeat') return () => Promise.reject(new Error('gone'))
+      return Reflect.get(target, prop, receiver)
+    },
+  })
+}
+
+function degradedBuckets(config: { rateLimitBurst: number; rateLimitPerSec: number }): BucketStore {
+  const inner = createMemoryBucketStore({
+    burst: config.rateLimitBurst,
+    perSec: config.rateLimitPerSec,
+    clock: { now: () => Date.now() },
+  })
+  return { ...inner, health: () => 'degraded' }
+}

@@ -1,0 +1,136 @@
+// One HTTP test world: config from an env object, a SQLite store on a temp file, a log follower,
+// rate-limit buckets, the real app listening on an ephemeral port, and an API key. Each test builds
+// its own and closes it.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { pino } from 'pino'
+import { type Config, loadConfig } from '../../src/config/config.ts'
+import { buildApp } from '../../src/http/app.ts'
+import type { BucketStore } from '../../src/ports/bucket-store.ts'
+import type { Clock } from '../../src/ports/clock.ts'
+import type { Store } from '../../src/ports/store.ts'
+import { createMemoryBucketStore } from '../../src/store/memory/memory-bucket-store.ts'
+import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-notifier.ts'
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
+import { createLogFollower, type LogFollower } from '../../src/stream/log-follower.ts'
+import type { StreamHub } from '../../src/stream/stream-hub.ts'
+import { type IssuedKey, makeKey } from './contest-fixtures.ts'
+import { createStubStreamHub } from './stub-stream-hub.ts'
+
+export const TEST_BASE_URL = 'https://api.contest-signals.test'
+
+export type TestWorldOptions = {
+  /** environment variables on top of the test defaults (e.g. RATE_LIMIT_BURST) */
+  env?: Record<string, string>
+  /** the stream hub; a recording stub by default */
+  streams?: StreamHub
+  /** the rate-limit buckets; in-memory from the config by default */
+  buckets?: (config: Config, wallClock: Clock) => BucketStore
+  /** wraps the store handed to the app (e.g. to make it fail) */
+  wrapStore?: (store: Store) => Store
+  version?: string
+  /** receives every log line (JSON); set LOG_LEVEL in env to see more than the silent default */
+  logSink?: (line: string) => void
+}
+
+export type TestWorld = {
+  /** where the app listens, e.g. http://127.0.0.1:43117 */
+  baseUrl: string
+  /** a valid API key */
+  key: string
+  keyId: string
+  store: Store
+  config: Config
+  app: FastifyInstance
+  follower: LogFollower
+  streams: StreamHub
+  buckets: BucketStore
+  /** Creates and stores another key. */
+  issueKey(label?: string): Promise<IssuedKey>
+  /** Waits until the follower has handed every event appended so far to its listeners. */
+  sync(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function createTestWorld(opts: TestWorldOptions = {}): Promise<TestWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-http-'))
+  const dbPath = join(dir, 'test.db')
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${dbPath}`,
+    PUBLIC_BASE_URL: TEST_BASE_URL,
+    // Tests that are not about rate limiting must never meet it.
+    RATE_LIMIT_BURST: '1000000',
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_KEY: 'off',
+    ...opts.env,
+  })
+  const wallClock: Clock = { now: () => Date.now() }
+  const sink = opts.logSink
+  const logger = sink
+    ? pino({ level: config.logLevel }, { write: (line: string) => sink(line) })
+    : pino({ level: config.logLevel })
+  const rawStore = createSqliteStore(dbPath)
+  await rawStore.migrate()
+  const store = opts.wrapStore ? opts.wrapStore(rawStore) : rawStore
+  const notifier = createMemoryEventNotifier()
+  const follower = createLogFollower({ store: rawStore, notifier, pollMs: 25, logger })
+  await follower.start()
+  const buckets = opts.buckets
+    ? opts.buckets(config, wallClock)
+    : createMemoryBucketStore({
+        burst: config.rateLimitBurst,
+        perSec: config.rateLimitPerSec,
+        clock: wallClock,
+      })
+  const streams = opts.streams ?? createStubStreamHub()
+  const app = await buildApp({
+    config,
+    store,
+    buckets,
+    follower,
+    streams,
+    clock: wallClock,
+    wallClock,
+    logger,
+    version: opts.version ?? '1.2.3-test',
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('app is not listening on TCP')
+  const issued = makeKey('test-world')
+  await rawStore.createKey(issued.record)
+
+  let closed = false
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    key: issued.key,
+    keyId: issued.record.id,
+    store: rawStore,
+    config,
+    app,
+    follower,
+    streams,
+    buckets,
+    async issueKey(label) {
+      const k = makeKey(label)
+      await rawStore.createKey(k.record)
+      return k
+    },
+    async sync() {
+      follower.wake()
+      await follower.exclusive(async () => undefined)
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await app.close()
+      await follower.stop()
+      await buckets.close()
+      await notifier.close()
+      await rawStore.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
