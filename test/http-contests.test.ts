@@ -418,8 +418,10 @@ describe('GET /v1/contests', () => {
     assert.equal(res.status, 200)
   })
 
-  test('checks parameters before the key, so a bad parameter is a 400 even without a key', async () => {
-    assertInvalidParam(await api.get('/v1/contests?series=S&limit=0'), 'limit')
-    assert.equal((await api.get('/v1/contests?series=S')).status, 401)
+  test('checks the key before the parameters, so a caller without a key gets 401 whatever it sends', async () => {
+    const res = await api.get('/v1/contests?series=S&limit=0')
+    assert.equal(res.status, 401)
+    assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8')
+    assertInvalidParam(await api.get('/v1/contests?series=S&limit=0', world.key), 'limit')
   })
 })

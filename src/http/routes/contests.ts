@@ -34,7 +34,8 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
   const { cache, requireKey } = deps
   // Parameters are checked before the key (the brief's order: validate, then authenticate); both
   // run after the rate limiter, and the rules are public in the OpenAPI document anyway.
-  const hooks = { preValidation: guardQueryShape, preHandler: requireKey }
+  // The key is checked before the parameters: a caller without a valid key learns nothing else.
+  const hooks = { onRequest: requireKey, preValidation: guardQueryShape }
 
   app.get(
     '/v1/contests/active',

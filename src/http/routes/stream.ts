@@ -26,8 +26,9 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
   app.get(
     STREAM_PATH,
     {
+      // The key is checked before the parameters: a caller without a valid key learns nothing else.
+      onRequest: requireKey,
       preValidation: guardQueryShape,
-      preHandler: requireKey,
       // HEAD would open a stream with nowhere to send it; it gets a 405 instead.
       exposeHeadRoute: false,
       compress: false,
