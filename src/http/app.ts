@@ -2,6 +2,7 @@
 // listening (the composition root in src/main/ does that). Hook order is the contract: request id
 // and shutdown first, then the rate limiter, so a refused request runs nothing else.
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { constants as zlibConstants } from 'node:zlib'
@@ -64,7 +65,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     {},
     { redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' } },
   )
-  const app: TypedApp = Fastify({
+  const app = Fastify({
+    // TLS_CERT_FILE + TLS_KEY_FILE: serve HTTPS directly (decisions §2); otherwise plain HTTP behind a proxy.
+    ...(config.tlsCertFile && config.tlsKeyFile
+      ? { https: { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) } }
+      : {}),
     loggerInstance: logger,
     genReqId: requestIdOf,
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
@@ -78,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors(error, request, reply) {
       void answerFrameworkError(error, request, reply)
     },
-  }).withTypeProvider<TypeBoxTypeProvider>()
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as TypedApp
 
   // Responses are serialized by hand (pre-serialized bytes, problem strings): schemas document them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
