@@ -51,9 +51,8 @@ async function main(argv: string[]): Promise<number> {
 
 async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise<number> {
   const logger = createLogger(config.logLevel)
-  const service = await startService(role, config, logger)
-  // Stop accepting, end streams, stop the engine, close the store, exit 0.
-  await new Promise<void>((resolve) => {
+  // Installed before start-up so a signal that arrives while starting still ends in a clean stop.
+  const stopRequested = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down')
       resolve()
@@ -61,6 +60,9 @@ async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise
     process.once('SIGTERM', stop)
     process.once('SIGINT', stop)
   })
+  const service = await startService(role, config, logger)
+  // Stop accepting, end streams, stop the engine, close the store, exit 0.
+  await stopRequested
   await service.close()
   logger.info('stopped')
   return 0

@@ -1,0 +1,296 @@
+// The operator's view: the real `contest-signals` program, started and stopped as a process.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { request } from 'node:https'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { bootstrapKeyFrom, runCli, startProcess, tempDir, waitFor } from './support/service-process.ts'
+import { openStream } from './support/sse-client.ts'
+
+const auth = (key: string) => ({ Authorization: `Bearer ${key}` })
+
+function envFor(dir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: `sqlite:${path.join(dir, 'cs.db')}`,
+    PORT: '0',
+    SIM_SEED: '11',
+    SIM_SPEED: '60',
+    SIM_BACKFILL_DAYS: '1',
+    LOG_LEVEL: 'info',
+    ...extra,
+  }
+}
+
+describe('contest-signals serve (first start)', () => {
+  const tmp = tempDir()
+  const env = envFor(tmp.dir)
+  let service: ReturnType<typeof startProcess>
+  let url: string
+  let key: string
+
+  before(async () => {
+    service = startProcess(['serve'], env)
+    url = await service.url
+    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+  })
+  after(async () => {
+    await service.kill('SIGTERM')
+    tmp.remove()
+  })
+
+  it('prints a bootstrap key once with ready-to-paste curl commands, and the key works', async () => {
+    assert.match(key, /^cs_[A-Za-z0-9_-]{27}$/)
+    assert.match(
+      service.stdout(),
+      /curl -s -H "Authorization: Bearer cs_[^"]+" "http:\/\/127\.0\.0\.1:\d+\/v1\/contests\/active\?series=KXBTC15M"/,
+    )
+    const res = await fetch(`${url}/v1/contests/active?series=KXBTC15M`, { headers: auth(key) })
+    assert.equal(res.status, 200)
+    const contest = (await res.json()) as { state: string; ticker: string }
+    assert.equal(contest.state, 'live')
+    assert.match(contest.ticker, /^KXBTC15M-\d{2}[A-Z]{3}\d{6}-\d{2}$/)
+  })
+
+  it('has a day of settled history already there', async () => {
+    const res = await fetch(`${url}/v1/contests?series=KXBTC15M&limit=100`, { headers: auth(key) })
+    const body = (await res.json()) as { contests: Array<{ state: string; signals: unknown[] }> }
+    // 96 quarter-hours in a day; the newest may still be settling on the live path.
+    assert.ok(body.contests.length >= 95 && body.contests.length <= 97, `${body.contests.length} contests`)
+    assert.ok(body.contests.every((c) => c.state === 'settled' && c.signals.length > 0))
+  })
+
+  it('reports health ok for the store and the engine', async () => {
+    const res = await fetch(`${url}/v1/health`)
+    const health = (await res.json()) as { status: string; checks: Record<string, string> }
+    assert.equal(res.status, 200)
+    assert.equal(health.status, 'ok')
+    assert.deepEqual(health.checks, { store: 'ok', engine: 'ok' })
+  })
+
+  it('never logs the key it printed', () => {
+    const logLines = service
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+    assert.ok(logLines.length > 0)
+    assert.ok(logLines.every((l) => !l.includes(key)))
+  })
+
+  it('keys create prints the new key alone on the last line, and it works on the running server', async () => {
+    const created = await runCli(['keys', 'create', '--label', 'integration'], env)
+    assert.equal(created.code, 0)
+    const lines = created.stdout.trimEnd().split('\n')
+    const newKey = lines[lines.length - 1]!
+    assert.match(newKey, /^cs_[A-Za-z0-9_-]{27}$/)
+    const res = await fetch(`${url}/v1/contests?series=KXBTC15M&limit=1`, { headers: auth(newKey) })
+    assert.equal(res.status, 200)
+  })
+
+  it('keys list shows id, label, prefix, created, last used and revoked, never the secret', async () => {
+    const listed = await runCli(['keys', 'list'], env)
+    assert.equal(listed.code, 0)
+    assert.match(listed.stdout, /^ID\s+LABEL\s+PREFIX\s+CREATED\s+LAST USED\s+REVOKED/)
+    assert.match(listed.stdout, /bootstrap\s+cs_\S{7}…/)
+    assert.ok(!listed.stdout.includes(key))
+  })
+
+  it('keys revoke stops a key on the running server within 5 seconds', async () => {
+    const created = await runCli(['keys', 'create', '--label', 'to-revoke'], env)
+    const victim = created.stdout.trimEnd().split('\n').pop()!
+    const id = /created key (\S+)/.exec(created.stdout)![1]!
+    assert.equal(
+      (await fetch(`${url}/v1/contests/active?series=KXBTC15M`, { headers: auth(victim) })).status,
+      200,
+    )
+    const revoked = await runCli(['keys', 'revoke', id], env)
+    assert.equal(revoked.code, 0)
+    const started = Date.now()
+    await waitFor(
+      'the revoked key to be refused',
+      async () => {
+        const res = await fetch(`${url}/v1/health`)
+        await res.arrayBuffer()
+        const r = await fetch(`${url}/v1/contests/active?series=KXBTC15M`, { headers: auth(victim) })
+        await r.arrayBuffer()
+        return r.status === 401 ? true : undefined
+      },
+      5000,
+      250,
+    )
+    assert.ok(Date.now() - started <= 5000)
+    const again = await runCli(['keys', 'revoke', id], env)
+    assert.equal(again.code, 1)
+    assert.match(again.stderr, /no active key/)
+  })
+})
+
+describe('contest-signals serve (second start on the same store)', () => {
+  it('does not print a bootstrap key again and does not backfill twice', async () => {
+    const tmp = tempDir()
+    try {
+      const env = envFor(tmp.dir, { SIM_BACKFILL_DAYS: '1' })
+      const first = startProcess(['serve'], env)
+      await first.url
+      const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(first.stdout()) ?? undefined)
+      await first.kill('SIGTERM')
+      const second = startProcess(['serve'], env)
+      const url = await second.url
+      try {
+        assert.equal(bootstrapKeyFrom(second.stdout()), null)
+        const res = await fetch(`${url}/v1/contests?series=KXBTC15M&limit=100`, { headers: auth(key) })
+        const body = (await res.json()) as { contests: Array<{ ticker: string }> }
+        assert.equal(new Set(body.contests.map((c) => c.ticker)).size, body.contests.length)
+        assert.ok(body.contests.length >= 95 && body.contests.length <= 97)
+      } finally {
+        await second.kill('SIGTERM')
+      }
+    } finally {
+      tmp.remove()
+    }
+  })
+})
+
+describe('contest-signals shutdown', () => {
+  it('on SIGTERM ends open streams, closes the store and exits 0', async () => {
+    const tmp = tempDir()
+    try {
+      const service = startProcess(['serve'], envFor(tmp.dir, { SIM_BACKFILL_DAYS: '0' }))
+      const url = await service.url
+      const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+      const stream = await openStream(`${url}/v1/stream/contests?series=KXBTC15M`, { key })
+      assert.equal(stream.status, 200)
+      const { code } = await service.kill('SIGTERM')
+      assert.equal(code, 0)
+      await stream.ended
+      assert.match(service.stdout(), /"msg":"stopped"/)
+    } finally {
+      tmp.remove()
+    }
+  })
+
+  it('on SIGINT exits 0 as well', async () => {
+    const tmp = tempDir()
+    try {
+      const service = startProcess(['serve'], envFor(tmp.dir, { SIM_BACKFILL_DAYS: '0' }))
+      await service.url
+      const { code } = await service.kill('SIGINT')
+      assert.equal(code, 0)
+    } finally {
+      tmp.remove()
+    }
+  })
+})
+
+describe('contest-signals configuration errors', () => {
+  const cases: Array<[string, Record<string, string>, RegExp]> = [
+    ['a port that is not a number', { PORT: 'eighty' }, /PORT="eighty" is not a whole number/],
+    ['an unknown database scheme', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be/],
+    ['a simulator speed of zero', { SIM_SPEED: '0' }, /SIM_SPEED/],
+    ['an unknown venue', { VENUE: 'nyse' }, /VENUE="nyse" is not a known venue/],
+  ]
+  for (const [what, env, pattern] of cases) {
+    it(`stops with one clear line and a non-zero exit for ${what}`, async () => {
+      const r = await runCli(['serve'], env)
+      assert.equal(r.code, 1)
+      const lines = r.stderr.trimEnd().split('\n')
+      assert.equal(lines.length, 1)
+      assert.match(lines[0]!, pattern)
+      assert.equal(r.stdout, '')
+    })
+  }
+
+  it('answers an unknown command with the usage and exit code 2', async () => {
+    const r = await runCli(['launch'], {})
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /unknown command "launch"/)
+  })
+
+  it('keys create without a label is refused', async () => {
+    const tmp = tempDir()
+    try {
+      const r = await runCli(['keys', 'create'], envFor(tmp.dir))
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /--label/)
+    } finally {
+      tmp.remove()
+    }
+  })
+})
+
+describe('contest-signals migrate and keys on a fresh store', () => {
+  it('migrate applies the schema and exits 0; keys create works before any serve', async () => {
+    const tmp = tempDir()
+    try {
+      const env = envFor(tmp.dir)
+      const m = await runCli(['migrate'], env)
+      assert.equal(m.code, 0)
+      assert.match(m.stdout, /migrations applied; deployment epoch [0-9a-z]{8}/)
+      const fresh = tempDir()
+      try {
+        const k = await runCli(['keys', 'create', '--label', 'early'], envFor(fresh.dir))
+        assert.equal(k.code, 0)
+        const l = await runCli(['keys', 'list'], envFor(fresh.dir))
+        assert.match(l.stdout, /early/)
+      } finally {
+        fresh.remove()
+      }
+    } finally {
+      tmp.remove()
+    }
+  })
+})
+
+describe('contest-signals over TLS', () => {
+  it('serves HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set', async () => {
+    const tmp = tempDir()
+    try {
+      const cert = path.join(tmp.dir, 'cert.pem')
+      const keyFile = path.join(tmp.dir, 'key.pem')
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-keyout',
+          keyFile,
+          '-out',
+          cert,
+        ],
+        { stdio: 'ignore' },
+      )
+      const service = startProcess(
+        ['serve'],
+        envFor(tmp.dir, { TLS_CERT_FILE: cert, TLS_KEY_FILE: keyFile, SIM_BACKFILL_DAYS: '0' }),
+      )
+      try {
+        const url = await service.url
+        assert.match(url, /^https:\/\//)
+        const body = await new Promise<string>((resolve, reject) => {
+          request(`${url}/v1/health`, { rejectUnauthorized: false }, (res) => {
+            let data = ''
+            res
+              .setEncoding('utf8')
+              .on('data', (d: string) => {
+                data += d
+              })
+              .on('end', () => resolve(data))
+          })
+            .on('error', reject)
+            .end()
+        })
+        assert.equal((JSON.parse(body) as { status: string }).status, 'ok')
+      } finally {
+        await service.kill('SIGTERM')
+      }
+    } finally {
+      tmp.remove()
+    }
+  })
+})
