@@ -803,6 +803,27 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       })
     })
 
+    describe('deployment settings', () => {
+      test('getSetting is null for a key never stored', async (store) => {
+        assert.equal(await store.getSetting('virtual-clock'), null)
+      })
+
+      test('initSetting stores the first value and keeps it against later ones', async (store) => {
+        assert.equal(await store.initSetting('virtual-clock', 'first'), 'first')
+        assert.equal(await store.initSetting('virtual-clock', 'second'), 'first')
+        assert.equal(await store.getSetting('virtual-clock'), 'first')
+      })
+
+      test('putSetting overwrites, and settings never collide with the epoch or heartbeat', async (store) => {
+        const epoch = await store.epoch()
+        await store.putSetting('epoch', 'x')
+        await store.putSetting('virtual-clock', 'v2')
+        assert.equal(await store.getSetting('virtual-clock'), 'v2')
+        assert.equal(await store.getSetting('epoch'), 'x')
+        assert.equal(await store.epoch(), epoch)
+      })
+    })
+
     describe('engine lease', () => {
       test('acquireLease takes a free lease', async (store) => {
         assert.deepEqual(await store.acquireLease('a', BASE, 10_000), {

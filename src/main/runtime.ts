@@ -3,7 +3,6 @@
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
-import { createVirtualClock } from '../domain/virtual-clock.ts'
 import { createEngine } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
@@ -17,6 +16,7 @@ import { createStreamHub } from '../stream/stream-hub.ts'
 import { announceBootstrapKey } from './bootstrap-key.ts'
 import { createFeeds } from './feeds.ts'
 import { openStore } from './open-store.ts'
+import { createServiceClock } from './service-clock.ts'
 import { systemClock } from './system-clock.ts'
 import { VERSION } from './version.ts'
 
@@ -37,7 +37,6 @@ export async function startService(
   out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<RunningService> {
   const wallClock: Clock = systemClock
-  const clock = createVirtualClock(wallClock, config.simSpeed)
   // Closed in reverse order of opening: streams first (they would hold the listener open), the store last.
   const closers: Closer[] = []
   const closeAll = async () => {
@@ -49,6 +48,7 @@ export async function startService(
   try {
     const store = await openStore(config)
     closers.push({ name: 'store', close: () => store.close() })
+    const clock = await createServiceClock(store, wallClock, config.simSpeed)
     const notifier = await openNotifier(config, role, logger)
     closers.push({ name: 'notifier', close: () => notifier.close() })
 

@@ -76,6 +76,12 @@ export interface Store {
   acquireLease(holder: string, now: number, ttlMs: number): Promise<Lease>
   releaseLease(holder: string): Promise<void>
 
+  // ---- deployment settings shared by every process of a deployment (e.g. the virtual clock's anchor)
+  getSetting(key: string): Promise<string | null>
+  /** Stores `value` unless `key` already has one; returns the value stored after the call. */
+  initSetting(key: string, value: string): Promise<string>
+  putSetting(key: string, value: string): Promise<void>
+
   // ---- API keys
   createKey(key: ApiKeyRecord): Promise<void>
   listKeys(): Promise<ApiKeyRecord[]>

@@ -107,6 +107,7 @@ const SQL = {
   latestSeq: 'SELECT latest_seq FROM event_counter',
   prune: 'DELETE FROM events WHERE appended_at < $1',
   metaGet: 'SELECT value FROM meta WHERE key = $1',
+  metaInit: 'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
   metaSet:
     'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   // One statement decides and writes: the lease changes hands only when free, expired or ours. When
@@ -409,6 +410,17 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     async lastEngineHeartbeat() {
       const row = first(await query(SQL.metaGet, [HEARTBEAT_KEY]))
       return row ? Number(row.value) : null
+    },
+    async getSetting(key) {
+      const row = first(await query(SQL.metaGet, [`setting:${key}`]))
+      return row ? String(row.value) : null
+    },
+    async initSetting(key, value) {
+      await query(SQL.metaInit, [`setting:${key}`, value])
+      return String(first(await query(SQL.metaGet, [`setting:${key}`]))!.value)
+    },
+    async putSetting(key, value) {
+      await query(SQL.metaSet, [`setting:${key}`, value])
     },
     async acquireLease(holder, now, ttlMs): Promise<Lease> {
       return tx(async ({ client }) => {

@@ -78,6 +78,7 @@ const SQL = {
   latestSeq: `SELECT seq FROM sqlite_sequence WHERE name = 'events'`,
   prune: 'DELETE FROM events WHERE appended_at < ?',
   metaGet: 'SELECT value FROM meta WHERE key = ?',
+  metaInit: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
   metaSet:
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   // one statement decides and writes: the lease changes hands only when free, expired or ours
@@ -296,6 +297,19 @@ export function createSqliteStore(path: string, opts: SqliteStoreOptions = {}): 
     async lastEngineHeartbeat() {
       const row = get('metaGet', HEARTBEAT_KEY)
       return row ? Number(row.value) : null
+    },
+    async getSetting(key) {
+      const row = get('metaGet', `setting:${key}`)
+      return row ? String(row.value) : null
+    },
+    async initSetting(key, value) {
+      return tx(() => {
+        changes('metaInit', `setting:${key}`, value)
+        return String(get('metaGet', `setting:${key}`)!.value)
+      })
+    },
+    async putSetting(key, value) {
+      changes('metaSet', `setting:${key}`, value)
     },
     async acquireLease(holder, now, ttlMs) {
       return tx(() => {

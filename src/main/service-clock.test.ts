@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import type { Store } from '../ports/store.ts'
+import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
+import { createServiceClock } from './service-clock.ts'
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
+
+describe('service clock', () => {
+  let dir: string
+  let store: Store
+  let wallNow: number
+  const wall = { now: () => wallNow }
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cs-clock-'))
+    store = createSqliteStore(path.join(dir, 'c.db'))
+    await store.migrate()
+    wallNow = T0
+  })
+  afterEach(async () => {
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('is the wall clock for a deployment that never ran accelerated', async () => {
+    assert.equal(await createServiceClock(store, wall, 1), wall)
+  })
+
+  it('starts at the wall clock on a first accelerated start (t0 = process start)', async () => {
+    const clock = await createServiceClock(store, wall, 60)
+    assert.equal(clock.now(), T0)
+    wallNow += 1000
+    assert.equal(clock.now(), T0 + 60_000)
+  })
+
+  it('continues the same timeline after a restart instead of jumping back', async () => {
+    await createServiceClock(store, wall, 60)
+    wallNow = T0 + 10_000 // the process ran (or was down) for 10 wall seconds
+    const restarted = await createServiceClock(store, wall, 60)
+    assert.equal(restarted.now(), T0 + 600_000)
+  })
+
+  it('gives processes started together one timeline', async () => {
+    const [a, b] = await Promise.all([
+      createServiceClock(store, wall, 60),
+      createServiceClock(store, wall, 60),
+    ])
+    wallNow += 500
+    assert.equal(a.now(), b.now())
+  })
+
+  it('continues from where the timeline stood when the speed changes', async () => {
+    await createServiceClock(store, wall, 60)
+    wallNow = T0 + 1000
+    const slower = await createServiceClock(store, wall, 1)
+    assert.equal(slower.now(), T0 + 60_000)
+    wallNow += 1000
+    assert.equal(slower.now(), T0 + 61_000)
+  })
+})

@@ -1,0 +1,33 @@
+// The deployment's service clock. decisions §2 defines virtual_now = t0 + (wall_now − t0) × SIM_SPEED
+// with t0 = process start; we keep that anchor in the store from the first start, so a restarted
+// process (and every replica of a scaled-out deployment) continues the same virtual timeline instead
+// of jumping back behind contests it has already stored.
+import {
+  type ClockAnchor,
+  continueTimeline,
+  createVirtualClock,
+  parseClockAnchor,
+} from '../domain/virtual-clock.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { Store } from '../ports/store.ts'
+
+const ANCHOR_KEY = 'virtual-clock'
+
+export async function createServiceClock(store: Store, wallClock: Clock, speed: number): Promise<Clock> {
+  const now = wallClock.now()
+  const stored = parseClockAnchor(await store.getSetting(ANCHOR_KEY))
+  // A deployment that never ran accelerated stays on the wall clock.
+  if (stored === null && speed === 1) return wallClock
+  let anchor: ClockAnchor
+  if (stored === null) {
+    const proposed: ClockAnchor = { wall0: now, virtual0: now, speed }
+    // Several processes may start at once: the first anchor written wins for all of them.
+    anchor = parseClockAnchor(await store.initSetting(ANCHOR_KEY, JSON.stringify(proposed))) ?? proposed
+  } else if (stored.speed !== speed) {
+    anchor = continueTimeline(stored, now, speed)
+    await store.putSetting(ANCHOR_KEY, JSON.stringify(anchor))
+  } else {
+    anchor = stored
+  }
+  return createVirtualClock(wallClock, anchor)
+}
