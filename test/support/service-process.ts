@@ -63,6 +63,11 @@ export function startProcess(args: string[], env: Record<string, string>): Servi
     void exited.then(({ code, signal }) =>
       reject(new Error(`process exited (${code ?? signal}) before listening: ${err || out}`)),
     )
+    // The URL comes from the info-level "api listening" line: fail clearly rather than hang.
+    setTimeout(
+      () => reject(new Error(`no "api listening" log line within 30 s: ${err || out}`)),
+      30_000,
+    ).unref()
   })
   url.catch(() => undefined)
   return {

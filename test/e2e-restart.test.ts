@@ -1,0 +1,134 @@
+// Restart safety: the process is killed with SIGKILL in the middle of a contest and started again on
+// the same SQLite file. Nothing may be duplicated or lost, and a stream resumed across the restart
+// must see every event exactly once.
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import type { ContestView } from '../src/domain/contest-view.ts'
+import { bootstrapKeyFrom, startProcess, tempDir, waitFor } from './support/service-process.ts'
+import { openStream, type SseClient } from './support/sse-client.ts'
+
+// 120× virtual time: a contest minute passes every 0.5 s, a contest every 7.5 s.
+const SPEED = 120
+
+function eventKey(e: { id?: string; event?: string }) {
+  return `${e.id} ${e.event}`
+}
+
+describe('restart after SIGKILL', () => {
+  it('resumes the contest without duplicates, settles what expired while down, and resumes streams with no gap', async () => {
+    const tmp = tempDir()
+    const env = {
+      DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
+      PORT: '0',
+      SIM_SEED: '5',
+      SIM_SPEED: String(SPEED),
+      SIM_BACKFILL_DAYS: '0',
+      LOG_LEVEL: 'info',
+    }
+    const first = startProcess(['serve'], { ...env, LOG_LEVEL: 'info' })
+    let second: typeof first | null = null
+    const streams: SseClient[] = []
+    try {
+      const url1 = await first.url
+      const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(first.stdout()) ?? undefined)
+      const headers = { Authorization: `Bearer ${key}` }
+      const before = await openStream(`${url1}/v1/stream/contests?series=KXBTC15M`, { key })
+      streams.push(before)
+      // Let a settlement and the next opening pass, then kill while a contest has signals.
+      await waitFor(
+        'a settlement on the stream',
+        () => (before.events.some((e) => e.event === 'contest.settled') ? true : undefined),
+        20_000,
+      )
+      const liveAtKill = await waitFor(
+        'a live contest with signals',
+        async () => {
+          const res = await fetch(`${url1}/v1/contests/active?series=KXBTC15M`, { headers })
+          const c = res.status === 200 ? ((await res.json()) as ContestView) : null
+          return c && c.signals.length >= 2 && c.signals.length <= 10 ? c : undefined
+        },
+        20_000,
+        100,
+      )
+      first.child.kill('SIGKILL')
+      await first.exited
+      await before.ended
+      const lastSeen = before.events[before.events.length - 1]!.id
+      assert.ok(lastSeen)
+
+      // Down for 10 s of wall time: 20 virtual minutes, so the contest expires while down.
+      await new Promise((r) => setTimeout(r, 10_000))
+      second = startProcess(['serve'], env)
+      const url2 = await second.url
+      assert.equal(bootstrapKeyFrom(second.stdout()), null)
+
+      // The contest that was live at the kill is settled on start, its signals graded.
+      const settled = await waitFor(
+        'the interrupted contest to be settled',
+        async () => {
+          const res = await fetch(`${url2}/v1/contests/${liveAtKill.ticker}`, { headers })
+          const c = (await res.json()) as ContestView
+          return c.state === 'settled' ? c : undefined
+        },
+        10_000,
+        100,
+      )
+      assert.ok(settled.signals.length >= liveAtKill.signals.length)
+      for (const s of settled.signals) {
+        const expected =
+          settled.settled_side === null ? 'void' : s.side === settled.settled_side ? 'win' : 'loss'
+        assert.equal(s.outcome, expected)
+      }
+
+      // A stream resumed across the restart, and a replay from the very first event as the truth.
+      const after = await openStream(`${url2}/v1/stream/contests?series=KXBTC15M`, {
+        key,
+        lastEventId: lastSeen,
+      })
+      streams.push(after)
+      await waitFor(
+        'a settlement after the restart',
+        () => (after.events.some((e) => e.event === 'contest.settled') ? true : undefined),
+        20_000,
+      )
+      after.close()
+      const seen = [...before.events, ...after.events]
+      const ids = seen.map((e) => e.id!)
+      assert.equal(new Set(ids).size, ids.length, 'no event is delivered twice')
+      assert.deepEqual([...ids].sort(), ids, 'ids strictly increase across the restart')
+
+      const truth = await openStream(`${url2}/v1/stream/contests?series=KXBTC15M`, {
+        key,
+        lastEventId: before.events[0]!.id,
+      })
+      streams.push(truth)
+      const lastId = ids[ids.length - 1]!
+      await waitFor(
+        'the replay to reach the last event seen',
+        () => (truth.events.some((e) => e.id === lastId) ? true : undefined),
+        10_000,
+      )
+      truth.close()
+      const truthUpTo = truth.events.slice(0, truth.events.findIndex((e) => e.id === lastId) + 1)
+      assert.deepEqual(seen.slice(1).map(eventKey), truthUpTo.map(eventKey), 'no gap across the restart')
+
+      // At most one signal per contest minute, everywhere.
+      const history = (await (
+        await fetch(`${url2}/v1/contests?series=KXBTC15M&limit=100`, { headers })
+      ).json()) as { contests: ContestView[] }
+      assert.ok(history.contests.length >= 2)
+      for (const c of history.contests) {
+        const opens = Date.parse(c.window.opens_at)
+        const minutes = c.signals.map((s) => Math.floor((Date.parse(s.raised_at) - opens) / 60_000))
+        assert.equal(new Set(minutes).size, minutes.length, `${c.ticker} has one signal per minute`)
+        assert.ok(minutes.every((m) => m >= 1 && m <= 14))
+      }
+    } finally {
+      for (const s of streams) s.close()
+      if (first.child.exitCode === null && first.child.signalCode === null) await first.kill('SIGKILL')
+      if (second) await second.kill('SIGTERM')
+      tmp.remove()
+    }
+  })
+})
