@@ -1,0 +1,25 @@
+// Server-Sent Events framing: the one place bytes of the stream are shaped (decisions §6).
+
+/** Sent once, first: clients wait 3 s before reconnecting. */
+export const RETRY_FRAME: Buffer = Buffer.from('retry: 3000\n\n')
+
+/** A comment frame: keeps proxies and load balancers from closing an idle stream. */
+export const KEEP_ALIVE_FRAME: Buffer = Buffer.from(': keep-alive\n\n')
+
+// A field value holding a line break would end the field early and let the rest be read as another
+// field (or end the event); a NUL makes clients drop the id. Either would be a framing bug, not data.
+const UNSAFE_FIELD = /[\r\n\0]/
+// Every line terminator an SSE parser honours, so a lone CR cannot split a data line behind our back.
+const LINE_BREAK = /\r\n|\r|\n/
+
+/**
+ * `event: <name>\nid: <id>\ndata: <data>\n\n`. Throws when `event` or `id` holds CR, LF or NUL.
+ * A `data` holding line breaks (never the case for JSON.stringify output) becomes several `data:`
+ * lines, which clients join with LF.
+ */
+export function encodeEventFrame(event: string, id: string, data: string): Buffer {
+  if (UNSAFE_FIELD.test(event)) throw new TypeError('SSE event name must not contain CR, LF or NUL')
+  if (UNSAFE_FIELD.test(id)) throw new TypeError('SSE id must not contain CR, LF or NUL')
+  const dataLines = LINE_BREAK.test(data) ? data.split(LINE_BREAK).join('\ndata: ') : data
+  return Buffer.from(`event: ${event}\nid: ${id}\ndata: ${dataLines}\n\n`)
+}

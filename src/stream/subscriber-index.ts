@@ -1,0 +1,73 @@
+// Open streams indexed by scope, so an event costs work only for the streams it matches.
+import type { ServerResponse } from 'node:http'
+import type { EventScope } from '../ports/store.ts'
+
+export type Subscriber = {
+  readonly res: ServerResponse
+  /** null until the request has been resolved against the store */
+  scope: EventScope | null
+  /** seq of the last event written or covered by the snapshot; anything at or below it is skipped */
+  lastSeq: number
+  /** true once removed; nothing is written after that */
+  done: boolean
+  /** a look at the queue is scheduled for the next loop turn */
+  queueCheckPending: boolean
+  /** set while a replay waits for the client to drain: keep-alive ticks seen, and how to wake it */
+  drainWait: { ticks: number; resume(): void } | null
+}
+
+export type SubscriberIndex = {
+  /** Counts a stream that is still being opened (keep-alives, close), not yet fed live events. */
+  add(sub: Subscriber): void
+  /** From now on `matching` returns it for events of its scope. */
+  goLive(sub: Subscriber, scope: EventScope): void
+  remove(sub: Subscriber): void
+  /** Live streams whose scope is `series` or `ticker`. */
+  matching(series: string, ticker: string): readonly Subscriber[]
+  all(): Iterable<Subscriber>
+  size(): number
+}
+
+const NONE: readonly Subscriber[] = []
+
+export function createSubscriberIndex(): SubscriberIndex {
+  const all = new Set<Subscriber>()
+  const bySeries = new Map<string, Set<Subscriber>>()
+  const byTicker = new Map<string, Set<Subscriber>>()
+  const live = new Map<Subscriber, { map: Map<string, Set<Subscriber>>; key: string }>()
+
+  return {
+    add(sub) {
+      all.add(sub)
+    },
+    goLive(sub, scope) {
+      if (!all.has(sub) || live.has(sub)) return
+      const [map, key] = 'ticker' in scope ? [byTicker, scope.ticker] : [bySeries, scope.series]
+      let set = map.get(key)
+      if (set === undefined) {
+        set = new Set()
+        map.set(key, set)
+      }
+      set.add(sub)
+      live.set(sub, { map, key })
+    },
+    remove(sub) {
+      all.delete(sub)
+      const entry = live.get(sub)
+      if (entry === undefined) return
+      live.delete(sub)
+      const set = entry.map.get(entry.key)
+      set?.delete(sub)
+      if (set?.size === 0) entry.map.delete(entry.key)
+    },
+    matching(series, ticker) {
+      const s = bySeries.get(series)
+      // Events outside any contest carry ticker '' and must not match a stream scoped to ''.
+      const t = ticker === '' ? undefined : byTicker.get(ticker)
+      if (s === undefined && t === undefined) return NONE
+      return [...(s ?? NONE), ...(t ?? NONE)]
+    },
+    all: () => all,
+    size: () => all.size,
+  }
+}
