@@ -1,0 +1,301 @@
+// Scaled out as operators run it: PostgreSQL, Redis, two `api` replicas and two `engine` processes,
+// all real processes on this machine. Clients must not be able to tell it from the embedded default.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { ContestView } from '../src/domain/contest-view.ts'
+import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
+import { type PrivateRedis, startPrivateRedis } from './support/redis.ts'
+import { runCli, type ServiceProcess, startProcess, waitFor } from './support/service-process.ts'
+import { openStream, type SseClient } from './support/sse-client.ts'
+
+const SPEED = 60 // one contest minute per wall second
+
+function seqOf(id: string): number {
+  return Number(id.slice(id.lastIndexOf('-') + 1))
+}
+
+describe('scaled out: 2 api replicas + 2 engines on PostgreSQL and Redis', () => {
+  const databaseUrl = uniqueSchemaUrl('scale')
+  const schema = new URL(databaseUrl).searchParams.get('schema')!
+  let redis: PrivateRedis
+  let env: Record<string, string>
+  const engines: ServiceProcess[] = []
+  const apis: ServiceProcess[] = []
+  const urls: string[] = []
+  const streams: SseClient[] = []
+  let key: string
+  let clientNo = 0
+  /** each test speaks from its own client address (X-Forwarded-For from a trusted proxy) */
+  const newClient = () => `198.51.100.${++clientNo}`
+  /** The newest event id a fresh stream shows (its snapshot's last frame). */
+  const latestEventId = async (base: string, client: string) => {
+    const probe = await openStream(`${base}/v1/stream/contests?series=KXBTC15M`, {
+      key,
+      headers: { 'X-Forwarded-For': client },
+    })
+    const last = await waitFor('a snapshot', () => probe.events.at(-1)?.id, 15_000)
+    probe.close()
+    return last
+  }
+  const get = (base: string, path: string, client: string, withKey = true) =>
+    fetch(`${base}${path}`, {
+      headers: { 'X-Forwarded-For': client, ...(withKey ? { Authorization: `Bearer ${key}` } : {}) },
+    })
+
+  before(async () => {
+    redis = await startPrivateRedis()
+    env = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      PORT: '0',
+      SIM_SPEED: String(SPEED),
+      SIM_SEED: '21',
+      SIM_BACKFILL_DAYS: '1',
+      TRUST_PROXY: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    }
+    assert.equal((await runCli(['migrate'], env)).code, 0)
+    const created = await runCli(['keys', 'create', '--label', 'scale-test'], env)
+    key = created.stdout.trimEnd().split('\n').pop()!
+    for (let i = 0; i < 2; i++) engines.push(startProcess(['engine'], env))
+    for (let i = 0; i < 2; i++) apis.push(startProcess(['api'], env))
+    for (const a of apis) urls.push(await a.url)
+    await waitFor(
+      'a live contest',
+      async () =>
+        (await get(urls[0]!, '/v1/contests/active?series=KXBTC15M', newClient())).ok ? true : undefined,
+      20_000,
+      100,
+    )
+  })
+
+  after(async () => {
+    for (const s of streams) s.close()
+    await Promise.all([...apis, ...engines].map((p) => p.kill('SIGTERM')))
+    await redis.stop()
+    await dropSchema(databaseUrl)
+  })
+
+  it('serves the same contest from both replicas', async () => {
+    const client = newClient()
+    const [a, b] = await Promise.all(urls.map((u) => get(u, '/v1/contests?series=KXBTC15M&limit=5', client)))
+    const [ja, jb] = [await a!.json(), await b!.json()]
+    assert.deepEqual(ja, jb)
+    assert.equal((ja as { contests: ContestView[] }).contests.length, 5)
+  })
+
+  it('shares the rate limit across replicas: 20 requests in all, then 429 on either', async () => {
+    const client = newClient()
+    const statuses: number[] = []
+    for (let i = 0; i < 21; i++) {
+      const res = await get(urls[i % 2]!, '/v1/contests/nope', client, i % 3 !== 0)
+      statuses.push(res.status)
+      await res.arrayBuffer()
+    }
+    assert.ok(
+      statuses.slice(0, 20).every((s) => s === 404 || s === 401),
+      statuses.join(','),
+    )
+    assert.equal(statuses[20], 429)
+    const other = await get(urls[1]!, '/v1/contests/nope', client)
+    assert.equal(other.status, 429)
+    assert.equal(other.headers.get('x-ratelimit-limit'), '20')
+  })
+
+  it('delivers each signal to streams on both replicas within 100 ms of its commit', async () => {
+    const [s1, s2] = await Promise.all(
+      urls.map((u) =>
+        openStream(`${u}/v1/stream/contests?series=KXBTC15M`, {
+          key,
+          headers: { 'X-Forwarded-For': newClient() },
+        }),
+      ),
+    )
+    streams.push(s1!, s2!)
+    const receipts = new Map<string, number[]>()
+    const stamp = (client: SseClient, idx: number) => {
+      const push = client.events.push.bind(client.events)
+      client.events.push = (...items) => {
+        for (const e of items) {
+          const times = receipts.get(e.id!) ?? []
+          times[idx] = Date.now()
+          receipts.set(e.id!, times)
+        }
+        return push(...items)
+      }
+    }
+    stamp(s1!, 0)
+    stamp(s2!, 1)
+    // Live signals only (the snapshot replays old ones): wait for 5 seen on both.
+    const liveIds = await waitFor(
+      'five live signals on both replicas',
+      () => {
+        const ids = [...receipts.entries()]
+          .filter(
+            ([id, t]) => t[0] && t[1] && s1!.events.find((e) => e.id === id)?.event === 'signal.emitted',
+          )
+          .map(([id]) => id)
+          .slice(2)
+        return ids.length >= 5 ? ids : undefined
+      },
+      20_000,
+    )
+    const lags = await withTestClient(async (c) => {
+      const rows = await c.query<{ seq: string; appended_at: string }>(
+        `SELECT seq, appended_at FROM "${schema}".events WHERE seq = ANY($1::bigint[])`,
+        [liveIds.map(seqOf)],
+      )
+      return rows.rows.flatMap((r) => {
+        const times = [...receipts.entries()].find(([id]) => seqOf(id) === Number(r.seq))![1]
+        return times.map((t) => t - Number(r.appended_at))
+      })
+    })
+    const worst = Math.max(...lags)
+    process.stdout.write(
+      `# fan-out commit→client across replicas: max ${worst} ms over ${lags.length} deliveries\n`,
+    )
+    assert.ok(worst < 100, `fan-out lag ${worst} ms`)
+    assert.deepEqual(
+      s1!.events
+        .filter((e) => e.event === 'signal.emitted')
+        .map((e) => e.id)
+        .slice(-3),
+      s2!.events
+        .filter((e) => e.event === 'signal.emitted')
+        .map((e) => e.id)
+        .slice(-3),
+    )
+  })
+
+  it('hands the engine over within 10 s when the leader is killed, without duplicate or missed work', async () => {
+    const leader = await waitFor('a leader', () =>
+      engines.find((e) => e.stdout().includes('"engine is the leader"')),
+    )
+    const standby = engines.find((e) => e !== leader)!
+    const watcher = await openStream(`${urls[0]}/v1/stream/contests?series=KXBTC15M`, {
+      key,
+      headers: { 'X-Forwarded-For': newClient() },
+    })
+    streams.push(watcher)
+    leader.child.kill('SIGKILL')
+    const killedAt = Date.now()
+    await leader.exited
+    await waitFor(
+      'the standby to lead',
+      () => (standby.stdout().includes('"engine is the leader"') ? true : undefined),
+      12_000,
+    )
+    const takeover = Date.now() - killedAt
+    process.stdout.write(`# engine fail-over: ${takeover} ms from SIGKILL to the standby leading\n`)
+    assert.ok(takeover < 10_000, `take-over took ${takeover} ms`)
+    // A contest opened before the kill settles after it, graded, and signals keep coming.
+    const settled = await waitFor(
+      'a settlement after the take-over',
+      () => watcher.events.find((e) => e.event === 'contest.settled'),
+      30_000,
+    )
+    const contest = JSON.parse(settled.data) as ContestView
+    const minutes = contest.signals.map((s) =>
+      Math.floor((Date.parse(s.raised_at) - Date.parse(contest.window.opens_at)) / 60_000),
+    )
+    assert.equal(new Set(minutes).size, minutes.length, 'one signal per minute across the hand-over')
+    const history = (await (
+      await get(urls[1]!, '/v1/contests?series=KXBTC15M&limit=100', newClient())
+    ).json()) as {
+      contests: ContestView[]
+    }
+    // Nothing older than the settlement window is left unsettled.
+    const active = (await (
+      await get(urls[1]!, '/v1/contests/active?series=KXBTC15M', newClient())
+    ).json()) as ContestView
+    const settledTickers = new Set(history.contests.map((c) => c.ticker))
+    for (const e of watcher.events.filter((ev) => ev.event === 'contest.opened')) {
+      const t = (JSON.parse(e.data) as ContestView).ticker
+      assert.ok(
+        settledTickers.has(t) || t === active.ticker,
+        `${t} was opened and is neither settled nor live`,
+      )
+    }
+  })
+
+  it('lets a stream cut off by a dead replica resume on the other with no gap and no duplicate', async () => {
+    const client = newClient()
+    // Start from a known id (a resume, not a snapshot) so a replay from it is the exact truth.
+    const start = await latestEventId(urls[0]!, client)
+    const first = await openStream(`${urls[0]}/v1/stream/contests?series=KXBTC15M`, {
+      key,
+      lastEventId: start,
+      headers: { 'X-Forwarded-For': client },
+    })
+    streams.push(first)
+    await waitFor('two live events', () => (first.events.length >= 4 ? true : undefined), 15_000)
+    apis[0]!.child.kill('SIGKILL')
+    await first.ended
+    const last = first.events[first.events.length - 1]!.id!
+    const resumed = await openStream(`${urls[1]}/v1/stream/contests?series=KXBTC15M`, {
+      key,
+      lastEventId: last,
+      headers: { 'X-Forwarded-For': client },
+    })
+    streams.push(resumed)
+    await waitFor('three more events', () => (resumed.events.length >= 3 ? true : undefined), 15_000)
+    const seen = [...first.events, ...resumed.events].map((e) => e.id!)
+    assert.equal(new Set(seen).size, seen.length)
+    const truth = await openStream(`${urls[1]}/v1/stream/contests?series=KXBTC15M`, {
+      key,
+      lastEventId: start,
+      headers: { 'X-Forwarded-For': client },
+    })
+    streams.push(truth)
+    const lastSeen = seen[seen.length - 1]!
+    await waitFor('the replay to catch up', () =>
+      truth.events.some((e) => e.id === lastSeen) ? true : undefined,
+    )
+    const truthIds = truth.events.map((e) => e.id!)
+    assert.deepEqual(seen, truthIds.slice(0, truthIds.indexOf(lastSeen) + 1))
+  })
+
+  it('keeps answering without a 5xx while Redis is stopped and restarted', async () => {
+    const base = urls[1]!
+    const statuses: number[] = []
+    const hit = async () => {
+      const res = await get(base, '/v1/contests/active?series=KXBTC15M', newClient())
+      statuses.push(res.status)
+      await res.arrayBuffer()
+    }
+    for (let i = 0; i < 5; i++) await hit()
+    await redis.stop()
+    for (let i = 0; i < 10; i++) await hit()
+    const degraded = await waitFor(
+      'health to report degraded',
+      async () => {
+        await hit()
+        const h = (await (await fetch(`${base}/v1/health`)).json()) as {
+          status: string
+          checks: Record<string, string>
+        }
+        return h.checks.rate_limit === 'degraded' ? h : undefined
+      },
+      5000,
+      100,
+    )
+    assert.equal(degraded.status, 'degraded')
+    await redis.start()
+    await waitFor(
+      'health to recover',
+      async () => {
+        await hit()
+        const h = (await (await fetch(`${base}/v1/health`)).json()) as { status: string }
+        return h.status === 'ok' ? true : undefined
+      },
+      10_000,
+      100,
+    )
+    for (let i = 0; i < 5; i++) await hit()
+    assert.ok(
+      statuses.every((s) => s < 500),
+      statuses.join(','),
+    )
+    assert.ok(statuses.filter((s) => s === 200).length >= 20)
+  })
+})
