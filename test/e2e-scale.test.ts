@@ -84,6 +84,29 @@ describe('scaled out: 2 api replicas + 2 engines on PostgreSQL and Redis', () =>
     assert.equal((ja as { contests: ContestView[] }).contests.length, 5)
   })
 
+  it('stops a revoked key on every replica within 5 s', async () => {
+    const created = await runCli(['keys', 'create', '--label', 'short-lived'], env)
+    const victim = created.stdout.trimEnd().split('\n').pop()!
+    const id = /created key (\S+)/.exec(created.stdout)![1]!
+    const status = async (base: string) => {
+      const res = await fetch(`${base}/v1/contests/active?series=KXBTC15M`, {
+        headers: { Authorization: `Bearer ${victim}`, 'X-Forwarded-For': newClient() },
+      })
+      await res.arrayBuffer()
+      return res.status
+    }
+    assert.deepEqual(await Promise.all(urls.map(status)), [200, 200])
+    assert.equal((await runCli(['keys', 'revoke', id], env)).code, 0)
+    const revokedAt = Date.now()
+    await waitFor(
+      'both replicas to refuse the key',
+      async () => ((await Promise.all(urls.map(status))).every((s) => s === 401) ? true : undefined),
+      5000,
+      100,
+    )
+    assert.ok(Date.now() - revokedAt <= 5000)
+  })
+
   it('shares the rate limit across replicas: 20 requests in all, then 429 on either', async () => {
     const client = newClient()
     const statuses: number[] = []
