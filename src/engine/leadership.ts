@@ -1,7 +1,10 @@
 // The engine lease (decisions §1: one leader, the rest standby): the holder renews it every third of
-// its time to live; a standby asks as often, so it takes over within ttl + ttl/3 of the leader dying.
+// its time to live; a standby asks every half second (a conditional upsert that changes nothing
+// while the lease is held), so it takes over within ttl + 0.5 s of the leader dying.
 import type { Store } from '../ports/store.ts'
 import type { EngineLogger } from './engine-context.ts'
+
+export const STANDBY_RETRY_MS = 500
 
 export type LeaseChange = 'gained' | 'kept' | 'lost' | 'standby'
 
@@ -22,6 +25,7 @@ export function createLeadership(opts: {
 }): Leadership {
   const { store, holderId, ttlMs, logger } = opts
   const renewEveryMs = Math.max(1, Math.floor(ttlMs / 3))
+  const standbyEveryMs = Math.min(renewEveryMs, STANDBY_RETRY_MS)
   // stop acting a little before the lease lapses, so two engines never both believe they lead
   const marginMs = Math.floor(ttlMs / 6)
   let leader = false
@@ -33,7 +37,7 @@ export function createLeadership(opts: {
   return {
     async check(wallNow) {
       const held = leader
-      if (wallNow - lastAttempt < renewEveryMs) {
+      if (wallNow - lastAttempt < (held ? renewEveryMs : standbyEveryMs)) {
         if (held && !valid(wallNow)) {
           leader = false
           logger.warn({ holderId }, 'engine lease lapsed before it could be renewed')
