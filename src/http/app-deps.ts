@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 import type { LogFollower } from '../stream/log-follower.ts'
 import type { StreamHub } from '../stream/stream-hub.ts'
+import type { RequestMetrics } from './request-metrics.ts'
 
 export type AppDeps = {
   config: Config
@@ -19,4 +20,6 @@ export type AppDeps = {
   wallClock: Clock
   logger: Logger
   version: string
+  /** request counts for the metrics port; absent when METRICS_PORT is unset (and in tests) */
+  metrics?: RequestMetrics
 }

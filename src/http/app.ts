@@ -1,6 +1,7 @@
 // buildApp: the whole HTTP interface as a Fastify instance, built from its dependencies and never
-// listening (the composition root in src/main/ does that). Hook order is the contract: request id
-// and shutdown first, then the rate limiter, so a refused request runs nothing else.
+// listening (the composition root in src/main/ does that). Hook order is the contract: request
+// counting (when metrics are on), request id and shutdown first, then the rate limiter, so a refused
+// request runs nothing else yet is still counted.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
@@ -25,6 +26,8 @@ import { createKeyAuth } from './key-auth.ts'
 import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody, sendProblem } from './problems.ts'
 import { createRateLimiter, HEALTH_PATH } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
+import { serializeRequest } from './request-log.ts'
+import { countWhenAnswered, UNKNOWN_ROUTE } from './request-metrics.ts'
 import { createRequireKey } from './require-key.ts'
 import { registerContestRoutes } from './routes/contests.ts'
 import { registerHealthRoute } from './routes/health.ts'
@@ -55,15 +58,18 @@ const MAX_PARAM_LENGTH = 256
 const BODY_LIMIT = 16 * 1024
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config } = deps
+  const { config, metrics } = deps
   const baseUrl = config.publicBaseUrl
   const rateLimiter = createRateLimiter({ buckets: deps.buckets, config })
   let closing = false
 
-  // Fastify's default serializers log no headers; the redaction holds should anyone log them.
+  // The request serializer logs no headers; the redaction holds should anyone log them.
   const logger: FastifyBaseLogger = deps.logger.child(
     {},
-    { redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' } },
+    {
+      redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+      serializers: { req: serializeRequest },
+    },
   )
   const app = Fastify({
     // TLS_CERT_FILE + TLS_KEY_FILE: serve HTTPS directly (decisions §2); otherwise plain HTTP behind a proxy.
@@ -89,6 +95,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
 
+  if (metrics) {
+    app.addHook('onRequest', (request, reply, done) => {
+      countWhenAnswered(metrics, request, reply)
+      done()
+    })
+  }
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     if (!closing) return undefined
@@ -178,6 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   /** URLs the router cannot even parse skip every hook, so they are counted and answered here. */
   async function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     try {
+      if (metrics) countWhenAnswered(metrics, request, reply)
       reply.header('x-request-id', request.id)
       addCorsHeaders(config, request, reply)
       if (await rateLimiter.refuse(request, reply)) return
@@ -210,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const body = JSON.stringify(problemBody(baseUrl, name))
     const { status, title } = PROBLEMS[name]
     app.log.debug({ code: error.code }, 'client error')
+    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status)
     socket.end(
       `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     )

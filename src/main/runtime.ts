@@ -5,6 +5,9 @@ import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
 import { createEngine } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
+import { createStoreProbe } from '../http/store-probe.ts'
+import { createMetrics, type Metrics } from '../metrics/metrics.ts'
+import { startMetricsServer } from '../metrics/metrics-server.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
@@ -15,6 +18,7 @@ import { createLogFollower } from '../stream/log-follower.ts'
 import { createStreamHub } from '../stream/stream-hub.ts'
 import { announceBootstrapKey } from './bootstrap-key.ts'
 import { createFeeds } from './feeds.ts'
+import { safeUrl } from './logger.ts'
 import { openStore } from './open-store.ts'
 import { createServiceClock } from './service-clock.ts'
 import { systemClock } from './system-clock.ts'
@@ -45,9 +49,15 @@ export async function startService(
     }
   }
 
+  // Metrics exist only when they are served: nothing else in the process depends on them.
+  const metrics = config.metricsPort === null ? null : createMetrics()
+
   try {
     const store = await openStore(config)
     closers.push({ name: 'store', close: () => store.close() })
+    // The URL goes into the log only without its password (decisions §7).
+    logger.info({ store: safeUrl(config.databaseUrl) }, 'store opened')
+    metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
     const clock = await createServiceClock(store, wallClock, config.simSpeed)
     const notifier = await openNotifier(config, role, logger)
     closers.push({ name: 'notifier', close: () => notifier.close() })
@@ -68,6 +78,7 @@ export async function startService(
       })
       await engine.start()
       closers.push({ name: 'engine', close: () => engine.stop() })
+      metrics?.watchEngine(() => engine.isLeader())
       logger.info(
         { series: config.series, venue: venue.name, simSpeed: config.simSpeed, simSeed: config.simSeed },
         'engine started',
@@ -76,10 +87,16 @@ export async function startService(
 
     let url: string | null = null
     if (role !== 'engine') {
-      url = await startApi(config, store, notifier, clock, wallClock, logger, closers)
-      if (role === 'serve' && config.bootstrapKey)
-        await announceBootstrapKey(store, url, config.series[0]!, clock, out)
+      url = await startApi(config, store, notifier, clock, wallClock, logger, closers, metrics)
     }
+    if (metrics !== null && config.metricsPort !== null) {
+      // On its own port, away from the public API and its rate limit; every role serves it.
+      const server = await startMetricsServer(metrics.registry, config.metricsPort, config.host)
+      closers.push({ name: 'metrics server', close: () => server.close() })
+      logger.info({ url: server.url }, 'metrics listening')
+    }
+    if (url !== null && role === 'serve' && config.bootstrapKey)
+      await announceBootstrapKey(store, url, config.series[0]!, clock, out)
     return { url, close: closeAll }
   } catch (err) {
     await closeAll()
@@ -95,13 +112,18 @@ async function startApi(
   wallClock: Clock,
   logger: Logger,
   closers: Closer[],
+  metrics: Metrics | null,
 ): Promise<string> {
   const follower = createLogFollower({ store, notifier, pollMs: 250, logger })
+  // Registered first, so the lag is measured before the streams spend time writing the batch.
+  if (metrics) follower.onEvents((events) => metrics.countFanout(events, wallClock.now()))
   await follower.start()
   closers.push({ name: 'event follower', close: () => follower.stop() })
 
   const buckets = await openBuckets(config, wallClock, logger)
   closers.push({ name: 'rate-limit buckets', close: () => buckets.close() })
+  // Only a shared store can be down; the in-process buckets have no gauge.
+  if (metrics && config.redisUrl !== null) metrics.watchRedis(() => buckets.health())
 
   const streams = createStreamHub({
     store,
@@ -110,6 +132,7 @@ async function startApi(
     heartbeatMs: config.streamHeartbeatS * 1000,
     logger,
   })
+  metrics?.watchStreams(() => streams.size())
   const app = await buildApp({
     config,
     store,
@@ -120,6 +143,7 @@ async function startApi(
     wallClock,
     logger,
     version: VERSION,
+    ...(metrics ? { metrics } : {}),
   })
   // The app closes before the stream hub would be closed by reverse order, so the app's own
   // preClose ends the streams; closing the hub again here is harmless.

@@ -1,65 +1,151 @@
 // Prometheus metrics of one process (issue: operations at scale). Each replica exposes its own
-// registry on METRICS_PORT; nothing here is on the public API port.
+// registry on METRICS_PORT; nothing here is on the public API port. Counters are pushed by the code
+// that sees the event; gauges are read from their sources at scrape time, and only the sources this
+// process has are registered (no Redis gauge without REDIS_URL, no leadership gauge without an engine).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { StoredEvent } from '../domain/events.ts'
+
+/** What the store answered when last asked (see http/store-probe.ts, which caches it for ~1 s). */
+export type StoreReading = { reachable: boolean; engineHeartbeat: number | null }
 
 export type Metrics = {
   registry: Registry
-  httpRequests: Counter<'route' | 'method' | 'status'>
-  rateLimited: Counter
-  openStreams: Gauge
-  eventsFannedOut: Counter<'type'>
-  fanoutLag: Histogram
-  engineLeader: Gauge
-  engineLag: Gauge
-  storeUp: Gauge
-  redisUp: Gauge
+  /** One answered HTTP request; `route` must be a route pattern or 'unknown', never a raw URL. */
+  countRequest(route: string, method: string, status: number): void
+  /** A batch the log follower dispatched, observed at wall time `wallNow` (ms). */
+  countFanout(events: readonly StoredEvent[], wallNow: number): void
+  watchStreams(openStreams: () => number): void
+  watchEngine(isLeader: () => boolean): void
+  /** `read` is asked once per scrape for both the store gauge and the heartbeat age. */
+  watchStore(read: () => Promise<StoreReading>, wallNow: () => number): void
+  watchRedis(health: () => 'ok' | 'degraded'): void
 }
 
-export function createMetrics(): Metrics {
+export type MetricsOptions = {
+  /** a scrape reports the store down rather than wait longer than this for it; default 2 s */
+  storeTimeoutMs?: number
+}
+
+const DEFAULT_STORE_TIMEOUT_MS = 2000
+
+export function createMetrics(opts: MetricsOptions = {}): Metrics {
+  const storeTimeoutMs = opts.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const registers = [registry]
+
+  const httpRequests = new Counter({
+    name: 'cs_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status; a stream is counted when it ends',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers,
+  })
+  const rateLimited = new Counter({
+    name: 'cs_http_rate_limited_total',
+    help: 'requests refused with 429',
+    registers,
+  })
+  const eventsFannedOut = new Counter({
+    name: 'cs_events_fanned_out_total',
+    help: 'events read from the log and dispatched to this process’s streams and caches, by type',
+    labelNames: ['type'] as const,
+    registers,
+  })
+  const fanoutLag = new Histogram({
+    name: 'cs_fanout_lag_seconds',
+    help: 'wall time from an event’s append to its dispatch in this process (includes clock skew between hosts)',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  })
+
   return {
     registry,
-    httpRequests: new Counter({
-      name: 'cs_http_requests_total',
-      help: 'HTTP requests answered, by route pattern, method and status',
-      labelNames: ['route', 'method', 'status'] as const,
-      registers,
-    }),
-    rateLimited: new Counter({
-      name: 'cs_http_rate_limited_total',
-      help: 'requests refused with 429',
-      registers,
-    }),
-    openStreams: new Gauge({ name: 'cs_streams_open', help: 'open SSE streams', registers }),
-    eventsFannedOut: new Counter({
-      name: 'cs_events_fanned_out_total',
-      help: 'events read from the log and dispatched to this process’s streams and caches',
-      labelNames: ['type'] as const,
-      registers,
-    }),
-    fanoutLag: new Histogram({
-      name: 'cs_fanout_lag_seconds',
-      help: 'time from an event’s commit to its dispatch in this process',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers,
-    }),
-    engineLeader: new Gauge({
-      name: 'cs_engine_leader',
-      help: '1 when this engine holds the lease and publishes, 0 on standby',
-      registers,
-    }),
-    engineLag: new Gauge({
-      name: 'cs_engine_heartbeat_age_seconds',
-      help: 'seconds since any engine last wrote its heartbeat',
-      registers,
-    }),
-    storeUp: new Gauge({ name: 'cs_store_up', help: '1 when the store answered its last check', registers }),
-    redisUp: new Gauge({
-      name: 'cs_redis_up',
-      help: '1 when the shared rate-limit store is reachable (absent when not configured)',
-      registers,
-    }),
+    countRequest(route, method, status) {
+      httpRequests.inc({ route, method, status: String(status) })
+      if (status === 429) rateLimited.inc()
+    },
+    countFanout(events, wallNow) {
+      for (const event of events) {
+        eventsFannedOut.inc({ type: event.type })
+        // Clocks of different hosts may disagree slightly; a negative lag is no lag.
+        fanoutLag.observe(Math.max(0, wallNow - event.appendedAt) / 1000)
+      }
+    },
+    watchStreams(openStreams) {
+      new Gauge({
+        name: 'cs_streams_open',
+        help: 'open SSE streams in this process',
+        registers,
+        collect() {
+          this.set(openStreams())
+        },
+      })
+    },
+    watchEngine(isLeader) {
+      new Gauge({
+        name: 'cs_engine_leader',
+        help: '1 when this engine holds the lease and publishes, 0 on standby',
+        registers,
+        collect() {
+          this.set(isLeader() ? 1 : 0)
+        },
+      })
+    },
+    watchStore(read, wallNow) {
+      // Both gauges are collected in one scrape; they share one reading.
+      let pending: Promise<StoreReading> | undefined
+      let lastHeartbeat: number | null = null
+      const reading = (): Promise<StoreReading> => {
+        pending ??= withTimeout(read(), storeTimeoutMs)
+          .catch(() => ({ reachable: false, engineHeartbeat: null }))
+          .then((r) => {
+            // An unreachable store says nothing about the engine: keep ageing the last heartbeat seen.
+            if (r.engineHeartbeat !== null) lastHeartbeat = r.engineHeartbeat
+            return r
+          })
+          .finally(() => {
+            pending = undefined
+          })
+        return pending
+      }
+      new Gauge({
+        name: 'cs_store_up',
+        help: '1 when the store answered a ping at this scrape, 0 otherwise',
+        registers,
+        async collect() {
+          this.set((await reading()).reachable ? 1 : 0)
+        },
+      })
+      new Gauge({
+        name: 'cs_engine_heartbeat_age_seconds',
+        help: 'seconds since any engine last wrote its heartbeat (+Inf when none ever has); the engine lag',
+        registers,
+        async collect() {
+          await reading()
+          this.set(
+            lastHeartbeat === null ? Number.POSITIVE_INFINITY : Math.max(0, wallNow() - lastHeartbeat) / 1000,
+          )
+        },
+      })
+    },
+    watchRedis(health) {
+      new Gauge({
+        name: 'cs_redis_up',
+        help: '1 when the shared rate-limit store (Redis) is reachable, 0 while buckets run in process',
+        registers,
+        collect() {
+          this.set(health() === 'ok' ? 1 : 0)
+        },
+      })
+    },
   }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+    timer.unref()
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

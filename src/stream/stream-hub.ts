@@ -19,16 +19,17 @@ export type StreamHub = {
    * Takes over a response whose status line and headers the route has already written
    * (200, text/event-stream): writes `retry`, the snapshot or the replay, then live events,
    * keep-alives, and ends it on close(). Never rejects: a stream that cannot be served is destroyed
-   * (and logged), so the client reconnects.
+   * (and logged), so the client reconnects. `requestLogger` makes this stream's log lines carry
+   * its request id; the hub's own logger is used without it.
    */
-  attach(res: ServerResponse, request: StreamOpenRequest): Promise<void>
+  attach(res: ServerResponse, request: StreamOpenRequest, requestLogger?: StreamLogger): Promise<void>
   /** open streams in this process */
   size(): number
   /** Ends every stream cleanly (shutdown); later attach() calls end the response at once. */
   close(): Promise<void>
 }
 
-type Logger = {
+export type StreamLogger = {
   warn(obj: unknown, msg?: string): void
   error(obj: unknown, msg?: string): void
 }
@@ -42,7 +43,7 @@ export type StreamHubOptions = {
   heartbeatMs: number
   /** a connection with more than this many bytes queued is cut off (decisions §6); default 1 MiB */
   maxQueuedBytes?: number
-  logger: Logger
+  logger: StreamLogger
 }
 
 export const DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024
@@ -55,6 +56,8 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   const { store, follower, epoch, heartbeatMs, logger } = opts
   const maxQueuedBytes = opts.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES
   const subscribers = createSubscriberIndex()
+  const requestLoggers = new WeakMap<Subscriber, StreamLogger>()
+  const logOf = (sub: Subscriber): StreamLogger => requestLoggers.get(sub) ?? logger
   const attaching = new Set<Promise<void>>()
   let closed = false
 
@@ -66,7 +69,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
     try {
       flowing = res.write(frame)
     } catch (err) {
-      logger.error({ err }, 'writing to a stream failed')
+      logOf(sub).error({ err }, 'writing to a stream failed')
       drop(sub)
       res.destroy()
       return false
@@ -90,7 +93,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   }
 
   function cutOff(sub: Subscriber): void {
-    logger.warn(
+    logOf(sub).warn(
       { scope: sub.scope, queuedBytes: sub.res.writableLength },
       'stream client is not reading; cut off',
     )
@@ -237,7 +240,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   keepAliveTimer.unref()
 
   return {
-    async attach(res, request) {
+    async attach(res, request, requestLogger) {
       if (closed) {
         if (!res.writableEnded) res.end()
         return
@@ -251,6 +254,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
         queueCheckPending: false,
         drainWait: null,
       }
+      if (requestLogger) requestLoggers.set(sub, requestLogger)
       // retry goes out before the stream is visible to keep-alives, so it is always the first frame
       write(sub, RETRY_FRAME)
       subscribers.add(sub)
@@ -258,7 +262,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
       // Socket errors also surface as 'close'; this listener only keeps them from being unhandled.
       res.on('error', () => drop(sub))
       const opening = open(sub, request).catch((err: unknown) => {
-        logger.error({ err }, 'opening a stream failed')
+        logOf(sub).error({ err }, 'opening a stream failed')
         drop(sub)
         res.destroy()
       })

@@ -62,7 +62,7 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
       })
       res.flushHeaders()
       try {
-        await streams.attach(res, { series, lastEventId })
+        await streams.attach(res, { series, lastEventId }, request.log)
       } catch (err) {
         request.log.error({ err }, 'stream attach failed')
         if (!res.writableEnded) res.end()

@@ -1,0 +1,26 @@
+// Counts every answered request by route pattern, method and status for the metrics port. It
+// listens for the raw response's 'close' rather than Fastify's onResponse, which never runs for a
+// hijacked reply (the stream) nor for one whose client went away.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+/** What the HTTP layer reports to; implemented by metrics/metrics.ts, absent when metrics are off. */
+export type RequestMetrics = {
+  countRequest(route: string, method: string, status: number): void
+}
+
+/** The route label for requests that matched no route: never the raw URL, to bound cardinality. */
+export const UNKNOWN_ROUTE = 'unknown'
+
+/** Counts this request once its response is over; call it before anything can answer it. */
+export function countWhenAnswered(
+  metrics: RequestMetrics,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.raw.once('close', () => {
+    // A client that left before any answer was written got none: there is no status to count.
+    if (!reply.raw.headersSent) return
+    // Read at the end: the not-found handler swaps the route context, which has no url.
+    metrics.countRequest(request.routeOptions.url ?? UNKNOWN_ROUTE, request.method, reply.raw.statusCode)
+  })
+}

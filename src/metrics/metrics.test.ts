@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import type { StoredEvent } from '../domain/events.ts'
+import { createMetrics } from './metrics.ts'
+
+/** The value of one sample in the exposition text, or undefined when it is absent. */
+async function sample(
+  metrics: ReturnType<typeof createMetrics>,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
+  const metric = metrics.registry.getSingleMetric(name)
+  if (!metric) return undefined
+  const { values } = await metric.get()
+  const found = values.find((v) =>
+    Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want),
+  )
+  return found?.value
+}
+
+function event(type: StoredEvent['type'], appendedAt: number): StoredEvent {
+  return { type, series: 'S', ticker: 'T', data: '{}', seq: 1, appendedAt }
+}
+
+describe('metrics', () => {
+  it('counts requests by route, method and status, and 429s on their own', async () => {
+    const metrics = createMetrics()
+    metrics.countRequest('/v1/contests', 'GET', 200)
+    metrics.countRequest('/v1/contests', 'GET', 200)
+    metrics.countRequest('unknown', 'GET', 404)
+    metrics.countRequest('/v1/contests', 'GET', 429)
+    assert.equal(await sample(metrics, 'cs_http_requests_total', { route: '/v1/contests', status: '200' }), 2)
+    assert.equal(await sample(metrics, 'cs_http_requests_total', { route: 'unknown', status: '404' }), 1)
+    assert.equal(await sample(metrics, 'cs_http_rate_limited_total'), 1)
+  })
+
+  it('counts fanned-out events by type and observes their lag, never negative', async () => {
+    const metrics = createMetrics()
+    metrics.countFanout([event('signal.emitted', 9_750), event('contest.opened', 10_200)], 10_000)
+    assert.equal(await sample(metrics, 'cs_events_fanned_out_total', { type: 'signal.emitted' }), 1)
+    assert.equal(await sample(metrics, 'cs_events_fanned_out_total', { type: 'contest.opened' }), 1)
+    const text = await metrics.registry.metrics()
+    assert.match(text, /^cs_fanout_lag_seconds_count 2$/m)
+    assert.match(text, /^cs_fanout_lag_seconds_sum 0\.25$/m)
+  })
+
+  it('registers a gauge only for the sources this process has', async () => {
+    const metrics = createMetrics()
+    const text = await metrics.registry.metrics()
+    for (const name of ['cs_streams_open', 'cs_engine_leader', 'cs_store_up', 'cs_redis_up']) {
+      assert.doesNotMatch(text, new RegExp(`^# TYPE ${name} `, 'm'))
+    }
+  })
+
+  it('reads streams, leadership and Redis health at scrape time', async () => {
+    const metrics = createMetrics()
+    let open = 2
+    let leader = true
+    let redis: 'ok' | 'degraded' = 'ok'
+    metrics.watchStreams(() => open)
+    metrics.watchEngine(() => leader)
+    metrics.watchRedis(() => redis)
+    assert.equal(await sample(metrics, 'cs_streams_open'), 2)
+    assert.equal(await sample(metrics, 'cs_engine_leader'), 1)
+    assert.equal(await sample(metrics, 'cs_redis_up'), 1)
+    open = 0
+    leader = false
+    redis = 'degraded'
+    assert.equal(await sample(metrics, 'cs_streams_open'), 0)
+    assert.equal(await sample(metrics, 'cs_engine_leader'), 0)
+    assert.equal(await sample(metrics, 'cs_redis_up'), 0)
+  })
+
+  it('reports the store up and the heartbeat age from one reading per scrape', async () => {
+    const metrics = createMetrics()
+    let reads = 0
+    metrics.watchStore(
+      async () => {
+        reads++
+        return { reachable: true, engineHeartbeat: 100_000 }
+      },
+      () => 103_500,
+    )
+    const text = await metrics.registry.metrics()
+    assert.match(text, /^cs_store_up 1$/m)
+    assert.match(text, /^cs_engine_heartbeat_age_seconds 3\.5$/m)
+    assert.equal(reads, 1)
+  })
+
+  it('reports +Inf heartbeat age while no engine has ever written one', async () => {
+    const metrics = createMetrics()
+    metrics.watchStore(
+      async () => ({ reachable: true, engineHeartbeat: null }),
+      () => 1,
+    )
+    assert.match(await metrics.registry.metrics(), /^cs_engine_heartbeat_age_seconds \+Inf$/m)
+  })
+
+  it('reports the store down when it fails or does not answer in time, and keeps ageing the last heartbeat', async () => {
+    const metrics = createMetrics({ storeTimeoutMs: 30 })
+    let mode: 'ok' | 'fail' | 'hang' = 'ok'
+    let now = 50_000
+    metrics.watchStore(
+      () => {
+        if (mode === 'fail') return Promise.reject(new Error('connection refused'))
+        if (mode === 'hang') return new Promise(() => undefined)
+        return Promise.resolve({ reachable: true, engineHeartbeat: 49_000 })
+      },
+      () => now,
+    )
+    assert.equal(await sample(metrics, 'cs_store_up'), 1)
+    mode = 'fail'
+    now = 60_000
+    assert.equal(await sample(metrics, 'cs_store_up'), 0)
+    assert.equal(await sample(metrics, 'cs_engine_heartbeat_age_seconds'), 11)
+    mode = 'hang'
+    assert.equal(await sample(metrics, 'cs_store_up'), 0)
+  })
+})

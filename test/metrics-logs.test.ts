@@ -1,0 +1,94 @@
+// Structured logs of a real run (decisions §7): request lines carry the request id; no line carries
+// an API key, an Authorization header or the database password; refusals (401, 429) are not errors.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
+import { bootstrapKeyFrom, type ServiceProcess, startProcess, waitFor } from './support/service-process.ts'
+import { openStream } from './support/sse-client.ts'
+
+const PASSWORD = 'secretpw'
+/** Shaped like a key but never issued: it is refused, and must not be logged either. */
+const WRONG_KEY = 'cs_NotAKeyThisServerIssuedXYZ123'
+
+type LogLine = { level: number; msg?: string; reqId?: string; req?: unknown; res?: unknown; store?: string }
+
+describe('logs of a PostgreSQL-backed run with keys in use', () => {
+  // The local server trusts every connection, so the password is accepted and ignored.
+  const databaseUrl = (() => {
+    const u = new URL(uniqueSchemaUrl('metrics_logs'))
+    u.password = PASSWORD
+    return u.toString()
+  })()
+  let service: ServiceProcess
+  let key: string
+  let raw: string[]
+  let lines: LogLine[]
+
+  before(async () => {
+    service = startProcess(['serve'], {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      SIM_SPEED: '60',
+      SIM_SEED: '3',
+      SIM_BACKFILL_DAYS: '0',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_BURST: '4',
+    })
+    const url = await service.url
+    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    const active = `${url}/v1/contests/active?series=KXBTC15M`
+    const stream = await openStream(`${url}/v1/stream/contests?series=KXBTC15M`, { key })
+    assert.equal(stream.status, 200)
+    assert.equal((await fetch(active, { headers: { Authorization: `Bearer ${key}` } })).status, 200)
+    assert.equal((await fetch(active, { headers: { Authorization: `Bearer ${WRONG_KEY}` } })).status, 401)
+    // A client that puts its key in the URL still must not have it written down.
+    assert.equal((await fetch(`${url}/v1/contests/active?api_key=${key}`)).status, 401)
+    await waitFor('a 429', async () => ((await fetch(active)).status === 429 ? true : undefined))
+    stream.close()
+    await service.kill('SIGTERM')
+    raw = service
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+    lines = raw.map((l) => JSON.parse(l) as LogLine)
+  })
+  after(async () => {
+    await service?.kill('SIGTERM')
+    await dropSchema(databaseUrl)
+  })
+
+  it('never contains the key, a refused key or the database password', () => {
+    assert.ok(raw.length > 10, `${raw.length} log lines`)
+    for (const line of raw) {
+      assert.ok(!line.includes(key), `key in: ${line}`)
+      assert.ok(!line.includes(WRONG_KEY), `refused key in: ${line}`)
+      assert.ok(!line.includes(PASSWORD), `password in: ${line}`)
+      assert.ok(!/bearer/i.test(line), `Authorization header in: ${line}`)
+    }
+    // The key was printed once, in the plain-text banner: that is the only place it appears.
+    assert.ok(service.stdout().includes(key))
+  })
+
+  it('names the store it opened without the password', () => {
+    const opened = lines.find((l) => l.msg === 'store opened')
+    assert.ok(opened?.store?.startsWith('postgres://postgres:***@127.0.0.1:5432/test'), opened?.store)
+  })
+
+  it('gives every request line its request id', () => {
+    const requestLines = lines.filter((l) => l.req !== undefined || l.res !== undefined)
+    // 200, 401 twice and at least one 429 (an incoming and a completed line each), and the stream's
+    // incoming line (its client left, so it never completed)
+    assert.ok(requestLines.length >= 9, `${requestLines.length} request lines`)
+    for (const line of requestLines)
+      assert.match(line.reqId ?? '', /^[A-Za-z0-9._:-]+$/, JSON.stringify(line))
+    const statuses = new Set(
+      requestLines.map((l) => (l.res as { statusCode?: number } | undefined)?.statusCode),
+    )
+    for (const status of [200, 401, 429]) assert.ok(statuses.has(status), `no completed ${status}`)
+  })
+
+  it('logs refusals (401, 429) below error level: a run like this one has no error lines', () => {
+    const errors = lines.filter((l) => l.level >= 50)
+    assert.deepEqual(errors, [])
+  })
+})

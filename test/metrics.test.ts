@@ -1,0 +1,212 @@
+// The operator's view of METRICS_PORT: the real CLI serves Prometheus metrics on a port of their own
+// (never on the public API), for every role, with the counters and gauges an operator alerts on.
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { deletePrefix, freePort, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
+import {
+  bootstrapKeyFrom,
+  type ServiceProcess,
+  startProcess,
+  tempDir,
+  waitFor,
+} from './support/service-process.ts'
+import { openStream, type SseClient } from './support/sse-client.ts'
+
+const BASE_ENV = { PORT: '0', SIM_SPEED: '60', SIM_SEED: '3', SIM_BACKFILL_DAYS: '0', LOG_LEVEL: 'info' }
+
+/** One sample of the exposition text; labels not named are ignored. Undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const m = /^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (!m || m[1] !== name) continue
+    const got = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]),
+    )
+    if (Object.entries(labels).every(([k, v]) => got[k] === v))
+      return m[3] === '+Inf' ? Infinity : Number(m[3])
+  }
+  return undefined
+}
+
+/** The URL from the process's 'metrics listening' log line; fails with its output if it exits first. */
+async function metricsUrlOf(service: ServiceProcess): Promise<string> {
+  let exited = false
+  void service.exited.then(() => {
+    exited = true
+  })
+  const found = await waitFor('the "metrics listening" log line', () => {
+    for (const line of service.stdout().split('\n')) {
+      if (!line.startsWith('{')) continue
+      const entry = JSON.parse(line) as { msg?: string; url?: string }
+      if (entry.msg === 'metrics listening') return entry.url
+    }
+    return exited ? null : undefined
+  })
+  if (found === null || found === undefined) {
+    throw new Error(`process exited before serving metrics: ${service.stderr()}${service.stdout()}`)
+  }
+  return found
+}
+
+async function scrape(url: string): Promise<string> {
+  const res = await fetch(url)
+  assert.equal(res.status, 200)
+  assert.match(res.headers.get('content-type') ?? '', /^text\/plain/)
+  return res.text()
+}
+
+describe('METRICS_PORT (serve)', () => {
+  const tmp = tempDir()
+  let service: ServiceProcess
+  let url: string
+  let metricsUrl: string
+  let metricsPort: number
+  let key: string
+  let stream: SseClient | undefined
+
+  before(async () => {
+    metricsPort = await freePort()
+    service = startProcess(['serve'], {
+      ...BASE_ENV,
+      DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
+      METRICS_PORT: String(metricsPort),
+      RATE_LIMIT_BURST: '3',
+    })
+    url = await service.url
+    metricsUrl = await metricsUrlOf(service)
+    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+  })
+  after(async () => {
+    stream?.close()
+    await service.kill('SIGTERM')
+    tmp.remove()
+  })
+
+  it('logs where it serves metrics: the configured port on HOST', () => {
+    assert.equal(metricsUrl, `http://127.0.0.1:${metricsPort}/metrics`)
+  })
+
+  it('counts requests by route and status, 429s included, and the public port has no /metrics', async () => {
+    const active = `${url}/v1/contests/active?series=KXBTC15M`
+    assert.equal((await fetch(active, { headers: { Authorization: `Bearer ${key}` } })).status, 200)
+    assert.equal((await fetch(active)).status, 401)
+    const onApi = await fetch(`${url}/metrics`)
+    assert.equal(onApi.status, 404)
+    assert.match(onApi.headers.get('content-type') ?? '', /^application\/problem\+json/)
+    assert.match(((await onApi.json()) as { type: string }).type, /\/problems\/not-found$/)
+    // The bucket holds 3; a slow start may have refilled one, so ask until refused.
+    const refused = await waitFor('a 429', async () =>
+      (await fetch(active)).status === 429 ? true : undefined,
+    )
+    assert.ok(refused)
+
+    const text = await scrape(metricsUrl)
+    const route = '/v1/contests/active'
+    assert.equal(sample(text, 'cs_http_requests_total', { route, method: 'GET', status: '200' }), 1)
+    assert.ok((sample(text, 'cs_http_requests_total', { route, method: 'GET', status: '401' }) ?? 0) >= 1)
+    assert.ok((sample(text, 'cs_http_requests_total', { route, method: 'GET', status: '429' }) ?? 0) >= 1)
+    assert.equal(
+      sample(text, 'cs_http_requests_total', { route: 'unknown', method: 'GET', status: '404' }),
+      1,
+    )
+    assert.ok((sample(text, 'cs_http_rate_limited_total') ?? 0) >= 1)
+    assert.doesNotMatch(text, /route="\/metrics"/)
+  })
+
+  it('shows an open stream, the events fanned out to it and their lag, leadership and the store', async () => {
+    // The bucket refills at 1 per second: wait for the token the stream needs.
+    stream = await waitFor(
+      'a stream to open',
+      async () => {
+        const s = await openStream(`${url}/v1/stream/contests?series=KXBTC15M`, { key })
+        if (s.status === 200) return s
+        return undefined
+      },
+      15_000,
+      300,
+    )
+    const opened = stream
+    // Past the snapshot: at 60× a signal is raised about every wall second.
+    const firstCount = await waitFor('the snapshot', () =>
+      opened.events.length > 0 ? opened.events.length : undefined,
+    )
+    await waitFor('a live event', () => (opened.events.length > firstCount ? true : undefined))
+
+    const text = await scrape(metricsUrl)
+    assert.equal(sample(text, 'cs_streams_open'), 1)
+    assert.ok((sample(text, 'cs_events_fanned_out_total', { type: 'signal.emitted' }) ?? 0) > 0)
+    assert.ok((sample(text, 'cs_fanout_lag_seconds_count') ?? 0) > 0)
+    assert.equal(sample(text, 'cs_engine_leader'), 1)
+    assert.equal(sample(text, 'cs_store_up'), 1)
+    const age = sample(text, 'cs_engine_heartbeat_age_seconds')
+    assert.ok(age !== undefined && age >= 0 && age < 30, `heartbeat age ${age}`)
+    // No Redis configured: no Redis gauge rather than a misleading 0.
+    assert.equal(sample(text, 'cs_redis_up'), undefined)
+    assert.ok((sample(text, 'process_resident_memory_bytes') ?? 0) > 0)
+
+    stream.close()
+    await waitFor('the stream to be gone', async () =>
+      sample(await scrape(metricsUrl), 'cs_streams_open') === 0 ? true : undefined,
+    )
+  })
+
+  it('answers 404 on the metrics port for anything but /metrics', async () => {
+    const res = await fetch(new URL('/other', metricsUrl))
+    assert.equal(res.status, 404)
+    await res.body?.cancel()
+  })
+})
+
+describe('METRICS_PORT (engine and api roles apart)', () => {
+  const tmp = tempDir()
+  const db = `sqlite:${path.join(tmp.dir, 'cs.db')}`
+  const redisPrefix = uniquePrefix('metrics')
+  let engine: ServiceProcess
+  let api: ServiceProcess
+  let engineMetrics: string
+  let apiMetrics: string
+
+  before(async () => {
+    engine = startProcess(['engine'], {
+      ...BASE_ENV,
+      DATABASE_URL: db,
+      METRICS_PORT: String(await freePort()),
+    })
+    engineMetrics = await metricsUrlOf(engine)
+    api = startProcess(['api'], {
+      ...BASE_ENV,
+      DATABASE_URL: db,
+      METRICS_PORT: String(await freePort()),
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_PREFIX: redisPrefix,
+    })
+    await api.url
+    apiMetrics = await metricsUrlOf(api)
+  })
+  after(async () => {
+    await Promise.all([engine.kill('SIGTERM'), api?.kill('SIGTERM')])
+    await deletePrefix(redisPrefix)
+    tmp.remove()
+  })
+
+  it('the engine serves leadership, heartbeat age and the store, and nothing of HTTP', async () => {
+    const text = await scrape(engineMetrics)
+    assert.equal(sample(text, 'cs_engine_leader'), 1)
+    assert.equal(sample(text, 'cs_store_up'), 1)
+    const age = sample(text, 'cs_engine_heartbeat_age_seconds')
+    assert.ok(age !== undefined && age < 30, `heartbeat age ${age}`)
+    assert.equal(sample(text, 'cs_streams_open'), undefined)
+    assert.equal(sample(text, 'cs_http_requests_total'), undefined)
+  })
+
+  it('an api replica reads the engine heartbeat age from the store and reports Redis', async () => {
+    const text = await scrape(apiMetrics)
+    assert.equal(sample(text, 'cs_engine_leader'), undefined)
+    assert.equal(sample(text, 'cs_store_up'), 1)
+    const age = sample(text, 'cs_engine_heartbeat_age_seconds')
+    assert.ok(age !== undefined && age < 30, `heartbeat age ${age}`)
+    assert.equal(sample(text, 'cs_redis_up'), 1)
+    assert.equal(sample(text, 'cs_streams_open'), 0)
+  })
+})
