@@ -31,7 +31,11 @@ describe('contest-signals serve (first start)', () => {
   before(async () => {
     service = startProcess(['serve'], env)
     url = await service.url
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    // the banner ends with the stream's curl line: wait for all of it
+    await waitFor('the whole bootstrap banner', () =>
+      service.stdout().includes('curl -N') ? true : undefined,
+    )
+    key = bootstrapKeyFrom(service.stdout())!
   })
   after(async () => {
     await service.kill('SIGTERM')

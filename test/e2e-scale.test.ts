@@ -149,30 +149,32 @@ describe('scaled out: 2 api replicas + 2 engines on PostgreSQL and Redis', () =>
     }
     stamp(s1!, 0)
     stamp(s2!, 1)
-    // Live signals only (the snapshot replays old ones): wait for 5 seen on both.
-    const liveIds = await waitFor(
+    // Live signals only: the snapshot replays signals appended before the streams opened.
+    const openedAt = Date.now()
+    const appendedAt = async (ids: string[]) =>
+      withTestClient(async (c) => {
+        const rows = await c.query<{ seq: string; appended_at: string }>(
+          `SELECT seq, appended_at FROM "${schema}".events WHERE seq = ANY($1::bigint[])`,
+          [ids.map(seqOf)],
+        )
+        return new Map(rows.rows.map((r) => [Number(r.seq), Number(r.appended_at)]))
+      })
+    const lags = await waitFor(
       'five live signals on both replicas',
-      () => {
-        const ids = [...receipts.entries()]
+      async () => {
+        const onBoth = [...receipts.entries()]
           .filter(
             ([id, t]) => t[0] && t[1] && s1!.events.find((e) => e.id === id)?.event === 'signal.emitted',
           )
           .map(([id]) => id)
-          .slice(2)
-        return ids.length >= 5 ? ids : undefined
+        const appended = await appendedAt(onBoth)
+        const live = onBoth.filter((id) => appended.get(seqOf(id))! > openedAt)
+        if (live.length < 5) return undefined
+        return live.flatMap((id) => receipts.get(id)!.map((t) => t - appended.get(seqOf(id))!))
       },
       20_000,
+      250,
     )
-    const lags = await withTestClient(async (c) => {
-      const rows = await c.query<{ seq: string; appended_at: string }>(
-        `SELECT seq, appended_at FROM "${schema}".events WHERE seq = ANY($1::bigint[])`,
-        [liveIds.map(seqOf)],
-      )
-      return rows.rows.flatMap((r) => {
-        const times = [...receipts.entries()].find(([id]) => seqOf(id) === Number(r.seq))![1]
-        return times.map((t) => t - Number(r.appended_at))
-      })
-    })
     const worst = Math.max(...lags)
     process.stdout.write(
       `# fan-out commit→client across replicas: max ${worst} ms over ${lags.length} deliveries\n`,
