@@ -115,7 +115,7 @@ describe('GET /v1/contests/active', () => {
     const live = await seedLiveContest(world.store, series, 1)
     const first = await api.get(`/v1/contests/active?series=${series}`, world.key)
     assert.equal(first.json.signals.length, 1)
-    await world.store.addSignal(makeSignal(live, 2))
+    await world.store.addSignal(makeSignal(live, { minute: 2 }))
     await world.sync()
     const second = await api.get(`/v1/contests/active?series=${series}`, world.key)
     assert.equal(second.json.signals.length, 2)
@@ -320,8 +320,8 @@ describe('GET /v1/contests', () => {
   test('orders contests expiring together by ticker descending', async () => {
     const series = newSeries()
     const at = quarterHourOf(Date.now()) - 10 * Q
-    const a = makeSettledContest(series, at - Q)
-    const b = { ...makeSettledContest(series, at - Q), ticker: `${a.ticker}B` }
+    const a = makeSettledContest({ series, opensAt: at - Q })
+    const b = { ...makeSettledContest({ series, opensAt: at - Q }), ticker: `${a.ticker}B` }
     await world.store.importHistory([
       a,
       { ...b, signals: b.signals.map((s) => ({ ...s, ticker: b.ticker })) },

@@ -9,7 +9,8 @@ import type { Store } from '../src/ports/store.ts'
 import { LOCK_CLASS, MIGRATIONS, schemaLockId } from '../src/store/postgres/postgres-migrations.ts'
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts'
 import { parsePostgresUrl } from '../src/store/postgres/postgres-url.ts'
-import { makeContest, makeKey, makeSignal, runStoreContract } from './store-contract.ts'
+import { runStoreContract } from './store-contract.ts'
+import { makeContest, makeKey, makeSignal } from './support/contest-fixtures.ts'
 import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
 
 const urls = new Map<Store, string>()

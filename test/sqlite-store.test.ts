@@ -10,7 +10,8 @@ import { promisify } from 'node:util'
 import type { Store } from '../src/ports/store.ts'
 import { applyMigrations, MIGRATIONS } from '../src/store/sqlite/migrations.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
-import { makeContest, makeKey, makeSignal, runStoreContract } from './store-contract.ts'
+import { runStoreContract } from './store-contract.ts'
+import { makeContest, makeKey, makeSignal } from './support/contest-fixtures.ts'
 
 const execFileAsync = promisify(execFile)
 const dirs = new Map<Store, string>()

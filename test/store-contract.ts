@@ -3,103 +3,29 @@ import assert from 'node:assert/strict'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { ApiKeyRecord } from '../src/domain/api-key.ts'
-import {
-  CONTEST_MS,
-  type Contest,
-  MINUTE_MS,
-  type Settlement,
-  type Signal,
-  settleContest,
-} from '../src/domain/contest.ts'
+import { CONTEST_MS, type Contest, settleContest } from '../src/domain/contest.ts'
 import { toContestView, toSignalView } from '../src/domain/contest-view.ts'
 import type { NewEvent, StoredEvent } from '../src/domain/events.ts'
 import type { Store } from '../src/ports/store.ts'
+import {
+  BASE,
+  DOWN,
+  expiringAt,
+  makeContest,
+  makeKey,
+  makeSettledContest,
+  makeSignal,
+  newSeries,
+  SERIES,
+  suffix,
+  UP,
+} from './support/contest-fixtures.ts'
 
 export type StoreFactory = {
   /** A fresh, empty store of its own; the suite migrates it and closes it. */
   create(): Promise<Store>
   /** Removes whatever create() made, after the store is closed. */
   destroy?(store: Store): Promise<void>
-}
-
-/** A quarter-hour boundary, so windows look like the venue's. */
-const BASE = Date.UTC(2026, 10, 22, 14, 0, 0)
-const SERIES = 'KXTEST15M'
-const UP: Settlement = { kind: 'settled', side: 'up', priceDollars: 97_250.5 }
-const DOWN: Settlement = { kind: 'settled', side: 'down', priceDollars: 97_000.25 }
-
-function suffix(): string {
-  return randomUUID().replaceAll('-', '').slice(0, 10).toUpperCase()
-}
-
-function newSeries(): string {
-  return `KXT${suffix()}`
-}
-
-export function makeContest(overrides: Partial<Contest> = {}): Contest {
-  const series = overrides.series ?? SERIES
-  const opensAt = overrides.opensAt ?? BASE
-  return {
-    ticker: `${series}-${suffix()}`,
-    series,
-    state: 'live',
-    opensAt,
-    expiresAt: opensAt + CONTEST_MS,
-    strikePriceDollars: 97_123.45,
-    settledSide: null,
-    settledPriceDollars: null,
-    voided: false,
-    signals: [],
-    ...overrides,
-  }
-}
-
-export function makeSignal(
-  contest: Pick<Contest, 'ticker' | 'opensAt'>,
-  overrides: Partial<Signal> = {},
-): Signal {
-  const minute = overrides.minute ?? 1
-  return {
-    ticker: contest.ticker,
-    minute,
-    raisedAt: contest.opensAt + minute * MINUTE_MS + 123,
-    side: 'up',
-    confidence: 61.5,
-    entryPriceCents: 54,
-    edgeCents: 7.5,
-    outcome: 'pending',
-    modelVersion: 'gbm-ewma-1',
-    ...overrides,
-  }
-}
-
-/** A settled contest as the simulator's backfill hands it over: signals already graded. */
-export function makeSettledContest(overrides: Partial<Contest> = {}, settlement: Settlement = UP): Contest {
-  const contest = makeContest({ ...overrides, signals: [] })
-  const signals = overrides.signals ?? [
-    makeSignal(contest, { minute: 1, side: 'up' }),
-    makeSignal(contest, { minute: 2, side: 'down', confidence: 48.25, entryPriceCents: 45, edgeCents: 3.25 }),
-  ]
-  return settleContest({ ...contest, signals }, settlement)
-}
-
-/** A contest whose window ends at `expiresAt`. */
-function expiringAt(expiresAt: number, overrides: Partial<Contest> = {}): Partial<Contest> {
-  return { opensAt: expiresAt - CONTEST_MS, expiresAt, ...overrides }
-}
-
-export function makeKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return {
-    id: randomUUID(),
-    label: 'test',
-    digest: randomBytes(32).toString('hex'),
-    prefix: `cs_${randomBytes(4).toString('hex').slice(0, 7)}`,
-    createdAt: BASE,
-    lastUsedAt: null,
-    revokedAt: null,
-    ...overrides,
-  }
 }
 
 function customEvent(overrides: Partial<NewEvent> = {}): NewEvent {

@@ -1,13 +1,32 @@
-// Contest, signal and key factories for HTTP tests: random series per test (each test owns its
-// data), venue-shaped tickers, overridable fields.
+// Contest, signal and key factories for every test: overridable fields, random series and tickers so
+// each test owns its data, and seeding helpers that write them through the Store port.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { ApiKeyRecord } from '../../src/domain/api-key.ts'
-import { CONTEST_MS, type Contest, MINUTE_MS, type Signal } from '../../src/domain/contest.ts'
+import {
+  CONTEST_MS,
+  type Contest,
+  MINUTE_MS,
+  type Settlement,
+  type Signal,
+  settleContest,
+} from '../../src/domain/contest.ts'
 
 const QUARTER_HOUR = 15 * MINUTE_MS
 
-export function newSeries(prefix = 'KXT'): string {
-  return `${prefix}${randomBytes(4).toString('hex').toUpperCase()}`
+/** A quarter-hour boundary, so windows look like the venue's: the default opening of a contest. */
+export const BASE = Date.UTC(2026, 10, 22, 14, 0, 0)
+/** The default series of a contest. */
+export const SERIES = 'KXTEST15M'
+export const UP: Settlement = { kind: 'settled', side: 'up', priceDollars: 97_250.5 }
+export const DOWN: Settlement = { kind: 'settled', side: 'down', priceDollars: 97_000.25 }
+
+/** Ten random characters of [0-9A-F], for names no other test uses. */
+export function suffix(): string {
+  return randomUUID().replaceAll('-', '').slice(0, 10).toUpperCase()
+}
+
+export function newSeries(): string {
+  return `KXT${suffix()}`
 }
 
 /** The start of the quarter hour containing `at`. */
@@ -15,20 +34,16 @@ export function quarterHourOf(at: number): number {
   return Math.floor(at / QUARTER_HOUR) * QUARTER_HOUR
 }
 
-export function tickerFor(series: string, expiresAt: number): string {
-  const d = new Date(expiresAt)
-  const mon = d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' }).toUpperCase()
-  const pad = (n: number) => String(n).padStart(2, '0')
-  const stamp = `${pad(d.getUTCFullYear() % 100)}${mon}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`
-  return `${series}-${stamp}-${pad(d.getUTCMinutes())}`
-}
-
-export function makeContest(overrides: Partial<Contest> & { series: string; opensAt: number }): Contest {
-  const expiresAt = overrides.expiresAt ?? overrides.opensAt + CONTEST_MS
+/** A live contest; its ticker is random, so contests of one series and window never collide. */
+export function makeContest(overrides: Partial<Contest> = {}): Contest {
+  const series = overrides.series ?? SERIES
+  const opensAt = overrides.opensAt ?? BASE
   return {
-    ticker: tickerFor(overrides.series, expiresAt),
+    ticker: `${series}-${suffix()}`,
+    series,
     state: 'live',
-    expiresAt,
+    opensAt,
+    expiresAt: opensAt + CONTEST_MS,
     strikePriceDollars: 97_123.45,
     settledSide: null,
     settledPriceDollars: null,
@@ -38,7 +53,12 @@ export function makeContest(overrides: Partial<Contest> & { series: string; open
   }
 }
 
-export function makeSignal(contest: Contest, minute: number, overrides: Partial<Signal> = {}): Signal {
+/** A pending signal raised in minute `overrides.minute` (default 1) of the contest. */
+export function makeSignal(
+  contest: Pick<Contest, 'ticker' | 'opensAt'>,
+  overrides: Partial<Signal> = {},
+): Signal {
+  const minute = overrides.minute ?? 1
   return {
     ticker: contest.ticker,
     minute,
@@ -53,37 +73,42 @@ export function makeSignal(contest: Contest, minute: number, overrides: Partial<
   }
 }
 
-/** A settled contest with `signalCount` graded signals (up wins). */
-export function makeSettledContest(series: string, opensAt: number, signalCount = 2): Contest {
-  const base = makeContest({
-    series,
-    opensAt,
-    state: 'settled',
-    settledSide: 'up',
-    settledPriceDollars: 97_200.5,
-  })
-  const signals = Array.from({ length: signalCount }, (_, i) =>
-    makeSignal(base, i + 1, { side: i % 2 === 0 ? 'up' : 'down', outcome: i % 2 === 0 ? 'win' : 'loss' }),
-  )
-  return { ...base, signals }
+/** A settled contest as the simulator's backfill hands it over: signals already graded. */
+export function makeSettledContest(overrides: Partial<Contest> = {}, settlement: Settlement = UP): Contest {
+  const contest = makeContest({ ...overrides, signals: [] })
+  const signals = overrides.signals ?? [
+    makeSignal(contest, { minute: 1, side: 'up' }),
+    makeSignal(contest, { minute: 2, side: 'down', confidence: 48.25, entryPriceCents: 45, edgeCents: 3.25 }),
+  ]
+  return settleContest({ ...contest, signals }, settlement)
+}
+
+/** A contest whose window ends at `expiresAt`. */
+export function expiringAt(expiresAt: number, overrides: Partial<Contest> = {}): Partial<Contest> {
+  return { opensAt: expiresAt - CONTEST_MS, expiresAt, ...overrides }
+}
+
+/** A stored key whose digest is of no known secret: for the store, not for authenticating. */
+export function makeKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id: randomUUID(),
+    label: 'test',
+    digest: randomBytes(32).toString('hex'),
+    prefix: `cs_${randomBytes(4).toString('hex').slice(0, 7)}`,
+    createdAt: BASE,
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  }
 }
 
 export type IssuedKey = { record: ApiKeyRecord; key: string }
 
-export function makeKey(label = 'test', createdAt = Date.now()): IssuedKey {
+/** A key with its secret, whose record authenticates requests carrying that secret. */
+export function makeIssuedKey(label = 'test', createdAt = Date.now()): IssuedKey {
   const key = `cs_${randomBytes(20).toString('base64url')}`
-  return {
-    key,
-    record: {
-      id: randomUUID(),
-      label,
-      digest: createHash('sha256').update(key).digest('hex'),
-      prefix: key.slice(0, 10),
-      createdAt,
-      lastUsedAt: null,
-      revokedAt: null,
-    },
-  }
+  const digest = createHash('sha256').update(key).digest('hex')
+  return { key, record: makeKey({ label, createdAt, digest, prefix: key.slice(0, 10) }) }
 }
 
 type SeedStore = {
@@ -98,7 +123,7 @@ export async function seedLiveContest(store: SeedStore, series: string, signals 
   await store.openContest(contest)
   const raised = []
   for (let minute = 1; minute <= signals; minute++) {
-    const s = makeSignal(contest, minute, { side: minute % 2 === 0 ? 'down' : 'up' })
+    const s = makeSignal(contest, { minute, side: minute % 2 === 0 ? 'down' : 'up' })
     await store.addSignal(s)
     raised.push(s)
   }
@@ -116,7 +141,7 @@ export async function seedHistory(
   newestExpiresAt = quarterHourOf(Date.now()) - QUARTER_HOUR,
 ): Promise<Contest[]> {
   const contests = Array.from({ length: count }, (_, i) =>
-    makeSettledContest(series, newestExpiresAt - (i + 1) * QUARTER_HOUR),
+    makeSettledContest(expiringAt(newestExpiresAt - i * QUARTER_HOUR, { series })),
   )
   await store.importHistory(contests)
   return contests

@@ -16,7 +16,7 @@ import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-n
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
 import { createLogFollower, type LogFollower } from '../../src/stream/log-follower.ts'
 import type { StreamHub } from '../../src/stream/stream-hub.ts'
-import { type IssuedKey, makeKey } from './contest-fixtures.ts'
+import { type IssuedKey, makeIssuedKey } from './contest-fixtures.ts'
 import { createStubStreamHub } from './stub-stream-hub.ts'
 
 export const TEST_BASE_URL = 'https://api.contest-signals.test'
@@ -99,7 +99,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('app is not listening on TCP')
-  const issued = makeKey('test-world')
+  const issued = makeIssuedKey('test-world')
   await rawStore.createKey(issued.record)
 
   let closed = false
@@ -114,7 +114,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     streams,
     buckets,
     async issueKey(label) {
-      const k = makeKey(label)
+      const k = makeIssuedKey(label)
       await rawStore.createKey(k.record)
       return k
     },
