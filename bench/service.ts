@@ -1,0 +1,173 @@
+// Starts the real `contest-signals serve` as a child process on a temp SQLite file, the way an operator
+// does, and stops it again. Every process started here is tracked so a failing run never leaves one behind.
+import { readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { pathToFileURL } from 'node:url'
+import { bootstrapKeyFrom, startProcess, tempDir, waitFor } from '../test/support/service-process.ts'
+
+export type BenchService = {
+  url: string
+  key: string
+  pid: number
+  /** VmRSS; with `memoryProbe`, read after a full garbage collection, with the live heap (memory-probe.ts) */
+  memory(): Promise<MemoryReading>
+  /** false once the process has exited */
+  alive(): boolean
+  /** JSON log lines at warn level or above printed so far */
+  warnings(): string[]
+  stop(): Promise<void>
+}
+
+export type MemoryReading = {
+  /** VmRSS from /proc (Linux), null elsewhere */
+  rssKiB: number | null
+  /** heapUsed + external (array buffers included) after the collection, null if the probe did not answer */
+  liveKiB: number | null
+}
+
+export type BenchServiceOptions = {
+  simSpeed: number
+  backfillDays: number
+  /** preload memory-probe.ts so memory() can force a GC and read the live heap (stream rounds only) */
+  memoryProbe?: boolean
+}
+
+/**
+ * The limiter runs on every request but never refuses: config caps both settings at 1,000,000, which a
+ * 2-core machine cannot drain within a run.
+ */
+export const RATE_LIMIT_NEVER_REFUSES = { RATE_LIMIT_BURST: '1000000', RATE_LIMIT_PER_SEC: '1000000' }
+
+const MEMORY_PROBE = path.join(import.meta.dirname, 'memory-probe.ts')
+
+const running = new Set<{ kill(): void }>()
+
+export async function startBenchService(opts: BenchServiceOptions): Promise<BenchService> {
+  const dir = tempDir('cs-bench-')
+  const memoryFile = path.join(dir.dir, 'memory.json')
+  const env = {
+    DATABASE_URL: `sqlite:${path.join(dir.dir, 'bench.db')}`,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SIM_BACKFILL_DAYS: String(opts.backfillDays),
+    SIM_SEED: '1',
+    SIM_SPEED: String(opts.simSpeed),
+    LOG_LEVEL: 'warn',
+    ...RATE_LIMIT_NEVER_REFUSES,
+    ...(opts.memoryProbe
+      ? {
+          NODE_OPTIONS: `--expose-gc --import ${pathToFileURL(MEMORY_PROBE).href}`,
+          BENCH_MEMORY_FILE: memoryFile,
+        }
+      : {}),
+  }
+  const proc = startProcess(['serve'], env)
+  const handle = {
+    kill: () => {
+      proc.child.kill('SIGKILL')
+      dir.remove()
+    },
+  }
+  running.add(handle)
+  let stopped = false
+  const stop = async (): Promise<void> => {
+    if (stopped) return
+    stopped = true
+    // A clean shutdown takes well under a second; one that hangs must not hang the benchmark.
+    const force = setTimeout(() => proc.child.kill('SIGKILL'), 10_000)
+    await proc.kill('SIGTERM')
+    clearTimeout(force)
+    running.delete(handle)
+    dir.remove()
+  }
+  try {
+    // At LOG_LEVEL=warn the "api listening" line is not logged; the bootstrap banner (printed at every
+    // level) carries both the key and the URL in its curl examples.
+    const died = proc.exited.then(({ code, signal }): never => {
+      throw new Error(`service exited (${code ?? signal}) during start-up: ${proc.stderr() || proc.stdout()}`)
+    })
+    died.catch(() => undefined)
+    void proc.exited.then(({ code, signal }) => {
+      if (stopped) return
+      // Its stderr and JSON log lines; the rest of stdout is the banner, key included.
+      const logs = proc
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+      const tail = [...proc.stderr().trim().split('\n'), ...logs].filter(Boolean).slice(-20).join('\n')
+      process.stderr.write(`service ${proc.child.pid} exited unexpectedly (${code ?? signal})\n${tail}\n`)
+    })
+    const banner = await Promise.race([
+      waitFor(
+        'the bootstrap banner',
+        () => {
+          const out = proc.stdout()
+          const key = bootstrapKeyFrom(out)
+          const url = /"(http:\/\/127\.0\.0\.1:\d+)\/v1\/stream\/contests/.exec(out)?.[1]
+          return key && url ? { key, url } : undefined
+        },
+        60_000,
+      ),
+      died,
+    ])
+    const pid = proc.child.pid
+    if (pid === undefined) throw new Error('service has no pid')
+    return {
+      ...banner,
+      pid,
+      memory: async () =>
+        opts.memoryProbe ? readMemory(pid, memoryFile) : { rssKiB: readRssKiB(pid), liveKiB: null },
+      alive: () => proc.child.exitCode === null && proc.child.signalCode === null,
+      warnings: () => proc.stdout().split('\n').filter(isWarning),
+      stop,
+    }
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}
+
+/** Last resort on the way out: SIGKILL whatever is still running and drop its files (synchronous, for process 'exit'). */
+export function killAllServices(): void {
+  for (const handle of running) handle.kill()
+  running.clear()
+}
+
+async function readMemory(pid: number, file: string): Promise<MemoryReading> {
+  rmSync(file, { force: true })
+  try {
+    process.kill(pid, 'SIGUSR2')
+  } catch {
+    return { rssKiB: null, liveKiB: null } // the service is gone; the caller finds out from alive()
+  }
+  let liveKiB: number | null = null
+  for (let waited = 0; waited < 5000 && liveKiB === null; waited += 20) {
+    await sleep(20)
+    try {
+      const usage = JSON.parse(readFileSync(file, 'utf8')) as { heapUsed: number; external: number }
+      liveKiB = (usage.heapUsed + usage.external) / 1024
+    } catch {
+      // not written yet
+    }
+  }
+  return { rssKiB: readRssKiB(pid), liveKiB }
+}
+
+function readRssKiB(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) : null
+  } catch {
+    return null
+  }
+}
+
+function isWarning(line: string): boolean {
+  if (!line.startsWith('{')) return false
+  try {
+    return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 40
+  } catch {
+    return false
+  }
+}
