@@ -1,4 +1,6 @@
 // API keys: 160 random bits behind the `cs_` prefix, kept only as a SHA-256 digest.
+import { createHash } from 'node:crypto'
+
 export const KEY_PREFIX = 'cs_'
 /** characters of the key (prefix included) shown in listings */
 export const KEY_SHOWN_CHARS = 10
@@ -18,4 +20,9 @@ export type ApiKeyRecord = {
 /** A key must look like one before it is worth hashing and looking up. */
 export function looksLikeKey(token: string): boolean {
   return /^cs_[A-Za-z0-9_-]{20,100}$/.test(token)
+}
+
+/** The hex SHA-256 under which a key is stored and looked up; the key itself is never kept. */
+export function digestKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex')
 }

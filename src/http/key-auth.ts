@@ -3,9 +3,8 @@
 // from the log clear the cache at once; entries also expire after a few seconds, so a revoked key
 // stops working within 5 s on every replica even if an event is late. Last use is recorded in
 // memory and written in batches. Keys are never logged.
-import { createHash } from 'node:crypto'
 import type { ApiKeyRecord } from '../domain/api-key.ts'
-import { looksLikeKey } from '../domain/api-key.ts'
+import { digestKey, looksLikeKey } from '../domain/api-key.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 import type { LogFollower } from '../stream/log-follower.ts'
@@ -45,10 +44,6 @@ export function parseBearer(header: string | undefined): BearerToken {
   if (header === undefined || header.trim() === '') return { kind: 'missing' }
   const match = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header)
   return match ? { kind: 'token', token: match[1]! } : { kind: 'malformed' }
-}
-
-export function digestKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex')
 }
 
 export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {

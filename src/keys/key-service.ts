@@ -1,13 +1,9 @@
 // Issuing, listing and revoking API keys (decisions §7): the secret is shown once, only its SHA-256
 // digest is stored.
-import { createHash, randomBytes } from 'node:crypto'
-import { type ApiKeyRecord, KEY_PREFIX, KEY_SHOWN_CHARS } from '../domain/api-key.ts'
+import { randomBytes } from 'node:crypto'
+import { type ApiKeyRecord, digestKey, KEY_PREFIX, KEY_SHOWN_CHARS } from '../domain/api-key.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
-
-export function digestKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex')
-}
 
 export type IssuedKey = { record: ApiKeyRecord; key: string }
 

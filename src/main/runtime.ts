@@ -59,7 +59,7 @@ export async function startService(
     logger.info({ store: safeUrl(config.databaseUrl) }, 'store opened')
     metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
     const clock = await createServiceClock(store, wallClock, config.simSpeed)
-    const notifier = await openNotifier(config, role, logger)
+    const notifier = await openNotifier(config, logger)
     closers.push({ name: 'notifier', close: () => notifier.close() })
 
     if (role !== 'api') {
@@ -158,14 +158,13 @@ async function startApi(
   return url
 }
 
-async function openNotifier(config: Config, role: Role, logger: Logger): Promise<EventNotifier> {
+async function openNotifier(config: Config, logger: Logger): Promise<EventNotifier> {
   if (config.databaseUrl.startsWith('postgres')) {
     const { createPostgresEventNotifier } = await import('../store/postgres/postgres-event-notifier.ts')
     return createPostgresEventNotifier(config.databaseUrl, logger)
   }
   // SQLite: engine and api share a process under `serve`; a separate api process on the same file
   // finds new events by polling the log.
-  void role
   return createMemoryEventNotifier()
 }
 

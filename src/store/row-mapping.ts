@@ -120,3 +120,18 @@ export function toApiKey(row: Row): ApiKeyRecord {
     revokedAt: numOrNull(row, 'revoked_at'),
   }
 }
+
+/** A `signals` row's columns by name: SQLite binds them as named parameters, PostgreSQL as a JSON record. */
+export function signalColumns(s: Signal) {
+  return {
+    ticker: s.ticker,
+    minute: s.minute,
+    raised_at: s.raisedAt,
+    side: s.side,
+    confidence: s.confidence,
+    entry_price_cents: s.entryPriceCents,
+    edge_cents: s.edgeCents,
+    outcome: s.outcome,
+    model_version: s.modelVersion,
+  }
+}

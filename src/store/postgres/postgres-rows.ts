@@ -1,11 +1,11 @@
 // The PostgreSQL side of row mapping: contest rows carrying their signals as a JSON array, int8
 // text as numbers, and the JSON records the bulk inserts read.
-import type { Contest, Signal } from '../../domain/contest.ts'
+import type { Contest } from '../../domain/contest.ts'
 import { toContest as contestWithSignals, type Row, toSignal } from '../row-mapping.ts'
 
 // The store registers parseInt8 as the pool's int8 parser: its own reads of seq, counts and lease
 // expiry expect numbers, not pg's default text.
-export { parseInt8, type Row, toApiKey, toStoredEvent } from '../row-mapping.ts'
+export { parseInt8, type Row, signalColumns, toApiKey, toStoredEvent } from '../row-mapping.ts'
 
 /** A contest row carrying its signals as a JSON array in the `signals` column, already in minute order. */
 export function toContest(row: Row): Contest {
@@ -27,20 +27,5 @@ export function contestRecord(c: Contest, updatedAt: number) {
     settled_price_dollars: c.settledPriceDollars,
     voided: c.voided,
     updated_at: updatedAt,
-  }
-}
-
-/** A `signals` row as a JSON record, for bulk inserts through json_to_recordset. */
-export function signalRecord(s: Signal) {
-  return {
-    ticker: s.ticker,
-    minute: s.minute,
-    raised_at: s.raisedAt,
-    side: s.side,
-    confidence: s.confidence,
-    entry_price_cents: s.entryPriceCents,
-    edge_cents: s.edgeCents,
-    outcome: s.outcome,
-    model_version: s.modelVersion,
   }
 }

@@ -19,7 +19,7 @@ import {
   contestRecord,
   parseInt8,
   type Row,
-  signalRecord,
+  signalColumns,
   toApiKey,
   toContest,
   toStoredEvent,
@@ -272,7 +272,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
   }
 
   async function insertSignals(client: pg.PoolClient, signals: readonly Signal[]): Promise<number> {
-    const result = await client.query(SQL.insertSignals, [JSON.stringify(signals.map(signalRecord))])
+    const result = await client.query(SQL.insertSignals, [JSON.stringify(signals.map(signalColumns))])
     return result.rowCount ?? 0
   }
 

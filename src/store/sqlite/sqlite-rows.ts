@@ -4,7 +4,7 @@ import type { SQLOutputValue } from 'node:sqlite'
 import type { Contest, Signal } from '../../domain/contest.ts'
 import { str, toContest, toSignal } from '../row-mapping.ts'
 
-export { toApiKey, toContest, toSignal, toStoredEvent } from '../row-mapping.ts'
+export { signalColumns, toApiKey, toContest, toSignal, toStoredEvent } from '../row-mapping.ts'
 
 export type Row = Record<string, SQLOutputValue>
 
@@ -33,20 +33,5 @@ export function contestParams(c: Contest, updatedAt: number) {
     settled_price_dollars: c.settledPriceDollars,
     voided: c.voided ? 1 : 0,
     updated_at: updatedAt,
-  }
-}
-
-/** The parameters of an INSERT into `signals`. */
-export function signalParams(s: Signal) {
-  return {
-    ticker: s.ticker,
-    minute: s.minute,
-    raised_at: s.raisedAt,
-    side: s.side,
-    confidence: s.confidence,
-    entry_price_cents: s.entryPriceCents,
-    edge_cents: s.edgeCents,
-    outcome: s.outcome,
-    model_version: s.modelVersion,
   }
 }

@@ -19,7 +19,7 @@ import { openDatabase } from './open-database.ts'
 import {
   contestParams,
   type Row,
-  signalParams,
+  signalColumns,
   toApiKey,
   toContest,
   toContests,
@@ -157,7 +157,7 @@ export function createSqliteStore(path: string, opts: SqliteStoreOptions = {}): 
   }
 
   function insertSignal(signal: Signal): boolean {
-    return Number(q('insertSignal').run(signalParams(signal)).changes) > 0
+    return Number(q('insertSignal').run(signalColumns(signal)).changes) > 0
   }
 
   function insertContest(contest: Contest): boolean {
