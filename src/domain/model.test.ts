@@ -237,6 +237,18 @@ describe('evaluateReading', () => {
     )
   })
 
+  it('never picks a side that has no ask, whatever its edge would be', () => {
+    const base = { spot: 90_000, strike: 90_000, closes: flat, minutesLeft: 5 }
+    const upOnly = evaluateReading({ ...base, quote: { upAskCents: 70, downAskCents: null } })
+    assert.deepEqual(upOnly, { side: 'up', confidence: 50, entryPriceCents: 70, edgeCents: -20 })
+    const downOnly = evaluateReading({ ...base, quote: { upAskCents: null, downAskCents: 3.5 } })
+    assert.deepEqual(downOnly, { side: 'down', confidence: 50, entryPriceCents: 3.5, edgeCents: 46.5 })
+    assert.throws(
+      () => evaluateReading({ ...base, quote: { upAskCents: null, downAskCents: null } }),
+      RangeError,
+    )
+  })
+
   it('rejects asks outside 0–100 cents', () => {
     assert.throws(
       () =>

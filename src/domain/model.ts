@@ -110,8 +110,8 @@ export type ReadingInput = {
   /** one-minute closes, oldest first */
   closes: readonly number[]
   minutesLeft: number
-  /** the venue's best asks, 0–100 cents */
-  quote: { upAskCents: number; downAskCents: number }
+  /** the venue's best asks, 0–100 cents; null for a side with no ask */
+  quote: { upAskCents: number | null; downAskCents: number | null }
 }
 
 export type Reading = {
@@ -128,11 +128,13 @@ export type Reading = {
  * One model reading. All arithmetic after the probability is done in integer hundredths, so the
  * published numbers have at most 2 decimals and edge = confidence − entry holds to the cent. The
  * side is the one with the larger edge (up on a tie); the service does not filter, so the edge may
- * be negative.
+ * be negative. A side without an ask cannot be chosen (decisions §8); at least one side needs one.
  */
 export function evaluateReading(input: ReadingInput): Reading {
   const { upAskCents, downAskCents } = input.quote
-  if (!isCents(upAskCents) || !isCents(downAskCents)) throw new RangeError('asks must be within 0–100 cents')
+  if (upAskCents === null && downAskCents === null) throw new RangeError('a reading needs at least one ask')
+  if ((upAskCents !== null && !isCents(upAskCents)) || (downAskCents !== null && !isCents(downAskCents)))
+    throw new RangeError('asks must be within 0–100 cents')
   const pUp = probabilityUp({
     spot: input.spot,
     strike: input.strike,
@@ -142,15 +144,15 @@ export function evaluateReading(input: ReadingInput): Reading {
   // hundredths of a cent: 10 000 = certainty; down is the complement so the two always sum to 100
   const upConf = Math.round(pUp * 10_000)
   const downConf = 10_000 - upConf
-  const upAsk = Math.round(upAskCents * 100)
-  const downAsk = Math.round(downAskCents * 100)
-  const upEdge = upConf - upAsk
-  const downEdge = downConf - downAsk
+  const upAsk = upAskCents === null ? null : Math.round(upAskCents * 100)
+  const downAsk = downAskCents === null ? null : Math.round(downAskCents * 100)
+  const upEdge = upAsk === null ? Number.NEGATIVE_INFINITY : upConf - upAsk
+  const downEdge = downAsk === null ? Number.NEGATIVE_INFINITY : downConf - downAsk
   const up = upEdge >= downEdge
   return {
     side: up ? 'up' : 'down',
     confidence: (up ? upConf : downConf) / 100,
-    entryPriceCents: (up ? upAsk : downAsk) / 100,
+    entryPriceCents: ((up ? upAsk : downAsk) as number) / 100,
     edgeCents: (up ? upEdge : downEdge) / 100,
   }
 }

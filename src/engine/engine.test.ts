@@ -385,10 +385,7 @@ describe('engine', () => {
     try {
       let failures = 3
       const flaky: Venue = {
-        name: w.venue.name,
-        supportsHistory: w.venue.supportsHistory,
-        marketAt: (s, at) => w.venue.marketAt(s, at),
-        result: (t, at) => w.venue.result(t, at),
+        ...w.venue,
         quote: (t, at) => (failures-- > 0 ? Promise.reject(new Error('venue down')) : w.venue.quote(t, at)),
       }
       const engine = w.engine({ venue: flaky })

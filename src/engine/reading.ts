@@ -28,6 +28,7 @@ export async function takeReading(
     deps.feed.spotAt(at),
     deps.feed.minuteClosesBefore(at, EWMA_CLOSES),
   ])
+  if (spot === null || (quote.upAskCents === null && quote.downAskCents === null)) return null
   const reading = evaluateReading({
     spot,
     strike,

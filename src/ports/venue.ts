@@ -1,34 +1,87 @@
 // What the engine needs from a prediction-market venue and a spot price feed. Raw venue data is
-// translated to these domain shapes inside each adapter.
+// translated to these domain shapes inside each adapter; adapters that talk to the network poll and
+// cache in the background, so every call here is cheap enough to make on each engine tick.
 import type { Settlement } from '../domain/contest.ts'
+
+/**
+ * Where a market stands as the venue last reported it: `upcoming` before trading opens, `trading`
+ * while it can be quoted, `paused` while the venue has halted it inside its window, `closed` for
+ * every state after trading ended (awaiting a result, decided, disputed or paid out).
+ */
+export type MarketPhase = 'upcoming' | 'trading' | 'paused' | 'closed'
 
 export type VenueMarket = {
   ticker: string
   series: string
+  /** window as the venue gives it: never assumed to sit on quarter hours or to last 15 minutes */
   opensAt: number
   expiresAt: number
+  /** null until the venue sets it */
   strikePriceDollars: number | null
+  phase: MarketPhase
 }
 
-/** Best asks on the 0–100 cent scale for each side. */
-export type VenueQuote = { upAskCents: number; downAskCents: number }
+/**
+ * Best asks on the 0–100 cent scale (sub-cent ticks kept, e.g. 3.5). A side is null when it has no
+ * ask (the opposite book is empty): such a side cannot be a reading's side.
+ */
+export type VenueQuote = { upAskCents: number | null; downAskCents: number | null }
+
+/** Liveness of one upstream source, judged by the adapter on its own wall clock. */
+export type SourceStatus = {
+  name: string
+  /** `down` once the source has not answered for over a minute (or never has, a minute after start) */
+  state: 'ok' | 'down'
+  /** wall ms of the last good answer; null before the first (and for the simulator, which has no network) */
+  lastOkAt: number | null
+}
+
+/** One spot source as the model's median sees it. */
+export type SpotSourceStatus = SourceStatus & {
+  /** last mid price in USD, null before the first */
+  midDollars: number | null
+  /** wall ms the mid was observed at */
+  midAt: number | null
+  /** true when the mid is recent enough (SPOT_MAX_AGE_S) to enter the median */
+  fresh: boolean
+}
 
 export interface Venue {
   readonly name: string
-  /** The market of `series` whose window contains `at`, if the venue lists one. */
+  /** True when the venue can answer the calls below for past instants (used by backfill). */
+  readonly supportsHistory: boolean
+  /** The market of `series` whose window contains `at` and that is trading or paused, if known. */
   marketAt(series: string, at: number): Promise<VenueMarket | null>
-  /** Best asks for the market at `at`, or null when the venue has no two-sided quote. */
+  /** The venue's current view of one market it listed (strike and window may change), else null. */
+  market(ticker: string, at: number): Promise<VenueMarket | null>
+  /**
+   * Best asks for the market at `at`, or null when neither side is quotable. Never a quote taken
+   * after the market stopped trading.
+   */
   quote(ticker: string, at: number): Promise<VenueQuote | null>
   /** The result once the venue has determined it (as seen at `at`), else null. */
   result(ticker: string, at: number): Promise<Settlement | null>
-  /** True when the venue can answer the calls above for past instants (used by backfill). */
-  readonly supportsHistory: boolean
+  status(): SourceStatus
+  /** Starts background work (polling); resolves once the first attempt finished, failed or not. */
+  start(): Promise<void>
+  close(): Promise<void>
 }
 
 export interface PriceFeed {
   readonly name: string
-  /** Spot price of the underlying in USD at `at`. */
-  spotAt(at: number): Promise<number>
-  /** Closing prices of the `count` whole minutes ending at or before `at`, oldest first. */
+  /** Spot price of the underlying in USD at `at`; null when no source is fresh enough to give one. */
+  spotAt(at: number): Promise<number | null>
+  /** Closing prices of the `count` whole minutes ending at or before `at`, oldest first (may be fewer). */
   minuteClosesBefore(at: number, count: number): Promise<number[]>
+  /** One entry per source. */
+  sources(): SpotSourceStatus[]
+  start(): Promise<void>
+  close(): Promise<void>
+}
+
+/** Request accounting for a networked venue, wired to metrics by the composition root. */
+export interface VenueTelemetry {
+  /** `status` is the HTTP status as a string, or `timeout` / `error` when no answer came. */
+  request(endpoint: string, status: string, seconds: number): void
+  retry(endpoint: string): void
 }

@@ -174,5 +174,8 @@ export function createSimPriceFeed(opts: { seed: number }): SimPriceFeed {
     sigmaPerMinuteAt,
     spotAt: async (at) => spotAtSync(at),
     minuteClosesBefore: async (at, count) => minuteClosesBeforeSync(at, count),
+    sources: () => [{ name: 'sim', state: 'ok', lastOkAt: null, midDollars: null, midAt: null, fresh: true }],
+    start: async () => {},
+    close: async () => {},
   }
 }

@@ -33,6 +33,7 @@ describe('createSimVenue', () => {
       opensAt: at('2026-11-22T19:00:00Z'),
       expiresAt: at('2026-11-22T19:15:00Z'),
       strikePriceDollars: feed.spotAtSync(at('2026-11-22T19:00:00Z')),
+      phase: 'trading',
     })
     assert.equal((await venue.marketAt('KXETH15M', t))?.ticker, 'KXETH15M-26NOV221415-15')
     assert.equal(await venue.marketAt('KXSOL15M', t), null)
@@ -60,10 +61,10 @@ describe('createSimVenue', () => {
       for (let t = m.opensAt; t < m.expiresAt; t += 37_000) {
         const quote = await venue.quote(m.ticker, t)
         assert.ok(quote)
-        for (const ask of [quote.upAskCents, quote.downAskCents]) {
+        for (const ask of [quote.upAskCents!, quote.downAskCents!]) {
           assert.ok(Number.isInteger(ask) && ask >= 1 && ask <= 99)
         }
-        const sum = quote.upAskCents + quote.downAskCents
+        const sum = quote.upAskCents! + quote.downAskCents!
         assert.ok(sum >= 100 && sum <= 104, `asks sum to ${sum}`)
       }
     }
@@ -80,7 +81,7 @@ describe('createSimVenue', () => {
         const quote = await venue.quote(m.ticker, t)
         assert.ok(quote)
         const reading = evaluateReading({
-          spot: await feed.spotAt(t),
+          spot: feed.spotAtSync(t),
           strike: m.strikePriceDollars as number,
           closes: await feed.minuteClosesBefore(t, EWMA_CLOSES),
           minutesLeft: 15 - minute,

@@ -4,7 +4,7 @@
 import { MINUTE_MS, round2, type Settlement, sideForPrice } from '../../domain/contest.ts'
 import { normalCdf } from '../../domain/model.ts'
 import { formatTicker, parseTicker, QUARTER_MS, quarterStart } from '../../domain/ticker.ts'
-import type { Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
+import type { MarketPhase, Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
 import { createSeededRandom, hashString } from './seeded-random.ts'
 import type { SimPriceFeed } from './sim-price-feed.ts'
 
@@ -46,8 +46,11 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
       expiresAt,
       // the price to beat is the spot at open, which is also the previous window's settlement price
       strikePriceDollars: round2(feed.spotAtSync(opensAt)),
+      phase: 'upcoming',
     }
   }
+  const phaseAt = (market: VenueMarket, at: number): MarketPhase =>
+    at < market.opensAt ? 'upcoming' : at < market.expiresAt ? 'trading' : 'closed'
 
   // Tickers this venue issued, resolved by parsing and kept in a small cache because the engine asks
   // about the same few tickers many times.
@@ -103,7 +106,11 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
     async marketAt(series, at) {
       if (!seriesSet.has(series)) return null
       const market = resolve(formatTicker(series, quarterStart(at) + QUARTER_MS))
-      return market ? { ...market } : null
+      return market ? { ...market, phase: phaseAt(market, at) } : null
+    },
+    async market(ticker, at) {
+      const market = resolve(ticker)
+      return market ? { ...market, phase: phaseAt(market, at) } : null
     },
     async quote(ticker, at) {
       const market = resolve(ticker)
@@ -113,5 +120,9 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
       const market = resolve(ticker)
       return market ? resultAt(market, at) : null
     },
+    // no network: the simulator is always reachable
+    status: () => ({ name: 'sim', state: 'ok', lastOkAt: null }),
+    start: async () => {},
+    close: async () => {},
   }
 }
