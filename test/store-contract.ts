@@ -266,6 +266,56 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       })
     })
 
+    describe('reviseContest', () => {
+      test('sets a missing strike and moves the window of a live contest, with contest.revised', async (store) => {
+        const contest = await openWith(store, { strikePriceDollars: null })
+        const signal = makeSignal(contest)
+        await store.addSignal(signal)
+        const revision = {
+          strikePriceDollars: 68_421.37,
+          opensAt: contest.opensAt,
+          expiresAt: contest.expiresAt - 60_000,
+        }
+        const event = await store.reviseContest(contest.ticker, revision)
+        assert.ok(event)
+        const revised: Contest = { ...contest, ...revision, signals: [signal] }
+        assert.equal(event.type, 'contest.revised')
+        assert.equal(event.ticker, contest.ticker)
+        assert.equal(event.series, contest.series)
+        assert.equal(event.data, JSON.stringify(toContestView(revised)))
+        assert.deepEqual(await store.getContest(contest.ticker), revised)
+      })
+
+      test('keeps a strike once set, and changes nothing without a difference', async (store) => {
+        const contest = await openWith(store, { strikePriceDollars: 100 })
+        const seq = await store.latestSeq()
+        const same = { strikePriceDollars: 250, opensAt: contest.opensAt, expiresAt: contest.expiresAt }
+        assert.equal(await store.reviseContest(contest.ticker, same), null)
+        assert.equal(await store.latestSeq(), seq)
+        assert.equal((await store.getContest(contest.ticker))?.strikePriceDollars, 100)
+        const unknownStrike = { ...same, strikePriceDollars: null }
+        assert.equal(await store.reviseContest(contest.ticker, unknownStrike), null)
+      })
+
+      test('returns null without an event for an expired, settled or unknown contest', async (store) => {
+        const expired = await openWith(store, { strikePriceDollars: null })
+        await store.expireContest(expired.ticker)
+        const settled = await openWith(store, { strikePriceDollars: null })
+        await store.settleContest(settled.ticker, UP)
+        const seq = await store.latestSeq()
+        const revision = (c: Contest) => ({
+          strikePriceDollars: 1,
+          opensAt: c.opensAt,
+          expiresAt: c.expiresAt + 1,
+        })
+        assert.equal(await store.reviseContest(expired.ticker, revision(expired)), null)
+        assert.equal(await store.reviseContest(settled.ticker, revision(settled)), null)
+        assert.equal(await store.reviseContest(`${SERIES}-${suffix()}`, revision(expired)), null)
+        assert.equal(await store.latestSeq(), seq)
+        assert.equal((await store.getContest(expired.ticker))?.strikePriceDollars, null)
+      })
+    })
+
     describe('settleContest', () => {
       test('grades each signal win or loss against the settled side', async (store) => {
         const contest = await openWith(store)

@@ -63,6 +63,49 @@ describe('loadConfig', () => {
     assert.equal(c.bootstrapKey, false)
   })
 
+  it('gives the real-venue defaults of decisions §8', () => {
+    const c = loadConfig({})
+    assert.equal(c.kalshiBaseUrl, 'https://external-api.kalshi.com/trade-api/v2')
+    assert.equal(c.kalshiPollS, 5)
+    assert.equal(c.kalshiKeyId, null)
+    assert.equal(c.kalshiPrivateKeyFile, null)
+    assert.deepEqual(c.priceFeeds, ['coinbase', 'kraken', 'bitstamp'])
+    assert.deepEqual(c.feedUrls.coinbase, {
+      ws: 'wss://ws-feed.exchange.coinbase.com',
+      rest: 'https://api.exchange.coinbase.com',
+    })
+    assert.deepEqual(c.feedUrls.kraken, { ws: 'wss://ws.kraken.com/v2', rest: 'https://api.kraken.com' })
+    assert.deepEqual(c.feedUrls.bitstamp, { ws: 'wss://ws.bitstamp.net', rest: 'https://www.bitstamp.net' })
+    assert.equal(c.spotMaxAgeS, 10)
+  })
+
+  it('reads every real-venue variable', () => {
+    const c = loadConfig({
+      VENUE: 'kalshi',
+      KALSHI_BASE_URL: 'https://external-api.demo.kalshi.co/trade-api/v2/',
+      KALSHI_POLL_S: '2',
+      KALSHI_KEY_ID: 'key-1',
+      KALSHI_PRIVATE_KEY_FILE: '/etc/kalshi.pem',
+      PRICE_FEEDS: 'kraken, Coinbase',
+      COINBASE_WS_URL: 'ws://127.0.0.1:9001',
+      COINBASE_REST_URL: 'http://127.0.0.1:9001/',
+      KRAKEN_WS_URL: 'ws://127.0.0.1:9002/v2',
+      KRAKEN_REST_URL: 'http://127.0.0.1:9002',
+      BITSTAMP_WS_URL: 'ws://127.0.0.1:9003',
+      BITSTAMP_REST_URL: 'http://127.0.0.1:9003',
+      SPOT_MAX_AGE_S: '3',
+    })
+    assert.equal(c.venue, 'kalshi')
+    assert.equal(c.kalshiBaseUrl, 'https://external-api.demo.kalshi.co/trade-api/v2')
+    assert.equal(c.kalshiPollS, 2)
+    assert.equal(c.kalshiKeyId, 'key-1')
+    assert.equal(c.kalshiPrivateKeyFile, '/etc/kalshi.pem')
+    assert.deepEqual(c.priceFeeds, ['kraken', 'coinbase'])
+    assert.deepEqual(c.feedUrls.coinbase, { ws: 'ws://127.0.0.1:9001', rest: 'http://127.0.0.1:9001' })
+    assert.deepEqual(c.feedUrls.kraken, { ws: 'ws://127.0.0.1:9002/v2', rest: 'http://127.0.0.1:9002' })
+    assert.equal(c.spotMaxAgeS, 3)
+  })
+
   it('derives PUBLIC_BASE_URL from HOST and PORT, https when TLS files are set', () => {
     const c = loadConfig({ HOST: '::1', PORT: '8443', TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem' })
     assert.equal(c.publicBaseUrl, 'https://[::1]:8443')
@@ -85,6 +128,16 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ BOOTSTRAP_KEY: 'maybe' }, /BOOTSTRAP_KEY/],
     [{ RATE_LIMIT_BURST: '0' }, /RATE_LIMIT_BURST/],
+    [{ KALSHI_BASE_URL: 'external-api.kalshi.com' }, /KALSHI_BASE_URL/],
+    [{ KALSHI_POLL_S: '0' }, /KALSHI_POLL_S/],
+    [{ KALSHI_KEY_ID: 'k' }, /KALSHI_KEY_ID and KALSHI_PRIVATE_KEY_FILE/],
+    [{ PRICE_FEEDS: 'coinbase,binance' }, /PRICE_FEEDS/],
+    [{ PRICE_FEEDS: 'kraken,kraken' }, /PRICE_FEEDS/],
+    [{ PRICE_FEEDS: ',' }, /PRICE_FEEDS/],
+    [{ COINBASE_WS_URL: 'https://ws-feed.exchange.coinbase.com' }, /COINBASE_WS_URL/],
+    [{ KRAKEN_REST_URL: 'wss://api.kraken.com' }, /KRAKEN_REST_URL/],
+    [{ BITSTAMP_WS_URL: 'nope' }, /BITSTAMP_WS_URL/],
+    [{ SPOT_MAX_AGE_S: '0' }, /SPOT_MAX_AGE_S/],
   ]
   for (const [env, pattern] of bad) {
     it(`names the variable when ${JSON.stringify(env)} is wrong`, () => {

@@ -9,7 +9,16 @@ export type Config = Readonly<{
   redisUrl: string | null
   publicBaseUrl: string
   series: readonly string[]
-  venue: 'sim'
+  venue: VenueName
+  /** VENUE=kalshi: REST base, poll period, optional signing key (decisions §8) */
+  kalshiBaseUrl: string
+  kalshiPollS: number
+  kalshiKeyId: string | null
+  kalshiPrivateKeyFile: string | null
+  /** spot sources whose fresh mids make the model's median, in the order given */
+  priceFeeds: readonly SpotSourceName[]
+  feedUrls: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>>
+  spotMaxAgeS: number
   simSpeed: number
   simSeed: number
   simBackfillDays: number
@@ -40,6 +49,22 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export const VENUES = ['sim', 'kalshi'] as const
+export type VenueName = (typeof VENUES)[number]
+
+export const SPOT_SOURCES = ['coinbase', 'kraken', 'bitstamp'] as const
+export type SpotSourceName = (typeof SPOT_SOURCES)[number]
+
+/** decisions §8: the venue's production REST base; the demo environment's host works the same way */
+export const DEFAULT_KALSHI_BASE_URL = 'https://external-api.kalshi.com/trade-api/v2'
+
+/** decisions §8: each exchange's public hosts (reference §4), overridable for fixtures and proxies */
+export const DEFAULT_FEED_URLS: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>> = {
+  coinbase: { ws: 'wss://ws-feed.exchange.coinbase.com', rest: 'https://api.exchange.coinbase.com' },
+  kraken: { ws: 'wss://ws.kraken.com/v2', rest: 'https://api.kraken.com' },
+  bitstamp: { ws: 'wss://ws.bitstamp.net', rest: 'https://www.bitstamp.net' },
+}
 const SERIES_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 
 export function loadConfig(env: Env = process.env): Config {
@@ -95,8 +120,48 @@ export function loadConfig(env: Env = process.env): Config {
     )
   }
 
-  const venue = read('VENUE') ?? 'sim'
-  if (venue !== 'sim') problems.push(`VENUE=${JSON.stringify(venue)} is not a known venue (known: sim)`)
+  const venue = (read('VENUE') ?? 'sim') as VenueName
+  if (!VENUES.includes(venue))
+    problems.push(`VENUE=${JSON.stringify(venue)} is not a known venue (known: ${VENUES.join(', ')})`)
+
+  const kalshiBaseUrl = (read('KALSHI_BASE_URL') ?? DEFAULT_KALSHI_BASE_URL).replace(/\/+$/, '')
+  if (!isHttpUrl(kalshiBaseUrl)) problems.push('KALSHI_BASE_URL must be an absolute http(s) URL')
+  const kalshiPollS = num('KALSHI_POLL_S', 5, 1, 300)
+  const kalshiKeyId = read('KALSHI_KEY_ID') ?? null
+  const kalshiPrivateKeyFile = read('KALSHI_PRIVATE_KEY_FILE') ?? null
+  if ((kalshiKeyId === null) !== (kalshiPrivateKeyFile === null)) {
+    problems.push('KALSHI_KEY_ID and KALSHI_PRIVATE_KEY_FILE must be set together')
+  }
+
+  const feedsRaw = read('PRICE_FEEDS')
+  const priceFeeds = (feedsRaw ?? SPOT_SOURCES.join(',')).split(',').map((s) => s.trim().toLowerCase())
+  if (
+    priceFeeds.some((f) => !(SPOT_SOURCES as readonly string[]).includes(f)) ||
+    new Set(priceFeeds).size !== priceFeeds.length
+  ) {
+    problems.push(
+      `PRICE_FEEDS=${JSON.stringify(feedsRaw)} must be a comma-separated list of distinct sources from ${SPOT_SOURCES.join(', ')}`,
+    )
+  }
+  const feedUrl = (name: string, dflt: string, schemes: readonly string[]): string => {
+    const raw = read(name) ?? dflt
+    if (!hasScheme(raw, schemes)) problems.push(`${name} must be an absolute ${schemes.join(' or ')} URL`)
+    return raw.replace(/\/+$/, '')
+  }
+  const feedUrls = Object.fromEntries(
+    SPOT_SOURCES.map((source) => {
+      const prefix = source.toUpperCase()
+      const dflt = DEFAULT_FEED_URLS[source]
+      return [
+        source,
+        Object.freeze({
+          ws: feedUrl(`${prefix}_WS_URL`, dflt.ws, ['ws:', 'wss:']),
+          rest: feedUrl(`${prefix}_REST_URL`, dflt.rest, ['http:', 'https:']),
+        }),
+      ]
+    }),
+  ) as Record<SpotSourceName, { ws: string; rest: string }>
+  const spotMaxAgeS = num('SPOT_MAX_AGE_S', 10, 1, 3600)
 
   const simSpeed = num('SIM_SPEED', 1, 1, 10_000)
   const seedRaw = read('SIM_SEED')
@@ -153,7 +218,14 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     publicBaseUrl,
     series: Object.freeze(series),
-    venue: 'sim' as const,
+    venue,
+    kalshiBaseUrl,
+    kalshiPollS,
+    kalshiKeyId,
+    kalshiPrivateKeyFile,
+    priceFeeds: Object.freeze(priceFeeds as SpotSourceName[]),
+    feedUrls: Object.freeze(feedUrls),
+    spotMaxAgeS,
     simSpeed,
     simSeed,
     simBackfillDays,
@@ -173,9 +245,12 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 function isHttpUrl(s: string): boolean {
+  return hasScheme(s, ['http:', 'https:'])
+}
+
+function hasScheme(s: string, schemes: readonly string[]): boolean {
   try {
-    const u = new URL(s)
-    return u.protocol === 'http:' || u.protocol === 'https:'
+    return schemes.includes(new URL(s).protocol)
   } catch {
     return false
   }

@@ -70,6 +70,26 @@ export function settleContest(contest: Contest, settlement: Settlement): Contest
   }
 }
 
+/** What a venue may change on a market while it trades: its window, and its strike once set. */
+export type MarketRevision = { strikePriceDollars: number | null; opensAt: number; expiresAt: number }
+
+/**
+ * A live contest brought in line with the venue's latest view of its market, or null when nothing
+ * changes (or the contest is no longer live). A strike once known is never replaced: the venue sets
+ * it once, and signals already graded against it must keep meaning what they meant.
+ */
+export function reviseContest(contest: Contest, revision: MarketRevision): Contest | null {
+  if (contest.state !== 'live') return null
+  const strikePriceDollars = contest.strikePriceDollars ?? revision.strikePriceDollars
+  if (
+    strikePriceDollars === contest.strikePriceDollars &&
+    revision.opensAt === contest.opensAt &&
+    revision.expiresAt === contest.expiresAt
+  )
+    return null
+  return { ...contest, strikePriceDollars, opensAt: revision.opensAt, expiresAt: revision.expiresAt }
+}
+
 /** The whole minute of the window at `now` (0 at open, 14 in the last minute), or null outside it. */
 export function minuteOfContest(contest: Pick<Contest, 'opensAt' | 'expiresAt'>, now: number): number | null {
   if (now < contest.opensAt || now >= contest.expiresAt) return null

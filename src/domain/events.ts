@@ -6,7 +6,12 @@ import { type ContestView, type SignalView, toContestView, toSignalView } from '
 export const PUBLIC_EVENT_TYPES = ['contest.opened', 'signal.emitted', 'contest.settled'] as const
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number]
 
-export const INTERNAL_EVENT_TYPES = ['contest.expired', 'history.imported', 'key.changed'] as const
+export const INTERNAL_EVENT_TYPES = [
+  'contest.expired',
+  'contest.revised',
+  'history.imported',
+  'key.changed',
+] as const
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number]
 
 export type EventType = PublicEventType | InternalEventType
@@ -46,6 +51,11 @@ export function signalEmittedEvent(contest: Contest, signal: Signal): NewEvent {
 
 export function contestExpiredEvent(contest: Contest): NewEvent {
   return event('contest.expired', contest, toContestView(contest))
+}
+
+/** The venue set a live contest's strike or moved its window (decisions §8). */
+export function contestRevisedEvent(contest: Contest): NewEvent {
+  return event('contest.revised', contest, toContestView(contest))
 }
 
 export function contestSettledEvent(contest: Contest): NewEvent {

@@ -6,6 +6,7 @@ import { formatTicker, QUARTER_MS } from '../domain/ticker.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
 import { backfillHistory, LeadershipLostError, readingLatencyMs } from './backfill.ts'
 import type { StepContext } from './engine-context.ts'
+import { createSkippedReadings } from './skipped-readings.ts'
 import { createTestWorld, type TestWorld } from './test-world.ts'
 
 const SERIES = 'KXBTC15M'
@@ -18,6 +19,7 @@ function contextOf(w: TestWorld): StepContext {
     feed: w.feed,
     notifier: createMemoryEventNotifier(),
     logger: w.logger,
+    skips: createSkippedReadings(w.logger),
   }
 }
 

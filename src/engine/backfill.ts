@@ -5,7 +5,7 @@ import { type Contest, MINUTE_MS, type Signal, settleContest } from '../domain/c
 import { QUARTER_MS, quarterStart } from '../domain/ticker.ts'
 import { liveContestFor } from './contest-steps.ts'
 import { notifyCommitted, published, type StepContext } from './engine-context.ts'
-import { FIRST_READING_MINUTE, LAST_READING_MINUTE, takeReading } from './reading.ts'
+import { FIRST_READING_MINUTE, isSkipped, LAST_READING_MINUTE, takeReading } from './reading.ts'
 
 const DAY_MS = 86_400_000
 /** Contests per importHistory call: one transaction each, small enough not to hold the writer long. */
@@ -79,8 +79,8 @@ async function historicReadings(ctx: StepContext, contest: Contest): Promise<Sig
   const signals: Signal[] = []
   for (let minute = FIRST_READING_MINUTE; minute <= LAST_READING_MINUTE; minute++) {
     const at = contest.opensAt + minute * MINUTE_MS
-    const signal = await takeReading(ctx, contest, minute, at + readingLatencyMs(contest.ticker, minute))
-    if (signal) signals.push(signal)
+    const reading = await takeReading(ctx, contest, minute, at + readingLatencyMs(contest.ticker, minute))
+    if (!isSkipped(reading)) signals.push(reading)
   }
   return signals
 }

@@ -1,10 +1,10 @@
 // The live steps of one tick: open the venue's current market, raise the current minute's reading,
 // expire what has closed and settle what the venue has decided. Each step is idempotent: it reads
 // the stored state and the store rejects duplicates, so a retried or doubled step changes nothing.
-import { type Contest, minuteOfContest } from '../domain/contest.ts'
+import { type Contest, minuteOfContest, reviseContest } from '../domain/contest.ts'
 import type { VenueMarket } from '../ports/venue.ts'
 import { published, type StepContext } from './engine-context.ts'
-import { FIRST_READING_MINUTE, LAST_READING_MINUTE, takeReading } from './reading.ts'
+import { FIRST_READING_MINUTE, isSkipped, LAST_READING_MINUTE, takeReading } from './reading.ts'
 
 export function liveContestFor(market: VenueMarket): Contest {
   return {
@@ -48,16 +48,53 @@ export async function openCurrentContest(
   return opened
 }
 
-/** Moves one unsettled contest along: expire when closed, else read the current minute; settle when decided. */
+/**
+ * Moves one unsettled contest along: follow the venue's changes to a live market, expire it when its
+ * window has passed or the venue stopped trading it, else read the current minute; settle when decided.
+ */
 export async function advanceContest(ctx: StepContext, contest: Contest, now: number): Promise<void> {
-  let state = contest.state
-  if (state === 'live' && contest.expiresAt <= now) {
-    await published(ctx, await ctx.store.expireContest(contest.ticker))
+  let current = contest
+  let closedByVenue = false
+  if (current.state === 'live') {
+    const market = await ctx.venue.market(current.ticker, now)
+    if (market) {
+      current = await followRevision(ctx, current, market)
+      closedByVenue = market.phase === 'closed'
+    }
+  }
+  let state = current.state
+  if (state === 'live' && (current.expiresAt <= now || closedByVenue)) {
+    await published(ctx, await ctx.store.expireContest(current.ticker))
     // null means another writer moved it on already; settling below is safe either way
     state = 'expired'
   }
-  if (state === 'live') await raiseCurrentReading(ctx, contest, now)
-  else if (state === 'expired') await settleIfDecided(ctx, contest.ticker, now)
+  if (state === 'live') await raiseCurrentReading(ctx, current, now)
+  else if (state === 'expired') await settleIfDecided(ctx, current.ticker, now)
+}
+
+/**
+ * A real venue sets the strike after the open and may move the close (decisions §8): the stored
+ * contest follows, so later readings and snapshots carry what the venue says now.
+ */
+async function followRevision(ctx: StepContext, contest: Contest, market: VenueMarket): Promise<Contest> {
+  const revision = {
+    strikePriceDollars: market.strikePriceDollars,
+    opensAt: market.opensAt,
+    expiresAt: market.expiresAt,
+  }
+  const revised = reviseContest(contest, revision)
+  if (!revised) return contest
+  if (!(await published(ctx, await ctx.store.reviseContest(contest.ticker, revision)))) return contest
+  ctx.logger.info(
+    {
+      ticker: contest.ticker,
+      strike: revised.strikePriceDollars,
+      opensAt: new Date(revised.opensAt).toISOString(),
+      expiresAt: new Date(revised.expiresAt).toISOString(),
+    },
+    'contest revised by the venue',
+  )
+  return revised
 }
 
 /**
@@ -68,12 +105,12 @@ async function raiseCurrentReading(ctx: StepContext, contest: Contest, now: numb
   const minute = minuteOfContest(contest, now)
   if (minute === null || minute < FIRST_READING_MINUTE || minute > LAST_READING_MINUTE) return
   if (contest.signals.some((s) => s.minute === minute)) return
-  const signal = await takeReading(ctx, contest, minute, now)
-  if (!signal) {
-    ctx.logger.debug({ ticker: contest.ticker, minute }, 'no reading: no quote or strike')
+  const reading = await takeReading(ctx, contest, minute, now)
+  if (isSkipped(reading)) {
+    ctx.skips.record(contest.ticker, minute, reading.skipped)
     return
   }
-  await published(ctx, await ctx.store.addSignal(signal))
+  await published(ctx, await ctx.store.addSignal(reading))
 }
 
 async function settleIfDecided(ctx: StepContext, ticker: string, now: number): Promise<void> {

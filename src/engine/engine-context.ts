@@ -3,6 +3,7 @@ import type { StoredEvent } from '../domain/events.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Store } from '../ports/store.ts'
 import type { PriceFeed, Venue } from '../ports/venue.ts'
+import type { SkippedReadings } from './skipped-readings.ts'
 
 type LogFn = (obj: unknown, msg?: string) => void
 
@@ -15,6 +16,7 @@ export type StepContext = {
   feed: PriceFeed
   notifier: EventNotifier
   logger: EngineLogger
+  skips: SkippedReadings
 }
 
 /**

@@ -12,6 +12,7 @@ import { backfillHistory } from './backfill.ts'
 import { advanceContest, openCurrentContest } from './contest-steps.ts'
 import type { EngineLogger, StepContext } from './engine-context.ts'
 import { createLeadership } from './leadership.ts'
+import { createSkippedReadings, type SkipObserver } from './skipped-readings.ts'
 
 export type { EngineLogger } from './engine-context.ts'
 
@@ -36,6 +37,8 @@ export type EngineDeps = {
   /** engine lease time to live in wall ms, default 6000 */
   leaseTtlMs?: number
   logger: EngineLogger
+  /** told once per contest minute that raised no reading (for metrics) */
+  onSkippedReading?: SkipObserver
 }
 
 export type Engine = {
@@ -59,7 +62,14 @@ export function createEngine(deps: EngineDeps): Engine {
   const { store, venue, clock, wallClock, logger } = deps
   const tickMs = deps.tickMs ?? DEFAULT_TICK_MS
   const holderId = deps.holderId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
-  const ctx: StepContext = { store, venue, feed: deps.feed, notifier: deps.notifier, logger }
+  const ctx: StepContext = {
+    store,
+    venue,
+    feed: deps.feed,
+    notifier: deps.notifier,
+    logger,
+    skips: createSkippedReadings(logger, deps.onSkippedReading),
+  }
   const leadership = createLeadership({
     store,
     holderId,

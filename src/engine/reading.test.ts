@@ -5,8 +5,9 @@ import { MINUTE_MS } from '../domain/contest.ts'
 import { EWMA_CLOSES, evaluateReading, MODEL_VERSION } from '../domain/model.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
+import type { PriceFeed, Venue } from '../ports/venue.ts'
 import { liveContestFor } from './contest-steps.ts'
-import { takeReading } from './reading.ts'
+import { isSkipped, takeReading } from './reading.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
@@ -25,7 +26,7 @@ describe('takeReading', () => {
     const at = OPEN + 6 * MINUTE_MS
     const signal = await takeReading({ feed, venue }, contest, 6, at + 1_234)
     const quote = await venue.quote(contest.ticker, at)
-    assert.ok(signal && quote)
+    assert.ok(!isSkipped(signal) && quote)
     const expected = evaluateReading({
       spot: feed.spotAtSync(at),
       strike: contest.strikePriceDollars as number,
@@ -47,7 +48,7 @@ describe('takeReading', () => {
     const { feed, venue, contest } = await setup()
     const early = await takeReading({ feed, venue }, contest, 3, OPEN + 3 * MINUTE_MS + 5)
     const late = await takeReading({ feed, venue }, contest, 3, OPEN + 3 * MINUTE_MS + 59_000)
-    assert.ok(early && late)
+    assert.ok(!isSkipped(early) && !isSkipped(late))
     assert.deepEqual({ ...early, raisedAt: 0 }, { ...late, raisedAt: 0 })
   })
 
@@ -55,14 +56,32 @@ describe('takeReading', () => {
     const { feed, venue, contest } = await setup()
     for (let minute = 1; minute <= 14; minute++) {
       const s = await takeReading({ feed, venue }, contest, minute, OPEN + minute * MINUTE_MS)
-      assert.ok(s)
+      assert.ok(!isSkipped(s))
       assert.ok(Math.abs(s.edgeCents - (s.confidence - s.entryPriceCents)) < 1e-9)
     }
   })
 
-  it('raises nothing without a strike or a quote', async () => {
+  it('skips the minute without a strike, a quote or a fresh spot, and says which', async () => {
     const { feed, venue, contest } = await setup()
-    assert.equal(await takeReading({ feed, venue }, { ...contest, strikePriceDollars: null }, 2, OPEN), null)
-    assert.equal(await takeReading({ feed, venue }, { ...contest, ticker: 'UNKNOWN-1' }, 2, OPEN), null)
+    const at = OPEN + 2 * MINUTE_MS
+    assert.deepEqual(await takeReading({ feed, venue }, { ...contest, strikePriceDollars: null }, 2, at), {
+      skipped: 'no-strike',
+    })
+    assert.deepEqual(await takeReading({ feed, venue }, { ...contest, ticker: 'UNKNOWN-1' }, 2, at), {
+      skipped: 'no-quote',
+    })
+    const bookless: Venue = { ...venue, quote: async () => ({ upAskCents: null, downAskCents: null }) }
+    assert.deepEqual(await takeReading({ feed, venue: bookless }, contest, 2, at), { skipped: 'no-quote' })
+    const stale: PriceFeed = { ...feed, spotAt: async () => null }
+    assert.deepEqual(await takeReading({ feed: stale, venue }, contest, 2, at), { skipped: 'no-spot' })
+  })
+
+  it('reads on the only side that has an ask', async () => {
+    const { feed, venue, contest } = await setup()
+    const upOnly: Venue = { ...venue, quote: async () => ({ upAskCents: 99.5, downAskCents: null }) }
+    const reading = await takeReading({ feed, venue: upOnly }, contest, 4, OPEN + 4 * MINUTE_MS)
+    assert.ok(!isSkipped(reading))
+    assert.equal(reading.side, 'up')
+    assert.equal(reading.entryPriceCents, 99.5)
   })
 })

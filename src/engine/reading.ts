@@ -8,27 +8,37 @@ import type { PriceFeed, Venue } from '../ports/venue.ts'
 export const FIRST_READING_MINUTE = 1
 export const LAST_READING_MINUTE = CONTEST_MINUTES - 1
 
+/** Why a minute raised no reading (decisions §8): each is counted in metrics and logged once per contest. */
+export const SKIP_REASONS = ['no-strike', 'no-quote', 'no-spot'] as const
+export type SkipReason = (typeof SKIP_REASONS)[number]
+export type SkippedReading = { skipped: SkipReason }
+
+export function isSkipped(reading: Signal | SkippedReading): reading is SkippedReading {
+  return 'skipped' in reading
+}
+
 /**
  * The reading for `minute`, evaluated at that whole minute (decisions §3), not at the moment the
  * tick happened to run: a late tick then raises the same numbers, and so does a backfill or a
- * restart with the same simulator seed. Null when the venue has no quote or the strike is unknown.
+ * restart with the same simulator seed. Skipped when the strike is unknown, neither side has an ask,
+ * or no spot source is fresh.
  */
 export async function takeReading(
   deps: { venue: Venue; feed: PriceFeed },
   contest: Contest,
   minute: number,
   raisedAt: number,
-): Promise<Signal | null> {
+): Promise<Signal | SkippedReading> {
   const strike = contest.strikePriceDollars
-  if (strike === null) return null
+  if (strike === null) return { skipped: 'no-strike' }
   const at = contest.opensAt + minute * MINUTE_MS
   const quote = await deps.venue.quote(contest.ticker, at)
-  if (!quote) return null
+  if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
   const [spot, closes] = await Promise.all([
     deps.feed.spotAt(at),
     deps.feed.minuteClosesBefore(at, EWMA_CLOSES),
   ])
-  if (spot === null || (quote.upAskCents === null && quote.downAskCents === null)) return null
+  if (spot === null) return { skipped: 'no-spot' }
   const reading = evaluateReading({
     spot,
     strike,

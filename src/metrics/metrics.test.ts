@@ -44,10 +44,54 @@ describe('metrics', () => {
     assert.match(text, /^cs_fanout_lag_seconds_sum 0\.25$/m)
   })
 
+  it('counts venue requests by endpoint and status with their latency, retries and skipped readings', async () => {
+    const metrics = createMetrics()
+    metrics.venueTelemetry.request('orderbook', '200', 0.04)
+    metrics.venueTelemetry.request('orderbook', '200', 0.06)
+    metrics.venueTelemetry.request('markets', 'timeout', 5)
+    metrics.venueTelemetry.retry('markets')
+    metrics.countSkippedReading('no-spot')
+    metrics.countSkippedReading('no-spot')
+    const text = await metrics.registry.metrics()
+    assert.match(text, /^cs_venue_request_duration_seconds_count\{endpoint="orderbook",status="200"\} 2$/m)
+    assert.match(text, /^cs_venue_request_duration_seconds_sum\{endpoint="orderbook",status="200"\} 0\.1$/m)
+    assert.match(text, /^cs_venue_request_duration_seconds_count\{endpoint="markets",status="timeout"\} 1$/m)
+    assert.equal(await sample(metrics, 'cs_venue_retries_total', { endpoint: 'markets' }), 1)
+    assert.equal(await sample(metrics, 'cs_readings_skipped_total', { reason: 'no-spot' }), 2)
+  })
+
+  it('reads the age of the last venue poll and of each spot source at scrape time', async () => {
+    const metrics = createMetrics()
+    let now = 100_000
+    metrics.watchFeeds(
+      () => ({ name: 'kalshi', state: 'ok', lastOkAt: 97_500 }),
+      () => [
+        { name: 'coinbase', state: 'ok', lastOkAt: 99_000, midDollars: 1, midAt: 99_000, fresh: true },
+        { name: 'kraken', state: 'down', lastOkAt: null, midDollars: null, midAt: null, fresh: false },
+      ],
+      () => now,
+    )
+    assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds'), 2.5)
+    assert.equal(await sample(metrics, 'cs_spot_source_age_seconds', { source: 'coinbase' }), 1)
+    assert.equal(
+      await sample(metrics, 'cs_spot_source_age_seconds', { source: 'kraken' }),
+      Number.POSITIVE_INFINITY,
+    )
+    now += 10_000
+    assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds'), 12.5)
+  })
+
   it('registers a gauge only for the sources this process has', async () => {
     const metrics = createMetrics()
     const text = await metrics.registry.metrics()
-    for (const name of ['cs_streams_open', 'cs_engine_leader', 'cs_store_up', 'cs_redis_up']) {
+    for (const name of [
+      'cs_streams_open',
+      'cs_engine_leader',
+      'cs_store_up',
+      'cs_redis_up',
+      'cs_venue_last_poll_age_seconds',
+      'cs_spot_source_age_seconds',
+    ]) {
       assert.doesNotMatch(text, new RegExp(`^# TYPE ${name} `, 'm'))
     }
   })

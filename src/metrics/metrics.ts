@@ -4,6 +4,7 @@
 // process has are registered (no Redis gauge without REDIS_URL, no leadership gauge without an engine).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { StoredEvent } from '../domain/events.ts'
+import type { SourceStatus, SpotSourceStatus, VenueTelemetry } from '../ports/venue.ts'
 
 /** What the store answered when last asked (see http/store-probe.ts, which caches it for ~1 s). */
 export type StoreReading = { reachable: boolean; engineHeartbeat: number | null }
@@ -19,6 +20,12 @@ export type Metrics = {
   /** `read` is asked once per scrape for both the store gauge and the heartbeat age. */
   watchStore(read: () => Promise<StoreReading>, wallNow: () => number): void
   watchRedis(health: () => 'ok' | 'degraded'): void
+  /** Request accounting handed to a networked venue adapter (engine roles). */
+  venueTelemetry: VenueTelemetry
+  /** A contest minute whose reading could not be raised, by reason (engine roles). */
+  countSkippedReading(reason: string): void
+  /** Ages of the venue's last good poll and of each spot source's last price (engine roles). */
+  watchFeeds(venue: () => SourceStatus, spot: () => readonly SpotSourceStatus[], wallNow: () => number): void
 }
 
 export type MetricsOptions = {
@@ -58,8 +65,64 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     registers,
   })
 
+  const venueRequests = new Histogram({
+    name: 'cs_venue_request_duration_seconds',
+    help: 'requests to the venue by endpoint and status (HTTP code, timeout or error); _count is the request count',
+    labelNames: ['endpoint', 'status'] as const,
+    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  })
+  const venueRetries = new Counter({
+    name: 'cs_venue_retries_total',
+    help: 'venue requests retried after a 429, a 5xx, a timeout or a network error, by endpoint',
+    labelNames: ['endpoint'] as const,
+    registers,
+  })
+  const skippedReadings = new Counter({
+    name: 'cs_readings_skipped_total',
+    help: 'contest minutes whose reading could not be raised when first tried, by reason',
+    labelNames: ['reason'] as const,
+    registers,
+  })
+  const ageSeconds = (at: number | null, now: number): number =>
+    at === null ? Number.POSITIVE_INFINITY : Math.max(0, now - at) / 1000
+
   return {
     registry,
+    venueTelemetry: {
+      request(endpoint, status, seconds) {
+        venueRequests.observe({ endpoint, status }, seconds)
+      },
+      retry(endpoint) {
+        venueRetries.inc({ endpoint })
+      },
+    },
+    countSkippedReading(reason) {
+      skippedReadings.inc({ reason })
+    },
+    watchFeeds(venue, spot, wallNow) {
+      new Gauge({
+        name: 'cs_venue_last_poll_age_seconds',
+        help: 'seconds since the venue last answered a whole poll (+Inf before the first); 0 for the simulator',
+        registers,
+        collect() {
+          const status = venue()
+          this.set(
+            status.lastOkAt === null && status.state === 'ok' ? 0 : ageSeconds(status.lastOkAt, wallNow()),
+          )
+        },
+      })
+      new Gauge({
+        name: 'cs_spot_source_age_seconds',
+        help: 'seconds since each spot source last gave a price (+Inf before the first)',
+        labelNames: ['source'] as const,
+        registers,
+        collect() {
+          const now = wallNow()
+          for (const source of spot()) this.set({ source: source.name }, ageSeconds(source.midAt, now))
+        },
+      })
+    },
     countRequest(route, method, status) {
       httpRequests.inc({ route, method, status: String(status) })
       if (status === 429) rateLimited.inc()

@@ -2,7 +2,7 @@
 // event log and the contest tables can never disagree. Implementations: SQLite (embedded default)
 // and PostgreSQL (scaled out); both pass test/store-contract.ts.
 import type { ApiKeyRecord } from '../domain/api-key.ts'
-import type { Contest, Settlement, Signal } from '../domain/contest.ts'
+import type { Contest, MarketRevision, Settlement, Signal } from '../domain/contest.ts'
 import type { NewEvent, StoredEvent } from '../domain/events.ts'
 
 export type HistoryQuery = {
@@ -44,6 +44,11 @@ export interface Store {
   addSignal(signal: Signal): Promise<StoredEvent | null>
   /** live → expired with the internal contest.expired; null when not live. */
   expireContest(ticker: string): Promise<StoredEvent | null>
+  /**
+   * Applies the venue's latest window and (once known) strike to a live contest, with the internal
+   * contest.revised; null (and no event) when nothing changes or the contest is not live.
+   */
+  reviseContest(ticker: string, revision: MarketRevision): Promise<StoredEvent | null>
   /** → settled, grading every signal, with contest.settled; null when already settled or unknown. */
   settleContest(ticker: string, settlement: Settlement): Promise<StoredEvent | null>
   /**

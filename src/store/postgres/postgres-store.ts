@@ -1,10 +1,11 @@
 // PostgresStore: the scaled-out Store on a pg connection pool, behaving exactly as SqliteStore.
 import pg from 'pg'
 import type { ApiKeyRecord } from '../../domain/api-key.ts'
-import { type Contest, type Signal, settleContest } from '../../domain/contest.ts'
+import { type Contest, reviseContest, type Signal, settleContest } from '../../domain/contest.ts'
 import {
   contestExpiredEvent,
   contestOpenedEvent,
+  contestRevisedEvent,
   contestSettledEvent,
   historyImportedEvent,
   keyChangedEvent,
@@ -82,6 +83,8 @@ const SQL = {
   lockContest: 'SELECT state FROM contests WHERE ticker = $1 FOR UPDATE',
   touchContest: 'UPDATE contests SET updated_at = $1 WHERE ticker = $2',
   expire: `UPDATE contests SET state = 'expired', updated_at = $1 WHERE ticker = $2 AND state = 'live'`,
+  revise: `UPDATE contests SET strike_price_dollars = $2, opens_at = $3, expires_at = $4, updated_at = $5
+    WHERE ticker = $1 AND state = 'live'`,
   settle: `UPDATE contests SET state = 'settled', settled_side = $2, settled_price_dollars = $3,
       voided = $4, updated_at = $5
     WHERE ticker = $1 AND state <> 'settled'`,
@@ -339,6 +342,16 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
         const result = await t.client.query(SQL.expire, [wallNow(), ticker])
         if (result.rowCount === 0) return null
         return t.append(contestExpiredEvent((await readContest(t.client, ticker))!))
+      })
+    },
+    async reviseContest(ticker, revision) {
+      return tx(async (t) => {
+        if ((await lockContest(t.client, ticker)) !== 'live') return null
+        const revised = reviseContest((await readContest(t.client, ticker))!, revision)
+        if (!revised) return null
+        const { strikePriceDollars, opensAt, expiresAt } = revised
+        await t.client.query(SQL.revise, [ticker, strikePriceDollars, opensAt, expiresAt, wallNow()])
+        return t.append(contestRevisedEvent((await readContest(t.client, ticker))!))
       })
     },
     async settleContest(ticker, settlement) {

@@ -1,10 +1,11 @@
 // SqliteStore: the embedded default Store on one node:sqlite file in WAL mode.
 import type { SQLInputValue, StatementSync } from 'node:sqlite'
 import type { ApiKeyRecord } from '../../domain/api-key.ts'
-import { type Contest, type Signal, settleContest } from '../../domain/contest.ts'
+import { type Contest, reviseContest, type Signal, settleContest } from '../../domain/contest.ts'
 import {
   contestExpiredEvent,
   contestOpenedEvent,
+  contestRevisedEvent,
   contestSettledEvent,
   historyImportedEvent,
   keyChangedEvent,
@@ -62,6 +63,8 @@ const SQL = {
     ON CONFLICT (ticker, minute) DO NOTHING`,
   touchContest: 'UPDATE contests SET updated_at = ? WHERE ticker = ?',
   expire: `UPDATE contests SET state = 'expired', updated_at = ? WHERE ticker = ? AND state = 'live'`,
+  revise: `UPDATE contests SET strike_price_dollars = ?, opens_at = ?, expires_at = ?, updated_at = ?
+    WHERE ticker = ? AND state = 'live'`,
   settle: `UPDATE contests SET state = 'settled', settled_side = :settled_side,
       settled_price_dollars = :settled_price_dollars, voided = :voided, updated_at = :updated_at
     WHERE ticker = :ticker AND state <> 'settled'`,
@@ -234,6 +237,16 @@ export function createSqliteStore(path: string, opts: SqliteStoreOptions = {}): 
       return tx(() => {
         if (changes('expire', wallNow(), ticker) === 0) return null
         return append(contestExpiredEvent(readContest(ticker)!))
+      })
+    },
+    async reviseContest(ticker, revision) {
+      return tx(() => {
+        const before = readContest(ticker)
+        const revised = before && reviseContest(before, revision)
+        if (!revised) return null
+        const { strikePriceDollars, opensAt, expiresAt } = revised
+        changes('revise', strikePriceDollars, opensAt, expiresAt, wallNow(), ticker)
+        return append(contestRevisedEvent(readContest(ticker)!))
       })
     },
     async settleContest(ticker, settlement) {
