@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { encodeFeedStatus, FEED_STATUS_SETTING } from '../src/domain/feed-status.ts'
 import type { BucketStore } from '../src/ports/bucket-store.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createMemoryBucketStore } from '../src/store/memory/memory-bucket-store.ts'
@@ -49,6 +51,37 @@ describe('GET /v1/health', () => {
       assert.equal(res.body.length, 0)
       assert.equal(res.headers['cache-control'], 'no-store')
       assert.match(String(res.headers['content-type']), /^application\/json/)
+    }))
+
+  test('reports degraded with the venue unreachable when the engine says its venue is down', () =>
+    withWorld({}, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now())
+      const venueDown = encodeFeedStatus({ name: 'kalshi', state: 'down' }, [{ name: 'kraken', state: 'ok' }])
+      await w.store.putSetting(FEED_STATUS_SETTING, venueDown)
+      const res = await createApiClient(w).get('/v1/health')
+      assert.equal(res.status, 200)
+      assert.equal(res.json.status, 'degraded')
+      assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok', venue: 'unreachable' })
+    }))
+
+  test('reports degraded with the spot unreachable only when every spot source is down', () =>
+    withWorld({}, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now())
+      const oneLeft = [
+        { name: 'coinbase', state: 'down' as const },
+        { name: 'kraken', state: 'ok' as const },
+      ]
+      await w.store.putSetting(
+        FEED_STATUS_SETTING,
+        encodeFeedStatus({ name: 'kalshi', state: 'ok' }, oneLeft),
+      )
+      assert.equal((await createApiClient(w).get('/v1/health')).json.status, 'ok')
+      await sleep(1100) // the store probe caches its reading for a second
+      const none = oneLeft.map((s) => ({ ...s, state: 'down' as const }))
+      await w.store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus({ name: 'kalshi', state: 'ok' }, none))
+      const res = await createApiClient(w).get('/v1/health')
+      assert.equal(res.json.status, 'degraded')
+      assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok', spot: 'unreachable' })
     }))
 
   test('reports the engine stale, and the service degraded, after 2 minutes without a heartbeat', () =>

@@ -4,6 +4,7 @@
 // retried on the next tick instead of stopping the loop.
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
+import { encodeFeedStatus, FEED_STATUS_SETTING } from '../domain/feed-status.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Store } from '../ports/store.ts'
@@ -164,6 +165,8 @@ export function createEngine(deps: EngineDeps): Engine {
     if (wallNow - lastHeartbeat >= HEARTBEAT_EVERY_MS) {
       await step('heartbeat', async () => {
         await store.recordEngineHeartbeat(wallNow)
+        // beside the heartbeat, so every api replica's health check sees the sources this engine sees
+        await store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus(venue.status(), deps.feed.sources()))
         lastHeartbeat = wallNow
       })
     }

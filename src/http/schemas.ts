@@ -107,6 +107,15 @@ export const HealthSchema = Type.Object(
       rate_limit: Type.Optional(
         stringEnum(['degraded'] as const, 'Present when the shared rate-limit store is unreachable.'),
       ),
+      venue: Type.Optional(
+        stringEnum(['unreachable'] as const, 'Present when the venue has not answered for over a minute.'),
+      ),
+      spot: Type.Optional(
+        stringEnum(
+          ['unreachable'] as const,
+          'Present when no spot price source has answered for over a minute.',
+        ),
+      ),
     }),
   },
   { $id: 'Health' },

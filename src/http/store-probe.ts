@@ -1,9 +1,17 @@
 // Whether the store answers, and when an engine last wrote, asked at most about once a second however
 // many health checks and error paths want to know.
+import { FEED_STATUS_SETTING, type FeedChecks, feedChecks } from '../domain/feed-status.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 
-export type StoreStatus = { reachable: boolean; engineHeartbeat: number | null }
+export type StoreStatus = {
+  reachable: boolean
+  engineHeartbeat: number | null
+  /** the engine's last report on the venue and the spot sources (see domain/feed-status.ts) */
+  feeds: FeedChecks
+}
+
+const FEEDS_OK: FeedChecks = { venue: 'ok', spot: 'ok' }
 
 export type StoreProbe = { read(): Promise<StoreStatus> }
 
@@ -15,9 +23,13 @@ export function createStoreProbe(opts: { store: Store; wallClock: Clock; ttlMs?:
   async function ask(): Promise<StoreStatus> {
     try {
       await opts.store.ping()
-      return { reachable: true, engineHeartbeat: await opts.store.lastEngineHeartbeat() }
+      const [engineHeartbeat, feeds] = await Promise.all([
+        opts.store.lastEngineHeartbeat(),
+        opts.store.getSetting(FEED_STATUS_SETTING),
+      ])
+      return { reachable: true, engineHeartbeat, feeds: feedChecks(feeds) }
     } catch {
-      return { reachable: false, engineHeartbeat: null }
+      return { reachable: false, engineHeartbeat: null, feeds: FEEDS_OK }
     }
   }
 

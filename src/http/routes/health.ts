@@ -32,7 +32,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
         operationId: 'getHealth',
         summary: 'Health check',
         description:
-          'Needs no key and is not rate limited. 200 with status "ok", or "degraded" when the engine is stale or the shared rate-limit store is unreachable; 503 with status "unavailable" when the store cannot be reached. Also answers HEAD.',
+          'Needs no key and is not rate limited. 200 with status "ok", or "degraded" when the engine is stale, the shared rate-limit store is unreachable, or (with a real venue) the venue or every spot source has been unreachable for over a minute; 503 with status "unavailable" when the store cannot be reached. Also answers HEAD.',
         tags: ['health'],
         security: [],
         response: {
@@ -62,9 +62,11 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
           ? 'ok'
           : 'stale'
       const rateLimitDegraded = deps.buckets.health() === 'degraded'
+      const { venue, spot } = store.feeds
+      const feedsDown = venue !== 'ok' || spot !== 'ok'
       const status = !store.reachable
         ? 'unavailable'
-        : engine !== 'ok' || rateLimitDegraded
+        : engine !== 'ok' || rateLimitDegraded || feedsDown
           ? 'degraded'
           : 'ok'
       const body = {
@@ -75,6 +77,9 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
           store: store.reachable ? 'ok' : 'unavailable',
           engine,
           ...(rateLimitDegraded ? { rate_limit: 'degraded' } : {}),
+          // present only when down, like rate_limit: a healthy deployment's body stays as decisions §4 shows it
+          ...(venue !== 'ok' ? { venue } : {}),
+          ...(spot !== 'ok' ? { spot } : {}),
         },
       }
       reply.header('cache-control', 'no-store')
