@@ -65,7 +65,7 @@ export type SpotSource = {
   snapshot(): SpotSourceSnapshot
   /** close of the one-minute bucket starting at `minuteStart` (epoch ms), from live prices or candles */
   closeOf(minuteStart: number): number | undefined
-  /** resolves on the first price, once both socket and REST failed a first time, or at startTimeoutMs */
+  /** resolves on the first price, once socket and REST have both answered without one, or at startTimeoutMs */
   start(): Promise<void>
   close(): Promise<void>
 }
@@ -110,12 +110,13 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   let polling = false
   let restFailing = false
 
-  // start() settles on the first price, or once the socket and the REST ticker have each failed once
-  let socketFailedOnce = false
+  // start() settles on the first price, or once the REST ticker has failed and the socket has either
+  // failed or answered without a price yet (Bitstamp's trades channel stays quiet until a trade)
+  let socketAnswered = false
   let restFailedOnce = false
   let settleFirst: () => void = () => {}
   const maybeSettleOnFailure = (): void => {
-    if (socketFailedOnce && restFailedOnce) settleFirst()
+    if (socketAnswered && restFailedOnce) settleFirst()
   }
 
   const ok = (): void => {
@@ -145,6 +146,8 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
         return
       case 'alive':
         ok()
+        socketAnswered = true
+        maybeSettleOnFailure()
         return
       case 'rejected':
         logger.error({ source, reason: ev.reason }, 'spot exchange rejected a request')
@@ -170,7 +173,6 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       onOpen: () => {
         socketOpen = true
         openedAtMono = performance.now()
-        ok()
       },
       onFrame,
       onEnd: (reason) => {
@@ -183,7 +185,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
         if (healthy) attempt = 0
         const delay = fullJitterDelay(attempt++, t.backoffBaseMs, t.backoffCapMs, random)
         logger.warn({ source, reason, retryInMs: delay }, 'spot socket ended')
-        socketFailedOnce = true
+        socketAnswered = true
         maybeSettleOnFailure()
         void pollRest()
         if (!closed) reconnectTimer = setTimeout(connect, delay)
