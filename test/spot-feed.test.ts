@@ -166,15 +166,19 @@ describe('createSpotFeed › connection faults', () => {
     }
   })
 
-  it('keeps retrying with backoff while the exchange refuses connections, then recovers', async () => {
-    const w = await startSpotWorld({ sources: ['kraken'], prepare: (ex) => ex.kraken.failRest(true) })
+  it('backs off exponentially while connections are refused, and resets after a healthy connection', async () => {
+    const w = await startSpotWorld({
+      sources: ['kraken'],
+      random: () => 0.99, // the top of each jitter range
+      prepare: (ex) => ex.kraken.failRest(true),
+    })
+    const retries = () => w.logs.filter((l) => l.msg === 'spot socket ended').map((l) => l.obj.retryInMs)
     try {
       w.ex.kraken.refuseConnections(true)
       w.ex.kraken.dropConnections()
-      await eventually(
-        () => w.logs.filter((l) => l.msg === 'spot socket ended').length,
-        (n) => n >= 4,
-      )
+      await eventually(retries, (r) => r.length >= 6)
+      // base 20 ms doubling, capped at 200 ms
+      assert.deepEqual(retries().slice(0, 6), [19, 39, 79, 158, 198, 198])
       w.ex.kraken.refuseConnections(false)
       await eventually(
         () => w.ex.kraken.connections(),
@@ -185,6 +189,32 @@ describe('createSpotFeed › connection faults', () => {
         () => w.feed.spotAt(Date.now()),
         (s) => s === 68500.5,
       )
+      await sleep(300) // longer than healthyAfterMs, with prices: a healthy connection
+      w.ex.kraken.dropConnections()
+      await eventually(retries, (r) => r.length >= 7)
+      assert.equal(retries()[6], 19)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('keeps a quiet Bitstamp socket alive with bts:heartbeat and tops its price up from REST', async () => {
+    const w = await startSpotWorld({ sources: ['bitstamp'], maxAgeMs: 400 })
+    try {
+      await eventually(
+        () => w.ex.bitstamp.subscriptions.length,
+        (n) => n === 1,
+      )
+      w.ex.bitstamp.setRestPrice(68750, 68752)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68751,
+      )
+      await sleep(900) // past the 600 ms silence limit with no trade on the socket
+      assert.equal(w.ex.bitstamp.subscriptions.length, 1)
+      assert.equal(w.ex.bitstamp.connections(), 1)
+      assert.equal(await w.feed.spotAt(Date.now()), 68751)
+      assert.equal(w.feed.sources()[0]?.fresh, true)
     } finally {
       await w.close()
     }

@@ -48,6 +48,8 @@ export async function startSpotWorld(
     downAfterMs?: number
     timing?: Partial<SpotSourceTiming>
     wallClock?: Clock
+    /** the backoff jitter's random source */
+    random?: () => number
     /** runs on the fixtures before the feed starts (initial prices, refusals, candles) */
     prepare?: (ex: ExchangeFixtures) => void
   } = {},
@@ -63,6 +65,7 @@ export async function startSpotWorld(
     logger,
     ...(opts.downAfterMs === undefined ? {} : { downAfterMs: opts.downAfterMs }),
     timing: { ...FAST_TIMING, ...opts.timing },
+    ...(opts.random ? { random: opts.random } : {}),
   })
   await feed.start()
   return {

@@ -80,7 +80,7 @@ export type SpotSourceOptions = {
   random?: () => number
 }
 
-const describe = (err: unknown): Record<string, unknown> =>
+const errorFields = (err: unknown): Record<string, unknown> =>
   err instanceof SpotParseError
     ? { field: err.field, err: err.message }
     : { err: err instanceof Error ? err.message : String(err) }
@@ -136,7 +136,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     try {
       ev = adapter.parseWsMessage(text)
     } catch (err) {
-      logger.warn({ source, ...describe(err), frame: text.slice(0, 200) }, 'spot frame skipped')
+      logger.warn({ source, ...errorFields(err), frame: text.slice(0, 200) }, 'spot frame skipped')
       return
     }
     switch (ev.kind) {
@@ -221,7 +221,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     } catch (err) {
       if (closed) return
       // one warning per failing streak: the poll repeats every few seconds
-      if (!restFailing) logger.warn({ source, ...describe(err) }, 'spot REST ticker failed')
+      if (!restFailing) logger.warn({ source, ...errorFields(err) }, 'spot REST ticker failed')
       restFailing = true
       restFailedOnce = true
       maybeSettleOnFailure()
@@ -243,7 +243,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       logger.info({ source, minutes: closes.length }, 'spot candles loaded')
     } catch (err) {
       if (closed) return
-      logger.warn({ source, ...describe(err), retryInMs: t.warmupRetryMs }, 'spot candle warm-up failed')
+      logger.warn({ source, ...errorFields(err), retryInMs: t.warmupRetryMs }, 'spot candle warm-up failed')
       warmupTimer = setTimeout(() => void warmUp(), t.warmupRetryMs)
     }
   }
