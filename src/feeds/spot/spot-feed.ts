@@ -1,0 +1,122 @@
+// The live spot price feed (decisions §8): the median of the fresh exchanges' mids, one-minute closes
+// merged across exchanges, and each exchange's health, behind the PriceFeed port.
+import { MINUTE_MS, round2 } from '../../domain/contest.ts'
+import type { Clock } from '../../ports/clock.ts'
+import type { Logger } from '../../ports/logger.ts'
+import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
+import { bitstampAdapter } from './bitstamp.ts'
+import { coinbaseAdapter } from './coinbase.ts'
+import { krakenAdapter } from './kraken.ts'
+import { median } from './median.ts'
+import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchange.ts'
+import {
+  createSpotSource,
+  type SpotSource,
+  type SpotSourceSnapshot,
+  type SpotSourceTiming,
+} from './spot-source.ts'
+
+/** The exchanges' public hosts: the defaults of the *_WS_URL and *_REST_URL settings. */
+export const DEFAULT_SPOT_URLS: Readonly<Record<SpotExchange, Readonly<SpotEndpoints>>> = Object.freeze({
+  coinbase: Object.freeze({
+    ws: 'wss://ws-feed.exchange.coinbase.com',
+    rest: 'https://api.exchange.coinbase.com',
+  }),
+  kraken: Object.freeze({ ws: 'wss://ws.kraken.com/v2', rest: 'https://api.kraken.com' }),
+  bitstamp: Object.freeze({ ws: 'wss://ws.bitstamp.net', rest: 'https://www.bitstamp.net' }),
+})
+
+const ADAPTERS: Readonly<Record<SpotExchange, ExchangeAdapter>> = {
+  coinbase: coinbaseAdapter,
+  kraken: krakenAdapter,
+  bitstamp: bitstampAdapter,
+}
+
+export const DEFAULT_DOWN_AFTER_MS = 60_000
+
+export type SpotFeedOptions = {
+  sources: readonly SpotExchange[]
+  urls: Readonly<Record<SpotExchange, Readonly<SpotEndpoints>>>
+  /** SPOT_MAX_AGE_S × 1000: an older mid is not fresh and stays out of the median */
+  maxAgeMs: number
+  wallClock: Clock
+  logger: Logger
+  /** a source silent this long (or never heard from this long after start) is `down`; default 60 s */
+  downAfterMs?: number
+  /** per-source timers; quietAfterMs defaults to half of maxAgeMs so a quiet socket is topped up by REST in time */
+  timing?: Partial<SpotSourceTiming>
+  random?: () => number
+}
+
+export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
+  const downAfterMs = opts.downAfterMs ?? DEFAULT_DOWN_AFTER_MS
+  const { maxAgeMs, wallClock } = opts
+  const names = [...new Set(opts.sources)]
+  const sources: SpotSource[] = names.map((name) =>
+    createSpotSource({
+      adapter: ADAPTERS[name],
+      endpoints: opts.urls[name],
+      wallClock,
+      logger: opts.logger,
+      timing: { quietAfterMs: maxAgeMs / 2, ...opts.timing },
+      ...(opts.random ? { random: opts.random } : {}),
+    }),
+  )
+
+  const isFresh = (snap: SpotSourceSnapshot, now: number): boolean =>
+    snap.midAt !== null && now - snap.midAt <= maxAgeMs
+
+  const status = (s: SpotSource, now: number): SpotSourceStatus => {
+    const snap = s.snapshot()
+    const silentFor =
+      snap.lastOkAt !== null ? now - snap.lastOkAt : snap.startedAt !== null ? now - snap.startedAt : null
+    return {
+      name: s.name,
+      // a source never started has not answered either
+      state: silentFor === null || silentFor > downAfterMs ? 'down' : 'ok',
+      lastOkAt: snap.lastOkAt,
+      midDollars: snap.mid === null ? null : round2(snap.mid),
+      midAt: snap.midAt,
+      fresh: isFresh(snap, now),
+    }
+  }
+
+  return {
+    name: 'spot',
+    // A live feed only knows the present: `at` is the engine's reading instant, which is now give or
+    // take a tick, so freshness is judged against the wall clock (decisions §8, SPOT_MAX_AGE_S).
+    spotAt: async () => {
+      const now = wallClock.now()
+      const mids = sources
+        .map((s) => s.snapshot())
+        .filter((snap) => isFresh(snap, now))
+        .map((snap) => snap.mid as number)
+      const m = median(mids)
+      return m === null ? null : round2(m)
+    },
+    minuteClosesBefore: async (at, count) => {
+      // the last whole minute ending at or before `at` is the bucket starting one minute before the
+      // minute boundary at or below it
+      const last = Math.floor(at / MINUTE_MS) * MINUTE_MS - MINUTE_MS
+      const out: number[] = []
+      for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
+        const closes = sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined)
+        const close = median(closes)
+        if (close !== null) out.push(round2(close))
+      }
+      return out
+    },
+    sources: () => {
+      const now = wallClock.now()
+      return sources.map((s) => status(s, now))
+    },
+    start: async () => {
+      await Promise.all(sources.map((s) => s.start()))
+      const fresh = sources.filter((s) => status(s, wallClock.now()).fresh).map((s) => s.name)
+      opts.logger.info({ sources: names, fresh }, 'spot feed started')
+    },
+    close: async () => {
+      await Promise.all(sources.map((s) => s.close()))
+    },
+  }
+}

@@ -1,0 +1,291 @@
+// One exchange as a spot source: keeps a WebSocket subscribed (reconnecting with backoff), polls the
+// REST ticker whenever the socket is not delivering, warms up one-minute closes from REST candles,
+// and remembers the last mid, when it was seen, and each minute's close.
+import type { Clock } from '../../ports/clock.ts'
+import type { Logger } from '../../ports/logger.ts'
+import { fullJitterDelay } from './backoff.ts'
+import { createMinuteBook } from './minute-book.ts'
+import { getJson } from './rest-client.ts'
+import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchange.ts'
+import { SpotParseError } from './spot-fields.ts'
+import { openWsSession, type WsSession } from './ws-session.ts'
+
+/** Every timer of a source, in ms. The defaults suit the real exchanges; tests shorten them. */
+export type SpotSourceTiming = {
+  /** a socket silent this long is dead: ~3× the slowest expected heartbeat or keep-alive answer */
+  silenceMs: number
+  /** REST ticker poll period while the socket is not delivering */
+  restPollMs: number
+  /** an open socket whose last price is older than this counts as not delivering (quiet markets) */
+  quietAfterMs: number
+  /** reconnect backoff: full jitter over base·2^attempt, capped */
+  backoffBaseMs: number
+  backoffCapMs: number
+  /** a socket that delivered prices and stayed up this long resets the backoff */
+  healthyAfterMs: number
+  /** period of client keep-alives for exchanges that need asking (Bitstamp) */
+  keepAliveMs: number
+  requestTimeoutMs: number
+  /** start() waits at most this long for a first price or a first failure, and for the warm-up */
+  startTimeoutMs: number
+  /** minutes of candles fetched at start: an hour of volatility plus slack */
+  warmupMinutes: number
+  warmupRetryMs: number
+  /** minutes of closes kept in memory */
+  keepMinutes: number
+}
+
+export const DEFAULT_SPOT_SOURCE_TIMING: Readonly<SpotSourceTiming> = Object.freeze({
+  silenceMs: 15_000,
+  restPollMs: 2_000,
+  quietAfterMs: 5_000,
+  backoffBaseMs: 500,
+  backoffCapMs: 30_000,
+  healthyAfterMs: 10_000,
+  keepAliveMs: 5_000,
+  requestTimeoutMs: 5_000,
+  startTimeoutMs: 5_000,
+  warmupMinutes: 70,
+  warmupRetryMs: 60_000,
+  keepMinutes: 180,
+})
+
+export type SpotSourceSnapshot = {
+  /** wall ms start() was called; null before */
+  startedAt: number | null
+  /** wall ms of the last good frame or REST answer */
+  lastOkAt: number | null
+  mid: number | null
+  /** wall ms the mid was observed at (the exchange's own clock is not trusted for freshness) */
+  midAt: number | null
+}
+
+export type SpotSource = {
+  readonly name: SpotExchange
+  snapshot(): SpotSourceSnapshot
+  /** close of the one-minute bucket starting at `minuteStart` (epoch ms), from live prices or candles */
+  closeOf(minuteStart: number): number | undefined
+  /** resolves on the first price, once socket and REST have both answered without one, or at startTimeoutMs */
+  start(): Promise<void>
+  close(): Promise<void>
+}
+
+export type SpotSourceOptions = {
+  adapter: ExchangeAdapter
+  endpoints: SpotEndpoints
+  wallClock: Clock
+  logger: Logger
+  timing?: Partial<SpotSourceTiming>
+  /** for the backoff jitter */
+  random?: () => number
+}
+
+const errorFields = (err: unknown): Record<string, unknown> =>
+  err instanceof SpotParseError
+    ? { field: err.field, err: err.message }
+    : { err: err instanceof Error ? err.message : String(err) }
+
+export function createSpotSource(opts: SpotSourceOptions): SpotSource {
+  const { adapter, endpoints, wallClock, logger } = opts
+  const t: SpotSourceTiming = { ...DEFAULT_SPOT_SOURCE_TIMING, ...opts.timing }
+  const random = opts.random ?? Math.random
+  const source = adapter.name
+  const book = createMinuteBook({ keepMinutes: t.keepMinutes })
+  const aborter = new AbortController()
+
+  let startedAt: number | null = null
+  let lastOkAt: number | null = null
+  let mid: number | null = null
+  let midAt: number | null = null
+  let closed = false
+
+  let session: WsSession | null = null
+  let socketOpen = false
+  let openedAtMono: number | null = null
+  let pricedThisSocket = false
+  let attempt = 0
+  let reconnectTimer: NodeJS.Timeout | undefined
+  let pollTimer: NodeJS.Timeout | undefined
+  let warmupTimer: NodeJS.Timeout | undefined
+  let polling = false
+  let restFailing = false
+
+  // start() settles on the first price, or once the REST ticker has failed and the socket has either
+  // failed or answered without a price yet (Bitstamp's trades channel stays quiet until a trade)
+  let socketAnswered = false
+  let restFailedOnce = false
+  let settleFirst: () => void = () => {}
+  const maybeSettleOnFailure = (): void => {
+    if (socketAnswered && restFailedOnce) settleFirst()
+  }
+
+  const ok = (): void => {
+    lastOkAt = wallClock.now()
+  }
+  const observe = (price: number): void => {
+    const now = wallClock.now()
+    mid = price
+    midAt = now
+    lastOkAt = now
+    book.recordLive(now, price)
+    settleFirst()
+  }
+
+  const onFrame = (text: string): void => {
+    let ev: ReturnType<ExchangeAdapter['parseWsMessage']>
+    try {
+      ev = adapter.parseWsMessage(text)
+    } catch (err) {
+      logger.warn({ source, ...errorFields(err), frame: text.slice(0, 200) }, 'spot frame skipped')
+      return
+    }
+    switch (ev.kind) {
+      case 'price':
+        pricedThisSocket = true
+        observe(ev.price.mid)
+        return
+      case 'alive':
+        ok()
+        socketAnswered = true
+        maybeSettleOnFailure()
+        return
+      case 'rejected':
+        logger.error({ source, reason: ev.reason }, 'spot exchange rejected a request')
+        return
+      case 'reconnect':
+        logger.info({ source }, 'spot exchange asked for a reconnect')
+        void reconnectNow()
+        return
+    }
+  }
+
+  const connect = (): void => {
+    reconnectTimer = undefined
+    if (closed) return
+    pricedThisSocket = false
+    openedAtMono = null
+    const keepAliveMessage = adapter.keepAliveMessage
+    session = openWsSession({
+      url: endpoints.ws,
+      subscribe: adapter.subscribeMessages(),
+      keepAlive: keepAliveMessage ? { message: keepAliveMessage, everyMs: t.keepAliveMs } : null,
+      silenceMs: t.silenceMs,
+      onOpen: () => {
+        socketOpen = true
+        openedAtMono = performance.now()
+      },
+      onFrame,
+      onEnd: (reason) => {
+        session = null
+        socketOpen = false
+        // only a connection that proved itself resets the backoff, so a server that accepts and
+        // drops at once is not hammered at the base delay
+        const healthy =
+          pricedThisSocket && openedAtMono !== null && performance.now() - openedAtMono >= t.healthyAfterMs
+        if (healthy) attempt = 0
+        const delay = fullJitterDelay(attempt++, t.backoffBaseMs, t.backoffCapMs, random)
+        logger.warn({ source, reason, retryInMs: delay }, 'spot socket ended')
+        socketAnswered = true
+        maybeSettleOnFailure()
+        void pollRest()
+        if (!closed) reconnectTimer = setTimeout(connect, delay)
+      },
+    })
+  }
+
+  const reconnectNow = async (): Promise<void> => {
+    const old = session
+    session = null
+    socketOpen = false
+    clearTimeout(reconnectTimer)
+    connect()
+    await old?.end()
+  }
+
+  const socketDelivering = (): boolean =>
+    socketOpen && midAt !== null && pricedThisSocket && wallClock.now() - midAt <= t.quietAfterMs
+
+  const pollRest = async (): Promise<void> => {
+    if (closed || polling || socketDelivering()) return
+    polling = true
+    try {
+      const body = await getJson(adapter.tickerUrl(endpoints.rest), {
+        timeoutMs: t.requestTimeoutMs,
+        signal: aborter.signal,
+      })
+      const price = adapter.parseTicker(body)
+      if (closed) return
+      if (restFailing) logger.info({ source }, 'spot REST ticker answering again')
+      restFailing = false
+      observe(price.mid)
+    } catch (err) {
+      if (closed) return
+      // one warning per failing streak: the poll repeats every few seconds
+      if (!restFailing) logger.warn({ source, ...errorFields(err) }, 'spot REST ticker failed')
+      restFailing = true
+      restFailedOnce = true
+      maybeSettleOnFailure()
+    } finally {
+      polling = false
+    }
+  }
+
+  const warmUp = async (): Promise<void> => {
+    warmupTimer = undefined
+    try {
+      const url = adapter.candlesUrl(endpoints.rest, wallClock.now(), t.warmupMinutes)
+      const closes = adapter.parseCandles(
+        await getJson(url, { timeoutMs: t.requestTimeoutMs, signal: aborter.signal }),
+      )
+      if (closed) return
+      book.loadCandles(closes)
+      ok()
+      logger.info({ source, minutes: closes.length }, 'spot candles loaded')
+    } catch (err) {
+      if (closed) return
+      logger.warn({ source, ...errorFields(err), retryInMs: t.warmupRetryMs }, 'spot candle warm-up failed')
+      warmupTimer = setTimeout(() => void warmUp(), t.warmupRetryMs)
+    }
+  }
+
+  const within = async (work: Promise<void>, ms: number): Promise<void> => {
+    let bound: NodeJS.Timeout | undefined
+    await Promise.race([work, new Promise<void>((r) => (bound = setTimeout(r, ms)))])
+    clearTimeout(bound)
+  }
+
+  let started: Promise<void> | null = null
+
+  return {
+    name: source,
+    snapshot: () => ({ startedAt, lastOkAt, mid, midAt }),
+    closeOf: (minuteStart) => book.closeOf(minuteStart),
+    start() {
+      if (started) return started
+      startedAt = wallClock.now()
+      const first = new Promise<void>((resolve) => {
+        settleFirst = resolve
+      })
+      connect()
+      // an immediate REST ticker gives a first price before the socket's subscription settles
+      void pollRest()
+      pollTimer = setInterval(() => void pollRest(), t.restPollMs)
+      started = Promise.all([within(first, t.startTimeoutMs), within(warmUp(), t.startTimeoutMs)]).then(
+        () => {},
+      )
+      return started
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      clearTimeout(reconnectTimer)
+      clearInterval(pollTimer)
+      clearTimeout(warmupTimer)
+      aborter.abort()
+      settleFirst()
+      const s = session
+      session = null
+      await s?.end()
+    },
+  }
+}

@@ -1,0 +1,116 @@
+// One-minute closes from the live spot feed: the candle warm-up of each exchange's format, the median
+// across exchanges, and live minutes extending the history. The wall clock is injected so whole
+// minutes can pass in milliseconds.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import type { SpotExchange } from '../src/feeds/spot/spot-exchange.ts'
+import type { FixtureCandle } from './fixtures/exchange-fixtures.ts'
+import { eventually, startSpotWorld } from './support/spot-world.ts'
+
+const T0 = Date.UTC(2026, 2, 2, 12) // a minute boundary
+const MIN = 60_000
+const OFFSET: Record<SpotExchange, number> = { coinbase: 0, kraken: 10, bitstamp: 20 }
+
+/** The hour of candles before T0, distinct per exchange and never monotonic, so order mistakes show. */
+const hourBefore = (kind: SpotExchange): FixtureCandle[] =>
+  Array.from({ length: 60 }, (_, i) => ({
+    time: (T0 - (60 - i) * MIN) / 1000,
+    close: 68000 + i * 2 + OFFSET[kind] + (i % 3) * 0.25,
+  }))
+
+const manualClock = (start: number) => {
+  let now = start
+  return { now: () => now, set: (t: number) => (now = t) }
+}
+
+describe('createSpotFeed › minuteClosesBefore', () => {
+  for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const) {
+    it(`warms up the previous hour from ${kind} candles, oldest first`, async () => {
+      const clock = manualClock(T0 + 30_000)
+      const w = await startSpotWorld({
+        sources: [kind],
+        wallClock: clock,
+        prepare: (ex) => ex[kind].setCandles(hourBefore(kind)),
+      })
+      try {
+        const closes = await w.feed.minuteClosesBefore(T0, 61)
+        assert.deepEqual(
+          closes,
+          hourBefore(kind).map((c) => c.close),
+        )
+        assert.deepEqual(await w.feed.minuteClosesBefore(T0 - 10 * MIN, 3), closes.slice(47, 50))
+      } finally {
+        await w.close()
+      }
+    })
+  }
+
+  it('retries a failed warm-up until the candles arrive', async () => {
+    const clock = manualClock(T0 + 30_000)
+    const w = await startSpotWorld({
+      sources: ['kraken'],
+      wallClock: clock,
+      prepare: (ex) => {
+        ex.kraken.setCandles(hourBefore('kraken'))
+        ex.kraken.failRest(true)
+      },
+    })
+    try {
+      assert.deepEqual(await w.feed.minuteClosesBefore(T0, 61), [])
+      w.ex.kraken.failRest(false)
+      const closes = await eventually(
+        () => w.feed.minuteClosesBefore(T0, 61),
+        (c) => c.length === 60,
+      )
+      assert.equal(closes[0], 68010)
+      assert.ok(w.logs.some((l) => l.msg === 'spot candle warm-up failed'))
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('takes the median across exchanges and extends the warm-up with live minutes', async () => {
+    const clock = manualClock(T0 + 30_000)
+    const w = await startSpotWorld({
+      wallClock: clock,
+      prepare: (ex) => {
+        for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const) ex[kind].setCandles(hourBefore(kind))
+      },
+    })
+    try {
+      for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const) {
+        await eventually(
+          () => w.ex[kind].subscriptions.length,
+          (n) => n === 1,
+        )
+        w.ex[kind].failRest(true) // from here on only socket pushes move the prices
+      }
+      // minute 12:00
+      w.ex.coinbase.setPrice(68100, 68101)
+      w.ex.kraken.setPrice(68110, 68111)
+      w.ex.bitstamp.setPrice(68130, 68131)
+      await eventually(
+        () => w.feed.spotAt(clock.now()),
+        (s) => s === 68110.5,
+      )
+      // minute 12:01
+      clock.set(T0 + MIN + 10_000)
+      w.ex.coinbase.setPrice(68200, 68201)
+      w.ex.kraken.setPrice(68190, 68191)
+      w.ex.bitstamp.setPrice(68220, 68221)
+      await eventually(
+        () => w.feed.spotAt(clock.now()),
+        (s) => s === 68200.5,
+      )
+      clock.set(T0 + 2 * MIN)
+
+      const closes = await w.feed.minuteClosesBefore(T0 + 2 * MIN, 61)
+      const kraken = hourBefore('kraken').map((c) => c.close)
+      assert.deepEqual(closes, [...kraken.slice(1), 68110.5, 68200.5])
+      // the minute still running at `at` is not a whole minute yet
+      assert.deepEqual(await w.feed.minuteClosesBefore(T0 + 2 * MIN - 1, 61), [...kraken, 68110.5])
+    } finally {
+      await w.close()
+    }
+  })
+})

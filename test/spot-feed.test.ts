@@ -1,0 +1,348 @@
+// The live spot feed over real loopback sockets against fixture exchanges: the median, freshness,
+// reconnects, REST fallback, and source status.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { eventually, sleep, startSpotWorld } from './support/spot-world.ts'
+
+describe('createSpotFeed › spot', () => {
+  it('is the median of the three exchanges’ mids and follows their pushes', async () => {
+    const w = await startSpotWorld({
+      prepare: (ex) => {
+        ex.coinbase.setPrice(68000, 68001)
+        ex.kraken.setPrice(68010, 68011)
+        ex.bitstamp.setPrice(68020, 68021)
+      },
+    })
+    try {
+      assert.equal(await w.feed.spotAt(Date.now()), 68010.5)
+      for (const ex of [w.ex.coinbase, w.ex.kraken, w.ex.bitstamp]) ex.failRest(true)
+      w.ex.coinbase.setPrice(68100.1, 68100.2)
+      w.ex.kraken.setPrice(68050, 68050.5)
+      w.ex.bitstamp.setPrice(68060, 68061)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68060.5,
+      )
+      const statuses = w.feed.sources()
+      assert.deepEqual(
+        statuses.map((s) => [s.name, s.state, s.fresh, s.midDollars]),
+        [
+          ['coinbase', 'ok', true, 68100.15],
+          ['kraken', 'ok', true, 68050.25],
+          ['bitstamp', 'ok', true, 68060.5],
+        ],
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('ignores one exchange printing far from the others', async () => {
+    const w = await startSpotWorld({
+      prepare: (ex) => {
+        ex.coinbase.setPrice(68000, 68002)
+        ex.kraken.setPrice(99000, 99002)
+        ex.bitstamp.setPrice(68004, 68006)
+      },
+    })
+    try {
+      assert.equal(await w.feed.spotAt(Date.now()), 68005)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('leaves out a source staler than maxAge, averaging the two fresh ones', async () => {
+    const w = await startSpotWorld({
+      maxAgeMs: 500,
+      prepare: (ex) => {
+        ex.coinbase.setPrice(68000, 68002)
+        ex.kraken.setPrice(68010, 68012)
+        ex.bitstamp.setPrice(67000, 67002)
+      },
+    })
+    try {
+      w.ex.bitstamp.silence(true)
+      w.ex.bitstamp.failRest(true)
+      const spot = await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68006,
+      )
+      assert.equal(spot, 68006)
+      const bitstamp = w.feed.sources().find((s) => s.name === 'bitstamp')
+      assert.equal(bitstamp?.fresh, false)
+      assert.equal(bitstamp?.midDollars, 67001)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('is null once every source is stale, and the sources go down after downAfterMs', async () => {
+    const w = await startSpotWorld({ maxAgeMs: 300, downAfterMs: 900 })
+    try {
+      assert.notEqual(await w.feed.spotAt(Date.now()), null)
+      for (const ex of [w.ex.coinbase, w.ex.kraken, w.ex.bitstamp]) {
+        ex.silence(true)
+        ex.failRest(true)
+      }
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === null,
+      )
+      assert.ok(w.feed.sources().every((s) => !s.fresh && s.state === 'ok'))
+      await eventually(
+        () => w.feed.sources(),
+        (ss) => ss.every((s) => s.state === 'down'),
+      )
+      assert.ok(w.feed.sources().every((s) => s.lastOkAt !== null && s.midDollars === 68433.15))
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('createSpotFeed › sources()', () => {
+  it('reports a source never heard from as ok until downAfterMs after start, then down', async () => {
+    const w = await startSpotWorld({
+      sources: ['coinbase', 'kraken'],
+      downAfterMs: 700,
+      prepare: (ex) => {
+        ex.kraken.refuseConnections(true)
+        ex.kraken.failRest(true)
+      },
+    })
+    try {
+      const kraken = () => w.feed.sources().find((s) => s.name === 'kraken')
+      assert.deepEqual(kraken(), {
+        name: 'kraken',
+        state: 'ok',
+        lastOkAt: null,
+        midDollars: null,
+        midAt: null,
+        fresh: false,
+      })
+      await eventually(
+        () => kraken()?.state,
+        (s) => s === 'down',
+      )
+      assert.equal(w.feed.sources().find((s) => s.name === 'coinbase')?.state, 'ok')
+      assert.equal(await w.feed.spotAt(Date.now()), 68433.15)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('createSpotFeed › connection faults', () => {
+  it('reconnects a dropped socket with backoff and resumes prices from it', async () => {
+    const w = await startSpotWorld({ sources: ['coinbase'], prepare: (ex) => ex.coinbase.failRest(true) })
+    try {
+      await eventually(
+        () => w.ex.coinbase.subscriptions.length,
+        (n) => n === 1,
+      )
+      w.ex.coinbase.setPrice(68200, 68201)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68200.5,
+      )
+      w.ex.coinbase.dropConnections()
+      await eventually(
+        () => w.ex.coinbase.subscriptions.length,
+        (n) => n === 2,
+      )
+      await eventually(
+        () => w.ex.coinbase.connections(),
+        (n) => n === 1,
+      )
+      w.ex.coinbase.setPrice(68300, 68301)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68300.5,
+      )
+      assert.ok(w.logs.some((l) => l.msg === 'spot socket ended' && typeof l.obj.retryInMs === 'number'))
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('backs off exponentially while connections are refused, and resets after a healthy connection', async () => {
+    const w = await startSpotWorld({
+      sources: ['kraken'],
+      random: () => 0.99, // the top of each jitter range
+      prepare: (ex) => ex.kraken.failRest(true),
+    })
+    const retries = () => w.logs.filter((l) => l.msg === 'spot socket ended').map((l) => l.obj.retryInMs)
+    try {
+      w.ex.kraken.refuseConnections(true)
+      w.ex.kraken.dropConnections()
+      await eventually(retries, (r) => r.length >= 6)
+      // base 20 ms doubling, capped at 200 ms
+      assert.deepEqual(retries().slice(0, 6), [19, 39, 79, 158, 198, 198])
+      w.ex.kraken.refuseConnections(false)
+      await eventually(
+        () => w.ex.kraken.connections(),
+        (n) => n === 1,
+      )
+      w.ex.kraken.setPrice(68500, 68501)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68500.5,
+      )
+      await sleep(300) // longer than healthyAfterMs, with prices: a healthy connection
+      w.ex.kraken.dropConnections()
+      await eventually(retries, (r) => r.length >= 7)
+      assert.equal(retries()[6], 19)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('keeps a quiet Bitstamp socket alive with bts:heartbeat and tops its price up from REST', async () => {
+    const w = await startSpotWorld({ sources: ['bitstamp'], maxAgeMs: 400 })
+    try {
+      await eventually(
+        () => w.ex.bitstamp.subscriptions.length,
+        (n) => n === 1,
+      )
+      w.ex.bitstamp.setRestPrice(68750, 68752)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68751,
+      )
+      await sleep(900) // past the 600 ms silence limit with no trade on the socket
+      assert.equal(w.ex.bitstamp.subscriptions.length, 1)
+      assert.equal(w.ex.bitstamp.connections(), 1)
+      assert.equal(await w.feed.spotAt(Date.now()), 68751)
+      assert.equal(w.feed.sources()[0]?.fresh, true)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('detects a socket that falls silent and reconnects it', async () => {
+    const w = await startSpotWorld({ sources: ['kraken'], prepare: (ex) => ex.kraken.failRest(true) })
+    try {
+      await eventually(
+        () => w.ex.kraken.subscriptions.length,
+        (n) => n === 1,
+      )
+      // heartbeats every 100 ms keep a quiet socket alive well past the 600 ms silence limit
+      await sleep(900)
+      assert.equal(w.ex.kraken.subscriptions.length, 1)
+      w.ex.kraken.silence(true)
+      await eventually(
+        () => w.ex.kraken.subscriptions.length,
+        (n) => n >= 2,
+        3_000,
+      )
+      assert.ok(
+        w.logs.some((l) => l.msg === 'spot socket ended' && String(l.obj.reason).startsWith('no message')),
+      )
+      w.ex.kraken.silence(false)
+      w.ex.kraken.setPrice(68400, 68401)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68400.5,
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('keeps a source fresh from the REST ticker while its socket is refused', async () => {
+    const w = await startSpotWorld({
+      sources: ['coinbase'],
+      maxAgeMs: 400,
+      prepare: (ex) => ex.coinbase.refuseConnections(true),
+    })
+    try {
+      for (const bid of [68600, 68610, 68620]) {
+        w.ex.coinbase.setRestPrice(bid, bid + 1)
+        await eventually(
+          () => w.feed.spotAt(Date.now()),
+          (s) => s === bid + 0.5,
+        )
+      }
+      await sleep(800) // twice maxAge: only the REST poll can keep it fresh
+      assert.equal(await w.feed.spotAt(Date.now()), 68620.5)
+      assert.equal(w.feed.sources()[0]?.fresh, true)
+      assert.equal(w.ex.coinbase.connections(), 0)
+      const tickers = w.ex.coinbase.requests.filter((r) => r.path === '/products/BTC-USD/ticker')
+      assert.ok(tickers.length >= 5)
+      assert.ok(tickers.every((r) => r.userAgent?.startsWith('contest-signals/')))
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('reconnects and resubscribes at once when Bitstamp sends bts:request_reconnect', async () => {
+    const w = await startSpotWorld({
+      sources: ['bitstamp'],
+      // a backoff this long would fail the test: the reconnect must not wait for it
+      timing: { backoffBaseMs: 10_000, backoffCapMs: 10_000 },
+      prepare: (ex) => ex.bitstamp.failRest(true),
+    })
+    try {
+      await eventually(
+        () => w.ex.bitstamp.subscriptions.length,
+        (n) => n === 1,
+      )
+      w.ex.bitstamp.requestReconnect()
+      await eventually(
+        () => w.ex.bitstamp.subscriptions.length,
+        (n) => n === 2,
+        1_000,
+      )
+      await eventually(
+        () => w.ex.bitstamp.connections(),
+        (n) => n === 1,
+      )
+      assert.deepEqual(w.ex.bitstamp.subscriptions[1], {
+        event: 'bts:subscribe',
+        data: { channel: 'live_trades_btcusd' },
+      })
+      w.ex.bitstamp.setPrice(68700, 68702)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68701,
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('logs and skips malformed frames without dropping the socket', async () => {
+    const w = await startSpotWorld({ sources: ['coinbase'], prepare: (ex) => ex.coinbase.failRest(true) })
+    try {
+      await eventually(
+        () => w.ex.coinbase.subscriptions.length,
+        (n) => n === 1,
+      )
+      w.ex.coinbase.setPrice(68800, 68801)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68800.5,
+      )
+      w.ex.coinbase.sendRaw('not json at all')
+      w.ex.coinbase.sendRaw(
+        JSON.stringify({ type: 'ticker', product_id: 'BTC-USD', best_bid: 'abc', best_ask: '1', time: 'x' }),
+      )
+      w.ex.coinbase.sendRaw(JSON.stringify({ channel: 'ticker' }))
+      w.ex.coinbase.setPrice(68900, 68901)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68900.5,
+      )
+      const skipped = w.logs.filter((l) => l.level === 'warn' && l.msg === 'spot frame skipped')
+      assert.deepEqual(
+        skipped.map((l) => l.obj.field),
+        ['message', 'ticker.best_bid', 'message.type'],
+      )
+      assert.equal(w.ex.coinbase.subscriptions.length, 1)
+      assert.equal(w.ex.coinbase.connections(), 1)
+    } finally {
+      await w.close()
+    }
+  })
+})
