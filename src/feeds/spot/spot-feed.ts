@@ -16,16 +16,6 @@ import {
   type SpotSourceTiming,
 } from './spot-source.ts'
 
-/** The exchanges' public hosts: the defaults of the *_WS_URL and *_REST_URL settings. */
-export const DEFAULT_SPOT_URLS: Readonly<Record<SpotExchange, Readonly<SpotEndpoints>>> = Object.freeze({
-  coinbase: Object.freeze({
-    ws: 'wss://ws-feed.exchange.coinbase.com',
-    rest: 'https://api.exchange.coinbase.com',
-  }),
-  kraken: Object.freeze({ ws: 'wss://ws.kraken.com/v2', rest: 'https://api.kraken.com' }),
-  bitstamp: Object.freeze({ ws: 'wss://ws.bitstamp.net', rest: 'https://www.bitstamp.net' }),
-})
-
 const ADAPTERS: Readonly<Record<SpotExchange, ExchangeAdapter>> = {
   coinbase: coinbaseAdapter,
   kraken: krakenAdapter,
