@@ -1,0 +1,74 @@
+// Tests of listing pagination on a scripted client: every way the data can end, and a looping cursor.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import type { KalshiClient, KalshiReply } from './kalshi-client.ts'
+import { listMarkets } from './market-listing.ts'
+
+function scripted(replies: KalshiReply[]) {
+  const queries: Array<Record<string, string>> = []
+  const warnings: unknown[] = []
+  const client: KalshiClient = {
+    async get(_endpoint, _path, query = {}) {
+      queries.push(query)
+      return replies.shift() ?? { ok: true, body: { cursor: '', markets: [] } }
+    },
+  }
+  const logger = { info() {}, debug() {}, error() {}, warn: (o: unknown) => void warnings.push(o) }
+  return { client, logger, queries, warnings }
+}
+const page = (cursor: unknown, ...tickers: string[]): KalshiReply => ({
+  ok: true,
+  body: { cursor, markets: tickers.map((ticker) => ({ ticker })) },
+})
+
+describe('listMarkets', () => {
+  it('passes each cursor back with the same filters until the "" cursor', async () => {
+    const s = scripted([page('c1', 'A', 'B'), page('c2', 'C'), page('', 'D')])
+    const r = await listMarkets(s.client, s.logger, 'KXBTC15M', 'unopened')
+    assert.deepEqual(r, {
+      ok: true,
+      markets: [{ ticker: 'A' }, { ticker: 'B' }, { ticker: 'C' }, { ticker: 'D' }],
+    })
+    assert.deepEqual(
+      s.queries.map((q) => [q.series_ticker, q.status, q.cursor]),
+      [
+        ['KXBTC15M', 'unopened', undefined],
+        ['KXBTC15M', 'unopened', 'c1'],
+        ['KXBTC15M', 'unopened', 'c2'],
+      ],
+    )
+  })
+
+  it('ends on a null or missing cursor, and on an empty page', async () => {
+    for (const last of [
+      page(null, 'B'),
+      { ok: true as const, body: { markets: [{ ticker: 'B' }] } },
+      page('more'),
+    ]) {
+      const s = scripted([page('c1', 'A'), last, page('', 'never')])
+      const r = await listMarkets(s.client, s.logger, 'S', 'open')
+      assert.ok(r.ok)
+      assert.equal(s.queries.length, 2)
+      assert.ok(!r.markets.some((m) => (m as { ticker: string }).ticker === 'never'))
+    }
+  })
+
+  it('stops, with a warning, when the venue hands back a cursor it gave before', async () => {
+    const s = scripted([page('c1', 'A'), page('c2', 'B'), page('c1', 'A'), page('c2', 'B')])
+    const r = await listMarkets(s.client, s.logger, 'S', 'closed')
+    assert.ok(r.ok)
+    assert.equal(s.queries.length, 3)
+    assert.equal(s.warnings.length, 1)
+  })
+
+  it('fails when a page fails or is not a listing', async () => {
+    const failed = scripted([page('c1', 'A'), { ok: false, status: '503', code: null, message: 'down' }])
+    assert.deepEqual(await listMarkets(failed.client, failed.logger, 'S', 'open'), {
+      ok: false,
+      status: '503',
+      message: 'down',
+    })
+    const odd = scripted([{ ok: true, body: { cursor: '', market: [] } }])
+    assert.equal((await listMarkets(odd.client, odd.logger, 'S', 'open')).ok, false)
+  })
+})

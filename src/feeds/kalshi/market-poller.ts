@@ -1,0 +1,141 @@
+// One poll of the venue: every series' open, unopened and closed listings into the market book, then
+// `GET /markets/{ticker}` for the markets those listings no longer show but whose result is still
+// awaited (a finalized market leaves the `closed` filter; a paused one is in none of the three).
+import type { Clock } from '../../ports/clock.ts'
+import type { Logger } from '../../ports/logger.ts'
+import type { KalshiClient } from './kalshi-client.ts'
+import type { MarketBook } from './market-book.ts'
+import { type ListingFilter, listMarkets } from './market-listing.ts'
+import { phaseForStatus } from './market-status.ts'
+import { settlementOf } from './settlement.ts'
+
+const FILTERS: readonly ListingFilter[] = ['open', 'unopened', 'closed']
+/** The engine follows a handful of contests; this only bounds a misbehaving caller. */
+const ASKED_MAX = 1_000
+
+export type MarketPollerOptions = {
+  client: KalshiClient
+  book: MarketBook
+  series: readonly string[]
+  logger: Logger
+  clock: Clock
+  /** A market may 404 briefly after creation (reference §1.3); after this long it is given up. */
+  notFoundGiveUpMs: number
+}
+
+export type MarketPoller = {
+  /** Runs one poll; true when every listing request succeeded. */
+  pollOnce(signal: AbortSignal): Promise<boolean>
+  /** The engine asked about `ticker`: follow it until its result is known. */
+  noteAsked(ticker: string): void
+}
+
+const isDecided = (book: MarketBook, ticker: string): boolean => {
+  const entry = book.get(ticker)
+  return entry !== undefined && settlementOf(entry.market) !== null
+}
+
+export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
+  const { client, book, logger, clock } = opts
+  const asked = new Set<string>()
+  // first 404 of a followed ticker, for giving up; cleared by any answer that is not a 404
+  const notFoundSince = new Map<string, number>()
+  const givenUp = new Set<string>()
+
+  async function pollListings(signal: AbortSignal): Promise<{ ok: boolean; listed: Set<string> }> {
+    const listed = new Set<string>()
+    let ok = true
+    for (const series of opts.series) {
+      // pages and listings may overlap while markets change state: the last copy seen is the newest
+      const latest = new Map<string, unknown>()
+      const untickered: unknown[] = []
+      for (const filter of FILTERS) {
+        const listing = await listMarkets(client, logger, series, filter, signal)
+        if (signal.aborted) return { ok: false, listed }
+        if (!listing.ok) {
+          ok = false
+          logger.warn(
+            { venue: 'kalshi', series, filter, status: listing.status, error: listing.message },
+            'kalshi listing failed',
+          )
+          continue
+        }
+        for (const raw of listing.markets) {
+          const ticker = (raw as { ticker?: unknown } | null)?.ticker
+          if (typeof ticker === 'string' && ticker !== '') latest.set(ticker, raw)
+          else untickered.push(raw)
+        }
+      }
+      const now = clock.now()
+      for (const raw of untickered) book.ingest(raw, series, now)
+      for (const [ticker, raw] of latest) {
+        listed.add(ticker)
+        givenUp.delete(ticker)
+        notFoundSince.delete(ticker)
+        book.ingest(raw, series, now)
+      }
+    }
+    return { ok, listed }
+  }
+
+  /** Markets to fetch one by one: awaited results the listings did not show this time. */
+  function unlistedToFollow(listed: Set<string>): string[] {
+    const follow = new Set<string>()
+    for (const ticker of asked) {
+      if (isDecided(book, ticker)) asked.delete(ticker)
+      else follow.add(ticker)
+    }
+    for (const entry of book.entries()) {
+      // an upcoming market that left the unopened listing shows up in the open one
+      if (phaseForStatus(entry.market.status) !== 'upcoming' && settlementOf(entry.market) === null)
+        follow.add(entry.market.ticker)
+    }
+    return [...follow].filter((t) => !listed.has(t) && !givenUp.has(t))
+  }
+
+  async function fetchOne(ticker: string, signal: AbortSignal): Promise<void> {
+    const reply = await client.get('market', `/markets/${encodeURIComponent(ticker)}`, {}, { signal })
+    const now = clock.now()
+    if (reply.ok) {
+      notFoundSince.delete(ticker)
+      const raw = (reply.body as { market?: unknown } | null)?.market
+      const market = book.ingest(raw, null, now)
+      if (market && settlementOf(market) !== null) asked.delete(ticker)
+      return
+    }
+    if (reply.status === 'aborted') return
+    if (reply.status === '404') {
+      const since = notFoundSince.get(ticker) ?? now
+      notFoundSince.set(ticker, since)
+      if (now - since < opts.notFoundGiveUpMs) return
+      logger.warn(
+        { venue: 'kalshi', ticker, notFoundForMs: now - since },
+        'kalshi market still not found; giving up',
+      )
+      asked.delete(ticker)
+      notFoundSince.delete(ticker)
+      if (givenUp.size >= ASKED_MAX) givenUp.clear()
+      givenUp.add(ticker)
+      return
+    }
+    logger.warn(
+      { venue: 'kalshi', ticker, status: reply.status, error: reply.message },
+      'kalshi market fetch failed',
+    )
+  }
+
+  return {
+    async pollOnce(signal) {
+      const { ok, listed } = await pollListings(signal)
+      // when a listing failed, a market missing from it says nothing: wait for a clean poll
+      if (ok)
+        for (const ticker of unlistedToFollow(listed)) if (!signal.aborted) await fetchOne(ticker, signal)
+      return ok
+    },
+    noteAsked(ticker) {
+      if (asked.has(ticker) || givenUp.has(ticker) || isDecided(book, ticker)) return
+      if (asked.size >= ASKED_MAX) asked.delete(asked.values().next().value as string)
+      asked.add(ticker)
+    },
+  }
+}

@@ -1,0 +1,85 @@
+// One raw Kalshi Market object (reference §1.5) validated into the few fields the adapter uses.
+// Unknown fields are ignored and optional ones may be missing: the venue adds and removes fields
+// often (reference §5.19); only what the engine depends on is checked.
+import { isKalshiStatus, type KalshiStatus } from './market-status.ts'
+
+export type KalshiMarket = {
+  ticker: string
+  eventTicker: string | null
+  status: KalshiStatus
+  /** epoch ms */
+  openTime: number
+  /** epoch ms; the settlement instant for KXBTC15M, and the venue may move it */
+  closeTime: number
+  /** null until the venue sets it */
+  floorStrike: number | null
+  /** `yes`, `no`, `scalar` or `""` until determined */
+  result: string
+  /** settlement index value in dollars, null until reported */
+  expirationValue: number | null
+}
+
+export type MarketParse =
+  | { ok: true; market: KalshiMarket }
+  | { ok: false; field: string; ticker: string | null }
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
+const DECIMAL = /^-?\d+(\.\d+)?$/
+
+/** RFC 3339 to epoch ms; fractions past milliseconds (the venue sends microseconds) are dropped. */
+export function parseRfc3339(value: unknown): number | null {
+  if (typeof value !== 'string') return null
+  const m = RFC3339.exec(value)
+  if (!m) return null
+  const fraction = m[1] ?? ''
+  const ms = Date.parse(value.replace(fraction, fraction.slice(0, 4)))
+  return Number.isFinite(ms) ? ms : null
+}
+
+/** `"79,604.96"` → 79604.96 (thousands separators have been seen, reference §2.5); `""` → null. */
+export function parseExpirationValue(value: unknown): number | null | undefined {
+  if (value === undefined || value === null || value === '') return null
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
+  if (typeof value !== 'string') return undefined
+  const plain = value.replaceAll(',', '')
+  return DECIMAL.test(plain) ? Number(plain) : undefined
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+export function parseMarket(raw: unknown): MarketParse {
+  if (!isRecord(raw)) return { ok: false, field: 'market', ticker: null }
+  const { ticker } = raw
+  if (typeof ticker !== 'string' || ticker === '') return { ok: false, field: 'ticker', ticker: null }
+  const bad = (field: string): MarketParse => ({ ok: false, field, ticker })
+
+  const eventTicker = raw.event_ticker ?? null
+  if (eventTicker !== null && typeof eventTicker !== 'string') return bad('event_ticker')
+  if (!isKalshiStatus(raw.status)) return bad('status')
+  const openTime = parseRfc3339(raw.open_time)
+  if (openTime === null) return bad('open_time')
+  const closeTime = parseRfc3339(raw.close_time)
+  if (closeTime === null || closeTime <= openTime) return bad('close_time')
+  const floorStrike = raw.floor_strike ?? null
+  if (floorStrike !== null && (typeof floorStrike !== 'number' || !Number.isFinite(floorStrike)))
+    return bad('floor_strike')
+  const result = raw.result ?? ''
+  if (typeof result !== 'string') return bad('result')
+  const expirationValue = parseExpirationValue(raw.expiration_value)
+  if (expirationValue === undefined) return bad('expiration_value')
+
+  return {
+    ok: true,
+    market: {
+      ticker,
+      eventTicker,
+      status: raw.status,
+      openTime,
+      closeTime,
+      floorStrike,
+      result,
+      expirationValue,
+    },
+  }
+}

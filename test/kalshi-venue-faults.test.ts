@@ -1,0 +1,319 @@
+// The Kalshi adapter under venue faults, over real sockets: rate limiting and server errors with
+// backoff and pacing, slow answers, malformed markets, late-appearing markets, outages, signing.
+import assert from 'node:assert/strict'
+import { constants, generateKeyPairSync, verify } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, it } from 'node:test'
+import { createKalshiVenue } from '../src/feeds/kalshi/kalshi-venue.ts'
+import { fixtureTicker, makeMarket } from './fixtures/kalshi-fixture.ts'
+import { MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
+
+const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
+const window = (startMinutes: number) => ({
+  openTime: NOW + startMinutes * MINUTE,
+  closeTime: NOW + (startMinutes + 15) * MINUTE,
+})
+const live = makeMarket({ ...window(-2), status: 'active', floorStrike: 68421.37 })
+const next = makeMarket({ ...window(13), status: 'initialized' })
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as number))
+
+describe('Kalshi venue › rate limits and server errors', () => {
+  it('backs off a 429 burst with growing delays while keeping under the request pacing', async () => {
+    const upcoming = [1, 2, 3, 4, 5, 6, 7, 8].map((q) =>
+      makeMarket({ ...window(q * 15 - 2), status: 'initialized' }),
+    )
+    const w = await startKalshiVenueWorld({
+      // one market per page, so the unopened listing alone is a burst the pacing has to spread
+      fixture: { pageSize: 1 },
+      seed: (k) => {
+        k.addMarket(live)
+        upcoming.forEach(k.addMarket)
+        k.failNext(3, 429, { path: /status=open/ })
+      },
+      // jitter pinned to the top of its range so the schedule is visible: ~100, ~200, ~400 ms
+      venue: { maxRequestsPerSec: 20, backoff: { baseMs: 100, capMs: 2_000 }, random: () => 0.999 },
+    })
+    try {
+      const open = w.requestsTo('/markets', { status: 'open' }).map((r) => r.at)
+      assert.equal(open.length, 4)
+      const [g1, g2, g3] = gaps(open) as [number, number, number]
+      assert.ok(g1 >= 95 && g2 >= 195 && g3 >= 395 && g3 > g1, `retry gaps ${[g1, g2, g3]}`)
+      assert.deepEqual(w.telemetry.retries, ['markets', 'markets', 'markets'])
+      assert.equal(w.telemetry.requests.filter((r) => r.status === '429').length, 3)
+      assert.equal(w.requestsTo('/markets', { status: 'unopened' }).length, 8)
+      // 20/s: requests spaced ~50 ms apart, and never more than 20 (one of slack) in any second
+      const all = w.kalshi.requests.map((r) => r.at)
+      assert.ok(Math.min(...gaps(all)) >= 35, `gaps ${gaps(all)}`)
+      for (const t of all) assert.ok(all.filter((u) => u >= t && u < t + 1_000).length <= 21)
+      for (const m of [live, ...upcoming]) assert.ok(await w.venue.market(m.ticker, NOW), m.ticker)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('retries a 500 burst, and keeps the other listings when one exhausts its attempts', async () => {
+    const w = await startKalshiVenueWorld({
+      seed: (k) => {
+        k.addMarket(live)
+        k.addMarket(next)
+        k.failNext(2, 500, { path: /status=open/ })
+        k.failNext(4, 503, { path: /status=unopened/ })
+      },
+      venue: { maxAttempts: 4, backoff: { baseMs: 40, capMs: 1_000 }, random: () => 0.999 },
+    })
+    try {
+      const open = w.requestsTo('/markets', { status: 'open' }).map((r) => r.at)
+      assert.equal(open.length, 3)
+      const [g1, g2] = gaps(open) as [number, number]
+      assert.ok(g1 >= 38 && g2 >= 78, `retry gaps ${[g1, g2]}`)
+      assert.equal(w.requestsTo('/markets', { status: 'unopened' }).length, 4)
+      assert.ok(
+        w.logs.some((l) => l.level === 'warn' && l.fields.filter === 'unopened' && l.fields.status === '503'),
+      )
+      // the failed listing kept the poll from counting as good; the others were used
+      assert.equal(w.venue.status().lastOkAt, null)
+      assert.equal((await w.venue.market(live.ticker, NOW))?.phase, 'trading')
+      assert.equal(await w.venue.market(next.ticker, NOW), null)
+      await w.polls(2)
+      assert.equal((await w.venue.market(next.ticker, NOW))?.phase, 'upcoming')
+      assert.notEqual(w.venue.status().lastOkAt, null)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('abandons an answer slower than the timeout and retries it', async () => {
+    const started = Date.now()
+    const w = await startKalshiVenueWorld({
+      seed: (k) => {
+        k.addMarket(next)
+        k.delayNext(1, 2_000, { path: /status=unopened/ })
+      },
+      venue: { requestTimeoutMs: 150 },
+    })
+    try {
+      assert.ok(Date.now() - started < 1_500, 'start did not wait for the slow answer')
+      assert.equal(w.requestsTo('/markets', { status: 'unopened' }).length, 2)
+      const timedOut = w.telemetry.requests.filter((r) => r.status === 'timeout')
+      assert.equal(timedOut.length, 1)
+      assert.ok(timedOut[0]!.seconds >= 0.14 && timedOut[0]!.seconds < 1, String(timedOut[0]!.seconds))
+      assert.equal((await w.venue.market(next.ticker, NOW))?.phase, 'upcoming')
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('Kalshi venue › malformed and missing markets', () => {
+  it('skips a malformed market with one warning naming the field, and uses the rest of the page', async () => {
+    const bad = makeMarket({ ...window(28), ticker: 'KXBTC15M-BADSTRIKE', status: 'initialized' })
+    const w = await startKalshiVenueWorld({
+      fixture: { pageSize: 2 },
+      seed: (k) => {
+        k.addMarket(live)
+        k.addMarket(next)
+        k.injectMalformed({ ...bad, floor_strike: '68421.37' })
+        k.injectMalformed({ status: 'active', open_time: 'yesterday' })
+      },
+    })
+    try {
+      await w.polls(2)
+      const warnings = w.logs.filter((l) => l.level === 'warn' && l.msg.includes('malformed'))
+      assert.deepEqual(
+        warnings.map((l) => [l.fields.ticker, l.fields.field]),
+        [
+          [null, 'ticker'],
+          ['KXBTC15M-BADSTRIKE', 'floor_strike'],
+        ],
+      )
+      assert.equal(await w.venue.market('KXBTC15M-BADSTRIKE', NOW), null)
+      assert.equal((await w.venue.market(live.ticker, NOW))?.strikePriceDollars, 68421.37)
+      assert.equal((await w.venue.market(next.ticker, NOW))?.phase, 'upcoming')
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('keeps the last good view of a market when the venue later sends it malformed', async () => {
+    const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(live) })
+    try {
+      const good = await w.venue.market(live.ticker, NOW)
+      w.kalshi.updateMarket(live.ticker, { close_time: 'soon', floor_strike: 1 })
+      await w.polls(2)
+      assert.deepEqual(await w.venue.market(live.ticker, NOW), good)
+      assert.ok(
+        w.logs.some(
+          (l) => l.level === 'warn' && l.fields.ticker === live.ticker && l.fields.field === 'close_time',
+        ),
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('retries a market that answers 404 until it appears', async () => {
+    const ticker = fixtureTicker(SERIES, NOW - 16 * MINUTE)
+    const w = await startKalshiVenueWorld({
+      seed: (k) => {
+        k.addMarket(
+          makeMarket({ ...window(-31), ticker, status: 'finalized', result: 'yes', expirationValue: '1.5' }),
+        )
+        k.notFoundFor(ticker, 3)
+      },
+    })
+    try {
+      assert.equal(await w.venue.result(ticker, NOW), null)
+      await w.polls(5)
+      assert.equal(w.requestsTo(`/markets/${ticker}`).length, 4)
+      assert.deepEqual(await w.venue.result(ticker, NOW), { kind: 'settled', side: 'up', priceDollars: 1.5 })
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('stops looking up a market that keeps answering 404', async () => {
+    const ticker = 'KXBTC15M-NEVER'
+    const w = await startKalshiVenueWorld({ venue: { notFoundGiveUpMs: 250 } })
+    try {
+      await w.venue.result(ticker, NOW)
+      await w.polls(6)
+      const lookups = w.requestsTo(`/markets/${ticker}`).length
+      assert.ok(lookups >= 2)
+      assert.ok(
+        w.logs.some((l) => l.level === 'warn' && l.fields.ticker === ticker && l.msg.includes('giving up')),
+      )
+      await w.venue.result(ticker, NOW)
+      await w.polls(2)
+      assert.equal(w.requestsTo(`/markets/${ticker}`).length, lookups)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('Kalshi venue › outages and lifecycle', () => {
+  it('goes down once the venue has not answered for the threshold', async () => {
+    const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(live), venue: { downAfterMs: 600 } })
+    try {
+      const up = w.venue.status()
+      assert.equal(up.state, 'ok')
+      assert.equal(up.name, 'kalshi')
+      assert.ok(up.lastOkAt !== null && Date.now() - up.lastOkAt < 1_000)
+      await w.kalshi.close()
+      await sleep(200)
+      assert.equal(w.venue.status().state, 'ok')
+      await sleep(700)
+      const down = w.venue.status()
+      assert.equal(down.state, 'down')
+      assert.ok(down.lastOkAt !== null && down.lastOkAt <= (up.lastOkAt as number) + 400)
+      // what was known is still served, never invented
+      assert.equal((await w.venue.market(live.ticker, NOW))?.ticker, live.ticker)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('starts against a venue that refuses connections, and reports it down after the threshold', async () => {
+    const dead = createServer()
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve))
+    const { port } = dead.address() as AddressInfo
+    await new Promise((resolve) => dead.close(resolve))
+    const warnings: unknown[] = []
+    const venue = createKalshiVenue({
+      baseUrl: `http://127.0.0.1:${port}/trade-api/v2`,
+      series: [SERIES],
+      pollMs: 100,
+      wallClock: { now: () => Date.now() },
+      logger: { info() {}, debug() {}, error() {}, warn: (o) => warnings.push(o) },
+      downAfterMs: 500,
+      maxRequestsPerSec: 100,
+      maxAttempts: 2,
+      backoff: { baseMs: 10, capMs: 50 },
+    })
+    try {
+      await venue.start()
+      assert.deepEqual(venue.status(), { name: 'kalshi', state: 'ok', lastOkAt: null })
+      assert.ok(warnings.length > 0)
+      await sleep(600)
+      assert.deepEqual(venue.status(), { name: 'kalshi', state: 'down', lastOkAt: null })
+      assert.equal(await venue.marketAt(SERIES, NOW), null)
+    } finally {
+      await venue.close()
+    }
+  })
+
+  it('close() aborts a request in flight and stops polling', async () => {
+    const w = await startKalshiVenueWorld({
+      seed: (k) => {
+        k.addMarket(live)
+        k.delayNext(1, 5_000, { path: /orderbook/ })
+      },
+    })
+    try {
+      const quote = w.venue.quote(live.ticker, NOW)
+      await sleep(50)
+      const closing = Date.now()
+      await w.venue.close()
+      assert.equal(await quote, null)
+      assert.ok(Date.now() - closing < 1_000)
+      const seen = w.kalshi.requests.length
+      await sleep(400)
+      assert.equal(w.kalshi.requests.length, seen)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('Kalshi venue › request signing', () => {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+
+  it('signs every request verifiably over timestamp, method and path without the query', async () => {
+    const w = await startKalshiVenueWorld({
+      seed: (k) => k.addMarket(live),
+      venue: { credentials: { keyId: 'test-key-id', privateKeyPem } },
+    })
+    try {
+      await w.venue.quote(live.ticker, NOW)
+      assert.ok(w.kalshi.requests.length >= 4)
+      for (const r of w.kalshi.requests) {
+        assert.equal(r.headers['kalshi-access-key'], 'test-key-id')
+        const timestamp = r.headers['kalshi-access-timestamp'] as string
+        assert.match(timestamp, /^\d{13}$/)
+        const signature = Buffer.from(r.headers['kalshi-access-signature'] as string, 'base64')
+        const ok = verify(
+          'sha256',
+          Buffer.from(`${timestamp}GET${r.path}`),
+          {
+            key: publicKey,
+            padding: constants.RSA_PKCS1_PSS_PADDING,
+            saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+          },
+          signature,
+        )
+        assert.ok(ok, `signature of ${r.path}`)
+      }
+      assert.ok(w.logs.every((l) => !JSON.stringify(l.fields).includes('PRIVATE KEY')))
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('sends no signing headers without credentials', async () => {
+    const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(live) })
+    try {
+      await w.venue.quote(live.ticker, NOW)
+      assert.ok(w.kalshi.requests.length >= 4)
+      for (const r of w.kalshi.requests)
+        assert.deepEqual(
+          Object.keys(r.headers).filter((h) => h.startsWith('kalshi-')),
+          [],
+        )
+    } finally {
+      await w.close()
+    }
+  })
+})

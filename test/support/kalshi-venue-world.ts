@@ -1,0 +1,89 @@
+// One Kalshi adapter test world: a fixture venue on a loopback port, the real adapter polling it,
+// and recorded logs and telemetry. Each test builds its own and closes it.
+import { createKalshiVenue, type KalshiVenueOptions } from '../../src/feeds/kalshi/kalshi-venue.ts'
+import type { Logger } from '../../src/ports/logger.ts'
+import type { Venue } from '../../src/ports/venue.ts'
+import {
+  type KalshiFixture,
+  type KalshiFixtureOptions,
+  startKalshiFixture,
+} from '../fixtures/kalshi-fixture.ts'
+
+export const SERIES = 'KXBTC15M'
+export const MINUTE = 60_000
+
+export type LogLine = { level: keyof Logger; fields: Record<string, unknown>; msg: string }
+
+export type KalshiVenueWorld = {
+  kalshi: KalshiFixture
+  venue: Venue
+  logs: LogLine[]
+  telemetry: { requests: Array<{ endpoint: string; status: string; seconds: number }>; retries: string[] }
+  /** requests the fixture saw for one path, optionally with one query value */
+  requestsTo(path: string, query?: Record<string, string>): KalshiFixture['requests']
+  /** resolves after the adapter has completed `count` more polls (seen as new open-listing requests) */
+  polls(count?: number): Promise<void>
+  close(): Promise<void>
+}
+
+function recordingLogger(logs: LogLine[]): Logger {
+  const at =
+    (level: keyof Logger) =>
+    (fields: unknown, msg = ''): void =>
+      void logs.push({ level, fields: fields as Record<string, unknown>, msg })
+  return { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') }
+}
+
+export async function startKalshiVenueWorld(
+  opts: {
+    fixture?: KalshiFixtureOptions
+    /** runs before the venue starts, so its first poll already sees these markets */
+    seed?: (kalshi: KalshiFixture) => void
+    venue?: Partial<KalshiVenueOptions>
+  } = {},
+): Promise<KalshiVenueWorld> {
+  const kalshi = await startKalshiFixture(opts.fixture)
+  opts.seed?.(kalshi)
+  const logs: LogLine[] = []
+  const telemetry: KalshiVenueWorld['telemetry'] = { requests: [], retries: [] }
+  const venue = createKalshiVenue({
+    baseUrl: kalshi.baseUrl,
+    series: [SERIES],
+    pollMs: 150,
+    wallClock: { now: () => Date.now() },
+    logger: recordingLogger(logs),
+    telemetry: {
+      request: (endpoint, status, seconds) => void telemetry.requests.push({ endpoint, status, seconds }),
+      retry: (endpoint) => void telemetry.retries.push(endpoint),
+    },
+    maxRequestsPerSec: 100,
+    backoff: { baseMs: 20, capMs: 200 },
+    ...opts.venue,
+  })
+  const requestsTo: KalshiVenueWorld['requestsTo'] = (path, query = {}) =>
+    kalshi.requests.filter(
+      (r) => r.path === `/trade-api/v2${path}` && Object.entries(query).every(([k, v]) => r.query[k] === v),
+    )
+  const openListings = () => requestsTo('/markets', { status: 'open' }).filter((r) => !r.query.cursor).length
+  await venue.start()
+  return {
+    kalshi,
+    venue,
+    logs,
+    telemetry,
+    requestsTo,
+    async polls(count = 1) {
+      // a poll has finished once the next one has started its first listing
+      const target = openListings() + count
+      const deadline = Date.now() + 5_000
+      while (openListings() < target) {
+        if (Date.now() > deadline) throw new Error(`no ${count} more polls within 5 s`)
+        await new Promise((r) => setTimeout(r, 10))
+      }
+    },
+    async close() {
+      await venue.close()
+      await kalshi.close()
+    },
+  }
+}
