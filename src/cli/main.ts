@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The `contest-signals` command (decisions §2): serve | api | engine | keys create|list|revoke | migrate.
+// The `contest-signals` command (decisions §2, §8): serve | api | engine | keys create|list|revoke |
+// migrate | venue check.
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.ts'
 import { createLogger } from '../main/logger.ts'
 import { type Role, startService } from '../main/runtime.ts'
 import { runKeysCommand } from './keys-command.ts'
 import { runMigrate } from './migrate-command.ts'
+import { runVenueCheck } from './venue-check-command.ts'
 
 const USAGE = `usage: contest-signals <command>
 
@@ -17,6 +19,7 @@ commands:
   keys list                  list keys (id, label, key prefix, created, last used, revoked)
   keys revoke ID             revoke a key
   migrate                    apply schema migrations and exit
+  venue check                what the engine would follow now: markets, asks, spot per source
 
 Settings come from environment variables (PORT, HOST, DATABASE_URL, ...): see the README.`
 
@@ -43,6 +46,12 @@ async function main(argv: string[]): Promise<number> {
       return runKeysCommand(config, rest, values.label)
     case 'migrate':
       return runMigrate(config)
+    case 'venue':
+      if (rest[0] !== 'check' || rest.length !== 1) {
+        process.stderr.write('contest-signals: usage: venue check\n')
+        return 2
+      }
+      return runVenueCheck(config)
     default:
       process.stderr.write(`contest-signals: unknown command "${command}"\n${USAGE}\n`)
       return 2

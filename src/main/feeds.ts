@@ -1,14 +1,72 @@
-// Chooses the venue and price feed named by VENUE.
+// Chooses the venue and the price feed named by VENUE (decisions §8): the seeded simulator, or Kalshi
+// with the median of the configured exchanges' spot prices. The one place that knows the adapters.
+import { readFile } from 'node:fs/promises'
 import type { Config } from '../config/config.ts'
+import { ConfigError } from '../config/config.ts'
+import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
-import type { PriceFeed, Venue } from '../ports/venue.ts'
+import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { Logger } from '../ports/logger.ts'
+import type { PriceFeed, Venue, VenueTelemetry } from '../ports/venue.ts'
 
-export function createFeeds(config: Pick<Config, 'venue' | 'simSeed' | 'series'>): {
-  venue: Venue
-  feed: PriceFeed
-} {
-  const feed = createSimPriceFeed({ seed: config.simSeed })
-  const venue = createSimVenue({ seed: config.simSeed, feed, series: config.series })
+export type FeedSettings = Pick<
+  Config,
+  | 'venue'
+  | 'simSeed'
+  | 'series'
+  | 'kalshiBaseUrl'
+  | 'kalshiPollS'
+  | 'kalshiKeyId'
+  | 'kalshiPrivateKeyFile'
+  | 'priceFeeds'
+  | 'feedUrls'
+  | 'spotMaxAgeS'
+>
+
+export type Feeds = { venue: Venue; feed: PriceFeed }
+
+export async function createFeeds(
+  config: FeedSettings,
+  deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
+): Promise<Feeds> {
+  if (config.venue === 'sim') {
+    const feed = createSimPriceFeed({ seed: config.simSeed })
+    return { venue: createSimVenue({ seed: config.simSeed, feed, series: config.series }), feed }
+  }
+  const credentials = await readCredentials(config)
+  const venue = createKalshiVenue({
+    baseUrl: config.kalshiBaseUrl,
+    series: config.series,
+    pollMs: config.kalshiPollS * 1000,
+    wallClock: deps.wallClock,
+    logger: deps.logger,
+    ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
+    ...(credentials ? { credentials } : {}),
+  })
+  const feed = createSpotFeed({
+    sources: config.priceFeeds,
+    urls: config.feedUrls,
+    maxAgeMs: config.spotMaxAgeS * 1000,
+    wallClock: deps.wallClock,
+    logger: deps.logger,
+  })
   return { venue, feed }
+}
+
+/** The signing key is read at start, so a missing or unreadable file stops the program naming its variable. */
+async function readCredentials(
+  config: FeedSettings,
+): Promise<{ keyId: string; privateKeyPem: string } | null> {
+  if (config.kalshiKeyId === null || config.kalshiPrivateKeyFile === null) return null
+  try {
+    const privateKeyPem = await readFile(config.kalshiPrivateKeyFile, 'utf8')
+    return { keyId: config.kalshiKeyId, privateKeyPem }
+  } catch (err) {
+    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'unreadable'
+    throw new ConfigError([
+      `KALSHI_PRIVATE_KEY_FILE=${JSON.stringify(config.kalshiPrivateKeyFile)} cannot be read (${reason})`,
+    ])
+  }
 }

@@ -58,12 +58,36 @@ export async function startService(
     // The URL goes into the log only without its password (decisions §7).
     logger.info({ store: safeUrl(config.databaseUrl) }, 'store opened')
     metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
-    const clock = await createServiceClock(store, wallClock, config.simSpeed)
+    // With a real venue every timestamp is the wall clock (decisions §8): the virtual clock is for the simulator.
+    const clock =
+      config.venue === 'sim' ? await createServiceClock(store, wallClock, config.simSpeed) : wallClock
     const notifier = await openNotifier(config, logger)
     closers.push({ name: 'notifier', close: () => notifier.close() })
 
     if (role !== 'api') {
-      const { venue, feed } = createFeeds(config)
+      const feedLogger = logger.child({ role: 'engine', component: 'feeds' })
+      const { venue, feed } = await createFeeds(config, {
+        wallClock,
+        logger: feedLogger,
+        ...(metrics ? { telemetry: metrics.venueTelemetry } : {}),
+      })
+      // Not awaited: an unreachable venue or exchange must not hold up the api, which serves the
+      // stored history meanwhile and reports the outage in health once it has lasted a minute.
+      const feedsStarted = Promise.all([venue.start(), feed.start()]).catch((err: unknown) =>
+        feedLogger.error({ err }, 'starting the venue or the spot feed failed'),
+      )
+      closers.push({
+        name: 'venue and spot feed',
+        close: async () => {
+          await Promise.all([venue.close(), feed.close()])
+          await feedsStarted
+        },
+      })
+      metrics?.watchFeeds(
+        () => venue.status(),
+        () => feed.sources(),
+        () => wallClock.now(),
+      )
       const engine = createEngine({
         store,
         venue,
@@ -72,15 +96,23 @@ export async function startService(
         series: config.series,
         clock,
         wallClock,
-        backfillDays: config.simBackfillDays,
+        backfillDays: config.venue === 'sim' ? config.simBackfillDays : 0,
         retentionMs: config.eventRetentionHours * 3_600_000,
         logger: logger.child({ role: 'engine' }),
+        ...(metrics ? { onSkippedReading: (reason: string) => metrics.countSkippedReading(reason) } : {}),
       })
       await engine.start()
       closers.push({ name: 'engine', close: () => engine.stop() })
       metrics?.watchEngine(() => engine.isLeader())
       logger.info(
-        { series: config.series, venue: venue.name, simSpeed: config.simSpeed, simSeed: config.simSeed },
+        config.venue === 'sim'
+          ? { series: config.series, venue: venue.name, simSpeed: config.simSpeed, simSeed: config.simSeed }
+          : {
+              series: config.series,
+              venue: venue.name,
+              baseUrl: config.kalshiBaseUrl,
+              spot: config.priceFeeds,
+            },
         'engine started',
       )
     }

@@ -1,0 +1,314 @@
+// The real CLI on VENUE=kalshi against loopback fixtures of the venue and the three exchanges, on the
+// wall clock: a whole contest lifecycle per series, seen through the public API and the stream.
+// The fixture markets opened 12 minutes before the test, so the last three reading minutes, the close,
+// the results and the next market all happen within about three minutes.
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
+import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import {
+  bootstrapKeyFrom,
+  type ServiceProcess,
+  startProcess,
+  tempDir,
+  waitFor,
+} from './support/service-process.ts'
+import { openStream, type SseClient } from './support/sse-client.ts'
+
+const MINUTE = 60_000
+const BTC = 'KXBTC15M'
+const ETH = 'KXETH15M'
+const SOL = 'KXSOL15M'
+
+/**
+ * The test's timeline: the first markets are in minute 12 when the test starts, and minute 13 begins
+ * this long after, enough to start the service and set the strike inside minute 12.
+ */
+const LEAD_MS = 25_000
+const minute13 = Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000
+const opensAt = minute13 - 13 * MINUTE
+const closesAt = opensAt + 15 * MINUTE
+const nextClosesAt = closesAt + 15 * MINUTE
+
+// biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
+type Json = Record<string, any>
+
+describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures)', () => {
+  const tmp = tempDir()
+  let kalshi: KalshiFixture
+  let exchanges: ExchangeFixtures
+  let service: ServiceProcess
+  let url: string
+  let key: string
+  let stream: SseClient
+  let ticking: NodeJS.Timeout
+  const tickers = { btc: '', eth: '', sol: '', btcNext: '' }
+
+  const get = async (p: string): Promise<{ status: number; body: Json }> => {
+    const res = await fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })
+    return { status: res.status, body: (await res.json()) as Json }
+  }
+  const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
+  const signalsAt = (ticker: string, n: number, timeoutMs: number) =>
+    waitFor(
+      `${n} signal(s) on ${ticker}`,
+      async () => {
+        const c = await contest(ticker)
+        return c.signals.length >= n ? c : undefined
+      },
+      timeoutMs,
+      250,
+    )
+
+  before(async () => {
+    kalshi = await startKalshiFixture({ pageSize: 2 })
+    exchanges = await startExchangeFixtures({ bid: 68_433.1, ask: 68_433.2 })
+    // live exchanges print all the time: keep every source fresh with a gentle walk
+    let drift = 0
+    ticking = setInterval(() => {
+      drift = (drift + 0.7) % 5
+      exchanges.coinbase.setPrice(68_433.1 + drift, 68_433.2 + drift)
+      exchanges.kraken.setPrice(68_433.4 + drift, 68_433.6 + drift)
+      exchanges.bitstamp.setPrice(68_432.9 + drift, 68_433.3 + drift)
+    }, 1000)
+
+    // BTC opens without a strike (set later), with a sub-cent YES ask: 1 − 0.9650 = 0.035 → 3.5¢
+    const btc = makeMarket({ series: BTC, openTime: opensAt, closeTime: closesAt, status: 'active' })
+    const eth = makeMarket({
+      series: ETH,
+      openTime: opensAt,
+      closeTime: closesAt,
+      status: 'active',
+      floorStrike: 68_000,
+    })
+    const sol = makeMarket({
+      series: SOL,
+      openTime: opensAt,
+      closeTime: closesAt,
+      status: 'active',
+      floorStrike: 69_000,
+    })
+    const btcNext = makeMarket({
+      series: BTC,
+      openTime: closesAt,
+      closeTime: nextClosesAt,
+      status: 'initialized',
+    })
+    for (const m of [btc, eth, sol, btcNext]) kalshi.addMarket(m)
+    Object.assign(tickers, { btc: btc.ticker, eth: eth.ticker, sol: sol.ticker, btcNext: btcNext.ticker })
+    kalshi.setOrderbook(btc.ticker, {
+      yes: [
+        ['0.0050', '1500.00'],
+        ['0.4200', '13.00'],
+      ],
+      no: [
+        ['0.0010', '9000.00'],
+        ['0.9650', '2.00'],
+      ],
+    })
+    // ETH: nobody bids YES, so NO has no ask and the reading must be on the up side (YES ask 0.55)
+    kalshi.setOrderbook(eth.ticker, { yes: null, no: [['0.4500', '1.00']] })
+    kalshi.setOrderbook(sol.ticker, { yes: [['0.6000', '5.00']], no: [['0.3800', '5.00']] })
+    // a market the adapter must skip without disturbing the others
+    kalshi.injectMalformed({ ticker: `${BTC}-BROKEN`, status: 'teleported', open_time: 'soon' })
+
+    service = startProcess(['serve'], {
+      DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      VENUE: 'kalshi',
+      SERIES: `${BTC},${ETH},${SOL}`,
+      KALSHI_BASE_URL: kalshi.baseUrl,
+      KALSHI_POLL_S: '1',
+      // the test reads the API far more often than an integrator should; the limiter has its own tests
+      RATE_LIMIT_BURST: '1000',
+      RATE_LIMIT_PER_SEC: '100',
+      ...feedEnv(exchanges),
+    })
+    url = await service.url
+    await waitFor('the bootstrap banner', () => (service.stdout().includes('curl -N') ? true : undefined))
+    key = bootstrapKeyFrom(service.stdout())!
+    stream = await openStream(`${url}/v1/stream/contests?series=${BTC}`, { key })
+  })
+
+  after(async () => {
+    clearInterval(ticking)
+    stream?.close()
+    await service?.kill()
+    await kalshi?.close()
+    await exchanges?.close()
+    tmp.remove()
+  })
+
+  it('opens each live market as the venue gives it, the strike still unknown', async () => {
+    const active = await waitFor('the BTC contest', async () => {
+      const res = await get(`/v1/contests/active?series=${BTC}`)
+      return res.status === 200 ? res.body : undefined
+    })
+    assert.equal(active.ticker, tickers.btc)
+    assert.equal(active.state, 'live')
+    assert.deepEqual(active.window, {
+      opens_at: new Date(opensAt).toISOString().replace('.000Z', 'Z'),
+      expires_at: new Date(closesAt).toISOString().replace('.000Z', 'Z'),
+    })
+    assert.equal(active.strike_price_dollars, null)
+    assert.deepEqual(active.signals, [], 'no reading without a strike')
+    for (const t of [tickers.eth, tickers.sol]) {
+      await waitFor(`${t} live`, async () => ((await contest(t)).state === 'live' ? true : undefined))
+    }
+    assert.equal((await get(`/v1/contests/${BTC}-BROKEN`)).status, 404)
+  })
+
+  it('picks up the strike when the venue sets it and reads the current minute at the book’s asks', async () => {
+    assert.ok(Date.now() < minute13 - 3000, 'the strike must be set inside minute 12')
+    const strikeSetAt = Date.now()
+    kalshi.updateMarket(tickers.btc, { floor_strike: 68_000, yes_sub_title: 'Target Price: $68,000.00' })
+    const btc = await signalsAt(tickers.btc, 1, minute13 - Date.now())
+    assert.equal(btc.strike_price_dollars, 68_000)
+    const [s12] = btc.signals
+    const raisedAt = Date.parse(s12.raised_at)
+    assert.ok(raisedAt >= strikeSetAt && raisedAt < minute13, 'minute 12, once the strike is known')
+    // far above the strike, up is the larger edge at a 3.5¢ YES ask
+    assert.equal(s12.side, 'up')
+    assert.equal(s12.entry_price_cents, 3.5)
+    assert.equal(s12.edge_cents, Math.round((s12.confidence - 3.5) * 100) / 100)
+    assert.equal(s12.outcome, 'pending')
+    assert.equal(s12.model_version, 'gbm-ewma-1')
+
+    const eth = await signalsAt(tickers.eth, 1, 15_000)
+    assert.equal(eth.signals[0].side, 'up', 'NO has no ask: the reading cannot be on the down side')
+    assert.equal(eth.signals[0].entry_price_cents, 55)
+    const sol = await signalsAt(tickers.sol, 1, 15_000)
+    const solSignal = sol.signals[0]
+    assert.equal(solSignal.entry_price_cents, solSignal.side === 'up' ? 62 : 40)
+  })
+
+  it('reads minutes 13 and 14 at their whole minutes, from the book as it stands then', async () => {
+    kalshi.setOrderbook(tickers.btc, { yes: [['0.5000', '3.00']], no: [['0.4800', '4.00']] })
+    const at13 = await signalsAt(tickers.btc, 2, minute13 - Date.now() + 15_000)
+    const s13 = at13.signals[1]
+    assert.ok(Date.parse(s13.raised_at) >= minute13 && Date.parse(s13.raised_at) < minute13 + 5_000)
+    assert.equal(s13.entry_price_cents, s13.side === 'up' ? 52 : 50)
+
+    kalshi.setOrderbook(tickers.btc, { yes: [['0.9200', '3.00']], no: [['0.0050', '4.00']] })
+    const at14 = await signalsAt(tickers.btc, 3, minute13 + MINUTE - Date.now() + 15_000)
+    const s14 = at14.signals[2]
+    assert.ok(Date.parse(s14.raised_at) >= minute13 + MINUTE)
+    assert.equal(s14.entry_price_cents, s14.side === 'up' ? 99.5 : 8)
+    assert.equal(at14.signals.length, 3, 'one reading per minute')
+  })
+
+  it('expires at the close and raises nothing after it', async () => {
+    const wait = closesAt - Date.now()
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+    for (const t of [tickers.btc, tickers.eth, tickers.sol]) kalshi.updateMarket(t, { status: 'closed' })
+    kalshi.updateMarket(tickers.btcNext, { status: 'active', floor_strike: 68_100.5 })
+    for (const t of [tickers.btc, tickers.eth, tickers.sol]) {
+      const c = await waitFor(`${t} expired`, async () => {
+        const body = await contest(t)
+        return body.state === 'expired' ? body : undefined
+      })
+      assert.equal(c.settled_side, null)
+      assert.ok(c.signals.every((s: Json) => s.outcome === 'pending'))
+    }
+    assert.equal((await contest(tickers.btc)).signals.length, 3)
+  })
+
+  it('settles on the venue’s result: yes → up, no → down, no result → void; and grades', async () => {
+    // BTC jumps to finalized (it leaves the `closed` listing); ETH shows determined
+    kalshi.updateMarket(tickers.btc, {
+      status: 'finalized',
+      result: 'yes',
+      expiration_value: '68,433.15',
+      settlement_value_dollars: '1.0000',
+    })
+    kalshi.updateMarket(tickers.eth, { status: 'determined', result: 'no', expiration_value: '67,999.99' })
+    kalshi.updateMarket(tickers.sol, { status: 'finalized', result: '', expiration_value: '' })
+    const settled = async (t: string) =>
+      waitFor(`${t} settled`, async () => {
+        const body = await contest(t)
+        return body.state === 'settled' ? body : undefined
+      })
+
+    const btc = await settled(tickers.btc)
+    assert.equal(btc.settled_side, 'up')
+    assert.equal(btc.settled_price_dollars, 68_433.15)
+    for (const s of btc.signals) assert.equal(s.outcome, s.side === 'up' ? 'win' : 'loss')
+
+    const eth = await settled(tickers.eth)
+    assert.equal(eth.settled_side, 'down')
+    assert.equal(eth.settled_price_dollars, 67_999.99)
+    for (const s of eth.signals) assert.equal(s.outcome, 'loss', 'an up reading on a down result')
+
+    const sol = await settled(tickers.sol)
+    assert.equal(sol.settled_side, null)
+    assert.equal(sol.settled_price_dollars, null)
+    assert.ok(sol.signals.length >= 1)
+    for (const s of sol.signals) assert.equal(s.outcome, 'void')
+
+    const history = await get(`/v1/contests?series=${BTC}`)
+    assert.equal(history.status, 200)
+    assert.deepEqual(
+      history.body.contests.map((c: Json) => c.ticker),
+      [tickers.btc],
+    )
+  })
+
+  it('opens the next market, and the stream told the whole story in order', async () => {
+    const next = await waitFor('the next BTC contest', async () => {
+      const res = await get(`/v1/contests/active?series=${BTC}`)
+      return res.status === 200 && res.body.ticker === tickers.btcNext ? res.body : undefined
+    })
+    assert.equal(next.strike_price_dollars, 68_100.5)
+
+    await waitFor('the stream to see the next opening', () =>
+      stream.events.filter((e) => e.event === 'contest.opened').length >= 2 ? true : undefined,
+    )
+    const story = stream.events.map((e) => ({ event: e.event, data: JSON.parse(e.data) as Json }))
+    // the next market opens at the close, before the previous one's result is known
+    assert.deepEqual(
+      story.map((e) => e.event),
+      [
+        'contest.opened',
+        'signal.emitted',
+        'signal.emitted',
+        'signal.emitted',
+        'contest.opened',
+        'contest.settled',
+      ],
+    )
+    const [opened, first, , third, nextOpened, settled] = story
+    assert.equal(opened!.data.ticker, tickers.btc)
+    assert.equal(opened!.data.strike_price_dollars, null)
+    assert.equal(first!.data.contest.strike_price_dollars, 68_000)
+    assert.equal(first!.data.signal.entry_price_cents, 3.5)
+    assert.equal(third!.data.contest.signals.length, 3)
+    assert.equal(nextOpened!.data.ticker, tickers.btcNext)
+    assert.equal(nextOpened!.data.state, 'live')
+    assert.equal(settled!.data.ticker, tickers.btc)
+    assert.equal(settled!.data.state, 'settled')
+    assert.equal(settled!.data.settled_side, 'up')
+  })
+
+  it('polled the venue at its pace and logged the malformed market with its field', async () => {
+    const log = service.stdout()
+    assert.match(log, /KXBTC15M-BROKEN/)
+    assert.match(log, /"field":"(status|open_time)"/)
+    const listings = kalshi.requests.filter((r) => r.path.endsWith('/markets'))
+    const seconds = (listings.at(-1)!.at - listings[0]!.at) / 1000
+    // 3 series × 3 listings (several pages each) per 1-s poll: paced well under the venue's limit
+    assert.ok(kalshi.requests.length / seconds < 6, `${kalshi.requests.length} requests in ${seconds} s`)
+  })
+})
+
+function feedEnv(x: ExchangeFixtures): Record<string, string> {
+  return {
+    COINBASE_WS_URL: x.coinbase.wsUrl,
+    COINBASE_REST_URL: x.coinbase.restUrl,
+    KRAKEN_WS_URL: x.kraken.wsUrl,
+    KRAKEN_REST_URL: x.kraken.restUrl,
+    BITSTAMP_WS_URL: x.bitstamp.wsUrl,
+    BITSTAMP_REST_URL: x.bitstamp.restUrl,
+  }
+}
