@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { createPostgresEventNotifier } from '../src/store/postgres/postgres-event-notifier.ts'
 import { uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
-import { waitFor } from './support/service-process.ts'
+import { waitFor } from './support/wait.ts'
 
 const silent = { warn: () => undefined, info: () => undefined }
 

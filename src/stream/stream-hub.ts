@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http'
 import { formatEventId, parseEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
+import type { Logger } from '../ports/logger.ts'
 import type { EventScope, Store } from '../ports/store.ts'
 import type { LogFollower } from './log-follower.ts'
 import { encodeEventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME } from './sse-frame.ts'
@@ -29,10 +30,8 @@ export type StreamHub = {
   close(): Promise<void>
 }
 
-export type StreamLogger = {
-  warn(obj: unknown, msg?: string): void
-  error(obj: unknown, msg?: string): void
-}
+/** The logger calls the hub makes. */
+export type StreamLogger = Pick<Logger, 'warn' | 'error'>
 
 export type StreamHubOptions = {
   store: Store
