@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import type { Config } from '../src/config/config.ts'
+import { rateLimitPolicy } from '../src/main/app-settings.ts'
+import { systemClock } from '../src/main/system-clock.ts'
 import type { BucketStore } from '../src/ports/bucket-store.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createMemoryBucketStore } from '../src/store/memory/memory-bucket-store.ts'
@@ -117,11 +120,7 @@ function unreachable(store: Store): Store {
   })
 }
 
-function degradedBuckets(config: { rateLimitBurst: number; rateLimitPerSec: number }): BucketStore {
-  const inner = createMemoryBucketStore({
-    burst: config.rateLimitBurst,
-    perSec: config.rateLimitPerSec,
-    clock: { now: () => Date.now() },
-  })
+function degradedBuckets(config: Config): BucketStore {
+  const inner = createMemoryBucketStore({ ...rateLimitPolicy(config), clock: systemClock })
   return { ...inner, health: () => 'degraded' }
 }

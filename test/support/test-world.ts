@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import { type Config, loadConfig } from '../../src/config/config.ts'
 import { buildApp } from '../../src/http/app.ts'
+import { appSettingsFrom, rateLimitPolicy } from '../../src/main/app-settings.ts'
 import type { BucketStore } from '../../src/ports/bucket-store.ts'
 import type { Clock } from '../../src/ports/clock.ts'
 import type { Store } from '../../src/ports/store.ts'
@@ -81,14 +82,10 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
   await follower.start()
   const buckets = opts.buckets
     ? opts.buckets(config, wallClock)
-    : createMemoryBucketStore({
-        burst: config.rateLimitBurst,
-        perSec: config.rateLimitPerSec,
-        clock: wallClock,
-      })
+    : createMemoryBucketStore({ ...rateLimitPolicy(config), clock: wallClock })
   const streams = opts.streams ?? createStubStreamHub()
   const app = await buildApp({
-    config,
+    settings: appSettingsFrom(config),
     store,
     buckets,
     follower,
