@@ -3,9 +3,9 @@
 // errors map by context and status; anything else is logged with the request id and answered as a
 // bare 500 (or 503 when the store is the cause), with no internals in the body.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { StoreProbe } from '../store/store-probe.ts'
 import { ProblemError, problemForStatus, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
 import { invalidParamsFrom } from './query-rules.ts'
-import type { StoreProbe } from './store-probe.ts'
 
 type SchemaParts = Partial<Record<string, unknown>>
 

@@ -6,10 +6,10 @@ import { Type } from 'typebox'
 import { formatInstantMs } from '../../domain/contest-view.ts'
 import type { BucketStore } from '../../ports/bucket-store.ts'
 import type { Clock } from '../../ports/clock.ts'
+import type { StoreProbe } from '../../store/store-probe.ts'
 import { PATHS } from '../paths.ts'
 import { PROBLEM_MEDIA_TYPE, PROBLEMS } from '../problems.ts'
 import { JSON_MEDIA_TYPE, PROBLEM_RESPONSES } from '../schemas.ts'
-import type { StoreProbe } from '../store-probe.ts'
 import type { TypedApp } from '../typed-app.ts'
 
 export type HealthRouteDeps = {
