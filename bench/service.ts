@@ -4,7 +4,8 @@ import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
-import { bootstrapKeyFrom, startProcess, tempDir, waitFor } from '../test/support/service-process.ts'
+import { bootstrapKeyFrom, startProcess, tempDir } from '../test/support/service-process.ts'
+import { waitFor } from '../test/support/wait.ts'
 
 export type BenchService = {
   url: string

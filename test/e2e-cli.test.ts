@@ -4,8 +4,9 @@ import { execFileSync } from 'node:child_process'
 import { request } from 'node:https'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { bootstrapKeyFrom, runCli, startProcess, tempDir, waitFor } from './support/service-process.ts'
+import { bootstrapKeyFrom, runCli, startProcess, tempDir } from './support/service-process.ts'
 import { openStream } from './support/sse-client.ts'
+import { waitFor } from './support/wait.ts'
 
 const auth = (key: string) => ({ Authorization: `Bearer ${key}` })
 

@@ -7,14 +7,9 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
-import {
-  bootstrapKeyFrom,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-  waitFor,
-} from './support/service-process.ts'
+import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
+import { waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 const BTC = 'KXBTC15M'

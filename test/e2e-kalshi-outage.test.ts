@@ -10,13 +10,8 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { makeContest, makeSignal } from './support/contest-fixtures.ts'
-import {
-  bootstrapKeyFrom,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-  waitFor,
-} from './support/service-process.ts'
+import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 

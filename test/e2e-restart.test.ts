@@ -5,8 +5,9 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import type { ContestView } from '../src/domain/contest-view.ts'
-import { bootstrapKeyFrom, startProcess, tempDir, waitFor } from './support/service-process.ts'
+import { bootstrapKeyFrom, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
+import { waitFor } from './support/wait.ts'
 
 // 120× virtual time: a contest minute passes every 0.5 s, a contest every 7.5 s.
 const SPEED = 120

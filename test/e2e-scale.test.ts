@@ -5,8 +5,9 @@ import { after, before, describe, it } from 'node:test'
 import type { ContestView } from '../src/domain/contest-view.ts'
 import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
 import { type PrivateRedis, startPrivateRedis } from './support/redis.ts'
-import { runCli, type ServiceProcess, startProcess, waitFor } from './support/service-process.ts'
+import { runCli, type ServiceProcess, startProcess } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
+import { waitFor } from './support/wait.ts'
 
 const SPEED = 60 // one contest minute per wall second
 

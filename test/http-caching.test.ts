@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { type ApiClient, createApiClient } from './support/api-client.ts'
+import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedHistory, seedLiveContest } from './support/contest-fixtures.ts'
 import { rawRequest } from './support/raw-request.ts'
-import { createTestWorld, type TestWorld } from './support/test-world.ts'
+import { createTestWorld, useTestWorld } from './support/test-world.ts'
 
-let world: TestWorld
-let api: ApiClient
-
-before(async () => {
-  world = await createTestWorld()
-  api = createApiClient(world)
-})
-after(() => world.close())
+const { world, api } = useTestWorld()
 
 const auth = () => ({ authorization: `Bearer ${world.key}` })
 

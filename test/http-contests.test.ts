@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { toContestView } from '../src/domain/contest-view.ts'
-import { type ApiClient, createApiClient } from './support/api-client.ts'
 import {
   makeContest,
   makeSettledContest,
@@ -11,16 +10,9 @@ import {
   seedHistory,
   seedLiveContest,
 } from './support/contest-fixtures.ts'
-import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
+import { TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
-let world: TestWorld
-let api: ApiClient
-
-before(async () => {
-  world = await createTestWorld()
-  api = createApiClient(world)
-})
-after(() => world.close())
+const { world, api } = useTestWorld()
 
 const Q = 15 * 60_000
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')

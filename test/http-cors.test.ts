@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { type ApiClient, createApiClient } from './support/api-client.ts'
+import { describe, test } from 'node:test'
+import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
-import { createTestWorld, type TestWorld } from './support/test-world.ts'
+import { createTestWorld, useTestWorld } from './support/test-world.ts'
 
 const ORIGIN = 'https://dashboard.example'
 
@@ -14,13 +14,7 @@ function assertExposesLimitHeaders(headers: Headers): void {
 }
 
 describe('CORS with CORS_ORIGINS=*', () => {
-  let world: TestWorld
-  let api: ApiClient
-  before(async () => {
-    world = await createTestWorld({ env: { RATE_LIMIT_BURST: '20', RATE_LIMIT_PER_SEC: '0.01' } })
-    api = createApiClient(world)
-  })
-  after(() => world.close())
+  const { world, api } = useTestWorld({ env: { RATE_LIMIT_BURST: '20', RATE_LIMIT_PER_SEC: '0.01' } })
 
   test('answers a preflight with 204, without a key, allowing Authorization and Last-Event-ID', async () => {
     const res = await api.request('/v1/contests/active?series=S', {
@@ -72,13 +66,7 @@ describe('CORS with CORS_ORIGINS=*', () => {
 })
 
 describe('CORS with a list of origins', () => {
-  let world: TestWorld
-  let api: ApiClient
-  before(async () => {
-    world = await createTestWorld({ env: { CORS_ORIGINS: `${ORIGIN},https://other.example` } })
-    api = createApiClient(world)
-  })
-  after(() => world.close())
+  const { api } = useTestWorld({ env: { CORS_ORIGINS: `${ORIGIN},https://other.example` } })
 
   test('reflects an allowed origin and varies on Origin', async () => {
     const res = await api.get('/v1/health', undefined, { origin: ORIGIN })

@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import { PROBLEM_NAMES, PROBLEMS } from '../src/http/problems.ts'
 import type { Store } from '../src/ports/store.ts'
-import { type ApiClient, createApiClient } from './support/api-client.ts'
+import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
 import { rawRequest } from './support/raw-request.ts'
 import { createStubStreamHub } from './support/stub-stream-hub.ts'
-import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
+import { createTestWorld, TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
-let world: TestWorld
-let api: ApiClient
-
-before(async () => {
-  world = await createTestWorld()
-  api = createApiClient(world)
-})
-after(() => world.close())
+const { world, api } = useTestWorld()
 
 const problemType = (name: string) => `${TEST_BASE_URL}/problems/${name}`
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Config } from '../src/config/config.ts'
 import { encodeFeedStatus, FEED_STATUS_SETTING } from '../src/domain/feed-status.ts'
+import { rateLimitPolicy } from '../src/main/app-settings.ts'
+import { systemClock } from '../src/main/system-clock.ts'
 import type { BucketStore } from '../src/ports/bucket-store.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createMemoryBucketStore } from '../src/store/memory/memory-bucket-store.ts'
@@ -150,11 +153,7 @@ function unreachable(store: Store): Store {
   })
 }
 
-function degradedBuckets(config: { rateLimitBurst: number; rateLimitPerSec: number }): BucketStore {
-  const inner = createMemoryBucketStore({
-    burst: config.rateLimitBurst,
-    perSec: config.rateLimitPerSec,
-    clock: { now: () => Date.now() },
-  })
+function degradedBuckets(config: Config): BucketStore {
+  const inner = createMemoryBucketStore({ ...rateLimitPolicy(config), clock: systemClock })
   return { ...inner, health: () => 'degraded' }
 }

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { PROBLEM_NAMES, PROBLEMS } from '../src/http/problems.ts'
-import { type ApiClient, createApiClient } from './support/api-client.ts'
-import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
+import { TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
 type Operation = {
   security?: Record<string, unknown>[]
@@ -16,18 +15,12 @@ type Operation = {
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked field by field
 type Doc = any
 
-let world: TestWorld
-let api: ApiClient
 let doc: Doc
-
-before(async () => {
-  world = await createTestWorld()
-  api = createApiClient(world)
-  const res = await api.get('/v1/openapi.json')
+const { world } = useTestWorld({}, async (_, client) => {
+  const res = await client.get('/v1/openapi.json')
   assert.equal(res.status, 200)
   doc = res.json
 })
-after(() => world.close())
 
 const operations = (): [string, string, Operation][] =>
   Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>

@@ -1,29 +1,25 @@
 import assert from 'node:assert/strict'
 import { randomInt } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import type { Store } from '../src/ports/store.ts'
-import { type ApiClient, createApiClient } from './support/api-client.ts'
+import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
-import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
+import { createTestWorld, TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
 // One world whose proxy (the loopback test client) is trusted: each test sends its own
 // X-Forwarded-For address and so owns a fresh bucket of 5 that does not refill during the test.
 const BURST = 5
-let world: TestWorld
-let api: ApiClient
 let storeCalls = 0
-let series: string
-
-before(async () => {
-  world = await createTestWorld({
+const series = newSeries()
+const { world, api } = useTestWorld(
+  {
     env: { RATE_LIMIT_BURST: String(BURST), RATE_LIMIT_PER_SEC: '0.01', TRUST_PROXY: '127.0.0.1' },
     wrapStore: countingStore,
-  })
-  api = createApiClient(world)
-  series = newSeries()
-  await seedLiveContest(world.store, series, 1)
-})
-after(() => world.close())
+  },
+  async (w) => {
+    await seedLiveContest(w.store, series, 1)
+  },
+)
 
 function countingStore(store: Store): Store {
   return new Proxy(store, {

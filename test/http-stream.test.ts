@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict'
 import { get } from 'node:http'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { pino } from 'pino'
 import { createStreamHub } from '../src/stream/stream-hub.ts'
-import { type ApiClient, createApiClient } from './support/api-client.ts'
+import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
 import { openStream } from './support/sse-client.ts'
-import { createStubStreamHub, type StubStreamHub } from './support/stub-stream-hub.ts'
-import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
+import { createStubStreamHub } from './support/stub-stream-hub.ts'
+import { createTestWorld, TEST_BASE_URL, type TestWorld, useTestWorld } from './support/test-world.ts'
 
-let world: TestWorld
-let api: ApiClient
-let hub: StubStreamHub
-
-before(async () => {
-  hub = createStubStreamHub()
-  world = await createTestWorld({ streams: hub })
-  api = createApiClient(world)
-})
-after(() => world.close())
+const hub = createStubStreamHub()
+const { world, api } = useTestWorld({ streams: hub })
 
 const streamUrl = (query: string) => `${world.baseUrl}/v1/stream/contests?${query}`
 

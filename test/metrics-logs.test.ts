@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, waitFor } from './support/service-process.ts'
+import { bootstrapKeyFrom, type ServiceProcess, startProcess } from './support/service-process.ts'
 import { openStream } from './support/sse-client.ts'
+import { waitFor } from './support/wait.ts'
 
 const PASSWORD = 'secretpw'
 /** Shaped like a key but never issued: it is refused, and must not be logged either. */

@@ -4,14 +4,9 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { deletePrefix, freePort, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
-import {
-  bootstrapKeyFrom,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-  waitFor,
-} from './support/service-process.ts'
+import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
+import { waitFor } from './support/wait.ts'
 
 const BASE_ENV = { PORT: '0', SIM_SPEED: '60', SIM_SEED: '3', SIM_BACKFILL_DAYS: '0', LOG_LEVEL: 'info' }
 

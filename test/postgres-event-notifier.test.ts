@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { createPostgresEventNotifier } from '../src/store/postgres/postgres-event-notifier.ts'
+import { runEventNotifierContract } from './event-notifier-contract.ts'
 import { uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
-import { waitFor } from './support/service-process.ts'
+import { waitFor } from './support/wait.ts'
 
 const silent = { warn: () => undefined, info: () => undefined }
+
+// PostgresEventNotifier against the event notifier contract, plus what only LISTEN/NOTIFY can show:
+// latency across connections, schemas kept apart, and a killed listening connection.
+runEventNotifierContract('PostgresEventNotifier', {
+  async create() {
+    const url = uniqueSchemaUrl('notify_contract')
+    return {
+      sender: createPostgresEventNotifier(url, silent),
+      receiver: createPostgresEventNotifier(url, silent),
+    }
+  },
+})
 
 describe('PostgresEventNotifier', () => {
   it('wakes a subscriber in another process-like instance within 100 ms of notify', async () => {

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, describe, it } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { NewEvent } from '../src/domain/events.ts'
 import type { Store } from '../src/ports/store.ts'
 import { LOCK_CLASS, MIGRATIONS, schemaLockId } from '../src/store/postgres/postgres-migrations.ts'
@@ -12,15 +11,19 @@ import { parsePostgresUrl } from '../src/store/postgres/postgres-url.ts'
 import { runStoreContract } from './store-contract.ts'
 import { makeContest, makeKey, makeSignal } from './support/contest-fixtures.ts'
 import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
+import { waitUntil } from './support/wait.ts'
 
 const urls = new Map<Store, string>()
 
 runStoreContract('PostgresStore', {
-  async create() {
+  async create(opts) {
     const url = uniqueSchemaUrl('cs_contract')
-    const store = createPostgresStore(url, { poolSize: 4 })
+    const store = createPostgresStore(url, { poolSize: 4, ...opts })
     urls.set(store, url)
     return store
+  },
+  async reopen(store) {
+    return createPostgresStore(urls.get(store)!, { poolSize: 4 })
   },
   async destroy(store) {
     await dropSchema(urls.get(store)!)
@@ -40,14 +43,6 @@ async function backendsOf(applicationName: string): Promise<Array<{ pid: number;
     ),
   )
   return result.rows
-}
-
-async function waitUntil(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5_000
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`)
-    await sleep(10)
-  }
 }
 
 describe('PostgresStore on a server', () => {
@@ -145,8 +140,9 @@ describe('PostgresStore on a server', () => {
       await holder.query('SELECT pg_advisory_lock($1, $2)', lock)
       const append = store.appendEvent(keyEvent())
       append.catch(() => undefined)
-      await waitUntil('the append waits for the lock', async () =>
-        (await backendsOf(applicationName)).some((b) => b.wait === 'Lock'),
+      await waitUntil(
+        async () => (await backendsOf(applicationName)).some((b) => b.wait === 'Lock'),
+        'the append to wait for the lock',
       )
       await withTestClient((c) =>
         c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
@@ -201,47 +197,5 @@ describe('PostgresStore on a server', () => {
       tables.rows.map((r) => r.table_name),
       ['api_keys', 'contests', 'event_counter', 'events', 'leases', 'meta', 'schema_migrations', 'signals'],
     )
-  })
-
-  it('keeps its data, epoch and event seq across close and reopen', async () => {
-    const url = freshUrl()
-    const first = createPostgresStore(url)
-    await first.migrate()
-    const contest = makeContest()
-    await first.openContest(contest)
-    const signal = makeSignal(contest)
-    await first.addSignal(signal)
-    const epoch = await first.epoch()
-    const seq = await first.latestSeq()
-    await first.close()
-
-    const second = storeOn(url)
-    await second.migrate()
-    assert.deepEqual(await second.getContest(contest.ticker), { ...contest, signals: [signal] })
-    assert.equal(await second.epoch(), epoch)
-    assert.equal(await second.latestSeq(), seq)
-  })
-
-  it('rolls back the whole write, event included, when any part of it fails', async () => {
-    const store = storeOn(freshUrl())
-    await store.migrate()
-    const contest = makeContest()
-    // a signal pointing at another, unknown contest breaks the foreign key after the contest row went in
-    const stray = makeSignal(makeContest())
-    await assert.rejects(store.openContest({ ...contest, signals: [stray] }))
-    assert.equal(await store.getContest(contest.ticker), null)
-    assert.equal(await store.latestSeq(), 0)
-    assert.ok(await store.openContest(contest), 'the store is usable after the rollback')
-  })
-
-  it('stamps appendedAt from the injected wall clock', async () => {
-    let now = 1_000_000
-    const store = storeOn(freshUrl(), { wallClock: { now: () => now } })
-    await store.migrate()
-    const first = await store.appendEvent(keyEvent())
-    now += 5
-    const second = await store.appendEvent(keyEvent())
-    assert.deepEqual([first.appendedAt, second.appendedAt], [1_000_000, 1_000_005])
-    assert.equal(await store.pruneEvents(1_000_005), 1)
   })
 })

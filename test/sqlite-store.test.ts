@@ -11,17 +11,20 @@ import type { Store } from '../src/ports/store.ts'
 import { applyMigrations, MIGRATIONS } from '../src/store/sqlite/migrations.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { runStoreContract } from './store-contract.ts'
-import { makeContest, makeKey, makeSignal } from './support/contest-fixtures.ts'
+import { makeContest, makeKey } from './support/contest-fixtures.ts'
 
 const execFileAsync = promisify(execFile)
 const dirs = new Map<Store, string>()
 
 runStoreContract('SqliteStore', {
-  async create() {
+  async create(opts) {
     const dir = await mkdtemp(join(tmpdir(), 'sqlite-store-'))
-    const store = createSqliteStore(join(dir, 'store.db'))
+    const store = createSqliteStore(join(dir, 'store.db'), opts)
     dirs.set(store, dir)
     return store
+  },
+  async reopen(store) {
+    return createSqliteStore(join(dirs.get(store)!, 'store.db'))
   },
   async destroy(store) {
     await rm(dirs.get(store)!, { recursive: true, force: true })
@@ -40,29 +43,6 @@ describe('SqliteStore on a file', () => {
     // a missing parent directory is created, as for the default ./data/contest-signals.db
     return join(dir, 'nested', 'store.db')
   }
-
-  it('keeps its data, epoch and event seq across close and reopen', async () => {
-    const path = await tempPath()
-    const first = createSqliteStore(path)
-    await first.migrate()
-    const contest = makeContest()
-    await first.openContest(contest)
-    const signal = makeSignal(contest)
-    await first.addSignal(signal)
-    const epoch = await first.epoch()
-    const seq = await first.latestSeq()
-    await first.close()
-
-    const second = createSqliteStore(path)
-    try {
-      await second.migrate()
-      assert.deepEqual(await second.getContest(contest.ticker), { ...contest, signals: [signal] })
-      assert.equal(await second.epoch(), epoch)
-      assert.equal(await second.latestSeq(), seq)
-    } finally {
-      await second.close()
-    }
-  })
 
   it('runs in WAL mode and records each migration once', async () => {
     const path = await tempPath()
@@ -127,37 +107,6 @@ describe('SqliteStore on a file', () => {
       assert.equal(count, MIGRATIONS.length)
     } finally {
       db.close()
-    }
-  })
-
-  it('rolls back the whole write, event included, when any part of it fails', async () => {
-    const store = createSqliteStore(':memory:')
-    try {
-      await store.migrate()
-      const contest = makeContest()
-      // a signal pointing at another, unknown contest breaks the foreign key after the contest row went in
-      const stray = makeSignal(makeContest())
-      await assert.rejects(store.openContest({ ...contest, signals: [stray] }))
-      assert.equal(await store.getContest(contest.ticker), null)
-      assert.equal(await store.latestSeq(), 0)
-      assert.ok(await store.openContest(contest), 'the store is usable after the rollback')
-    } finally {
-      await store.close()
-    }
-  })
-
-  it('stamps appendedAt from the injected wall clock', async () => {
-    let now = 1_000_000
-    const store = createSqliteStore(':memory:', { wallClock: { now: () => now } })
-    try {
-      await store.migrate()
-      const first = await store.appendEvent({ type: 'key.changed', series: '', ticker: '', data: '{}' })
-      now += 5
-      const second = await store.appendEvent({ type: 'key.changed', series: '', ticker: '', data: '{}' })
-      assert.deepEqual([first.appendedAt, second.appendedAt], [1_000_000, 1_000_005])
-      assert.equal(await store.pruneEvents(1_000_005), 1)
-    } finally {
-      await store.close()
     }
   })
 })

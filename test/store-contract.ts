@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { CONTEST_MS, type Contest, settleContest } from '../src/domain/contest.ts'
 import { toContestView, toSignalView } from '../src/domain/contest-view.ts'
 import type { NewEvent, StoredEvent } from '../src/domain/events.ts'
+import type { Clock } from '../src/ports/clock.ts'
 import type { Store } from '../src/ports/store.ts'
 import {
   BASE,
@@ -20,10 +21,13 @@ import {
   suffix,
   UP,
 } from './support/contest-fixtures.ts'
+import { createManualClock } from './support/manual-clock.ts'
 
 export type StoreFactory = {
   /** A fresh, empty store of its own; the suite migrates it and closes it. */
-  create(): Promise<Store>
+  create(opts?: { wallClock?: Clock }): Promise<Store>
+  /** A second handle on the data of `store` (the same file or schema), not yet migrated. */
+  reopen(store: Store): Promise<Store>
   /** Removes whatever create() made, after the store is closed. */
   destroy?(store: Store): Promise<void>
 }
@@ -44,9 +48,13 @@ async function allEvents(store: Store): Promise<StoredEvent[]> {
 
 export function runStoreContract(name: string, factory: StoreFactory): void {
   /** Each test owns a fresh, migrated store and closes it whatever happens. */
-  function test(title: string, body: (store: Store) => Promise<void>): void {
+  function test(
+    title: string,
+    body: (store: Store) => Promise<void>,
+    opts: { wallClock?: Clock } = {},
+  ): void {
     it(title, async () => {
-      const store = await factory.create()
+      const store = await factory.create(opts)
       try {
         await store.migrate()
         await body(store)
@@ -926,6 +934,52 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         assert.equal((await store.findKeyByDigest(b.digest))?.lastUsedAt, BASE + 2_000)
         assert.equal((await store.findKeyByDigest(c.digest))?.lastUsedAt, null)
       })
+    })
+
+    describe('durability', () => {
+      test('keeps its data, epoch and event seq across close and reopen', async (first) => {
+        const contest = makeContest()
+        await first.openContest(contest)
+        const signal = makeSignal(contest)
+        await first.addSignal(signal)
+        const epoch = await first.epoch()
+        const seq = await first.latestSeq()
+        await first.close()
+
+        const second = await factory.reopen(first)
+        try {
+          await second.migrate()
+          assert.deepEqual(await second.getContest(contest.ticker), { ...contest, signals: [signal] })
+          assert.equal(await second.epoch(), epoch)
+          assert.equal(await second.latestSeq(), seq)
+        } finally {
+          await second.close()
+        }
+      })
+
+      test('rolls back the whole write, event included, when any part of it fails', async (store) => {
+        const contest = makeContest()
+        // a signal pointing at another, unknown contest breaks the foreign key after the contest row went in
+        const stray = makeSignal(makeContest())
+        await assert.rejects(store.openContest({ ...contest, signals: [stray] }))
+        assert.equal(await store.getContest(contest.ticker), null)
+        assert.equal(await store.latestSeq(), 0)
+        assert.ok(await store.openContest(contest), 'the store is usable after the rollback')
+      })
+
+      const wall = createManualClock(1_000_000)
+      test(
+        'stamps appendedAt from the injected wall clock',
+        async (store) => {
+          wall.set(1_000_000)
+          const first = await store.appendEvent(customEvent())
+          wall.advance(5)
+          const second = await store.appendEvent(customEvent())
+          assert.deepEqual([first.appendedAt, second.appendedAt], [1_000_000, 1_000_005])
+          assert.equal(await store.pruneEvents(1_000_005), 1)
+        },
+        { wallClock: wall },
+      )
     })
   })
 }

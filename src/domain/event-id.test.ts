@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
-import { formatEventId, parseEventId } from './event-id.ts'
+import { formatEventId, generateEpoch, parseEventId } from './event-id.ts'
 
 describe('event ids', () => {
   it('round-trip through format and parse', () => {
@@ -48,5 +48,14 @@ describe('event ids', () => {
     ]) {
       assert.equal(parseEventId(raw), null, String(raw))
     }
+  })
+})
+
+describe('generateEpoch', () => {
+  it('makes 8 characters of [0-9a-z] that parse as the epoch of an event id', () => {
+    let n = 0
+    const epoch = generateEpoch((max) => n++ % max)
+    assert.equal(epoch, '01234567')
+    assert.deepEqual(parseEventId(formatEventId(epoch, 1)), { epoch, seq: 1 })
   })
 })

@@ -3,6 +3,18 @@
 // increasing as strings too.
 const SEQ_WIDTH = 12
 const EPOCH_PATTERN = /^[0-9a-z]{4,32}$/
+const EPOCH_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
+const EPOCH_LENGTH = 8
+
+/**
+ * A deployment epoch: 8 characters of [0-9a-z], each picked by `randomBelow(n)` (an integer in
+ * [0, n)); the stores pass the CSPRNG's randomInt, so two stores practically never share one.
+ */
+export function generateEpoch(randomBelow: (n: number) => number): string {
+  let epoch = ''
+  for (let i = 0; i < EPOCH_LENGTH; i++) epoch += EPOCH_ALPHABET[randomBelow(EPOCH_ALPHABET.length)]
+  return epoch
+}
 
 export type ParsedEventId = { epoch: string; seq: number }
 

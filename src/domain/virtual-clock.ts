@@ -1,14 +1,18 @@
-// The simulator's virtual clock (decisions §2): virtual_now = t0 + (wall_now − t0) × speed. The anchor
+// The simulator's virtual time (decisions §2): virtual_now = t0 + (wall_now − t0) × speed. The anchor
 // is general — (wall0, virtual0) — so a deployment can keep one timeline across restarts and speed
-// changes instead of jumping back to wall time (see src/main/service-clock.ts).
-import type { Clock } from '../ports/clock.ts'
+// changes instead of jumping back to wall time. Pure arithmetic: the Clock built on it lives in
+// src/main/service-clock.ts.
 
 export type ClockAnchor = { wall0: number; virtual0: number; speed: number }
 
-export function createVirtualClock(wall: Clock, anchor: ClockAnchor): Clock {
-  const { wall0, virtual0, speed } = anchor
-  if (speed === 1 && wall0 === virtual0) return wall
-  return { now: () => Math.floor(virtual0 + (wall.now() - wall0) * speed) }
+/** True when the anchor's timeline is the wall clock itself. */
+export function isWallTimeline(anchor: ClockAnchor): boolean {
+  return anchor.speed === 1 && anchor.wall0 === anchor.virtual0
+}
+
+/** Virtual time, in whole ms, on the anchor's timeline at wall time `wallNow`. */
+export function virtualTime(anchor: ClockAnchor, wallNow: number): number {
+  return Math.floor(anchor.virtual0 + (wallNow - anchor.wall0) * anchor.speed)
 }
 
 /** The anchor that continues `previous`'s timeline from `wallNow` at a new speed, never going back. */

@@ -1,21 +1,17 @@
 // What every engine step needs, and the one way a step announces a committed write.
 import type { StoredEvent } from '../domain/events.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
+import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import type { PriceFeed, Venue } from '../ports/venue.ts'
 import type { SkippedReadings } from './skipped-readings.ts'
-
-type LogFn = (obj: unknown, msg?: string) => void
-
-/** The subset of a pino logger the engine uses. */
-export type EngineLogger = { info: LogFn; warn: LogFn; error: LogFn; debug: LogFn }
 
 export type StepContext = {
   store: Store
   venue: Venue
   feed: PriceFeed
   notifier: EventNotifier
-  logger: EngineLogger
+  logger: Logger
   skips: SkippedReadings
 }
 

@@ -7,15 +7,14 @@ import { hostname } from 'node:os'
 import { encodeFeedStatus, FEED_STATUS_SETTING } from '../domain/feed-status.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
+import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import type { PriceFeed, Venue } from '../ports/venue.ts'
 import { backfillHistory } from './backfill.ts'
 import { advanceContest, openCurrentContest } from './contest-steps.ts'
-import type { EngineLogger, StepContext } from './engine-context.ts'
+import type { StepContext } from './engine-context.ts'
 import { createLeadership } from './leadership.ts'
 import { createSkippedReadings, type SkipObserver } from './skipped-readings.ts'
-
-export type { EngineLogger } from './engine-context.ts'
 
 export type EngineDeps = {
   store: Store
@@ -37,7 +36,7 @@ export type EngineDeps = {
   tickMs?: number
   /** engine lease time to live in wall ms, default 6000 */
   leaseTtlMs?: number
-  logger: EngineLogger
+  logger: Logger
   /** told once per contest minute that raised no reading (for metrics) */
   onSkippedReading?: SkipObserver
 }

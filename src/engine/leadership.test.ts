@@ -1,11 +1,11 @@
 // Tests of the engine lease logic against an in-memory lease with the store's semantics.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import type { Logger } from '../ports/logger.ts'
 import type { Lease, Store } from '../ports/store.ts'
-import type { EngineLogger } from './engine-context.ts'
 import { createLeadership } from './leadership.ts'
 
-const quiet: EngineLogger = { info() {}, warn() {}, error() {}, debug() {} }
+const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 
 function memoryLease() {
   let lease: Lease = { holder: '', expiresAt: Number.NEGATIVE_INFINITY }

@@ -1,8 +1,9 @@
 // The engine lease (decisions §1: one leader, the rest standby): the holder renews it every third of
 // its time to live; a standby asks every half second (a conditional upsert that changes nothing
 // while the lease is held), so it takes over within ttl + 0.5 s of the leader dying.
+
+import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
-import type { EngineLogger } from './engine-context.ts'
 
 export const STANDBY_RETRY_MS = 500
 
@@ -21,7 +22,7 @@ export function createLeadership(opts: {
   store: Pick<Store, 'acquireLease' | 'releaseLease'>
   holderId: string
   ttlMs: number
-  logger: EngineLogger
+  logger: Logger
 }): Leadership {
   const { store, holderId, ttlMs, logger } = opts
   const renewEveryMs = Math.max(1, Math.floor(ttlMs / 3))

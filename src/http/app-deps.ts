@@ -1,15 +1,15 @@
 // Everything buildApp needs, chosen and built by the composition root (src/main/).
 import type { Logger } from 'pino'
-import type { Config } from '../config/config.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 import type { LogFollower } from '../stream/log-follower.ts'
 import type { StreamHub } from '../stream/stream-hub.ts'
+import type { AppSettings } from './app-settings.ts'
 import type { RequestMetrics } from './request-metrics.ts'
 
 export type AppDeps = {
-  config: Config
+  settings: AppSettings
   store: Store
   buckets: BucketStore
   follower: LogFollower

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { createGate } from '../../test/support/gate.ts'
 import type { Contest } from '../domain/contest.ts'
 import type { HistoryQuery, Store } from '../ports/store.ts'
 import { createContestCache } from './contest-cache.ts'
@@ -31,22 +32,22 @@ function contest(ticker: string, series: string, state: Contest['state'] = 'live
 
 function fakeStore(contests: Contest[]) {
   const reads = { contest: 0, live: 0, settled: 0 }
-  let gate: Promise<void> | undefined
+  const gate = createGate()
   const byTicker = () => new Map(contests.map((c) => [c.ticker, c]))
   const store = {
     async getContest(t: string) {
       reads.contest++
-      await gate
+      await gate.pass()
       return byTicker().get(t) ?? null
     },
     async getLiveContest(s: string) {
       reads.live++
-      await gate
+      await gate.pass()
       return contests.find((c) => c.series === s && c.state === 'live') ?? null
     },
     async listSettled(q: HistoryQuery) {
       reads.settled++
-      await gate
+      await gate.pass()
       return contests.filter((c) => c.series === q.series && c.state === 'settled').slice(0, q.limit)
     },
   } as unknown as Store
@@ -55,16 +56,7 @@ function fakeStore(contests: Contest[]) {
     reads,
     contests,
     /** Holds store reads until the returned function runs. */
-    hold() {
-      let open!: () => void
-      gate = new Promise((r) => {
-        open = r
-      })
-      return () => {
-        gate = undefined
-        open()
-      }
-    },
+    hold: gate.hold,
   }
 }
 

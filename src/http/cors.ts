@@ -3,7 +3,6 @@
 // every response, the rate-limit headers of a 429 included.
 import type { FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../config/config.ts'
 
 /** Authorization is never covered by a `*` wildcard; fetch-based SSE clients set Last-Event-ID by hand. */
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Last-Event-ID'] as const
@@ -19,10 +18,13 @@ export const CORS_EXPOSED_HEADERS = [
 
 export const CORS_METHODS = ['GET', 'HEAD'] as const
 
+/** The allowed browser origins (CORS_ORIGINS); AppSettings is one. */
+export type CorsPolicy = { readonly corsOrigins: readonly string[] | '*' }
+
 /** Chromium caps preflight caching at 7200 s. */
 const PREFLIGHT_MAX_AGE_S = 7200
 
-export function corsPluginOptions(config: Config): FastifyCorsOptions {
+export function corsPluginOptions(config: CorsPolicy): FastifyCorsOptions {
   return {
     origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
     methods: [...CORS_METHODS],
@@ -45,7 +47,7 @@ export function isPreflight(request: FastifyRequest): boolean {
 }
 
 /** The simple-response CORS headers, for answers that leave before @fastify/cors's hook. */
-export function addCorsHeaders(config: Config, request: FastifyRequest, reply: FastifyReply): void {
+export function addCorsHeaders(config: CorsPolicy, request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin
   if (config.corsOrigins === '*') reply.header('access-control-allow-origin', '*')
   else {

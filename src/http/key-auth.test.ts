@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { describe, test } from 'node:test'
+import { createGate } from '../../test/support/gate.ts'
+import { createManualClock } from '../../test/support/manual-clock.ts'
 import type { ApiKeyRecord } from '../domain/api-key.ts'
 import type { StoredEvent } from '../domain/events.ts'
 import type { Store } from '../ports/store.ts'
@@ -11,15 +13,15 @@ const KEY = `cs_${'a'.repeat(27)}`
 const digest = (k: string) => createHash('sha256').update(k).digest('hex')
 
 function world(initial: ApiKeyRecord[] = [record()]) {
-  let now = 1_000_000
+  const clock = createManualClock(1_000_000)
+  const gate = createGate()
   const keys = new Map(initial.map((r) => [r.digest, r]))
   const touched: Map<string, number>[] = []
   let lookups = 0
-  let gate: Promise<void> | undefined
   const store = {
     async findKeyByDigest(d: string) {
       lookups++
-      await gate
+      await gate.pass()
       return keys.get(d) ?? null
     },
     async touchKeys(batch: ReadonlyMap<string, number>) {
@@ -33,7 +35,6 @@ function world(initial: ApiKeyRecord[] = [record()]) {
       return () => {}
     },
   }
-  const clock = { now: () => now }
   const auth = createKeyAuth({
     store,
     follower: follower as unknown as LogFollower,
@@ -46,23 +47,13 @@ function world(initial: ApiKeyRecord[] = [record()]) {
     keys,
     touched,
     lookups: () => lookups,
-    advance: (ms: number) => {
-      now += ms
-    },
+    advance: clock.advance,
     emit(type: StoredEvent['type']) {
-      for (const l of listeners) l([{ type, series: '', ticker: '', data: '{}', seq: 1, appendedAt: now }])
+      for (const l of listeners)
+        l([{ type, series: '', ticker: '', data: '{}', seq: 1, appendedAt: clock.now() }])
     },
     /** Makes the next store lookups wait until the returned function is called. */
-    hold: () => {
-      let open!: () => void
-      gate = new Promise((r) => {
-        open = r
-      })
-      return () => {
-        gate = undefined
-        open()
-      }
-    },
+    hold: gate.hold,
   }
 }
 

@@ -6,6 +6,7 @@
 import type { ApiKeyRecord } from '../domain/api-key.ts'
 import { digestKey, looksLikeKey } from '../domain/api-key.ts'
 import type { Clock } from '../ports/clock.ts'
+import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import type { LogFollower } from '../stream/log-follower.ts'
 
@@ -26,7 +27,7 @@ export type KeyAuthOptions = {
   wallClock: Clock
   /** service clock: the last-used time written for operators */
   clock: Clock
-  logger: { warn(obj: unknown, msg?: string): void }
+  logger: Pick<Logger, 'warn'>
   /** how long a found key is trusted without asking the store again */
   positiveTtlMs?: number
   /** how long "no such key" is remembered */

@@ -1,6 +1,12 @@
 // The one problem catalogue (RFC 9457): every error this API can answer, by name. The error handler,
 // the problem pages and the OpenAPI document all read it, and a test keeps them in step.
 import type { FastifyReply } from 'fastify'
+import type { BucketPolicy } from '../domain/token-bucket.ts'
+import { describeRatePolicy } from './app-settings.ts'
+import { PATHS, problemPagePath } from './paths.ts'
+
+/** What a problem page may state about this deployment. */
+export type ProblemPageContext = { rateLimit: BucketPolicy }
 
 export type ProblemDefinition = {
   status: number
@@ -9,7 +15,9 @@ export type ProblemDefinition = {
   /** the default `detail` when the occurrence has nothing more specific to say */
   detail: string
   /** the human page at `{base}/problems/{name}` */
-  description: string
+  description: string | ((context: ProblemPageContext) => string)
+  /** sent as Retry-After with every occurrence, unless the occurrence gives its own */
+  retryAfterS?: number
 }
 
 export const PROBLEMS = {
@@ -70,8 +78,8 @@ export const PROBLEMS = {
     status: 429,
     title: 'Too Many Requests',
     detail: 'The rate limit is exceeded; retry shortly, after the number of seconds given in Retry-After.',
-    description:
-      'Each client IP address has a token bucket (20 requests, refilled at 1 per second, unless the operator changed them), shared by every endpoint except the health check and by every API key used from that address. Over the allowance the answer is 429 with `Retry-After` (seconds to wait), `X-RateLimit-Limit` (the burst) and `X-RateLimit-Remaining` (0). This is not a sign of an invalid key: wait Retry-After seconds, then retry with exponential backoff and jitter. An open stream costs one request; its events are free.',
+    description: ({ rateLimit }: ProblemPageContext) =>
+      `Each client IP address has a token bucket (${describeRatePolicy(rateLimit).burst}, refilled at ${describeRatePolicy(rateLimit).rate}), shared by every endpoint except the health check and by every API key used from that address. Over the allowance the answer is 429 with \`Retry-After\` (seconds to wait), \`X-RateLimit-Limit\` (the burst) and \`X-RateLimit-Remaining\` (0). This is not a sign of an invalid key: wait Retry-After seconds, then retry with exponential backoff and jitter. An open stream costs one request; its events are free.`,
   },
   'request-header-fields-too-large': {
     status: 431,
@@ -93,6 +101,7 @@ export const PROBLEMS = {
     detail: 'The service is temporarily unavailable; retry after the number of seconds given in Retry-After.',
     description:
       'The server is shutting down or cannot reach its store. Retry after the `Retry-After` delay; another replica usually answers at once.',
+    retryAfterS: 5,
   },
 } as const satisfies Record<string, ProblemDefinition>
 
@@ -118,12 +127,15 @@ export type ProblemOptions = {
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json'
 
+/** The one answer for a ticker that names no contest, however it failed (unknown, empty, overlong). */
+export const TICKER_NOT_FOUND: ProblemOptions = { detail: 'No contest has this ticker.' }
+
 export function isProblemName(name: string): name is ProblemName {
   return Object.hasOwn(PROBLEMS, name)
 }
 
 export function problemType(baseUrl: string, name: ProblemName): string {
-  return `${baseUrl}/problems/${name}`
+  return `${baseUrl}${problemPagePath(name)}`
 }
 
 export function problemBody(baseUrl: string, name: ProblemName, opts: ProblemOptions = {}): ProblemBody {
@@ -158,6 +170,8 @@ export function sendProblem(
   opts: ProblemOptions = {},
 ): FastifyReply {
   const body = problemBody(baseUrl, name, opts)
+  const def: ProblemDefinition = PROBLEMS[name]
+  if (def.retryAfterS !== undefined) reply.header('retry-after', String(def.retryAfterS))
   if (opts.headers) reply.headers(opts.headers)
   // A cached error would outlive its cause (a 429 MUST NOT be stored, RFC 6585 §4).
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
@@ -190,8 +204,9 @@ function renderDescription(text: string): string {
 }
 
 /** The short human page that a problem `type` URI resolves to (RFC 9457 §3.1.1). */
-export function renderProblemPage(baseUrl: string, name: ProblemName): string {
-  const def = PROBLEMS[name]
+export function renderProblemPage(baseUrl: string, name: ProblemName, context: ProblemPageContext): string {
+  const def: ProblemDefinition = PROBLEMS[name]
+  const description = typeof def.description === 'string' ? def.description : def.description(context)
   const title = `${def.status} ${def.title}`
   return `<!doctype html>
 <html lang="en">
@@ -203,10 +218,10 @@ export function renderProblemPage(baseUrl: string, name: ProblemName): string {
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p>${renderDescription(def.description)}</p>
+<p>${renderDescription(description)}</p>
 <p>Problem type: <code>${escapeHtml(problemType(baseUrl, name))}</code></p>
 <p>Responses of this type have the media type <code>${PROBLEM_MEDIA_TYPE}</code> and the members <code>type</code>, <code>title</code>, <code>status</code> and <code>detail</code>${name === 'invalid-parameter' ? ', plus <code>invalid_params</code>' : ''}.</p>
-<p><a href="${escapeHtml(baseUrl)}/v1/openapi.json">OpenAPI document</a></p>
+<p><a href="${escapeHtml(baseUrl)}${PATHS.openApi}">OpenAPI document</a></p>
 </body>
 </html>
 `

@@ -3,13 +3,12 @@
 // no key check, no store read. Only GET/HEAD /v1/health and CORS preflights are free; 401s, 404s,
 // 405s, the OpenAPI document and problem pages all count. The limit headers appear on 429 only.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../config/config.ts'
 import { bucketKeyFor } from '../domain/client-address.ts'
+import type { BucketPolicy } from '../domain/token-bucket.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
-import { addCorsHeaders, isPreflight } from './cors.ts'
+import { addCorsHeaders, type CorsPolicy, isPreflight } from './cors.ts'
+import { PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
-
-export const HEALTH_PATH = '/v1/health'
 
 export type RateLimiter = {
   /** The app-wide onRequest hook. */
@@ -21,8 +20,13 @@ export type RateLimiter = {
   refuse(request: FastifyRequest, reply: FastifyReply): Promise<boolean>
 }
 
-export function createRateLimiter(opts: { buckets: BucketStore; config: Config }): RateLimiter {
-  const { buckets, config } = opts
+export function createRateLimiter(opts: {
+  buckets: BucketStore
+  policy: BucketPolicy
+  baseUrl: string
+  cors: CorsPolicy
+}): RateLimiter {
+  const { buckets, policy, baseUrl, cors } = opts
 
   async function refuse(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     let result: Awaited<ReturnType<BucketStore['take']>>
@@ -34,11 +38,11 @@ export function createRateLimiter(opts: { buckets: BucketStore; config: Config }
       return false
     }
     if (result.allowed) return false
-    addCorsHeaders(config, request, reply)
-    sendProblem(reply, config.publicBaseUrl, 'rate-limited', {
+    addCorsHeaders(cors, request, reply)
+    sendProblem(reply, baseUrl, 'rate-limited', {
       headers: {
         'retry-after': String(result.retryAfterS),
-        'x-ratelimit-limit': String(config.rateLimitBurst),
+        'x-ratelimit-limit': String(policy.burst),
         'x-ratelimit-remaining': String(result.remaining),
       },
     })
@@ -56,5 +60,5 @@ export function createRateLimiter(opts: { buckets: BucketStore; config: Config }
 
 function isExempt(request: FastifyRequest): boolean {
   if (isPreflight(request)) return true
-  return (request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === HEALTH_PATH
+  return (request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === PATHS.health
 }

@@ -1,4 +1,4 @@
-// The preHandler hook of keyed routes (RFC 6750): 401 with a Bearer challenge that names
+// The route-level onRequest hook of keyed routes (RFC 6750), run after the app-wide rate limiter: 401 with a Bearer challenge that names
 // invalid_token only when a key was actually sent.
 import type { FastifyRequest } from 'fastify'
 import type { KeyAuth } from './key-auth.ts'

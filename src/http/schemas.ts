@@ -200,9 +200,13 @@ export const StreamHeadersSchema = Type.Object({
   ),
 })
 
+/** Longer than any ticker a venue issues: a longer one cannot exist, so no store read is spent on it. */
+export const TICKER_MAX_LENGTH = 128
+
 export const TickerParamsSchema = Type.Object({
   ticker: Type.String({
     minLength: 1,
+    maxLength: TICKER_MAX_LENGTH,
     description: 'Full ticker including its trailing suffix, opaque. A truncated ticker returns 404.',
   }),
 })

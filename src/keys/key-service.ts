@@ -1,5 +1,5 @@
-// Issuing, listing and revoking API keys (decisions §7): the secret is shown once, only its SHA-256
-// digest is stored.
+// Issuing an API key (decisions §7): the secret is shown once, only its SHA-256 digest is stored.
+// Listing and revoking go straight to the Store (cli/keys-command.ts).
 import { randomBytes } from 'node:crypto'
 import { type ApiKeyRecord, digestKey, KEY_PREFIX, KEY_SHOWN_CHARS } from '../domain/api-key.ts'
 import type { Clock } from '../ports/clock.ts'

@@ -5,7 +5,6 @@ import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
 import { createEngine } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
-import { createStoreProbe } from '../http/store-probe.ts'
 import { createMetrics, type Metrics } from '../metrics/metrics.ts'
 import { startMetricsServer } from '../metrics/metrics-server.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
@@ -14,8 +13,10 @@ import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Store } from '../ports/store.ts'
 import { createMemoryBucketStore } from '../store/memory/memory-bucket-store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
+import { createStoreProbe } from '../store/store-probe.ts'
 import { createLogFollower } from '../stream/log-follower.ts'
 import { createStreamHub } from '../stream/stream-hub.ts'
+import { appSettingsFrom, rateLimitPolicy } from './app-settings.ts'
 import { announceBootstrapKey } from './bootstrap-key.ts'
 import { createFeeds } from './feeds.ts'
 import { safeUrl } from './logger.ts'
@@ -119,7 +120,7 @@ export async function startService(
 
     let url: string | null = null
     if (role !== 'engine') {
-      url = await startApi(config, store, notifier, clock, wallClock, logger, closers, metrics)
+      url = await startApi({ config, store, notifier, clock, wallClock, logger, closers, metrics })
     }
     if (metrics !== null && config.metricsPort !== null) {
       // On its own port, away from the public API and its rate limit; every role serves it.
@@ -136,16 +137,21 @@ export async function startService(
   }
 }
 
-async function startApi(
-  config: Config,
-  store: Store,
-  notifier: EventNotifier,
-  clock: Clock,
-  wallClock: Clock,
-  logger: Logger,
-  closers: Closer[],
-  metrics: Metrics | null,
-): Promise<string> {
+type ApiParts = {
+  config: Config
+  store: Store
+  notifier: EventNotifier
+  clock: Clock
+  wallClock: Clock
+  logger: Logger
+  /** the api's parts are pushed here, to be closed in reverse order */
+  closers: Closer[]
+  metrics: Metrics | null
+}
+
+async function startApi(parts: ApiParts): Promise<string> {
+  const { config, store, notifier, clock, wallClock, logger, closers, metrics } = parts
+  const settings = appSettingsFrom(config)
   const follower = createLogFollower({ store, notifier, pollMs: 250, logger })
   // Registered first, so the lag is measured before the streams spend time writing the batch.
   if (metrics) follower.onEvents((events) => metrics.countFanout(events, wallClock.now()))
@@ -166,7 +172,7 @@ async function startApi(
   })
   metrics?.watchStreams(() => streams.size())
   const app = await buildApp({
-    config,
+    settings,
     store,
     buckets,
     follower,
@@ -183,7 +189,7 @@ async function startApi(
   await app.listen({ port: config.port, host: config.host })
   closers.push({ name: 'http server', close: () => app.close() })
   const address = app.server.address() as AddressInfo
-  const scheme = config.tlsCertFile ? 'https' : 'http'
+  const scheme = settings.tls ? 'https' : 'http'
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `${scheme}://${host}:${address.port}`
   logger.info({ url, publicBaseUrl: config.publicBaseUrl }, 'api listening')
@@ -201,7 +207,7 @@ async function openNotifier(config: Config, logger: Logger): Promise<EventNotifi
 }
 
 async function openBuckets(config: Config, wallClock: Clock, logger: Logger): Promise<BucketStore> {
-  const limits = { burst: config.rateLimitBurst, perSec: config.rateLimitPerSec, clock: wallClock }
+  const limits = { ...rateLimitPolicy(config), clock: wallClock }
   if (config.redisUrl === null) return createMemoryBucketStore(limits)
   const { createRedisBucketStore } = await import('../store/redis/redis-bucket-store.ts')
   return createRedisBucketStore({ ...limits, url: config.redisUrl, prefix: config.redisPrefix, logger })

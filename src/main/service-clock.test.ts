@@ -3,22 +3,37 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
+import { createManualClock } from '../../test/support/manual-clock.ts'
 import type { Store } from '../ports/store.ts'
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
-import { createServiceClock } from './service-clock.ts'
+import { createServiceClock, createVirtualClock } from './service-clock.ts'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
+
+describe('virtual clock', () => {
+  it('runs speed times faster than the wall clock from its anchor', () => {
+    const wall = createManualClock(T0)
+    const clock = createVirtualClock(wall, { wall0: T0, virtual0: T0, speed: 60 })
+    assert.equal(clock.now(), T0)
+    wall.advance(1000)
+    assert.equal(clock.now(), T0 + 60_000)
+  })
+
+  it('is the wall clock itself at speed 1 with a wall anchor', () => {
+    const wall = createManualClock(T0)
+    assert.equal(createVirtualClock(wall, { wall0: T0, virtual0: T0, speed: 1 }), wall)
+  })
+})
 
 describe('service clock', () => {
   let dir: string
   let store: Store
-  let wallNow: number
-  const wall = { now: () => wallNow }
+  const wall = createManualClock(T0)
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'cs-clock-'))
     store = createSqliteStore(path.join(dir, 'c.db'))
     await store.migrate()
-    wallNow = T0
+    wall.set(T0)
   })
   afterEach(async () => {
     await store.close()
@@ -32,13 +47,13 @@ describe('service clock', () => {
   it('starts at the wall clock on a first accelerated start (t0 = process start)', async () => {
     const clock = await createServiceClock(store, wall, 60)
     assert.equal(clock.now(), T0)
-    wallNow += 1000
+    wall.advance(1000)
     assert.equal(clock.now(), T0 + 60_000)
   })
 
   it('continues the same timeline after a restart instead of jumping back', async () => {
     await createServiceClock(store, wall, 60)
-    wallNow = T0 + 10_000 // the process ran (or was down) for 10 wall seconds
+    wall.set(T0 + 10_000) // the process ran (or was down) for 10 wall seconds
     const restarted = await createServiceClock(store, wall, 60)
     assert.equal(restarted.now(), T0 + 600_000)
   })
@@ -48,16 +63,16 @@ describe('service clock', () => {
       createServiceClock(store, wall, 60),
       createServiceClock(store, wall, 60),
     ])
-    wallNow += 500
+    wall.advance(500)
     assert.equal(a.now(), b.now())
   })
 
   it('continues from where the timeline stood when the speed changes', async () => {
     await createServiceClock(store, wall, 60)
-    wallNow = T0 + 1000
+    wall.set(T0 + 1000)
     const slower = await createServiceClock(store, wall, 1)
     assert.equal(slower.now(), T0 + 60_000)
-    wallNow += 1000
+    wall.advance(1000)
     assert.equal(slower.now(), T0 + 61_000)
   })
 })

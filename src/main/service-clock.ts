@@ -5,13 +5,20 @@
 import {
   type ClockAnchor,
   continueTimeline,
-  createVirtualClock,
+  isWallTimeline,
   parseClockAnchor,
+  virtualTime,
 } from '../domain/virtual-clock.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 
 const ANCHOR_KEY = 'virtual-clock'
+
+/** The clock of an anchor's timeline, read off `wall`; `wall` itself when they are the same. */
+export function createVirtualClock(wall: Clock, anchor: ClockAnchor): Clock {
+  if (isWallTimeline(anchor)) return wall
+  return { now: () => virtualTime(anchor, wall.now()) }
+}
 
 export async function createServiceClock(store: Store, wallClock: Clock, speed: number): Promise<Clock> {
   const now = wallClock.now()

@@ -121,6 +121,22 @@ export function toApiKey(row: Row): ApiKeyRecord {
   }
 }
 
+/** A `contests` row's columns by name (voided as a boolean: SQLite binds it as 0/1 itself). */
+export function contestColumns(c: Contest, updatedAt: number) {
+  return {
+    ticker: c.ticker,
+    series: c.series,
+    state: c.state,
+    opens_at: c.opensAt,
+    expires_at: c.expiresAt,
+    strike_price_dollars: c.strikePriceDollars,
+    settled_side: c.settledSide,
+    settled_price_dollars: c.settledPriceDollars,
+    voided: c.voided,
+    updated_at: updatedAt,
+  }
+}
+
 /** A `signals` row's columns by name: SQLite binds them as named parameters, PostgreSQL as a JSON record. */
 export function signalColumns(s: Signal) {
   return {

@@ -3,6 +3,7 @@
 // makes it correct even when a wake-up is lost, because the log, not the notification, is the truth.
 import type { StoredEvent } from '../domain/events.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
+import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 
 export type LogFollower = {
@@ -22,15 +23,13 @@ export type LogFollower = {
   stop(): Promise<void>
 }
 
-type Logger = { error(obj: unknown, msg?: string): void }
-
 const BATCH = 500
 
 export function createLogFollower(opts: {
   store: Store
   notifier: EventNotifier
   pollMs: number
-  logger: Logger
+  logger: Pick<Logger, 'error'>
 }): LogFollower {
   const { store, notifier, pollMs, logger } = opts
   const listeners: Array<(events: readonly StoredEvent[]) => void> = []

@@ -1,10 +1,14 @@
-// The stream hub: owns every open SSE connection of this process and feeds it from the log follower.
+// The stream hub: owns every open SSE connection of this process and feeds it from the log follower:
+// framing, fan-out, keep-alives, backpressure and shutdown. How a new stream starts (snapshot or
+// replay, then live) is stream-resume.ts.
 import type { ServerResponse } from 'node:http'
-import { formatEventId, parseEventId } from '../domain/event-id.ts'
+import { formatEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
-import type { EventScope, Store } from '../ports/store.ts'
+import type { Logger } from '../ports/logger.ts'
+import type { Store } from '../ports/store.ts'
 import type { LogFollower } from './log-follower.ts'
 import { encodeEventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME } from './sse-frame.ts'
+import { createStreamOpener } from './stream-resume.ts'
 import { createSubscriberIndex, type Subscriber } from './subscriber-index.ts'
 
 export type StreamOpenRequest = {
@@ -29,10 +33,8 @@ export type StreamHub = {
   close(): Promise<void>
 }
 
-export type StreamLogger = {
-  warn(obj: unknown, msg?: string): void
-  error(obj: unknown, msg?: string): void
-}
+/** The logger calls the hub makes. */
+export type StreamLogger = Pick<Logger, 'warn' | 'error'>
 
 export type StreamHubOptions = {
   store: Store
@@ -47,10 +49,6 @@ export type StreamHubOptions = {
 }
 
 export const DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024
-const REPLAY_BATCH = 500
-
-/** Where a new stream starts: after a retained event of this deployment, or from a fresh snapshot. */
-type Start = { scope: EventScope; resumeAfter: number | null }
 
 export function createStreamHub(opts: StreamHubOptions): StreamHub {
   const { store, follower, epoch, heartbeatMs, logger } = opts
@@ -145,95 +143,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
     }
   }
 
-  async function resolveStart(request: StreamOpenRequest): Promise<Start> {
-    const parsed = parseEventId(request.lastEventId)
-    const resumeAfter =
-      parsed !== null && parsed.epoch === epoch && (await store.hasEvent(parsed.seq)) ? parsed.seq : null
-    // A ticker selects its contest while it is live, and still on a resume of a stream opened that
-    // way, so the client does not lose that contest's settlement (decisions §6).
-    const contest = await store.getContest(request.series)
-    if (contest !== null && (contest.state === 'live' || resumeAfter !== null)) {
-      return { scope: { ticker: contest.ticker }, resumeAfter }
-    }
-    return { scope: { series: request.series }, resumeAfter }
-  }
-
-  /** Waits until the client has taken what is queued, or the stream is gone. */
-  function drained(sub: Subscriber): Promise<void> {
-    return new Promise((resolve) => {
-      const resume = (): void => {
-        sub.res.off('drain', resume)
-        sub.res.off('close', resume)
-        sub.drainWait = null
-        resolve()
-      }
-      sub.res.on('drain', resume)
-      sub.res.on('close', resume)
-      sub.drainWait = { ticks: 0, resume }
-    })
-  }
-
-  /**
-   * Replays the scope's events after `sub.lastSeq` from the store, honouring backpressure. Runs
-   * outside `follower.exclusive` so a long replay to a slow client never holds up live dispatch.
-   */
-  async function replay(sub: Subscriber, scope: EventScope): Promise<void> {
-    for (;;) {
-      const batch = await store.eventsAfter(sub.lastSeq, REPLAY_BATCH, scope)
-      for (const event of batch) {
-        if (sub.done) return
-        if (!isPublicEventType(event.type)) {
-          sub.lastSeq = event.seq
-          continue
-        }
-        if (!deliver(sub, event, frameOf(event)) && !sub.done) await drained(sub)
-      }
-      if (sub.done || batch.length < REPLAY_BATCH) return
-    }
-  }
-
-  /** The last stretch of a replay, up to the follower's cursor; runs inside `exclusive`. */
-  async function catchUp(sub: Subscriber, scope: EventScope, cursor: number): Promise<void> {
-    for (;;) {
-      const batch = await store.eventsAfter(sub.lastSeq, REPLAY_BATCH, scope)
-      for (const event of batch) {
-        if (sub.done || event.seq > cursor) return
-        if (isPublicEventType(event.type)) deliver(sub, event, frameOf(event))
-        else sub.lastSeq = event.seq
-      }
-      if (batch.length < REPLAY_BATCH) return
-    }
-  }
-
-  /** The live contest's opening and signals so far, with their original ids; runs inside `exclusive`. */
-  async function snapshot(sub: Subscriber, scope: EventScope, cursor: number): Promise<void> {
-    const ticker = 'ticker' in scope ? scope.ticker : (await store.getLiveContest(scope.series))?.ticker
-    if (ticker !== undefined) {
-      for (const event of await store.contestHistoryEvents(ticker, cursor)) {
-        if (isPublicEventType(event.type)) deliver(sub, event, frameOf(event))
-      }
-    }
-    // Everything up to the cursor is settled by the snapshot; live events start after it.
-    sub.lastSeq = Math.max(sub.lastSeq, cursor)
-  }
-
-  async function open(sub: Subscriber, request: StreamOpenRequest): Promise<void> {
-    const start = await resolveStart(request)
-    sub.scope = start.scope
-    if (start.resumeAfter !== null) {
-      sub.lastSeq = start.resumeAfter
-      await replay(sub, start.scope)
-    }
-    if (sub.done) return
-    // Under exclusive no batch is being dispatched: events up to `cursor` come from the store here,
-    // every later one from onEvents, so nothing is lost or doubled.
-    await follower.exclusive(async (cursor) => {
-      if (sub.done) return
-      if (start.resumeAfter !== null) await catchUp(sub, start.scope, cursor)
-      else await snapshot(sub, start.scope, cursor)
-      if (!sub.done) subscribers.goLive(sub, start.scope)
-    })
-  }
+  const open = createStreamOpener({ store, follower, epoch, subscribers, deliver, frameOf })
 
   const unsubscribe = follower.onEvents(onEvents)
   const keepAliveTimer = setInterval(keepAlive, heartbeatMs)

@@ -146,3 +146,26 @@ export async function seedHistory(
   await store.importHistory(contests)
   return contests
 }
+
+let nextQuarter = 0
+
+/**
+ * A live contest in the quarter hour after the previous one this returned (from BASE): the contests
+ * a stream sees, in the order it sees them. The ticker names the window and the count.
+ */
+export function makeNextContest(series: string): Contest {
+  const n = nextQuarter++
+  const opensAt = BASE + n * QUARTER_HOUR
+  return makeContest({ ticker: `${series}-${opensAt}-${n}`, series, opensAt })
+}
+
+/** The signal of minute `minute` of a contest: up on odd minutes, down on even, 250 ms in. */
+export function makeMinuteSignal(contest: Pick<Contest, 'ticker' | 'opensAt'>, minute: number): Signal {
+  return makeSignal(contest, {
+    minute,
+    raisedAt: contest.opensAt + minute * MINUTE_MS + 250,
+    side: minute % 2 === 1 ? 'up' : 'down',
+    entryPriceCents: 55,
+    edgeCents: 6.5,
+  })
+}

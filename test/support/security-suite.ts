@@ -1,10 +1,10 @@
 // The shared security suite (style: unkey): the same key and rate-limit checks against every keyed
 // endpoint. Each endpoint gets its own worlds, so buckets and keys never leak between endpoints.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { type ApiClient, createApiClient } from './api-client.ts'
+import { describe, test } from 'node:test'
+import { createApiClient } from './api-client.ts'
 import { newSeries, seedLiveContest } from './contest-fixtures.ts'
-import { createTestWorld, TEST_BASE_URL, type TestWorld } from './test-world.ts'
+import { createTestWorld, TEST_BASE_URL, useTestWorld } from './test-world.ts'
 
 export type KeyedEndpoint = {
   name: string
@@ -27,18 +27,12 @@ async function probe(url: string, headers: Record<string, string>): Promise<Prob
 
 export function runSecuritySuite(endpoint: KeyedEndpoint): void {
   describe(`${endpoint.name} security`, () => {
-    let world: TestWorld
-    let api: ApiClient
     let path: string
-
-    before(async () => {
-      world = await createTestWorld()
-      api = createApiClient(world)
+    const { world, api } = useTestWorld({}, async (w) => {
       const series = newSeries()
-      const live = await seedLiveContest(world.store, series, 1)
+      const live = await seedLiveContest(w.store, series, 1)
       path = endpoint.path({ series, ticker: live.ticker })
     })
-    after(() => world.close())
 
     const unauthorized = (res: { status: number; json: { type: string; status: number } }) => {
       assert.equal(res.status, 401)

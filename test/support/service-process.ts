@@ -97,24 +97,3 @@ export async function runCli(
 export function bootstrapKeyFrom(stdout: string): string | null {
   return /^\s+(cs_[A-Za-z0-9_-]+)\s*$/m.exec(stdout)?.[1] ?? null
 }
-
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 15_000,
-  everyMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let lastError: unknown
-  while (Date.now() < deadline) {
-    try {
-      const v = await check()
-      if (v !== undefined) return v
-    } catch (err) {
-      lastError = err
-    }
-    await new Promise((r) => setTimeout(r, everyMs))
-  }
-  throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`)
-}

@@ -1,13 +1,15 @@
 // One HTTP test world: config from an env object, a SQLite store on a temp file, a log follower,
 // rate-limit buckets, the real app listening on an ephemeral port, and an API key. Each test builds
-// its own and closes it.
+// its own and closes it; useTestWorld() shares one across the tests of a file or describe block.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { after, before } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import { type Config, loadConfig } from '../../src/config/config.ts'
 import { buildApp } from '../../src/http/app.ts'
+import { appSettingsFrom, rateLimitPolicy } from '../../src/main/app-settings.ts'
 import type { BucketStore } from '../../src/ports/bucket-store.ts'
 import type { Clock } from '../../src/ports/clock.ts'
 import type { Store } from '../../src/ports/store.ts'
@@ -16,6 +18,7 @@ import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-n
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
 import { createLogFollower, type LogFollower } from '../../src/stream/log-follower.ts'
 import type { StreamHub } from '../../src/stream/stream-hub.ts'
+import { type ApiClient, createApiClient } from './api-client.ts'
 import { type IssuedKey, makeIssuedKey } from './contest-fixtures.ts'
 import { createStubStreamHub } from './stub-stream-hub.ts'
 
@@ -79,14 +82,10 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
   await follower.start()
   const buckets = opts.buckets
     ? opts.buckets(config, wallClock)
-    : createMemoryBucketStore({
-        burst: config.rateLimitBurst,
-        perSec: config.rateLimitPerSec,
-        clock: wallClock,
-      })
+    : createMemoryBucketStore({ ...rateLimitPolicy(config), clock: wallClock })
   const streams = opts.streams ?? createStubStreamHub()
   const app = await buildApp({
-    config,
+    settings: appSettingsFrom(config),
     store,
     buckets,
     follower,
@@ -133,4 +132,35 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * One world for the tests of the enclosing file or describe block: built in a before hook (then
+ * `setup` runs on it), closed in an after hook. The returned world and api client stand in for the
+ * real ones, which exist only once the hook has run, so they may be used in tests but not at load
+ * time. Put set-up in `setup` rather than in another before(): top-level hooks do not wait for each other.
+ */
+export function useTestWorld(
+  opts: TestWorldOptions = {},
+  setup?: (world: TestWorld, api: ApiClient) => Promise<void>,
+): { world: TestWorld; api: ApiClient } {
+  let world: TestWorld | undefined
+  let api: ApiClient | undefined
+  before(async () => {
+    world = await createTestWorld(opts)
+    api = createApiClient(world)
+    await setup?.(world, api)
+  })
+  after(() => world?.close())
+  return { world: late(() => world, 'the test world'), api: late(() => api, 'the api client') }
+}
+
+function late<T extends object>(current: () => T | undefined, what: string): T {
+  return new Proxy({} as T, {
+    get(_, prop) {
+      const target = current()
+      if (target === undefined) throw new Error(`${what} is used before its before() hook has run`)
+      return Reflect.get(target, prop, target)
+    },
+  })
 }

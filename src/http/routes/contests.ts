@@ -2,7 +2,8 @@
 // comes from the contest cache as pre-serialized bytes with a strong ETag.
 import type { FastifyRequest } from 'fastify'
 import type { ContestCache } from '../contest-cache.ts'
-import { ProblemError } from '../problems.ts'
+import { PATHS } from '../paths.ts'
+import { ProblemError, TICKER_NOT_FOUND } from '../problems.ts'
 import { guardQueryShape, parseInstant } from '../query-rules.ts'
 import { sendRepresentation } from '../representation.ts'
 import {
@@ -24,21 +25,18 @@ export type ContestRoutesDeps = {
 
 /** Authenticated data may be kept by the client but must be revalidated (ETag) before reuse. */
 const CACHE_CONTROL = 'private, no-cache'
-/** Longer than any ticker a venue issues; a longer one cannot exist, so no store read is spent on it. */
-const TICKER_MAX_LENGTH = 128
 
 const TAGS = ['contests']
 const SECURITY = [{ bearerAuth: [] }]
 
 export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): void {
   const { cache, requireKey } = deps
-  // Parameters are checked before the key (the brief's order: validate, then authenticate); both
-  // run after the rate limiter, and the rules are public in the OpenAPI document anyway.
-  // The key is checked before the parameters: a caller without a valid key learns nothing else.
+  // After the rate limiter, the key is checked before the parameters: a caller without a valid key
+  // learns nothing else (an overlong ticker fails TickerParamsSchema, answered as not found).
   const hooks = { onRequest: requireKey, preValidation: guardQueryShape }
 
   app.get(
-    '/v1/contests/active',
+    PATHS.activeContest,
     {
       ...hooks,
       schema: {
@@ -66,7 +64,7 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
   )
 
   app.get(
-    '/v1/contests/:ticker',
+    PATHS.contest,
     {
       ...hooks,
       schema: {
@@ -86,14 +84,14 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
     },
     async (request, reply) => {
       const { ticker } = request.params
-      const rep = ticker.length > TICKER_MAX_LENGTH ? null : await cache.contest(ticker)
-      if (!rep) throw new ProblemError('not-found', { detail: 'No contest has this ticker.' })
+      const rep = await cache.contest(ticker)
+      if (!rep) throw new ProblemError('not-found', TICKER_NOT_FOUND)
       return sendRepresentation(request, reply, rep, CACHE_CONTROL)
     },
   )
 
   app.get(
-    '/v1/contests',
+    PATHS.contests,
     {
       ...hooks,
       schema: {

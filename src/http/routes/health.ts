@@ -6,11 +6,10 @@ import { Type } from 'typebox'
 import { formatInstantMs } from '../../domain/contest-view.ts'
 import type { BucketStore } from '../../ports/bucket-store.ts'
 import type { Clock } from '../../ports/clock.ts'
-import { RETRY_AFTER_UNAVAILABLE_S } from '../error-handler.ts'
-import { PROBLEM_MEDIA_TYPE } from '../problems.ts'
-import { HEALTH_PATH } from '../rate-limit.ts'
+import type { StoreProbe } from '../../store/store-probe.ts'
+import { PATHS } from '../paths.ts'
+import { PROBLEM_MEDIA_TYPE, PROBLEMS } from '../problems.ts'
 import { JSON_MEDIA_TYPE, PROBLEM_RESPONSES } from '../schemas.ts'
-import type { StoreProbe } from '../store-probe.ts'
 import type { TypedApp } from '../typed-app.ts'
 
 export type HealthRouteDeps = {
@@ -26,7 +25,7 @@ export const ENGINE_STALE_AFTER_MS = 2 * 60_000
 
 export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void {
   app.get(
-    HEALTH_PATH,
+    PATHS.health,
     {
       schema: {
         operationId: 'getHealth',
@@ -83,7 +82,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
         },
       }
       reply.header('cache-control', 'no-store')
-      if (!store.reachable) reply.code(503).header('retry-after', String(RETRY_AFTER_UNAVAILABLE_S))
+      if (!store.reachable) reply.code(503).header('retry-after', String(PROBLEMS.unavailable.retryAfterS))
       return reply.type(`${JSON_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(body))
     },
   )

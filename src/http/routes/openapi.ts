@@ -1,15 +1,14 @@
 // GET /v1/openapi.json: the document @fastify/swagger builds from the route schemas, serialized once
 // and served like any cached representation (ETag, precompressed). No key; rate limited.
+import { PATHS } from '../paths.ts'
 import { createRepresentation, type Representation, sendRepresentation } from '../representation.ts'
 import { JSON_MEDIA_TYPE, problemResponses } from '../schemas.ts'
 import type { TypedApp } from '../typed-app.ts'
 
-export const OPENAPI_PATH = '/v1/openapi.json'
-
 export function registerOpenApiRoute(app: TypedApp): void {
   let document: Representation | undefined
   app.get(
-    OPENAPI_PATH,
+    PATHS.openApi,
     {
       schema: {
         operationId: 'getOpenApiDocument',

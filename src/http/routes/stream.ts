@@ -4,6 +4,7 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyRequest } from 'fastify'
 import type { StreamHub } from '../../stream/stream-hub.ts'
+import { PATHS } from '../paths.ts'
 import { guardQueryShape } from '../query-rules.ts'
 import {
   KEYED_PROBLEMS,
@@ -14,8 +15,6 @@ import {
 } from '../schemas.ts'
 import type { TypedApp } from '../typed-app.ts'
 
-export const STREAM_PATH = '/v1/stream/contests'
-
 export type StreamRouteDeps = {
   streams: StreamHub
   requireKey: (request: FastifyRequest) => Promise<void>
@@ -24,7 +23,7 @@ export type StreamRouteDeps = {
 export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void {
   const { streams, requireKey } = deps
   app.get(
-    STREAM_PATH,
+    PATHS.stream,
     {
       // The key is checked before the parameters: a caller without a valid key learns nothing else.
       onRequest: requireKey,

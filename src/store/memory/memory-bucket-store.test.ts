@@ -1,16 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { createManualClock as manualClock } from '../../../test/support/manual-clock.ts'
 import { createMemoryBucketStore } from './memory-bucket-store.ts'
-
-function manualClock(start = 1_000_000) {
-  let now = start
-  return {
-    now: () => now,
-    advance(ms: number) {
-      now += ms
-    },
-  }
-}
 
 describe('createMemoryBucketStore', () => {
   test('gives each key its own bucket of burst tokens', async () => {

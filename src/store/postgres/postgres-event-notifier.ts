@@ -3,11 +3,13 @@
 // is covered by the catch-up read done on every reconnect and by the followers' periodic poll.
 import pg from 'pg'
 import type { EventNotifier } from '../../ports/event-notifier.ts'
+import type { Logger } from '../../ports/logger.ts'
 import { parsePostgresUrl } from './postgres-url.ts'
 
-type Logger = { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void }
-
-export function createPostgresEventNotifier(url: string, logger: Logger): EventNotifier {
+export function createPostgresEventNotifier(
+  url: string,
+  logger: Pick<Logger, 'warn' | 'info'>,
+): EventNotifier {
   const { connectionString, schema } = parsePostgresUrl(url)
   // One channel per schema, so deployments sharing a database (and test runs) never wake each other.
   const channel = `cs_events_${schema}`

@@ -1,8 +1,9 @@
 // Versioned schema migrations of the PostgreSQL store: the SQLite store's versions, tables and indexes
 // in PostgreSQL DDL, applied inside one transaction under a per-schema advisory lock.
-import { createHash } from 'node:crypto'
+import { createHash, randomInt } from 'node:crypto'
 import pg from 'pg'
-import { generateEpoch } from '../sqlite/migrations.ts'
+import { generateEpoch } from '../../domain/event-id.ts'
+import { EPOCH_KEY } from '../meta-keys.ts'
 
 export type PostgresMigration = {
   version: number
@@ -114,8 +115,9 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
     async seed(client) {
-      await client.query(`INSERT INTO meta (key, value) VALUES ('epoch', $1) ON CONFLICT (key) DO NOTHING`, [
-        generateEpoch(),
+      await client.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+        EPOCH_KEY,
+        generateEpoch(randomInt),
       ])
     },
   },

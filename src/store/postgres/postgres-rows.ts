@@ -5,27 +5,18 @@ import { toContest as contestWithSignals, type Row, toSignal } from '../row-mapp
 
 // The store registers parseInt8 as the pool's int8 parser: its own reads of seq, counts and lease
 // expiry expect numbers, not pg's default text.
-export { parseInt8, type Row, signalColumns, toApiKey, toStoredEvent } from '../row-mapping.ts'
+export {
+  contestColumns,
+  parseInt8,
+  type Row,
+  signalColumns,
+  toApiKey,
+  toStoredEvent,
+} from '../row-mapping.ts'
 
 /** A contest row carrying its signals as a JSON array in the `signals` column, already in minute order. */
 export function toContest(row: Row): Contest {
   const signals = row.signals
   if (!Array.isArray(signals)) throw new TypeError(`column signals: expected an array, got ${typeof signals}`)
   return contestWithSignals(row, signals.map(toSignal))
-}
-
-/** A `contests` row as a JSON record, for bulk inserts through json_to_recordset. */
-export function contestRecord(c: Contest, updatedAt: number) {
-  return {
-    ticker: c.ticker,
-    series: c.series,
-    state: c.state,
-    opens_at: c.opensAt,
-    expires_at: c.expiresAt,
-    strike_price_dollars: c.strikePriceDollars,
-    settled_side: c.settledSide,
-    settled_price_dollars: c.settledPriceDollars,
-    voided: c.voided,
-    updated_at: updatedAt,
-  }
 }

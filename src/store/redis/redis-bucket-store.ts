@@ -5,10 +5,9 @@
 import { createClient } from 'redis'
 import type { BucketStore, TakeResult } from '../../ports/bucket-store.ts'
 import type { Clock } from '../../ports/clock.ts'
+import type { Logger } from '../../ports/logger.ts'
 import { createMemoryBucketStore } from '../memory/memory-bucket-store.ts'
 import { TOKEN_BUCKET_SCRIPT } from './token-bucket-script.ts'
-
-type Logger = { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void }
 
 export type RedisBucketStoreOptions = {
   url: string
@@ -16,7 +15,7 @@ export type RedisBucketStoreOptions = {
   burst: number
   perSec: number
   clock: Clock
-  logger: Logger
+  logger: Pick<Logger, 'warn' | 'info'>
   /** how long one Redis step may take before the request is decided in process instead */
   commandTimeoutMs?: number
 }

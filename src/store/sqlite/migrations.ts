@@ -1,6 +1,8 @@
 // Versioned schema migrations of the SQLite store, applied in order inside one write transaction.
 import { randomInt } from 'node:crypto'
 import type { DatabaseSync } from 'node:sqlite'
+import { generateEpoch } from '../../domain/event-id.ts'
+import { EPOCH_KEY } from '../meta-keys.ts'
 
 export type Migration = {
   version: number
@@ -8,16 +10,6 @@ export type Migration = {
   sql: string
   /** Runs after `sql` in the same transaction, for values SQL cannot make (the random epoch). */
   seed?: (db: DatabaseSync) => void
-}
-
-const EPOCH_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
-const EPOCH_LENGTH = 8
-
-/** A deployment epoch: 8 characters of [0-9a-z] from the CSPRNG, so two stores practically never share one. */
-export function generateEpoch(): string {
-  let epoch = ''
-  for (let i = 0; i < EPOCH_LENGTH; i++) epoch += EPOCH_ALPHABET[randomInt(EPOCH_ALPHABET.length)]
-  return epoch
 }
 
 // STRICT tables make SQLite reject a value of the wrong type instead of silently storing it.
@@ -94,8 +86,9 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
     seed(db) {
-      db.prepare(`INSERT INTO meta (key, value) VALUES ('epoch', ?) ON CONFLICT (key) DO NOTHING`).run(
-        generateEpoch(),
+      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(
+        EPOCH_KEY,
+        generateEpoch(randomInt),
       )
     },
   },

@@ -2,7 +2,7 @@
 // parameters of the inserts (voided as 0/1, SQLite having no boolean type).
 import type { SQLOutputValue } from 'node:sqlite'
 import type { Contest, Signal } from '../../domain/contest.ts'
-import { str, toContest, toSignal } from '../row-mapping.ts'
+import { contestColumns, str, toContest, toSignal } from '../row-mapping.ts'
 
 export { signalColumns, toApiKey, toContest, toSignal, toStoredEvent } from '../row-mapping.ts'
 
@@ -20,18 +20,8 @@ export function toContests(contestRows: Row[], signalRows: Row[]): Contest[] {
   return contestRows.map((row) => toContest(row, byTicker.get(str(row, 'ticker')) ?? []))
 }
 
-/** The parameters of an INSERT into `contests`. */
+/** The parameters of an INSERT into `contests`: voided as 0/1, SQLite having no boolean type. */
 export function contestParams(c: Contest, updatedAt: number) {
-  return {
-    ticker: c.ticker,
-    series: c.series,
-    state: c.state,
-    opens_at: c.opensAt,
-    expires_at: c.expiresAt,
-    strike_price_dollars: c.strikePriceDollars,
-    settled_side: c.settledSide,
-    settled_price_dollars: c.settledPriceDollars,
-    voided: c.voided ? 1 : 0,
-    updated_at: updatedAt,
-  }
+  const columns = contestColumns(c, updatedAt)
+  return { ...columns, voided: columns.voided ? 1 : 0 }
 }

@@ -15,6 +15,7 @@ import {
 } from '../../domain/events.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { EventScope, HistoryQuery, Lease, Store } from '../../ports/store.ts'
+import { ENGINE_LEASE, EPOCH_KEY, HEARTBEAT_KEY, settingKey } from '../meta-keys.ts'
 import { applyMigrations } from './migrations.ts'
 import { openDatabase } from './open-database.ts'
 import {
@@ -32,10 +33,6 @@ export type SqliteStoreOptions = {
   /** Source of events' appendedAt and rows' updated_at (retention runs on the wall clock). */
   wallClock?: Clock
 }
-
-/** There is one engine lease per deployment. */
-const ENGINE_LEASE = 'engine'
-const HEARTBEAT_KEY = 'engine_heartbeat'
 
 const SQL = {
   ping: 'SELECT 1',
@@ -179,7 +176,7 @@ export function createSqliteStore(path: string, opts: SqliteStoreOptions = {}): 
       applyMigrations(db, wallNow())
     },
     async epoch() {
-      const row = get('metaGet', 'epoch')
+      const row = get('metaGet', EPOCH_KEY)
       if (!row) throw new Error('the store has no epoch: run migrations first')
       return String(row.value)
     },
@@ -312,17 +309,17 @@ export function createSqliteStore(path: string, opts: SqliteStoreOptions = {}): 
       return row ? Number(row.value) : null
     },
     async getSetting(key) {
-      const row = get('metaGet', `setting:${key}`)
+      const row = get('metaGet', settingKey(key))
       return row ? String(row.value) : null
     },
     async initSetting(key, value) {
       return tx(() => {
-        changes('metaInit', `setting:${key}`, value)
-        return String(get('metaGet', `setting:${key}`)!.value)
+        changes('metaInit', settingKey(key), value)
+        return String(get('metaGet', settingKey(key))!.value)
       })
     },
     async putSetting(key, value) {
-      changes('metaSet', `setting:${key}`, value)
+      changes('metaSet', settingKey(key), value)
     },
     async acquireLease(holder, now, ttlMs) {
       return tx(() => {

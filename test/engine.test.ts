@@ -2,13 +2,14 @@
 import assert from 'node:assert/strict'
 import { describe, it, mock } from 'node:test'
 import { pino } from 'pino'
-import { type Contest, MINUTE_MS, sideForPrice } from '../domain/contest.ts'
-import { MODEL_VERSION } from '../domain/model.ts'
-import { formatTicker, QUARTER_MS } from '../domain/ticker.ts'
-import type { Store } from '../ports/store.ts'
-import type { Venue } from '../ports/venue.ts'
-import type { Engine, EngineLogger } from './engine.ts'
-import { createTestWorld, withCallLog } from './test-world.ts'
+import { type Contest, MINUTE_MS, sideForPrice } from '../src/domain/contest.ts'
+import { MODEL_VERSION } from '../src/domain/model.ts'
+import { formatTicker, QUARTER_MS } from '../src/domain/ticker.ts'
+import type { Engine } from '../src/engine/engine.ts'
+import type { Logger } from '../src/ports/logger.ts'
+import type { Store } from '../src/ports/store.ts'
+import type { Venue } from '../src/ports/venue.ts'
+import { createEngineWorld, withCallLog } from './support/engine-world.ts'
 
 const SERIES = 'KXBTC15M'
 /** A quarter hour in EST: the contest KXBTC15M-26NOV221415-15 opens here. */
@@ -16,7 +17,7 @@ const Q = Date.parse('2026-11-22T19:00:00Z')
 const TICKER = formatTicker(SERIES, Q + QUARTER_MS)
 
 // the pino logger the composition root passes must satisfy the engine's logger type
-const _pinoFits: EngineLogger = pino({ enabled: false })
+const _pinoFits: Logger = pino({ enabled: false })
 
 async function runTicks(
   engines: readonly Engine[],
@@ -56,7 +57,7 @@ function assertGraded(c: Contest): void {
 
 describe('engine', () => {
   it('runs a contest from opening through one signal per minute to a graded settlement', async () => {
-    const w = await createTestWorld({ seed: 42, start: Q + 200 })
+    const w = await createEngineWorld({ seed: 42, start: Q + 200 })
     try {
       const engine = w.engine()
       // many ticks per minute: each minute must still get exactly one signal
@@ -123,7 +124,7 @@ describe('engine', () => {
   })
 
   it('adds nothing when ticked again and again within the same minute', async () => {
-    const w = await createTestWorld({ seed: 1, start: Q + 3 * MINUTE_MS + 10 })
+    const w = await createEngineWorld({ seed: 1, start: Q + 3 * MINUTE_MS + 10 })
     try {
       const engine = w.engine()
       await engine.tick()
@@ -143,7 +144,7 @@ describe('engine', () => {
   })
 
   it('never overlaps ticks: a tick requested while one runs joins it', async () => {
-    const w = await createTestWorld({ seed: 1, start: Q + 2 * MINUTE_MS })
+    const w = await createEngineWorld({ seed: 1, start: Q + 2 * MINUTE_MS })
     try {
       const engine = w.engine()
       const a = engine.tick()
@@ -158,7 +159,7 @@ describe('engine', () => {
 
   it('keeps ticking every tickMs after start() until stop()', async () => {
     mock.timers.enable({ apis: ['setTimeout'] })
-    const w = await createTestWorld({ seed: 4, start: Q + MINUTE_MS + 100 })
+    const w = await createEngineWorld({ seed: 4, start: Q + MINUTE_MS + 100 })
     try {
       const logged = withCallLog(w.store)
       const engine = w.engine({ store: logged.store, tickMs: 250 })
@@ -191,7 +192,7 @@ describe('engine', () => {
   })
 
   it('keeps a standby silent, and lets it take over without duplicates when the leader dies', async () => {
-    const w = await createTestWorld({ seed: 7, start: Q + 30_000 })
+    const w = await createEngineWorld({ seed: 7, start: Q + 30_000 })
     try {
       const a = withCallLog(w.store)
       const b = withCallLog(w.store)
@@ -246,7 +247,7 @@ describe('engine', () => {
   })
 
   it('hands over at once when the leader stops and releases its lease', async () => {
-    const w = await createTestWorld({ seed: 7, start: Q + 30_000 })
+    const w = await createEngineWorld({ seed: 7, start: Q + 30_000 })
     try {
       const a = w.engine({ holderId: 'engine-a' })
       const b = w.engine({ holderId: 'engine-b' })
@@ -264,7 +265,7 @@ describe('engine', () => {
   })
 
   it('settles on the next start a contest that expired while the engine was stopped', async () => {
-    const w = await createTestWorld({ seed: 3, start: Q + 200 })
+    const w = await createEngineWorld({ seed: 3, start: Q + 200 })
     try {
       const first = w.engine({ holderId: 'first' })
       await first.start()
@@ -295,7 +296,7 @@ describe('engine', () => {
   it('backfills one day: 96 settled contests per series, 14 graded signals each, one import event', async () => {
     const series = ['KXBTC15M', 'KXETH15M']
     const now = Q + 5 * MINUTE_MS + 200
-    const w = await createTestWorld({ seed: 11, start: now, series, backfillDays: 1 })
+    const w = await createEngineWorld({ seed: 11, start: now, series, backfillDays: 1 })
     try {
       const engine = w.engine()
       const started = performance.now()
@@ -352,7 +353,7 @@ describe('engine', () => {
     const now = Q + QUARTER_MS + 5 * MINUTE_MS
     const histories: Contest[][] = []
     for (const seed of [5, 5, 6]) {
-      const w = await createTestWorld({ seed, start: now, backfillDays: 1 })
+      const w = await createEngineWorld({ seed, start: now, backfillDays: 1 })
       try {
         await w.engine().tick()
         histories.push(await w.store.listSettled({ series: SERIES, limit: 100 }))
@@ -365,7 +366,7 @@ describe('engine', () => {
     assert.notDeepEqual(histories[2], histories[0])
 
     // the live engine with the same seed raises the same readings for contest Q
-    const w = await createTestWorld({ seed: 5, start: Q + 100 })
+    const w = await createEngineWorld({ seed: 5, start: Q + 100 })
     try {
       const engine = w.engine()
       await runTicks([engine], w.time, Q + 100, Q + QUARTER_MS + 95_000, 5_000)
@@ -381,7 +382,7 @@ describe('engine', () => {
   })
 
   it('logs a failing step and carries on with the next tick', async () => {
-    const w = await createTestWorld({ seed: 9, start: Q + MINUTE_MS + 100 })
+    const w = await createEngineWorld({ seed: 9, start: Q + MINUTE_MS + 100 })
     try {
       let failures = 3
       const flaky: Venue = {
@@ -404,7 +405,7 @@ describe('engine', () => {
   })
 
   it('writes a heartbeat about every 5 s and prunes old events about hourly', async () => {
-    const w = await createTestWorld({ seed: 2, start: Q + 100 })
+    const w = await createEngineWorld({ seed: 2, start: Q + 100 })
     try {
       const engine = w.engine({ retentionMs: 10 * MINUTE_MS })
       await engine.tick()

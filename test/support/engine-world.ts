@@ -1,34 +1,19 @@
-// Test fixture for the engine tests: a temporary SQLite store, the simulator, a manual clock and
-// recording logger and notifier. Each test builds its own world and closes it.
+// The engine tests' world: a temporary SQLite store, the simulator, a manual clock, a recording
+// logger and notifier. Each test builds its own world and closes it.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSimPriceFeed, type SimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
-import { createSimVenue } from '../feeds/sim/sim-venue.ts'
-import type { Clock } from '../ports/clock.ts'
-import type { Store } from '../ports/store.ts'
-import type { Venue } from '../ports/venue.ts'
-import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
-import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
-import { createEngine, type Engine, type EngineDeps } from './engine.ts'
-import type { EngineLogger } from './engine-context.ts'
+import { createEngine, type Engine, type EngineDeps } from '../../src/engine/engine.ts'
+import { createSimPriceFeed, type SimPriceFeed } from '../../src/feeds/sim/sim-price-feed.ts'
+import { createSimVenue } from '../../src/feeds/sim/sim-venue.ts'
+import type { Logger } from '../../src/ports/logger.ts'
+import type { Store } from '../../src/ports/store.ts'
+import type { Venue } from '../../src/ports/venue.ts'
+import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-notifier.ts'
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
+import { createManualClock, type ManualClock } from './manual-clock.ts'
 
-export type ManualClock = Clock & { set(ms: number): void; advance(ms: number): void }
-
-export function createManualClock(start: number): ManualClock {
-  let t = start
-  return {
-    now: () => t,
-    set: (ms) => {
-      t = ms
-    },
-    advance: (ms) => {
-      t += ms
-    },
-  }
-}
-
-export type RecordingLogger = EngineLogger & { errors: unknown[]; warnings: unknown[] }
+export type RecordingLogger = Logger & { errors: unknown[]; warnings: unknown[] }
 
 export function createRecordingLogger(): RecordingLogger {
   const errors: unknown[] = []
@@ -72,7 +57,7 @@ export function withCallLog(store: Store): { store: Store; calls: string[]; writ
   return { store: proxy, calls, writes }
 }
 
-export type TestWorld = {
+export type EngineWorld = {
   store: Store
   feed: SimPriceFeed
   venue: Venue
@@ -84,12 +69,12 @@ export type TestWorld = {
   close(): Promise<void>
 }
 
-export async function createTestWorld(opts: {
+export async function createEngineWorld(opts: {
   seed: number
   start: number
   series?: readonly string[]
   backfillDays?: number
-}): Promise<TestWorld> {
+}): Promise<EngineWorld> {
   const series = opts.series ?? ['KXBTC15M']
   const dir = mkdtempSync(join(tmpdir(), 'contest-signals-engine-'))
   const time = createManualClock(opts.start)

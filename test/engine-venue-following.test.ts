@@ -2,10 +2,10 @@
 // a moved close, a market the venue closes early, one-sided books, and minutes that raise nothing.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { MINUTE_MS, type Settlement } from '../domain/contest.ts'
-import type { Venue, VenueMarket, VenueQuote } from '../ports/venue.ts'
-import type { SkipReason } from './reading.ts'
-import { createTestWorld, type TestWorld } from './test-world.ts'
+import { MINUTE_MS, type Settlement } from '../src/domain/contest.ts'
+import type { SkipReason } from '../src/engine/reading.ts'
+import type { Venue, VenueMarket, VenueQuote } from '../src/ports/venue.ts'
+import { createEngineWorld, type EngineWorld } from './support/engine-world.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
@@ -53,12 +53,12 @@ function scriptedVenue(): ScriptedVenue {
   return v
 }
 
-async function world(): Promise<{ w: TestWorld; venue: ScriptedVenue; skips: SkipReason[] }> {
-  const w = await createTestWorld({ seed: 5, start: OPEN + 30_000 })
+async function world(): Promise<{ w: EngineWorld; venue: ScriptedVenue; skips: SkipReason[] }> {
+  const w = await createEngineWorld({ seed: 5, start: OPEN + 30_000 })
   return { w, venue: scriptedVenue(), skips: [] }
 }
 
-async function types(w: TestWorld): Promise<string[]> {
+async function types(w: EngineWorld): Promise<string[]> {
   return (await w.store.eventsAfter(0, 1000)).map((e) => e.type)
 }
 

@@ -1,13 +1,13 @@
 // Tests of one model reading against the simulator: evaluated at the whole minute, published exactly.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { MINUTE_MS } from '../domain/contest.ts'
-import { EWMA_CLOSES, evaluateReading, MODEL_VERSION } from '../domain/model.ts'
-import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
-import { createSimVenue } from '../feeds/sim/sim-venue.ts'
-import type { PriceFeed, Venue } from '../ports/venue.ts'
-import { liveContestFor } from './contest-steps.ts'
-import { isSkipped, takeReading } from './reading.ts'
+import { MINUTE_MS } from '../src/domain/contest.ts'
+import { EWMA_CLOSES, evaluateReading, MODEL_VERSION } from '../src/domain/model.ts'
+import { liveContestFor } from '../src/engine/contest-steps.ts'
+import { isSkipped, takeReading } from '../src/engine/reading.ts'
+import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
+import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import type { PriceFeed, Venue } from '../src/ports/venue.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')

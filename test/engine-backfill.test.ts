@@ -1,18 +1,18 @@
 // Tests of the simulator backfill: chunked imports, lease loss, and the window whose result is pending.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { MINUTE_MS } from '../domain/contest.ts'
-import { formatTicker, QUARTER_MS } from '../domain/ticker.ts'
-import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
-import { backfillHistory, LeadershipLostError, readingLatencyMs } from './backfill.ts'
-import type { StepContext } from './engine-context.ts'
-import { createSkippedReadings } from './skipped-readings.ts'
-import { createTestWorld, type TestWorld } from './test-world.ts'
+import { MINUTE_MS } from '../src/domain/contest.ts'
+import { formatTicker, QUARTER_MS } from '../src/domain/ticker.ts'
+import { backfillHistory, LeadershipLostError, readingLatencyMs } from '../src/engine/backfill.ts'
+import type { StepContext } from '../src/engine/engine-context.ts'
+import { createSkippedReadings } from '../src/engine/skipped-readings.ts'
+import { createMemoryEventNotifier } from '../src/store/memory/memory-event-notifier.ts'
+import { createEngineWorld, type EngineWorld } from './support/engine-world.ts'
 
 const SERIES = 'KXBTC15M'
 const Q = Date.parse('2026-11-22T19:00:00Z')
 
-function contextOf(w: TestWorld): StepContext {
+function contextOf(w: EngineWorld): StepContext {
   return {
     store: w.store,
     venue: w.venue,
@@ -25,7 +25,7 @@ function contextOf(w: TestWorld): StepContext {
 
 describe('backfillHistory', () => {
   it('imports in chunks, one history.imported event per chunk', async () => {
-    const w = await createTestWorld({ seed: 12, start: Q + 5 * MINUTE_MS })
+    const w = await createEngineWorld({ seed: 12, start: Q + 5 * MINUTE_MS })
     try {
       const result = await backfillHistory(contextOf(w), {
         series: [SERIES],
@@ -44,7 +44,7 @@ describe('backfillHistory', () => {
   })
 
   it('stops with LeadershipLostError, writing nothing more, once the lease is lost', async () => {
-    const w = await createTestWorld({ seed: 12, start: Q + 5 * MINUTE_MS })
+    const w = await createEngineWorld({ seed: 12, start: Q + 5 * MINUTE_MS })
     try {
       await assert.rejects(
         backfillHistory(contextOf(w), {
@@ -62,7 +62,7 @@ describe('backfillHistory', () => {
   })
 
   it('sends a window closed too recently to have a result through the live path; ticks settle it', async () => {
-    const w = await createTestWorld({ seed: 13, start: Q + 10_000, backfillDays: 1 })
+    const w = await createEngineWorld({ seed: 13, start: Q + 10_000, backfillDays: 1 })
     try {
       const engine = w.engine()
       await engine.tick()

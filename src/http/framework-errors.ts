@@ -1,0 +1,71 @@
+// Answers for requests that never reach a route, still as problems: URLs the router cannot parse
+// (Fastify's frameworkErrors, which skip every hook, so they are counted and rate limited here) and
+// requests Node cannot parse at all (clientErrorHandler, answered on the bare socket).
+import type { Duplex } from 'node:stream'
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { addCorsHeaders, type CorsPolicy } from './cors.ts'
+import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
+import type { RateLimiter } from './rate-limit.ts'
+import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
+
+export type FrameworkErrorDeps = {
+  baseUrl: string
+  cors: CorsPolicy
+  rateLimiter: RateLimiter
+  metrics?: RequestMetrics
+  /** the app's logger, read when a socket error arrives (the app exists by then) */
+  log: () => FastifyBaseLogger
+}
+
+export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
+  const { baseUrl, metrics } = deps
+
+  /** URLs the router cannot even parse skip every hook, so they are counted and answered here. */
+  async function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    try {
+      if (metrics) countWhenAnswered(metrics, request, reply)
+      reply.header('x-request-id', request.id)
+      addCorsHeaders(deps.cors, request, reply)
+      if (await deps.rateLimiter.refuse(request, reply)) return
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        sendProblem(reply, baseUrl, 'not-found', TICKER_NOT_FOUND)
+      } else if (error.code === 'FST_ERR_BAD_URL') {
+        sendProblem(reply, baseUrl, 'bad-request', { detail: 'The URL has invalid percent-encoding.' })
+      } else {
+        request.log.error({ err: error }, 'router failed')
+        sendProblem(reply, baseUrl, 'internal-error')
+      }
+    } catch (err) {
+      request.log.error({ err }, 'answering a framework error failed')
+      if (!reply.raw.headersSent) reply.raw.writeHead(500).end()
+    }
+  }
+
+  /** Requests Node cannot parse never reach Fastify: answer them on the socket, still as problems. */
+  function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const name =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'request-header-fields-too-large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'request-timeout'
+          : 'bad-request'
+    const body = JSON.stringify(problemBody(baseUrl, name))
+    const { status, title } = PROBLEMS[name]
+    deps.log().debug({ code: error.code }, 'client error')
+    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status)
+    socket.end(
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+
+  return {
+    frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+      void answerFrameworkError(error, request, reply)
+    },
+    clientErrorHandler,
+  }
+}

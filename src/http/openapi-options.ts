@@ -1,0 +1,41 @@
+// The options @fastify/swagger builds the OpenAPI document from: info, servers, security scheme and
+// tags. The route schemas supply the rest; the rate policy is stated as the operator set it.
+import type { SwaggerOptions } from '@fastify/swagger'
+import type { BucketPolicy } from '../domain/token-bucket.ts'
+import { describeRatePolicy } from './app-settings.ts'
+
+export function openApiOptions(opts: {
+  version: string
+  baseUrl: string
+  rateLimit: BucketPolicy
+}): SwaggerOptions {
+  const { burst, rate } = describeRatePolicy(opts.rateLimit)
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Contest Signals API',
+        version: opts.version,
+        description: `Read-only HTTPS + JSON API and Server-Sent Events stream of model signals on 15-minute bitcoin prediction-market contests. Errors are application/problem+json. Requests are rate limited per client IP address: a token bucket of ${burst} refilled at ${rate}, shared by all endpoints except the health check and by all keys used from that address.`,
+      },
+      servers: [{ url: opts.baseUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key issued for the integration: Authorization: Bearer cs_…',
+          },
+        },
+      },
+      tags: [
+        { name: 'contests', description: 'Live and settled contests with their signals.' },
+        { name: 'stream', description: 'Server-Sent Events.' },
+        { name: 'health', description: 'Liveness and readiness.' },
+        { name: 'meta', description: 'This description.' },
+      ],
+    },
+    // Shared schemas appear under components.schemas by their $id (Contest, Signal, Problem…).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  }
+}

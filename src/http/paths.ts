@@ -1,0 +1,31 @@
+// Every path the API answers and the methods each allows: the routes register these strings, the
+// 405 stubs and the not-found handler read the Allow lists, and problem types point at the pages.
+import type { HTTPMethods } from 'fastify'
+
+export const PATHS = {
+  activeContest: '/v1/contests/active',
+  contest: '/v1/contests/:ticker',
+  contests: '/v1/contests',
+  stream: '/v1/stream/contests',
+  health: '/v1/health',
+  openApi: '/v1/openapi.json',
+  problemPage: '/problems/:name',
+} as const
+
+export type KnownPath = { url: string; allow: readonly HTTPMethods[] }
+
+/** Every path with the methods it allows (the rest get 405). HEAD on the stream is 405 too. */
+export const KNOWN_PATHS: readonly KnownPath[] = [
+  { url: PATHS.activeContest, allow: ['GET', 'HEAD'] },
+  { url: PATHS.contest, allow: ['GET', 'HEAD'] },
+  { url: PATHS.contests, allow: ['GET', 'HEAD'] },
+  { url: PATHS.stream, allow: ['GET'] },
+  { url: PATHS.health, allow: ['GET', 'HEAD'] },
+  { url: PATHS.openApi, allow: ['GET', 'HEAD'] },
+  { url: PATHS.problemPage, allow: ['GET', 'HEAD'] },
+]
+
+/** The page a problem `type` URI resolves to. */
+export function problemPagePath(name: string): string {
+  return PATHS.problemPage.replace(':name', name)
+}
