@@ -7,6 +7,7 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { exchangeEnv } from './support/feed-env.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
@@ -119,7 +120,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       // the test reads the API far more often than an integrator should; the limiter has its own tests
       RATE_LIMIT_BURST: '1000',
       RATE_LIMIT_PER_SEC: '100',
-      ...feedEnv(exchanges),
+      ...exchangeEnv(exchanges),
     })
     url = await service.url
     await waitFor('the bootstrap banner', () => (service.stdout().includes('curl -N') ? true : undefined))
@@ -296,14 +297,3 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     assert.ok(kalshi.requests.length / seconds < 6, `${kalshi.requests.length} requests in ${seconds} s`)
   })
 })
-
-function feedEnv(x: ExchangeFixtures): Record<string, string> {
-  return {
-    COINBASE_WS_URL: x.coinbase.wsUrl,
-    COINBASE_REST_URL: x.coinbase.restUrl,
-    KRAKEN_WS_URL: x.kraken.wsUrl,
-    KRAKEN_REST_URL: x.kraken.restUrl,
-    BITSTAMP_WS_URL: x.bitstamp.wsUrl,
-    BITSTAMP_REST_URL: x.bitstamp.restUrl,
-  }
-}

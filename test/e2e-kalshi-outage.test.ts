@@ -2,7 +2,6 @@
 // still served, health degraded after a minute) and every spot source stale (contests open, no
 // reading raised, one log line for the contest).
 import assert from 'node:assert/strict'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { settleContest } from '../src/domain/contest.ts'
@@ -10,19 +9,11 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { makeContest, makeSignal } from './support/contest-fixtures.ts'
+import { deadPort, exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
-
-/** A loopback port nothing listens on: connections are refused at once. */
-async function deadPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function healthOf(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/v1/health`)
@@ -62,12 +53,7 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
         SERIES: history[0]!.series,
         KALSHI_BASE_URL: `http://${nowhere}/trade-api/v2`,
         KALSHI_POLL_S: '1',
-        COINBASE_WS_URL: `ws://${nowhere}`,
-        COINBASE_REST_URL: `http://${nowhere}`,
-        KRAKEN_WS_URL: `ws://${nowhere}`,
-        KRAKEN_REST_URL: `http://${nowhere}`,
-        BITSTAMP_WS_URL: `ws://${nowhere}`,
-        BITSTAMP_REST_URL: `http://${nowhere}`,
+        ...unreachableExchangeEnv(nowhere),
       })
       url = await service.url
       key = await serveKey(service)
@@ -147,12 +133,7 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
         KALSHI_BASE_URL: kalshi.baseUrl,
         KALSHI_POLL_S: '1',
         SPOT_MAX_AGE_S: '2',
-        COINBASE_WS_URL: exchanges.coinbase.wsUrl,
-        COINBASE_REST_URL: exchanges.coinbase.restUrl,
-        KRAKEN_WS_URL: exchanges.kraken.wsUrl,
-        KRAKEN_REST_URL: exchanges.kraken.restUrl,
-        BITSTAMP_WS_URL: exchanges.bitstamp.wsUrl,
-        BITSTAMP_REST_URL: exchanges.bitstamp.restUrl,
+        ...exchangeEnv(exchanges),
       })
       url = await service.url
       key = await serveKey(service)

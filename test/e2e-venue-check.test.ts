@@ -2,33 +2,14 @@
 // engine would follow, the asks, each source's spot and the median; one line and a non-zero exit
 // when the venue is unreachable, a series has no open market, or no spot is fresh.
 import assert from 'node:assert/strict'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { deadPort, exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
 import { runCli, tempDir } from './support/service-process.ts'
 
 const MINUTE = 60_000
-
-async function deadPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-function feedEnv(x: ExchangeFixtures): Record<string, string> {
-  return {
-    COINBASE_WS_URL: x.coinbase.wsUrl,
-    COINBASE_REST_URL: x.coinbase.restUrl,
-    KRAKEN_WS_URL: x.kraken.wsUrl,
-    KRAKEN_REST_URL: x.kraken.restUrl,
-    BITSTAMP_WS_URL: x.bitstamp.wsUrl,
-    BITSTAMP_REST_URL: x.bitstamp.restUrl,
-  }
-}
 
 describe('contest-signals venue check', { concurrency: true }, () => {
   const tmp = tempDir()
@@ -40,7 +21,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
     VENUE: 'kalshi',
     KALSHI_BASE_URL: kalshi.baseUrl,
-    ...feedEnv(exchanges),
+    ...exchangeEnv(exchanges),
     ...extra,
   })
 
@@ -109,12 +90,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
       ['venue', 'check'],
       env({
         SERIES: 'KXBTC15M,KXETH15M',
-        COINBASE_WS_URL: `ws://${nowhere}`,
-        COINBASE_REST_URL: `http://${nowhere}`,
-        KRAKEN_WS_URL: `ws://${nowhere}`,
-        KRAKEN_REST_URL: `http://${nowhere}`,
-        BITSTAMP_WS_URL: `ws://${nowhere}`,
-        BITSTAMP_REST_URL: `http://${nowhere}`,
+        ...unreachableExchangeEnv(nowhere),
       }),
     )
     assert.equal(code, 1)

@@ -10,14 +10,13 @@ import {
 import {
   asArray,
   asObject,
+  closesFromArrayRows,
   midOf,
   parseJson,
   parseRfc3339,
   SpotParseError,
-  sortedCloses,
   stringField,
   toPrice,
-  unixSecondsToMs,
 } from './spot-fields.ts'
 
 const PRODUCT = 'BTC-USD'
@@ -69,16 +68,7 @@ export function parseCoinbaseTicker(body: unknown): PriceObservation {
 
 /** Candles are `[time, low, high, open, close, volume]` numbers, newest first; time = bucket start (s). */
 export function parseCoinbaseCandles(body: unknown): MinuteClose[] {
-  const rows = asArray(body, 'candles')
-  return sortedCloses(
-    rows.map((row, i) => {
-      const r = asArray(row, `candles[${i}]`)
-      return {
-        minuteStart: unixSecondsToMs(r[0], `candles[${i}][0] (time)`),
-        close: toPrice(r[4], `candles[${i}][4] (close)`),
-      }
-    }),
-  )
+  return closesFromArrayRows(asArray(body, 'candles'), 'candles')
 }
 
 export const coinbaseAdapter: ExchangeAdapter = {

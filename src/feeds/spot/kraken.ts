@@ -10,13 +10,12 @@ import {
 import {
   asArray,
   asObject,
+  closesFromArrayRows,
   midOf,
   parseJson,
   parseRfc3339,
   SpotParseError,
-  sortedCloses,
   toPrice,
-  unixSecondsToMs,
 } from './spot-fields.ts'
 
 const WS_SYMBOL = 'BTC/USD'
@@ -78,16 +77,7 @@ export function parseKrakenTicker(body: unknown): PriceObservation {
  * oldest-first and newest-first answers both work.
  */
 export function parseKrakenCandles(body: unknown): MinuteClose[] {
-  const rows = asArray(resultPair(body, 'ohlc'), 'ohlc.result.pair')
-  return sortedCloses(
-    rows.map((row, i) => {
-      const r = asArray(row, `ohlc[${i}]`)
-      return {
-        minuteStart: unixSecondsToMs(r[0], `ohlc[${i}][0] (time)`),
-        close: toPrice(r[4], `ohlc[${i}][4] (close)`),
-      }
-    }),
-  )
+  return closesFromArrayRows(asArray(resultPair(body, 'ohlc'), 'ohlc.result.pair'), 'ohlc')
 }
 
 export const krakenAdapter: ExchangeAdapter = {

@@ -96,3 +96,19 @@ export function sortedCloses(closes: readonly { minuteStart: number; close: numb
     .sort((a, b) => a[0] - b[0])
     .map(([minuteStart, close]) => ({ minuteStart, close }))
 }
+
+/**
+ * Closes from candle rows that are arrays with the bucket start (Unix s) at index 0 and the close at
+ * index 4, as both Coinbase and Kraken send them (their other columns differ), sorted by time.
+ */
+export function closesFromArrayRows(rows: readonly unknown[], label: string) {
+  return sortedCloses(
+    rows.map((row, i) => {
+      const r = asArray(row, `${label}[${i}]`)
+      return {
+        minuteStart: unixSecondsToMs(r[0], `${label}[${i}][0] (time)`),
+        close: toPrice(r[4], `${label}[${i}][4] (close)`),
+      }
+    }),
+  )
+}

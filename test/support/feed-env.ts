@@ -1,0 +1,36 @@
+// Settings that point the real CLI at loopback fixtures of the exchanges, or at nothing at all.
+import { createServer } from 'node:net'
+import type { ExchangeFixtures } from '../fixtures/exchange-fixtures.ts'
+
+/** The *_WS_URL and *_REST_URL settings of the three exchanges, pointed at the fixtures. */
+export function exchangeEnv(x: ExchangeFixtures): Record<string, string> {
+  return {
+    COINBASE_WS_URL: x.coinbase.wsUrl,
+    COINBASE_REST_URL: x.coinbase.restUrl,
+    KRAKEN_WS_URL: x.kraken.wsUrl,
+    KRAKEN_REST_URL: x.kraken.restUrl,
+    BITSTAMP_WS_URL: x.bitstamp.wsUrl,
+    BITSTAMP_REST_URL: x.bitstamp.restUrl,
+  }
+}
+
+/** The same settings pointed at `host:port`, where nothing answers. */
+export function unreachableExchangeEnv(hostPort: string): Record<string, string> {
+  return {
+    COINBASE_WS_URL: `ws://${hostPort}`,
+    COINBASE_REST_URL: `http://${hostPort}`,
+    KRAKEN_WS_URL: `ws://${hostPort}`,
+    KRAKEN_REST_URL: `http://${hostPort}`,
+    BITSTAMP_WS_URL: `ws://${hostPort}`,
+    BITSTAMP_REST_URL: `http://${hostPort}`,
+  }
+}
+
+/** A loopback port nothing listens on: connections to it are refused at once. */
+export async function deadPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
