@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { bucketKeyFor } from './client-address.ts'
+import { bucketKeyFor, bucketKeyOf, ipv4FromNumber, ipv4Number } from './client-address.ts'
 
 describe('bucketKeyFor', () => {
   test('an IPv4 address is its own key', () => {
@@ -33,5 +33,25 @@ describe('bucketKeyFor', () => {
 
   test('something that is not an address is kept as given, so it still gets a bucket', () => {
     assert.equal(bucketKeyFor('unknown'), 'unknown')
+  })
+})
+
+describe('bucketKeyOf', () => {
+  test('keys IPv4 (mapped IPv6 included) by one number that round-trips to bucketKeyFor', () => {
+    for (const a of ['203.0.113.7', '0.0.0.0', '255.255.255.255', '10.0.0.1', '::ffff:203.0.113.7']) {
+      const key = bucketKeyOf(a)
+      assert.equal(typeof key, 'number')
+      assert.equal(ipv4FromNumber(key as number), bucketKeyFor(a))
+    }
+    assert.equal(bucketKeyOf('203.0.113.7'), bucketKeyOf('::ffff:cb00:7107'))
+  })
+
+  test('takes only canonical dotted quads as numbers; the rest keep bucketKeyFor', () => {
+    for (const a of ['01.2.3.4', '1.2.3', '1.2.3.4.5', '256.1.1.1', '1..2.3', '1.2.3.4 ', 'a.b.c.d', '']) {
+      assert.equal(ipv4Number(a), null, a)
+    }
+    assert.equal(bucketKeyOf('2001:db8:1:2::99'), '2001:db8:1:2::/64')
+    assert.equal(bucketKeyOf('unknown'), 'unknown')
+    assert.notEqual(bucketKeyOf('1.2.3.4'), bucketKeyOf('1.2.3.5'))
   })
 })

@@ -39,3 +39,46 @@ function ipv6Groups(address: string): number[] {
 function isIpv4Mapped(groups: readonly number[]): boolean {
   return groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff
 }
+
+/**
+ * A canonical dotted-quad IPv4 address as one int32 (a small integer in V8, so a Map keyed by it
+ * allocates nothing per lookup), or null for anything else. Only the canonical form is accepted
+ * (no leading zeros, no spaces), so `ipv4FromNumber` gives back the very string `bucketKeyFor` returns.
+ */
+export function ipv4Number(address: string): number | null {
+  const len = address.length
+  if (len < 7 || len > 15) return null
+  let value = 0
+  let part = 0
+  let digits = 0
+  let dots = 0
+  for (let i = 0; i < len; i++) {
+    const c = address.charCodeAt(i)
+    if (c === 46) {
+      if (digits === 0 || dots === 3) return null
+      value = (value << 8) | part
+      part = 0
+      digits = 0
+      dots++
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && part === 0) return null // a leading zero
+      part = part * 10 + (c - 48)
+      if (++digits > 3 || part > 255) return null
+    } else return null
+  }
+  if (dots !== 3 || digits === 0) return null
+  return (value << 8) | part
+}
+
+/** The dotted quad of an `ipv4Number`. */
+export function ipv4FromNumber(n: number): string {
+  return `${(n >>> 24) & 0xff}.${(n >>> 16) & 0xff}.${(n >>> 8) & 0xff}.${n & 0xff}`
+}
+
+/** The rate-limit key of an address: its `ipv4Number` for IPv4 (mapped IPv6 included), else `bucketKeyFor`. */
+export function bucketKeyOf(address: string): string | number {
+  const n = ipv4Number(address)
+  if (n !== null) return n
+  const key = bucketKeyFor(address)
+  return ipv4Number(key) ?? key
+}

@@ -12,6 +12,11 @@ export type AppSettings = Readonly<{
   rateLimit: BucketPolicy
   /** PEM certificate and key: serve HTTPS directly; null for plain HTTP behind a proxy */
   tls: Readonly<{ cert: Buffer; key: Buffer }> | null
+  /**
+   * Answer cache hits of the hot GETs before Fastify (fast-path.ts); default true. false sends every
+   * request through the framework, which the differential test compares the fast path with.
+   */
+  fastPath?: boolean
 }>
 
 /** How the rate policy reads in prose: "a token bucket of 20 requests refilled at 1 per second". */

@@ -2,8 +2,6 @@
 // listening (the composition root in src/main/ does that). Hook order is the contract: request
 // counting (when metrics are on), request id and shutdown first, then the rate limiter, so a refused
 // request runs nothing else yet is still counted.
-import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
 import { constants as zlibConstants } from 'node:zlib'
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
@@ -12,9 +10,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { createStoreProbe } from '../store/store-probe.ts'
 import type { AppDeps } from './app-deps.ts'
+import { createClientAddress } from './client-address.ts'
 import { createContestCache } from './contest-cache.ts'
 import { addCorsHeaders, corsPluginOptions } from './cors.ts'
 import { createErrorHandler } from './error-handler.ts'
+import { createFastPath } from './fast-path.ts'
 import { createFrameworkErrorAnswers } from './framework-errors.ts'
 import { createKeyAuth } from './key-auth.ts'
 import { createNotFoundHandler } from './not-found.ts'
@@ -23,6 +23,7 @@ import { KNOWN_PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
+import { requestIdOf } from './request-id.ts'
 import { serializeRequest } from './request-log.ts'
 import { countWhenAnswered } from './request-metrics.ts'
 import { createRequireKey } from './require-key.ts'
@@ -35,8 +36,6 @@ import { registerStreamRoute } from './routes/stream.ts'
 import { SHARED_SCHEMAS, TICKER_MAX_LENGTH } from './schemas.ts'
 import type { TypedApp } from './typed-app.ts'
 
-/** A client's X-Request-Id is echoed only when it is a sane token; otherwise we make our own. */
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/
 /**
  * Path segments up to this long reach their route, where the key is checked before the ticker's
  * schema answers an overlong one as not found; a longer segment is refused by the router itself.
@@ -53,17 +52,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     policy: settings.rateLimit,
     baseUrl,
     cors: settings,
+    clientAddress: createClientAddress(settings.trustProxy),
   })
   let closing = false
 
   // The request serializer logs no headers; the redaction holds should anyone log them.
-  const logger: FastifyBaseLogger = deps.logger.child(
+  const pinoLogger = deps.logger.child(
     {},
     {
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
       serializers: { req: serializeRequest },
     },
   )
+  const logger: FastifyBaseLogger = pinoLogger
   const edge = createFrameworkErrorAnswers({
     baseUrl,
     cors: settings,
@@ -136,6 +137,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler(createNotFoundHandler(baseUrl, KNOWN_PATHS))
 
   registerContestRoutes(app, { cache, requireKey })
+  if (settings.fastPath !== false) {
+    // Cache hits of the hot GETs are answered before Fastify's own request handling (fast-path.ts);
+    // everything else reaches Fastify's handler unchanged.
+    const fastPath = createFastPath({
+      cache,
+      auth,
+      limiter: rateLimiter,
+      cors: settings,
+      log: pinoLogger,
+      ...(metrics ? { metrics } : {}),
+      isClosing: () => closing,
+    })
+    const [framework, ...others] = app.server.listeners('request') as ((...args: unknown[]) => void)[]
+    if (framework === undefined || others.length > 0) throw new Error('unexpected request listeners')
+    app.server.removeListener('request', framework)
+    app.server.on('request', fastPath(framework))
+  }
   registerStreamRoute(app, { streams: deps.streams, requireKey })
   registerHealthRoute(app, {
     probe,
@@ -159,9 +177,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   return app as unknown as FastifyInstance
-}
-
-function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id']
-  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID()
 }

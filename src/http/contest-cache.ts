@@ -17,6 +17,12 @@ export type ContestCache = {
   active(series: string): Promise<Representation | null>
   /** `{contests: [...]}` of settled contests, newest first. */
   history(query: HistoryQuery): Promise<Representation>
+  /**
+   * What the cache holds under `key` (see `contestKey`, `activeKey`, `historyKey`) right now,
+   * without loading anything, or undefined. The handle stays valid while `live` is true, so a caller
+   * may keep it (the fast path memoizes it per URL) instead of looking it up again.
+   */
+  peek(key: string): CachedEntry | undefined
   /** Drops what these events make stale (the follower calls it; exposed for tests). */
   invalidate(events: readonly Pick<StoredEvent, 'type' | 'series' | 'ticker'>[]): void
   stats(): { entries: number; bytes: number }
@@ -31,7 +37,25 @@ export type ContestCacheOptions = {
   maxEntries?: number
 }
 
-type Entry = { rep: Representation | null; tags: readonly string[]; cost: number }
+/** A cached answer: a representation, or null for "no such contest". */
+export type CachedEntry = {
+  readonly rep: Representation | null
+  /** false once the entry has been dropped (invalidated or evicted) */
+  readonly live: boolean
+}
+
+type Entry = {
+  rep: Representation | null
+  tags: readonly string[]
+  cost: number
+  live: boolean
+  used: boolean
+}
+
+export const contestKey = (ticker: string): string => `c\0${ticker}`
+export const activeKey = (series: string): string => `a\0${series}`
+export const historyKey = (query: HistoryQuery): string =>
+  `h\0${query.series}\0${query.limit}\0${query.since ?? ''}\0${query.before ?? ''}`
 type Loaded = { rep: Representation | null; tags: string[] }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -43,7 +67,8 @@ export function createContestCache(opts: ContestCacheOptions): ContestCache {
   const { store } = opts
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024
   const maxEntries = opts.maxEntries ?? 20_000
-  // Map order is recency: a hit re-inserts its entry, eviction takes from the front.
+  // Map order is insertion; a hit only marks its entry used (no re-insertion on the hot path), and
+  // eviction gives a used entry at the front a second chance by moving it to the back (CLOCK).
   const entries = new Map<string, Entry>()
   const byTag = new Map<string, Set<string>>()
   const inflight = new Map<string, Promise<Representation | null>>()
@@ -54,6 +79,7 @@ export function createContestCache(opts: ContestCacheOptions): ContestCache {
     const entry = entries.get(key)
     if (!entry) return
     entries.delete(key)
+    entry.live = false
     bytes -= entry.cost
     for (const tag of entry.tags) {
       const keys = byTag.get(tag)
@@ -67,24 +93,28 @@ export function createContestCache(opts: ContestCacheOptions): ContestCache {
     // Identity bytes plus room for the gzip/br variants that are compressed on first demand.
     const cost = ENTRY_OVERHEAD + key.length + (rep ? rep.body.length * 2 : 0)
     if (cost > maxBytes) return
-    entries.set(key, { rep, tags, cost })
+    entries.set(key, { rep, tags, cost, live: true, used: false })
     bytes += cost
     for (const tag of tags) {
       const keys = byTag.get(tag)
       if (keys) keys.add(key)
       else byTag.set(tag, new Set([key]))
     }
-    for (const oldest of entries.keys()) {
-      if (bytes <= maxBytes && entries.size <= maxEntries) break
-      remove(oldest)
+    let chances = entries.size
+    while (bytes > maxBytes || entries.size > maxEntries) {
+      const [oldest, entry] = entries.entries().next().value as [string, Entry]
+      if (entry.used && chances-- > 0) {
+        entry.used = false
+        entries.delete(oldest)
+        entries.set(oldest, entry)
+      } else remove(oldest)
     }
   }
 
   function lookup(key: string, loader: () => Promise<Loaded>): Promise<Representation | null> {
     const hit = entries.get(key)
     if (hit) {
-      entries.delete(key)
-      entries.set(key, hit)
+      hit.used = true
       return Promise.resolve(hit.rep)
     }
     // Concurrent misses share one store read, so a new signal does not stampede the store.
@@ -130,14 +160,14 @@ export function createContestCache(opts: ContestCacheOptions): ContestCache {
 
   return {
     contest(ticker) {
-      return lookup(`c\0${ticker}`, async () => {
+      return lookup(contestKey(ticker), async () => {
         const c = await store.getContest(ticker)
         if (!c) return { rep: null, tags: [`t:${ticker}`, MISS_TAG] }
         return { rep: contestRep(c), tags: [`t:${ticker}`, `s:${c.series}`] }
       })
     },
     active(series) {
-      return lookup(`a\0${series}`, async () => {
+      return lookup(activeKey(series), async () => {
         const byTicker = await store.getContest(series)
         const live = byTicker?.state === 'live' ? byTicker : await store.getLiveContest(series)
         const tags = [`s:${series}`, `t:${series}`]
@@ -146,13 +176,17 @@ export function createContestCache(opts: ContestCacheOptions): ContestCache {
       })
     },
     async history(query) {
-      const key = `h\0${query.series}\0${query.limit}\0${query.since ?? ''}\0${query.before ?? ''}`
-      const rep = await lookup(key, async () => {
+      const rep = await lookup(historyKey(query), async () => {
         const contests = await store.listSettled(query)
         const json = JSON.stringify({ contests: contests.map(toContestView) })
         return { rep: createRepresentation(json, JSON_TYPE), tags: [`s:${query.series}`] }
       })
       return rep!
+    },
+    peek(key) {
+      const hit = entries.get(key)
+      if (hit) hit.used = true
+      return hit
     },
     invalidate,
     stats: () => ({ entries: entries.size, bytes }),

@@ -46,6 +46,21 @@ export function isPreflight(request: FastifyRequest): boolean {
   )
 }
 
+/**
+ * The headers @fastify/cors (with corsPluginOptions) sets on a non-preflight request, in its order;
+ * the fast path builds its answers with them, and the differential test holds the two together.
+ */
+export function corsSimpleHeaders(config: CorsPolicy, origin: string | undefined): [string, string][] {
+  const exposed: [string, string] = ['access-control-expose-headers', CORS_EXPOSED_HEADERS.join(', ')]
+  if (config.corsOrigins === '*') return [['access-control-allow-origin', '*'], exposed]
+  const allowed = origin !== undefined && config.corsOrigins.includes(origin)
+  return [
+    ['vary', 'Origin'],
+    ...(allowed ? [['access-control-allow-origin', origin] as [string, string]] : []),
+    exposed,
+  ]
+}
+
 /** The simple-response CORS headers, for answers that leave before @fastify/cors's hook. */
 export function addCorsHeaders(config: CorsPolicy, request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin

@@ -14,6 +14,14 @@ export type AuthResult = { ok: true; keyId: string } | { ok: false; reason: 'mis
 
 export type KeyAuth = {
   check(authorization: string | undefined): Promise<AuthResult>
+  /**
+   * The same check, answered synchronously when the key cache (or this connection's memo) already
+   * knows the answer; a promise only when the store must be asked. `connection` is the request's
+   * socket: it remembers its last Authorization value and verdict for as long as the cache entry
+   * behind it is valid (at most positiveTtlMs) and no key.changed event has arrived since, so a
+   * memo never outlives its connection nor delays a revocation past the cache's own bound.
+   */
+  checkNow(authorization: string | undefined, connection?: object): AuthResult | Promise<AuthResult>
   /** Writes recorded last-use times to the store. */
   flush(): Promise<void>
   /** Stops the timer, unsubscribes and flushes. */
@@ -38,6 +46,18 @@ export type KeyAuthOptions = {
 
 type CacheEntry = { record: ApiKeyRecord | null; expiresAt: number }
 
+/** A connection's last Authorization value and its verdict. */
+type ConnectionMemo = {
+  header: string
+  result: AuthResult
+  keyId: string | null
+  expiresAt: number
+  generation: number
+}
+
+const MISSING: AuthResult = { ok: false, reason: 'missing' }
+const INVALID: AuthResult = { ok: false, reason: 'invalid' }
+
 export type BearerToken = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'token'; token: string }
 
 /** Reads `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110 §11.1). */
@@ -55,6 +75,8 @@ export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
   const cache = new Map<string, CacheEntry>()
   const inflight = new Map<string, Promise<ApiKeyRecord | null>>()
   const lastUsed = new Map<string, number>()
+  const memos = new WeakMap<object, ConnectionMemo>()
+  const verdicts = new Map<string, AuthResult>()
   let generation = 0
 
   const unsubscribe = opts.follower?.onEvents((events) => {
@@ -62,12 +84,58 @@ export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
     if (events.some((e) => e.type === 'key.changed')) {
       cache.clear()
       inflight.clear()
+      verdicts.clear()
       generation++
     }
   })
 
   const timer = setInterval(() => void flush(), opts.flushEveryMs ?? 10_000)
   timer.unref()
+
+  function verdictOf(record: ApiKeyRecord | null): AuthResult {
+    if (!record || record.revokedAt !== null) return INVALID
+    lastUsed.set(record.id, clock.now())
+    let ok = verdicts.get(record.id)
+    if (!ok) {
+      ok = { ok: true, keyId: record.id }
+      verdicts.set(record.id, ok)
+    }
+    return ok
+  }
+
+  function checkNow(
+    authorization: string | undefined,
+    connection?: object,
+  ): AuthResult | Promise<AuthResult> {
+    const now = wallClock.now()
+    if (connection !== undefined && authorization !== undefined) {
+      const memo = memos.get(connection)
+      if (memo && memo.header === authorization && memo.generation === generation && memo.expiresAt > now) {
+        if (memo.keyId !== null) lastUsed.set(memo.keyId, clock.now())
+        return memo.result
+      }
+    }
+    const bearer = parseBearer(authorization)
+    if (bearer.kind === 'missing') return MISSING
+    // Malformed tokens never reach the store or the cache.
+    if (bearer.kind === 'malformed' || !looksLikeKey(bearer.token)) return INVALID
+    const digest = digestKey(bearer.token)
+    const hit = cache.get(digest)
+    if (hit && hit.expiresAt > now) {
+      const result = verdictOf(hit.record)
+      if (connection !== undefined && authorization !== undefined) {
+        memos.set(connection, {
+          header: authorization,
+          result,
+          keyId: result.ok ? result.keyId : null,
+          expiresAt: hit.expiresAt,
+          generation,
+        })
+      }
+      return result
+    }
+    return lookup(digest).then(verdictOf)
+  }
 
   function lookup(digest: string): Promise<ApiKeyRecord | null> {
     const now = wallClock.now()
@@ -107,15 +175,9 @@ export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
 
   return {
     async check(authorization) {
-      const bearer = parseBearer(authorization)
-      if (bearer.kind === 'missing') return { ok: false, reason: 'missing' }
-      // Malformed tokens never reach the store or the cache.
-      if (bearer.kind === 'malformed' || !looksLikeKey(bearer.token)) return { ok: false, reason: 'invalid' }
-      const record = await lookup(digestKey(bearer.token))
-      if (!record || record.revokedAt !== null) return { ok: false, reason: 'invalid' }
-      lastUsed.set(record.id, clock.now())
-      return { ok: true, keyId: record.id }
+      return checkNow(authorization)
     },
+    checkNow,
     flush,
     async close() {
       clearInterval(timer)

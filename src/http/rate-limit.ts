@@ -2,13 +2,20 @@
 // the client's address, taken in the first onRequest hook so a refused request runs nothing else —
 // no key check, no store read. Only GET/HEAD /v1/health and CORS preflights are free; 401s, 404s,
 // 405s, the OpenAPI document and problem pages all count. The limit headers appear on 429 only.
+// The fast path (fast-path.ts) takes its token through `take` too; a request it hands over to the
+// framework carries that answer, and the hook uses it instead of taking a second token.
+import type { IncomingMessage } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { bucketKeyFor } from '../domain/client-address.ts'
+import { bucketKeyOf } from '../domain/client-address.ts'
 import type { BucketPolicy } from '../domain/token-bucket.ts'
-import type { BucketStore } from '../ports/bucket-store.ts'
+import type { BucketStore, TakeResult } from '../ports/bucket-store.ts'
+import type { ClientAddressOf } from './client-address.ts'
 import { addCorsHeaders, type CorsPolicy, isPreflight } from './cors.ts'
 import { PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
+
+/** A limiter step: its answer, or null when the bucket store failed and the request goes uncounted. */
+export type LimitVerdict = TakeResult | null
 
 export type RateLimiter = {
   /** The app-wide onRequest hook. */
@@ -18,26 +25,55 @@ export type RateLimiter = {
    * refused and the 429 has been sent.
    */
   refuse(request: FastifyRequest, reply: FastifyReply): Promise<boolean>
+  /**
+   * Takes this request's token: synchronously when the bucket store can, else a promise. Failures
+   * are logged through `onError` and let the request through uncounted (null).
+   */
+  take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict>
+  /** Hands a verdict already taken to the framework path, so the request is not counted twice. */
+  remember(raw: IncomingMessage, verdict: LimitVerdict): void
 }
+
+/** Where a verdict taken before routing waits for the hook. */
+const TAKEN = Symbol('rate-limit verdict')
+type WithVerdict = IncomingMessage & { [TAKEN]?: LimitVerdict }
 
 export function createRateLimiter(opts: {
   buckets: BucketStore
   policy: BucketPolicy
   baseUrl: string
   cors: CorsPolicy
+  clientAddress: ClientAddressOf
 }): RateLimiter {
-  const { buckets, policy, baseUrl, cors } = opts
+  const { buckets, policy, baseUrl, cors, clientAddress } = opts
+  const takeNow = buckets.takeNow?.bind(buckets)
+
+  function take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict> {
+    const header = raw.headers['x-forwarded-for']
+    const forwarded = typeof header === 'string' || header === undefined ? header : header.join(', ')
+    const key = bucketKeyOf(clientAddress(raw.socket?.remoteAddress, forwarded))
+    try {
+      if (takeNow) return takeNow(key)
+      return buckets.take(key).catch((err: unknown) => {
+        onError(err)
+        return null
+      })
+    } catch (err) {
+      onError(err)
+      return null
+    }
+  }
 
   async function refuse(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    let result: Awaited<ReturnType<BucketStore['take']>>
-    try {
-      result = await buckets.take(bucketKeyFor(request.ip))
-    } catch (err) {
-      // A limiter that cannot count must not take the API down with it: fail open, loudly.
-      request.log.error({ err }, 'rate-limit store failed; request let through uncounted')
-      return false
-    }
-    if (result.allowed) return false
+    const raw = request.raw as WithVerdict
+    const result =
+      TAKEN in raw
+        ? raw[TAKEN]
+        : await take(raw, (err) =>
+            // A limiter that cannot count must not take the API down with it: fail open, loudly.
+            request.log.error({ err }, 'rate-limit store failed; request let through uncounted'),
+          )
+    if (result == null || result.allowed) return false
     addCorsHeaders(cors, request, reply)
     sendProblem(reply, baseUrl, 'rate-limited', {
       headers: {
@@ -55,6 +91,10 @@ export function createRateLimiter(opts: {
       return (await refuse(request, reply)) ? reply : undefined
     },
     refuse,
+    take,
+    remember(raw, verdict) {
+      ;(raw as WithVerdict)[TAKEN] = verdict
+    },
   }
 }
 

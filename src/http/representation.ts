@@ -1,7 +1,7 @@
 // A response body serialized once and sent many times: its bytes, a strong ETag computed once, and
 // gzip/br variants compressed on first demand and then kept, so a hot contest costs no JSON
 // serialization, hashing or compression per request. Also answers If-None-Match with 304.
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
@@ -25,7 +25,7 @@ export const BROTLI_QUALITY = 4
 
 export function createRepresentation(json: string | Buffer, contentType: string): Representation {
   const body = typeof json === 'string' ? Buffer.from(json) : json
-  const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`
+  const etag = `"${hash('sha256', body, 'hex').slice(0, 32)}"`
   const variants: Partial<Record<Encoding, Buffer>> = {}
   let size = body.length
   return {
@@ -50,27 +50,65 @@ export function createRepresentation(json: string | Buffer, contentType: string)
   }
 }
 
+/** What a response's headers are set through: a FastifyReply, or the fast path's head builder. */
+export type HeaderSink = {
+  header(name: string, value: string): unknown
+  getHeader(name: string): unknown
+}
+
+/** The answer to one GET of a representation: its status and the bytes to send (none for 304). */
+export type RepresentationAnswer = { status: 200 | 304; body: Buffer | null }
+
 /**
- * Sends a representation: 304 when If-None-Match matches, else the best encoding the client
- * accepts. A compressed variant is a different representation, so its ETag carries a suffix
- * (`"…-br"`); If-None-Match compares without it, as any variant proves the client's copy current.
+ * Sets every header of a representation's answer on `sink` and says what to send: 304 when
+ * If-None-Match matches, else the best encoding the client accepts. A compressed variant is a
+ * different representation, so its ETag carries a suffix (`"…-br"`); If-None-Match compares without
+ * it, as any variant proves the client's copy current. The framework path (sendRepresentation) and
+ * the fast path both build their headers here, so they cannot drift.
  */
+export function representationHead(
+  sink: HeaderSink,
+  rep: Representation,
+  encoding: Encoding | null,
+  notModified: boolean,
+  cacheControl: string,
+): RepresentationAnswer {
+  sink.header('cache-control', cacheControl)
+  sink.header('vary', appendVary(sink.getHeader('vary'), 'Accept-Encoding'))
+  sink.header('etag', encoding ? `${rep.etag.slice(0, -1)}-${encoding}"` : rep.etag)
+  if (notModified) return { status: 304, body: null }
+  sink.header('content-type', rep.contentType)
+  if (!encoding) return { status: 200, body: rep.body }
+  // @fastify/compress leaves a response alone once Content-Encoding is set.
+  sink.header('content-encoding', encoding)
+  return { status: 200, body: rep.variant(encoding) }
+}
+
+/** The encoding a representation is sent in for this Accept-Encoding (none at or below 1 KiB). */
+export function encodingFor(
+  rep: Representation,
+  acceptEncoding: string | undefined,
+  choose: (header: string | undefined) => Encoding | null = chooseEncoding,
+): Encoding | null {
+  return rep.body.length > COMPRESS_THRESHOLD ? choose(acceptEncoding) : null
+}
+
+/** Sends a representation through Fastify (see representationHead). */
 export function sendRepresentation(
   request: FastifyRequest,
   reply: FastifyReply,
   rep: Representation,
   cacheControl: string,
 ): FastifyReply {
-  const encoding =
-    rep.body.length > COMPRESS_THRESHOLD ? chooseEncoding(request.headers['accept-encoding']) : null
-  reply.header('cache-control', cacheControl)
-  reply.header('vary', appendVary(reply.getHeader('vary'), 'Accept-Encoding'))
-  reply.header('etag', encoding ? `${rep.etag.slice(0, -1)}-${encoding}"` : rep.etag)
-  if (ifNoneMatchHits(request.headers['if-none-match'], rep.etag)) return reply.code(304).send()
-  reply.type(rep.contentType)
-  if (!encoding) return reply.send(rep.body)
-  // @fastify/compress leaves a response alone once Content-Encoding is set.
-  return reply.header('content-encoding', encoding).send(rep.variant(encoding))
+  const { headers } = request
+  const answer = representationHead(
+    reply,
+    rep,
+    encodingFor(rep, headers['accept-encoding']),
+    ifNoneMatchHits(headers['if-none-match'], rep.etag),
+    cacheControl,
+  )
+  return answer.body === null ? reply.code(304).send() : reply.send(answer.body)
 }
 
 /** br or gzip by the client's q-values (br on a tie), or null for identity. */

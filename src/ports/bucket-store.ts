@@ -8,8 +8,19 @@ export type TakeResult = {
   retryAfterS: number
 }
 
+/**
+ * A bucket's key: the client's address as `bucketKeyOf` gives it, a number for IPv4 (so the hot
+ * path builds no string per request), a string otherwise.
+ */
+export type BucketKey = string | number
+
 export interface BucketStore {
-  take(key: string): Promise<TakeResult>
+  take(key: BucketKey): Promise<TakeResult>
+  /**
+   * The same step answered synchronously, for an in-process store (no promise, no microtask on the
+   * hot path); absent when the step needs I/O.
+   */
+  takeNow?(key: BucketKey): TakeResult
   /** "ok", or "degraded" when a shared store is unreachable and the bucket runs in process. */
   health(): 'ok' | 'degraded'
   close(): Promise<void>

@@ -24,7 +24,7 @@ export type ContestRoutesDeps = {
 }
 
 /** Authenticated data may be kept by the client but must be revalidated (ETag) before reuse. */
-const CACHE_CONTROL = 'private, no-cache'
+export const CONTEST_CACHE_CONTROL = 'private, no-cache'
 
 const TAGS = ['contests']
 const SECURITY = [{ bearerAuth: [] }]
@@ -59,7 +59,7 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
       const { series } = request.query
       const rep = await cache.active(series)
       if (!rep) throw new ProblemError('not-found', { detail: 'No live contest matches this series.' })
-      return sendRepresentation(request, reply, rep, CACHE_CONTROL)
+      return sendRepresentation(request, reply, rep, CONTEST_CACHE_CONTROL)
     },
   )
 
@@ -86,7 +86,7 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
       const { ticker } = request.params
       const rep = await cache.contest(ticker)
       if (!rep) throw new ProblemError('not-found', TICKER_NOT_FOUND)
-      return sendRepresentation(request, reply, rep, CACHE_CONTROL)
+      return sendRepresentation(request, reply, rep, CONTEST_CACHE_CONTROL)
     },
   )
 
@@ -128,7 +128,7 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
         since: sinceMs,
         before: beforeMs,
       })
-      return sendRepresentation(request, reply, rep, CACHE_CONTROL)
+      return sendRepresentation(request, reply, rep, CONTEST_CACHE_CONTROL)
     },
   )
 }

@@ -1,8 +1,10 @@
-// In-process token buckets (the embedded default): one GCRA number per client key in a Map. A full
-// bucket is the same as no bucket, so sweeping full ones loses nothing; the size cap bounds memory
-// when many distinct addresses appear.
+// In-process token buckets (the embedded default): one GCRA number per client key. A full bucket is
+// the same as no bucket, so sweeping full ones loses nothing; the size cap bounds memory when many
+// distinct addresses appear. The numbers live in a Float64Array indexed through a Map of slots:
+// storing a new TAT in a Map would allocate a heap number per request, and with 100k+ long-lived
+// entries that garbage is promoted and costs full collections. IPv4 keys arrive as int32 numbers.
 import { bucketIsFull, takeToken } from '../../domain/token-bucket.ts'
-import type { BucketStore, TakeResult } from '../../ports/bucket-store.ts'
+import type { BucketKey, BucketStore, TakeResult } from '../../ports/bucket-store.ts'
 import type { Clock } from '../../ports/clock.ts'
 
 export type MemoryBucketStoreOptions = {
@@ -17,6 +19,7 @@ export type MemoryBucketStoreOptions = {
 }
 
 export type MemoryBucketStore = BucketStore & {
+  takeNow(key: BucketKey): TakeResult
   /** buckets currently held (for tests and metrics) */
   size(): number
 }
@@ -25,43 +28,75 @@ export function createMemoryBucketStore(opts: MemoryBucketStoreOptions): MemoryB
   const policy = { burst: opts.burst, perSec: opts.perSec }
   const maxEntries = opts.maxEntries ?? 100_000
   const sweepEveryMs = opts.sweepEveryMs ?? 60_000
-  const buckets = new Map<string, number>()
+  /** key → slot in `tats` */
+  const slots = new Map<BucketKey, number>()
+  let tats = new Float64Array(1024)
+  const free: number[] = []
+  let used = 0
   let lastSweep = opts.clock.now()
+
+  function release(key: BucketKey, slot: number): void {
+    slots.delete(key)
+    free.push(slot)
+  }
+
+  function allocate(): number {
+    const reused = free.pop()
+    if (reused !== undefined) return reused
+    if (used === tats.length) {
+      const grown = new Float64Array(tats.length * 2)
+      grown.set(tats)
+      tats = grown
+    }
+    return used++
+  }
 
   function sweep(now: number): void {
     lastSweep = now
-    for (const [key, tat] of buckets) if (bucketIsFull(tat, now)) buckets.delete(key)
+    for (const [key, slot] of slots) if (bucketIsFull(tats[slot]!, now)) release(key, slot)
   }
 
   function makeRoom(now: number): void {
     sweep(now)
     // Still over the cap: every bucket is in use. Dropping the least recently inserted ones hands
     // those clients a fresh bucket, which is the price of bounded memory under an address flood.
-    for (const key of buckets.keys()) {
-      if (buckets.size < maxEntries) break
-      buckets.delete(key)
+    for (const [key, slot] of slots) {
+      if (slots.size < maxEntries) break
+      release(key, slot)
     }
   }
 
-  return {
-    async take(key: string): Promise<TakeResult> {
-      const now = opts.clock.now()
-      if (now - lastSweep >= sweepEveryMs) sweep(now)
-      const step = takeToken(buckets.get(key), now, policy)
-      if (step.allowed) {
-        if (!buckets.has(key) && buckets.size >= maxEntries) makeRoom(now)
-        buckets.set(key, step.tat)
+  function takeNow(key: BucketKey): TakeResult {
+    const now = opts.clock.now()
+    if (now - lastSweep >= sweepEveryMs) sweep(now)
+    let slot = slots.get(key)
+    const step = takeToken(slot === undefined ? undefined : tats[slot], now, policy)
+    if (step.allowed) {
+      if (slot === undefined) {
+        if (slots.size >= maxEntries) makeRoom(now)
+        slot = allocate()
+        slots.set(key, slot)
       }
-      return { allowed: step.allowed, remaining: step.remaining, retryAfterS: step.retryAfterS }
+      tats[slot] = step.tat
+    }
+    return { allowed: step.allowed, remaining: step.remaining, retryAfterS: step.retryAfterS }
+  }
+
+  return {
+    takeNow,
+    async take(key) {
+      return takeNow(key)
     },
     health() {
       return 'ok'
     },
     async close() {
-      buckets.clear()
+      slots.clear()
+      free.length = 0
+      used = 0
     },
     size() {
-      return buckets.size
+      return slots.size
     },
   }
 }

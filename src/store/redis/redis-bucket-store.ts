@@ -3,7 +3,8 @@
 // outage, health reports "degraded") rather than failing requests: a brief per-replica limit is a
 // better outcome for integrators than 5xx answers.
 import { createClient } from 'redis'
-import type { BucketStore, TakeResult } from '../../ports/bucket-store.ts'
+import { ipv4FromNumber } from '../../domain/client-address.ts'
+import type { BucketKey, BucketStore, TakeResult } from '../../ports/bucket-store.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { createMemoryBucketStore } from '../memory/memory-bucket-store.ts'
@@ -51,9 +52,11 @@ export async function createRedisBucketStore(opts: RedisBucketStoreOptions): Pro
   const connecting = client.connect().catch(enterDegraded)
   await Promise.race([connecting, new Promise((resolve) => setTimeout(resolve, 1000).unref())])
 
-  async function takeInRedis(key: string): Promise<TakeResult> {
+  async function takeInRedis(key: BucketKey): Promise<TakeResult> {
     sha ??= await client.scriptLoad(TOKEN_BUCKET_SCRIPT)
-    const args = { keys: [`${prefix}rl:${key}`], arguments: [String(burst), String(intervalMs)] }
+    // The key as bucketKeyFor writes it, so replicas of every version share one bucket per address.
+    const name = typeof key === 'number' ? ipv4FromNumber(key) : key
+    const args = { keys: [`${prefix}rl:${name}`], arguments: [String(burst), String(intervalMs)] }
     let reply: unknown
     try {
       reply = await client.evalSha(sha, args)

@@ -1,0 +1,12 @@
+// The request id (X-Request-Id): a client's value echoed when it is a sane token, otherwise a fresh
+// UUID. Fastify's genReqId and the fast path both take it from here.
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+
+/** A client's X-Request-Id is echoed only when it is a sane token; otherwise we make our own. */
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/
+
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id']
+  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID()
+}
