@@ -23,7 +23,7 @@ import { KNOWN_PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
-import { requestIdOf } from './request-id.ts'
+import { requestIdOf, setEdgeHeaders } from './request-id.ts'
 import { serializeRequest } from './request-log.ts'
 import { countWhenAnswered } from './request-metrics.ts'
 import { createRequireKey } from './require-key.ts'
@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     })
   }
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
+    setEdgeHeaders(reply, request.id)
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {

@@ -24,7 +24,7 @@ import {
   type Representation,
   representationHead,
 } from './representation.ts'
-import { requestIdOf } from './request-id.ts'
+import { edgeHeaders, requestIdOf } from './request-id.ts'
 import type { RequestMetrics } from './request-metrics.ts'
 import { CONTEST_CACHE_CONTROL } from './routes/contests.ts'
 import { LIMIT_DEFAULT, SERIES_MAX_LENGTH, TICKER_MAX_LENGTH } from './schemas.ts'
@@ -45,8 +45,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void
 /** A URL the fast path may answer, parsed once and remembered with its cache entry. */
 type Route = { key: string; label: string; entry: CachedEntry | undefined }
 
-/** One prebuilt answer: the flat header list (slot 1 takes the request id), status and bytes. */
-type Head = { status: number; headers: string[]; body: Buffer | null }
+/** One prebuilt answer: the flat header list (slot `idAt` takes the request id), status and bytes. */
+type Head = { status: number; headers: string[]; idAt: number; body: Buffer | null }
 
 /** URLs remembered (parsed routes and refusals alike) before the memo starts over. */
 const MAX_MEMO = 10_000
@@ -110,7 +110,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     const notModified = ifNoneMatchHits(headers['if-none-match'], rep.etag)
     const head = headOf(rep, encoding, notModified, req.method === 'HEAD')
     // The list is copied into the header block synchronously, so one array serves every request.
-    head.headers[1] = requestIdOf(req)
+    head.headers[head.idAt] = requestIdOf(req)
     res.writeHead(head.status, head.headers)
     if (head.body === null) res.end()
     else res.end(head.body)
@@ -248,7 +248,7 @@ function createHeadBuilder(): HeaderSink & { flat(): string[] } {
 
 /**
  * The framework path's header sequence for a cached representation, built once per variant: the
- * request id (app.ts's first hook), the CORS headers of a request without Origin (@fastify/cors),
+ * edge headers with the request id (app.ts's first hook), the CORS headers of a request without Origin (@fastify/cors),
  * the representation's own (representationHead), then what Fastify adds as it sends: the length
  * of the bytes, and `content-length: 0` on a HEAD that has none (its HEAD route's onSend).
  */
@@ -260,10 +260,12 @@ function buildHead(
   head: boolean,
 ): Head {
   const builder = createHeadBuilder()
-  builder.header('x-request-id', '')
+  const ID = '\0request-id'
+  for (const [name, value] of edgeHeaders(ID)) builder.header(name, value)
   for (const [name, value] of corsSimpleHeaders(cors, undefined)) builder.header(name, value)
   const { status, body } = representationHead(builder, rep, encoding, notModified, CONTEST_CACHE_CONTROL)
   if (body !== null) builder.header('content-length', String(body.length))
   else if (head) builder.header('content-length', '0')
-  return { status, headers: builder.flat(), body }
+  const headers = builder.flat()
+  return { status, headers, idAt: headers.indexOf(ID), body }
 }

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } fr
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
 import type { RateLimiter } from './rate-limit.ts'
+import { setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
 
 export type FrameworkErrorDeps = {
@@ -24,7 +25,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
   async function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     try {
       if (metrics) countWhenAnswered(metrics, request, reply)
-      reply.header('x-request-id', request.id)
+      setEdgeHeaders(reply, request.id)
       addCorsHeaders(deps.cors, request, reply)
       if (await deps.rateLimiter.refuse(request, reply)) return
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {

@@ -10,3 +10,20 @@ export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id']
   return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID()
 }
+
+/**
+ * The headers every answer carries, set before anything else: by app.ts's first hook and the
+ * framework-error answers on the framework path, and into every prebuilt head of the fast path. A
+ * header that every response must carry belongs here, and both paths then send it.
+ */
+export function edgeHeaders(requestId: string): [string, string][] {
+  return [['x-request-id', requestId]]
+}
+
+/** Sets edgeHeaders on a reply. */
+export function setEdgeHeaders(
+  reply: { header(name: string, value: string): unknown },
+  requestId: string,
+): void {
+  for (const [name, value] of edgeHeaders(requestId)) reply.header(name, value)
+}

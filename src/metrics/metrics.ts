@@ -47,6 +47,7 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     labelNames: ['route', 'method', 'status'] as const,
     registers,
   })
+  const requestCounters = new Map<string, Map<string, Map<number, { inc(): void }>>>()
   const rateLimited = new Counter({
     name: 'cs_http_rate_limited_total',
     help: 'requests refused with 429',
@@ -124,7 +125,23 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       })
     },
     countRequest(route, method, status) {
-      httpRequests.inc({ route, method, status: String(status) })
+      // One child counter per label set, found without building a label object or key string.
+      let byMethod = requestCounters.get(route)
+      if (byMethod === undefined) {
+        byMethod = new Map()
+        requestCounters.set(route, byMethod)
+      }
+      let byStatus = byMethod.get(method)
+      if (byStatus === undefined) {
+        byStatus = new Map()
+        byMethod.set(method, byStatus)
+      }
+      let child = byStatus.get(status)
+      if (child === undefined) {
+        child = httpRequests.labels({ route, method, status: String(status) })
+        byStatus.set(status, child)
+      }
+      child.inc()
       if (status === 429) rateLimited.inc()
     },
     countFanout(events, wallNow) {

@@ -36,6 +36,10 @@ export type TestWorldOptions = {
   version?: string
   /** receives every log line (JSON); set LOG_LEVEL in env to see more than the silent default */
   logSink?: (line: string) => void
+  /** false: every request goes through Fastify, none through the fast path (default true) */
+  fastPath?: boolean
+  /** runs on the built app before it listens (hooks can still be added then) */
+  beforeListen?: (app: FastifyInstance) => void
 }
 
 export type TestWorld = {
@@ -85,7 +89,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     : createMemoryBucketStore({ ...rateLimitPolicy(config), clock: wallClock })
   const streams = opts.streams ?? createStubStreamHub()
   const app = await buildApp({
-    settings: appSettingsFrom(config),
+    settings: { ...appSettingsFrom(config), ...(opts.fastPath === false ? { fastPath: false } : {}) },
     store,
     buckets,
     follower,
@@ -95,6 +99,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     logger,
     version: opts.version ?? '1.2.3-test',
   })
+  opts.beforeListen?.(app)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('app is not listening on TCP')

@@ -1,0 +1,82 @@
+// HTTP/1.1 over a raw kept-alive socket, returning the response exactly as it came off the wire:
+// the status line, every header line in order, and the body bytes. For comparing two servers byte
+// for byte (test/http-fast-path.test.ts).
+import { connect, type Socket } from 'node:net'
+
+export type WireResponse = { statusLine: string; headers: [string, string][]; body: Buffer }
+
+export type WireClient = {
+  send(method: string, path: string, headers: Record<string, string>): Promise<WireResponse>
+  close(): void
+}
+
+export function createWireClient(port: number): WireClient {
+  let socket: Socket | null = null
+  let buffered = Buffer.alloc(0)
+  let waiting: (() => void) | null = null
+  let closed = false
+
+  function open(): Socket {
+    if (socket && !socket.destroyed && !closed) return socket
+    closed = false
+    buffered = Buffer.alloc(0)
+    const s = connect(port, '127.0.0.1')
+    s.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk])
+      waiting?.()
+    })
+    s.on('close', () => {
+      closed = true
+      waiting?.()
+    })
+    s.on('error', () => undefined)
+    socket = s
+    return s
+  }
+
+  async function until<T>(take: () => T | null): Promise<T> {
+    for (;;) {
+      const got = take()
+      if (got !== null) return got
+      if (closed) throw new Error('connection closed before a whole response arrived')
+      await new Promise<void>((resolve) => {
+        waiting = resolve
+      })
+      waiting = null
+    }
+  }
+
+  return {
+    async send(method, path, headers) {
+      const s = open()
+      const lines = [
+        `${method} ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ]
+      s.write(`${lines.join('\r\n')}\r\n\r\n`)
+      const headEnd = await until(() => {
+        const i = buffered.indexOf('\r\n\r\n')
+        return i === -1 ? null : i
+      })
+      const [statusLine = '', ...rest] = buffered.subarray(0, headEnd).toString('latin1').split('\r\n')
+      const headerLines = rest.map((line): [string, string] => {
+        const colon = line.indexOf(':')
+        return [line.slice(0, colon), line.slice(colon + 1).trim()]
+      })
+      const status = Number(statusLine.split(' ')[1])
+      const length = headerLines.find(([k]) => k.toLowerCase() === 'content-length')?.[1]
+      const bodyLength = method === 'HEAD' || status === 304 || length === undefined ? 0 : Number(length)
+      if (headerLines.some(([k]) => k.toLowerCase() === 'transfer-encoding'))
+        throw new Error('chunked responses are not expected here')
+      const start = headEnd + 4
+      await until(() => (buffered.length >= start + bodyLength ? true : null))
+      const body = Buffer.from(buffered.subarray(start, start + bodyLength))
+      buffered = buffered.subarray(start + bodyLength)
+      return { statusLine, headers: headerLines, body }
+    },
+    close() {
+      socket?.destroy()
+    },
+  }
+}
