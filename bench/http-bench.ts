@@ -1,248 +1,339 @@
-// The HTTP half of the benchmark: one service, every read path measured in interleaved rounds against
-// GET /v1/health, so each figure is a ratio to baseline runs just before and after it on the same machine.
-import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
-import { rawRequest } from '../test/support/raw-request.ts'
-import {
-  type BodyProbe,
-  type HttpScenario,
-  type LoadResult,
-  type LoadSettings,
-  probeBody,
-  runLoad,
-  warmUp,
-} from './http-load.ts'
+// The HTTP half of the benchmark: each request kind against the service and against a bare node:http
+// server replaying the very bytes the service sent for it (bare-server.ts), in interleaved pairs, so
+// every figure is a ratio to Node's own limit on the same machine, measured minutes apart at most.
+// Load comes from separate autocannon processes (load-client.ts), every request with an
+// X-Forwarded-For from a pool of addresses, so the key check and the limiter run on every request.
+
+import { createWireClient } from '../test/support/wire-client.ts'
+import type { CapturedResponse } from './bare-server.ts'
+import type { LoadOrder, LoadReport } from './load-client.ts'
 import { BUSY_PCT, startLoadMeter } from './machine-load.ts'
-import type { BenchReport, HttpFigure } from './report.ts'
+import { type Helper, startHelper } from './processes.ts'
+import type { BenchReport, HttpFigure, SideFigure } from './report.ts'
 import { type BenchService, startBenchService } from './service.ts'
 
 export type HttpBenchOptions = {
   series: string
   backfillDays: number
+  /** connections over all client processes */
   connections: number
-  /** load seconds per request kind, split over `rounds` */
-  durationS: number
+  clientProcesses: number
+  /** distinct X-Forwarded-For addresses over all client processes */
+  forwardedPool: number
+  /** seconds of each single run */
+  runS: number
+  /** interleaved service/bare pairs per request kind */
   rounds: number
   log(line: string): void
 }
 
 /** Rounds run beyond `rounds` to replace ones during which other processes took the CPU. */
 const MAX_EXTRA_ROUNDS = 2
-/** Every path mixed, before the first round: the first seconds of a fresh process are JIT warm-up. */
-const WARM_UP_S = 6
+const WARM_UP_S = 2
 /** Share of unexpected answers (wrong status, errors) above which a run is repeated, then fails. */
 const MAX_UNEXPECTED_SHARE = 0.01
+/** The service trusts the load clients' X-Forwarded-For (decisions §5). */
+export const HTTP_SERVICE_ENV = { TRUST_PROXY: '127.0.0.1' }
 
-type Discovery = { settledTicker: string; historyContests: number }
-
-async function discover(service: BenchService, series: string): Promise<Discovery> {
-  const res = await rawRequest(`${service.url}/v1/contests?series=${series}&limit=100`, {
-    headers: { Authorization: `Bearer ${service.key}` },
-  })
-  if (res.status !== 200) throw new Error(`history answered ${res.status}`)
-  const { contests } = JSON.parse(res.body.toString('utf8')) as {
-    contests: { ticker: string; state: string; signals: unknown[] }[]
-  }
-  const settled = contests.find((c) => c.state === 'settled' && c.signals.length > 0)
-  if (!settled) throw new Error('no settled contest with signals in the backfilled history')
-  return { settledTicker: settled.ticker, historyContests: contests.length }
+type Kind = {
+  name: string
+  path: string
+  method: 'GET' | 'HEAD'
+  headers(service: BenchService): Promise<Record<string, string>>
+  expectStatus: number
+  /** one of the issue's three targets (≥ 0.80 of bare) */
+  target: boolean
 }
 
-/** How many kinds of request each round runs, the baseline included. */
-export const REQUEST_KINDS = 7
+async function discoverTicker(service: BenchService, series: string): Promise<string> {
+  const res = await capture(service, `/v1/contests?series=${series}&limit=100`, {
+    Authorization: `Bearer ${service.key}`,
+  })
+  const { contests } = JSON.parse(Buffer.from(res.bodyBase64, 'base64').toString('utf8')) as {
+    contests: { ticker: string; signals: unknown[] }[]
+  }
+  const settled = contests.find((c) => c.signals.length > 0)
+  if (!settled) throw new Error('no settled contest with signals in the backfilled history')
+  return settled.ticker
+}
 
-/** The baseline first, then the other REQUEST_KINDS − 1. */
-function scenarios(service: BenchService, series: string, found: Discovery): HttpScenario[] {
-  const auth = { Authorization: `Bearer ${service.key}` }
-  const fixed = (headers: Record<string, string>) => async () => headers
+function kinds(series: string, ticker: string): Kind[] {
+  const auth = async (s: BenchService) => ({ Authorization: `Bearer ${s.key}` })
   const history = `/v1/contests?series=${series}&limit=100`
   return [
-    { name: 'GET /v1/health', path: '/v1/health', expectStatus: 200, headers: fixed({}) },
+    {
+      name: 'settled contest',
+      path: `/v1/contests/${ticker}`,
+      method: 'GET',
+      headers: auth,
+      expectStatus: 200,
+      target: true,
+    },
     {
       name: 'active contest',
       path: `/v1/contests/active?series=${series}`,
+      method: 'GET',
+      headers: auth,
       expectStatus: 200,
-      headers: fixed(auth),
+      target: true,
     },
     {
-      name: 'settled contest',
-      path: `/v1/contests/${encodeURIComponent(found.settledTicker)}`,
+      name: 'history limit=100',
+      path: history,
+      method: 'GET',
+      headers: auth,
       expectStatus: 200,
-      headers: fixed(auth),
+      target: true,
     },
-    { name: 'history limit=100', path: history, expectStatus: 200, headers: fixed(auth) },
     {
       name: 'history limit=100, br',
       path: history,
+      method: 'GET',
+      headers: async (s) => ({ ...(await auth(s)), 'Accept-Encoding': 'br' }),
       expectStatus: 200,
-      headers: fixed({ ...auth, 'Accept-Encoding': 'br' }),
+      target: false,
     },
     {
       name: 'history limit=100, 304',
       path: history,
-      expectStatus: 304,
+      method: 'GET',
       // Read just before each run: a settlement changes the page and so its ETag.
-      headers: async () => {
-        const res = await rawRequest(`${service.url}${history}`, { headers: auth })
-        const etag = res.headers.etag
-        if (typeof etag !== 'string') throw new Error('history page has no ETag')
-        return { ...auth, 'If-None-Match': etag }
+      headers: async (s) => {
+        const res = await capture(s, history, await auth(s))
+        const etag = res.headers.find(([k]) => k === 'etag')?.[1]
+        if (!etag) throw new Error('history page has no ETag')
+        return { ...(await auth(s)), 'If-None-Match': etag }
       },
+      expectStatus: 304,
+      target: false,
     },
     {
       name: '401 bad key',
       path: `/v1/contests/active?series=${series}`,
+      method: 'GET',
+      headers: async () => ({ Authorization: 'Bearer cs_benchNotAKeyOfThisDeployment' }),
       expectStatus: 401,
-      headers: fixed({ Authorization: 'Bearer cs_benchNotAKeyOfThisDeployment' }),
+      target: false,
     },
   ]
 }
 
-/** One run of one scenario; a run with unexpected answers is repeated once (an ETag may have moved). */
-async function run(
+/** One response as the service put it on the wire; Node adds Date, Connection and Keep-Alive on both servers. */
+async function capture(
   service: BenchService,
-  scenario: HttpScenario,
-  settings: LoadSettings,
-  latencyUs: RecordableHistogram,
-  log: (line: string) => void,
-): Promise<LoadResult> {
-  for (let attempt = 1; ; attempt++) {
-    const load = await runLoad(service.url, scenario, settings, latencyUs)
-    if (!service.alive()) throw new Error(`the service exited during ${scenario.name}`)
-    if (load.requests > 0 && load.unexpected / load.requests <= MAX_UNEXPECTED_SHARE) return load
-    const counts = JSON.stringify(load.statusCounts)
-    log(`  ${scenario.name}: ${load.unexpected} of ${load.requests} answers unexpected ${counts}`)
-    if (attempt === 2) throw new Error(`${scenario.name}: too many unexpected answers twice in a row`)
+  path: string,
+  headers: Record<string, string>,
+): Promise<CapturedResponse> {
+  const client = createWireClient(Number(new URL(service.url).port))
+  try {
+    const res = await client.send('GET', path, { ...headers, 'X-Forwarded-For': '192.0.2.1' })
+    const nodeOwn = new Set(['date', 'connection', 'keep-alive'])
+    return {
+      status: Number(res.statusLine.split(' ')[1]),
+      headers: res.headers.filter(([k]) => !nodeOwn.has(k.toLowerCase())),
+      bodyBase64: res.body.toString('base64'),
+    }
+  } finally {
+    client.close()
   }
 }
 
-type Round = {
-  /** per request kind, its runs in this round (several for the baseline) */
-  loads: LoadResult[][]
-  latency: RecordableHistogram[]
-  /** per request kind, its req/s ÷ the baseline's around it (1 for the baseline) */
-  ratios: number[]
-  otherCpuPct: number | null
-  quiet: boolean
+type Run = {
+  reqPerSec: number
+  responses: number
+  durationS: number
+  unexpected: number
+  latency10us: Record<string, number>
+  statusCounts: Record<string, number>
 }
 
-const reqPerSec = (loads: readonly LoadResult[]) =>
-  loads.reduce((n, l) => n + l.requests, 0) / loads.reduce((n, l) => n + l.durationS, 0)
-
-/**
- * One round: B S1 B S2 B … Sn B. Each request kind sits between two baseline runs and is divided by
- * their mean, so a slow stretch of the machine (this one has them, other processes or not) falls on
- * a figure and its divisor alike.
- */
-async function runRound(
-  service: BenchService,
-  all: HttpScenario[],
-  settings: LoadSettings,
-  log: (line: string) => void,
-): Promise<Round> {
-  const meter = startLoadMeter(() => [service.pid])
-  const [baseline, ...others] = all as [HttpScenario, ...HttpScenario[]]
-  const latency = all.map(() => createHistogram())
-  const loads: LoadResult[][] = all.map(() => [])
-  const ratios = all.map(() => 1)
-  loads[0]!.push(await run(service, baseline, settings, latency[0]!, log))
-  for (const [k, scenario] of others.entries()) {
-    const i = k + 1
-    const load = await run(service, scenario, settings, latency[i]!, log)
-    const before = loads[0]!.at(-1)!
-    const after = await run(service, baseline, settings, latency[0]!, log)
-    loads[i]!.push(load)
-    loads[0]!.push(after)
-    ratios[i] = load.reqPerSec / ((before.reqPerSec + after.reqPerSec) / 2)
-    log(
-      `  ${scenario.name.padEnd(24)} ${String(Math.round(load.reqPerSec)).padStart(6)} req/s  ratio ${ratios[i]!.toFixed(2)}`,
-    )
+async function load(
+  clients: Helper[],
+  url: string,
+  kind: Kind,
+  headers: Record<string, string>,
+  opts: HttpBenchOptions,
+): Promise<Run> {
+  const per = Math.ceil(opts.connections / clients.length)
+  const pool = Math.ceil(opts.forwardedPool / clients.length)
+  const reports = await Promise.all(
+    clients.map((c, i) =>
+      c.ask<LoadReport>(
+        {
+          run: {
+            url,
+            path: kind.path,
+            method: kind.method,
+            headers,
+            connections: per,
+            durationS: opts.runS,
+            forwardedPool: pool,
+            poolOffset: i * pool,
+          } satisfies LoadOrder,
+        },
+        'done',
+      ),
+    ),
+  )
+  const latency10us: Record<string, number> = {}
+  const statusCounts: Record<string, number> = {}
+  let responses = 0
+  let errors = 0
+  for (const r of reports) {
+    responses += r.responses
+    errors += r.errors
+    for (const [k, n] of Object.entries(r.latency10us)) latency10us[k] = (latency10us[k] ?? 0) + n
+    for (const [k, n] of Object.entries(r.statusCounts)) statusCounts[k] = (statusCounts[k] ?? 0) + n
   }
-  const otherCpuPct = meter.otherCpuPct()
-  const quiet = otherCpuPct === null || otherCpuPct <= BUSY_PCT
-  log(`  ${baseline.name.padEnd(24)} ${String(Math.round(reqPerSec(loads[0]!))).padStart(6)} req/s (mean)`)
-  if (!quiet) log(`  other processes used ${otherCpuPct?.toFixed(0)}% of the CPU: round not counted`)
-  return { loads, latency, ratios, otherCpuPct, quiet }
+  const durationS = Math.max(...reports.map((r) => r.durationS))
+  const unexpected = responses - (statusCounts[kind.expectStatus] ?? 0) + errors
+  return { reqPerSec: responses / durationS, responses, durationS, unexpected, latency10us, statusCounts }
 }
 
-/**
- * A scenario's ratio is the median of its per-round ratios. Rounds during which other processes used
- * more than BUSY_PCT of the CPU are replaced (up to MAX_EXTRA_ROUNDS more) and left out when enough
- * quiet ones remain.
- */
 export async function benchHttp(opts: HttpBenchOptions): Promise<BenchReport['http']> {
   const { log } = opts
-  log(`HTTP: starting the service (SIM_SPEED=1, ${opts.backfillDays} days of history)`)
-  const service = await startBenchService({ simSpeed: 1, backfillDays: opts.backfillDays })
+  log(`HTTP: starting the service (SIM_SPEED=1, ${opts.backfillDays} days of history, TRUST_PROXY=127.0.0.1)`)
+  const service = await startBenchService({
+    simSpeed: 1,
+    backfillDays: opts.backfillDays,
+    env: HTTP_SERVICE_ENV,
+  })
+  const bare = startHelper('bare-server.ts')
+  const clients = Array.from({ length: opts.clientProcesses }, () => startHelper('load-client.ts'))
   try {
-    const found = await discover(service, opts.series)
-    const all = scenarios(service, opts.series, found)
-    const bodies: BodyProbe[] = []
-    for (const scenario of all) {
-      const body = await probeBody(service.url, scenario)
-      if (body.status !== scenario.expectStatus)
-        throw new Error(`${scenario.name}: expected ${scenario.expectStatus}, got ${body.status}`)
-      bodies.push(body)
+    const barePort = await bare.next<number>('port')
+    await Promise.all(clients.map((c) => c.next('ready')))
+    const bareUrl = `http://127.0.0.1:${barePort}`
+    const all = kinds(opts.series, await discoverTicker(service, opts.series))
+    const pids = () => [service.pid, bare.pid, ...clients.map((c) => c.pid)]
+
+    /** Service then bare, or bare then service: the bare server replays what the service just sent. */
+    async function pair(kind: Kind, bareFirst: boolean): Promise<{ svc: Run; bare: Run }> {
+      const headers = await kind.headers(service)
+      const captured = await capture(service, kind.path, headers)
+      if (captured.status !== kind.expectStatus)
+        throw new Error(`${kind.name}: expected ${kind.expectStatus}, got ${captured.status}`)
+      await bare.ask({ replay: captured }, 'ready')
+      const runSvc = () =>
+        checked(() => load(clients, service.url, kind, headers, opts), `${kind.name} (service)`)
+      const runBare = () => checked(() => load(clients, bareUrl, kind, headers, opts), `${kind.name} (bare)`)
+      if (bareFirst) {
+        const b = await runBare()
+        return { svc: await runSvc(), bare: b }
+      }
+      const s = await runSvc()
+      return { svc: s, bare: await runBare() }
     }
-    const phase = startLoadMeter(() => [service.pid])
-    log('HTTP: warming up')
-    await warmUp(service.url, all, { connections: opts.connections, durationS: WARM_UP_S })
-    const settings = { connections: opts.connections, durationS: runSeconds(opts) }
+
+    async function checked(run: () => Promise<Run>, what: string): Promise<Run> {
+      for (let attempt = 1; ; attempt++) {
+        const r = await run()
+        if (!service.alive()) throw new Error(`the service exited during ${what}`)
+        if (r.responses > 0 && r.unexpected / r.responses <= MAX_UNEXPECTED_SHARE) return r
+        log(
+          `  ${what}: ${r.unexpected} of ${r.responses} answers unexpected ${JSON.stringify(r.statusCounts)}`,
+        )
+        if (attempt === 2) throw new Error(`${what}: too many unexpected answers twice in a row`)
+      }
+    }
+
+    log('HTTP: warming up (every kind on the service and the bare server)')
+    for (const kind of all) await pair(kind, false)
+
+    type Round = { pairs: { svc: Run; bare: Run }[]; otherCpuPct: number | null; quiet: boolean }
     const rounds: Round[] = []
     const quietRounds = () => rounds.filter((r) => r.quiet).length
     while (quietRounds() < opts.rounds && rounds.length < opts.rounds + MAX_EXTRA_ROUNDS) {
-      log(`HTTP: round ${rounds.length + 1}`)
-      rounds.push(await runRound(service, all, settings, log))
+      const n = rounds.length
+      log(`HTTP: round ${n + 1}`)
+      const meter = startLoadMeter(pids)
+      const pairs = []
+      for (const kind of all) {
+        // Alternate which side runs first, so a drift within a round falls on both alike.
+        const p = await pair(kind, n % 2 === 1)
+        pairs.push(p)
+        log(
+          `  ${kind.name.padEnd(24)} service ${String(Math.round(p.svc.reqPerSec)).padStart(6)} req/s  bare ${String(Math.round(p.bare.reqPerSec)).padStart(6)} req/s  ratio ${(p.svc.reqPerSec / p.bare.reqPerSec).toFixed(2)}`,
+        )
+      }
+      const otherCpuPct = meter.otherCpuPct()
+      const quiet = otherCpuPct === null || otherCpuPct <= BUSY_PCT
+      if (!quiet) log(`  other processes used ${otherCpuPct?.toFixed(0)}% of the CPU: round not counted`)
+      rounds.push({ pairs, otherCpuPct, quiet })
     }
-    // On a machine that never went quiet, every round counts and the report says the machine was busy.
     const counted = quietRounds() >= Math.ceil(opts.rounds / 2) ? rounds.filter((r) => r.quiet) : rounds
+    const scenarios = await Promise.all(
+      all.map(async (kind, i): Promise<HttpFigure> => {
+        const body = await capture(service, kind.path, await kind.headers(service))
+        const enc = body.headers.find(([k]) => k === 'content-encoding')?.[1] ?? null
+        const pairs = counted.map((r) => r.pairs[i]!)
+        const ratios = pairs.map((p) => p.svc.reqPerSec / p.bare.reqPerSec).sort((a, b) => a - b)
+        return {
+          name: kind.name,
+          path: kind.path,
+          target: kind.target,
+          status: body.status,
+          bodyBytes: Buffer.from(body.bodyBase64, 'base64').length,
+          headerBytes: body.headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0),
+          contentEncoding: enc,
+          service: side(pairs.map((p) => p.svc)),
+          bare: side(pairs.map((p) => p.bare)),
+          ratio: median(ratios),
+          ratioMin: ratios[0]!,
+          ratioMax: ratios.at(-1)!,
+          ratios: pairs.map((p) => p.svc.reqPerSec / p.bare.reqPerSec),
+        }
+      }),
+    )
     return {
-      baseline: all[0]!.name,
-      historyPageContests: found.historyContests,
-      otherCpuPct: phase.otherCpuPct(),
+      clientProcesses: opts.clientProcesses,
+      connections: opts.connections,
+      forwardedPool: opts.forwardedPool,
+      runS: opts.runS,
+      otherCpuPct: rounds.map((r) => r.otherCpuPct),
       rounds: rounds.map((r) => ({ otherCpuPct: r.otherCpuPct, counted: counted.includes(r) })),
-      scenarios: all.map((scenario, i) => figure(scenario, bodies[i]!, counted, i)),
+      scenarios,
     }
   } finally {
+    for (const c of clients) c.stop()
+    bare.stop()
     await service.stop()
   }
 }
 
-/** Seconds of one run: BENCH_DURATION_S is each request kind's load time over all its rounds. */
-export function runSeconds(opts: Pick<HttpBenchOptions, 'durationS' | 'rounds'>): number {
-  return Math.max(1, Math.round(opts.durationS / opts.rounds))
-}
-
-/** The longest the HTTP half can take under load (extra rounds included), start-up and probes aside. */
-export function maxLoadSeconds(opts: Pick<HttpBenchOptions, 'durationS' | 'rounds'>): number {
-  return WARM_UP_S + (opts.rounds + MAX_EXTRA_ROUNDS) * (2 * REQUEST_KINDS - 1) * runSeconds(opts)
-}
-
-function figure(scenario: HttpScenario, body: BodyProbe, rounds: Round[], i: number): HttpFigure {
-  const loads = rounds.flatMap((r) => r.loads[i]!)
-  const latency = createHistogram()
-  for (const r of rounds) latency.add(r.latency[i]!)
-  const ratios = rounds.map((r) => r.ratios[i]!).sort((a, b) => a - b)
-  const statusCounts: Record<string, number> = {}
-  for (const l of loads)
-    for (const [code, n] of Object.entries(l.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n
+function side(runs: Run[]): SideFigure {
+  const merged: Record<string, number> = {}
+  for (const r of runs) for (const [k, n] of Object.entries(r.latency10us)) merged[k] = (merged[k] ?? 0) + n
   return {
-    name: scenario.name,
-    path: scenario.path,
-    ...body,
-    requests: loads.reduce((n, l) => n + l.requests, 0),
-    reqPerSec: reqPerSec(loads),
-    p50Ms: latency.percentile(50) / 1000,
-    p99Ms: latency.percentile(99) / 1000,
-    ratio: median(ratios),
-    ratioMin: ratios[0]!,
-    ratioMax: ratios.at(-1)!,
-    rounds: rounds.map((r) => reqPerSec(r.loads[i]!)),
-    unexpected: loads.reduce((n, l) => n + l.unexpected, 0),
-    statusCounts,
+    reqPerSec: runs.reduce((n, r) => n + r.responses, 0) / runs.reduce((n, r) => n + r.durationS, 0),
+    rounds: runs.map((r) => r.reqPerSec),
+    p50Ms: percentileOf(merged, 50),
+    p99Ms: percentileOf(merged, 99),
+    unexpected: runs.reduce((n, r) => n + r.unexpected, 0),
   }
+}
+
+/** The p-th percentile of a 10 µs bucket histogram, in ms (the bucket's upper edge). */
+function percentileOf(hist: Record<string, number>, p: number): number {
+  const buckets = Object.entries(hist)
+    .map(([k, n]) => [Number(k), n] as const)
+    .sort((a, b) => a[0] - b[0])
+  const total = buckets.reduce((n, [, c]) => n + c, 0)
+  let seen = 0
+  for (const [bucket, n] of buckets) {
+    seen += n
+    if (seen >= (p / 100) * total) return ((bucket + 1) * 10) / 1000
+  }
+  return Number.NaN
 }
 
 function median(sorted: readonly number[]): number {
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** The longest the HTTP half can take under load (extra rounds and warm-up included). */
+export function maxLoadSeconds(opts: { runS: number; rounds: number; kinds?: number }): number {
+  const k = opts.kinds ?? 6
+  return (WARM_UP_S + (opts.rounds + MAX_EXTRA_ROUNDS + 1) * k * 2 * opts.runS) * 1.5
 }

@@ -2,24 +2,33 @@
 import { BUSY_PCT } from './machine-load.ts'
 import type { FanoutResult } from './stream-fanout.ts'
 
+/** One side (the service or the bare server) of a request kind, over the counted rounds. */
+export type SideFigure = {
+  reqPerSec: number
+  /** req/s of each counted round */
+  rounds: number[]
+  p50Ms: number
+  p99Ms: number
+  unexpected: number
+}
+
 export type HttpFigure = {
   name: string
   path: string
+  /** one of the three URLs with the ≥ 0.80 target */
+  target: boolean
   status: number
   bodyBytes: number
+  /** header bytes as captured (Date, Connection, Keep-Alive aside), replayed by the bare server */
+  headerBytes: number
   contentEncoding: string | null
-  requests: number
-  reqPerSec: number
-  p50Ms: number
-  p99Ms: number
-  /** median over rounds of req/s ÷ the mean req/s of the baseline runs just before and after */
+  service: SideFigure
+  bare: SideFigure
+  /** median over rounds of the service's req/s ÷ the bare server's in the same pair */
   ratio: number
   ratioMin: number
   ratioMax: number
-  /** req/s of each round */
-  rounds: number[]
-  unexpected: number
-  statusCounts: Record<string, number>
+  ratios: number[]
 }
 
 export type BenchReport = {
@@ -38,7 +47,6 @@ export type BenchReport = {
     loadAverage1m: { before: number; after: number }
   }
   settings: {
-    durationS: number
     connections: number
     rounds: number
     /** seconds of each single load run */
@@ -51,11 +59,12 @@ export type BenchReport = {
   }
   /** null when BENCH_ONLY=stream */
   http: {
-    /** name of the scenario every ratio divides by; it is the first of `scenarios` */
-    baseline: string
-    historyPageContests: number
-    /** CPU share (of all cores) used by other processes during the HTTP rounds, %; null off Linux */
-    otherCpuPct: number | null
+    clientProcesses: number
+    connections: number
+    forwardedPool: number
+    runS: number
+    /** CPU share (of all cores) used by other processes during each round, %; null off Linux */
+    otherCpuPct: (number | null)[]
     /** every round run; figures come from the counted ones */
     rounds: { otherCpuPct: number | null; counted: boolean }[]
     scenarios: HttpFigure[]
@@ -63,6 +72,7 @@ export type BenchReport = {
   /** null when BENCH_ONLY=http */
   stream: {
     simSpeed: number
+    clientProcesses: number
     /** CPU share (of all cores) used by other processes during the stream rounds, %; null off Linux */
     otherCpuPct: number | null
     rounds: FanoutResult[]
@@ -94,26 +104,42 @@ const mib = (kib: number | null): string | null => (kib === null ? null : (kib /
 const pct = (n: number | null) => (n === null ? '?' : `${n.toFixed(0)}%`)
 const busyNote = (busy: boolean) => (busy ? ': the machine was busy, these figures are not comparable' : '')
 
-function formatHttp(r: BenchReport, h: NonNullable<BenchReport['http']>): string[] {
-  const base = h.scenarios[0]!
+function formatHttp(h: NonNullable<BenchReport['http']>): string[] {
   const counted = h.rounds.filter((x) => x.counted)
   const busy = counted.some((x) => x.otherCpuPct !== null && x.otherCpuPct > BUSY_PCT)
   const rows = h.scenarios.map((s) => [
-    s.name,
+    `${s.name}${s.target ? ' *' : ''}`,
     s.status,
     `${bytes(s.bodyBytes)}${s.contentEncoding ? ` ${s.contentEncoding}` : ''}`,
-    Math.round(s.reqPerSec),
-    fixed(s.p50Ms, 2),
-    fixed(s.p99Ms, 2),
+    Math.round(s.service.reqPerSec),
+    Math.round(s.bare.reqPerSec),
+    fixed(s.service.p50Ms, 2),
+    fixed(s.service.p99Ms, 2),
+    fixed(s.bare.p99Ms, 2),
     fixed(s.ratio, 2),
     `${s.ratioMin.toFixed(2)}–${s.ratioMax.toFixed(2)}`,
   ])
   return [
-    `HTTP: autocannon, ${r.settings.connections} connections; each round runs every request kind for ${r.settings.runS} s between two ${h.baseline} runs; the history page holds ${h.historyPageContests} contests`,
+    `HTTP: autocannon in ${h.clientProcesses} client processes, ${h.connections} connections, X-Forwarded-For from a pool of ${h.forwardedPool} addresses; ${h.runS} s runs`,
+    'bare = node:http replaying the exact status, headers and body the service sent for that request',
     `rounds counted: ${counted.length} of ${h.rounds.length}; CPU used by other processes per round: ${h.rounds.map((x) => pct(x.otherCpuPct)).join(', ')}${busyNote(busy)}`,
-    `ratio = median over counted rounds of req/s ÷ the mean of the two baseline runs around it (baseline per round: ${base.rounds.map((n) => Math.round(n)).join(', ')} req/s)`,
+    'ratio = median over counted rounds of service req/s ÷ bare req/s in the same interleaved pair; * = target ≥ 0.80',
     '',
-    table(['request', 'status', 'body', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'ratio range'], rows),
+    table(
+      [
+        'request',
+        'status',
+        'body',
+        'svc req/s',
+        'bare req/s',
+        'svc p50 ms',
+        'svc p99 ms',
+        'bare p99 ms',
+        'ratio',
+        'ratio range',
+      ],
+      rows,
+    ),
     '',
   ]
 }
@@ -122,6 +148,7 @@ function formatStream(s: NonNullable<BenchReport['stream']>): string[] {
   const busy = s.otherCpuPct !== null && s.otherCpuPct > BUSY_PCT
   const head = [
     'streams',
+    'side',
     'open ms',
     'RSS MiB before → open',
     'RSS KiB/stream',
@@ -129,21 +156,31 @@ function formatStream(s: NonNullable<BenchReport['stream']>): string[] {
     'signals',
     'spread p50 ms',
     'spread p99 ms',
-    'max ms',
+    'p99 ÷ bare',
+    'live mem ÷ bare',
   ]
-  const rows = s.rounds.map((f) => [
-    f.streams,
-    Math.round(f.openMs),
-    `${mib(f.memory.before.rssKiB) ?? '?'} → ${mib(f.memory.open.rssKiB) ?? '?'}`,
-    fixed(f.rssKiBPerStream, 1),
-    fixed(f.liveKiBPerStream, 1),
-    f.incompleteSignals > 0 ? `${f.signals} (+${f.incompleteSignals} incomplete)` : f.signals,
-    fixed(f.spreadP50Ms, 2),
-    fixed(f.spreadP99Ms, 2),
-    fixed(f.spreadMaxMs, 2),
-  ])
+  const bareOf = (f: FanoutResult) => s.rounds.find((b) => b.side === 'bare' && b.streams === f.streams)
+  const ratio = (a: number | null, b: number | null | undefined) =>
+    a === null || b === null || b === undefined || b <= 0 ? null : (a / b).toFixed(2)
+  const rows = s.rounds.map((f) => {
+    const bare = f.side === 'service' ? bareOf(f) : undefined
+    return [
+      f.streams,
+      f.side,
+      Math.round(f.openMs),
+      `${mib(f.memory.before.rssKiB) ?? '?'} → ${mib(f.memory.open.rssKiB) ?? '?'}`,
+      fixed(f.rssKiBPerStream, 1),
+      fixed(f.liveKiBPerStream, 1),
+      f.incompleteSignals > 0 ? `${f.signals} (+${f.incompleteSignals} incomplete)` : f.signals,
+      fixed(f.spreadP50Ms, 2),
+      fixed(f.spreadP99Ms, 2),
+      bare ? ratio(f.spreadP99Ms, bare.spreadP99Ms) : null,
+      bare ? ratio(f.liveKiBPerStream, bare.liveKiBPerStream) : null,
+    ]
+  })
   return [
-    `Stream fan-out: SIM_SPEED=${s.simSpeed}; spread = first to last receipt of one live signal.emitted across all streams (wall clock)`,
+    `Stream fan-out: SIM_SPEED=${s.simSpeed}; ${s.clientProcesses} client processes; spread = first to last receipt of one live signal.emitted across all streams (wall clock)`,
+    'bare = node:http writing one frame of the same size once a second to the same number of clients; targets: p99 ÷ bare ≤ 1.25, live mem ÷ bare ≤ 1.3',
     `CPU used by other processes meanwhile: ${pct(s.otherCpuPct)}${busyNote(busy)}`,
     '',
     table(head, rows),
@@ -160,7 +197,7 @@ export function formatReport(r: BenchReport): string {
     `contest-signals bench  ${r.date}  commit ${r.commit?.slice(0, 12) ?? 'unknown'}${r.dirty ? ' (dirty tree)' : ''}`,
     `${m.cpus} × ${m.cpuModel}, ${Math.round(m.totalMemMiB / 1024)} GiB, ${m.platform} ${m.release}, node ${m.node}, load average ${m.loadAverage1m.before.toFixed(2)} at start`,
     '',
-    ...(r.http ? formatHttp(r, r.http) : []),
+    ...(r.http ? formatHttp(r.http) : []),
     ...(r.stream ? formatStream(r.stream) : []),
   ].join('\n')
 }

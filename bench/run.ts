@@ -1,24 +1,38 @@
-// npm run bench: HTTP throughput of every read path as a ratio to GET /v1/health measured in the same
-// run, then stream fan-out latency spread and memory per open stream. Prints a table and writes
-// bench/results/latest.json. Knobs: BENCH_DURATION_S (load seconds per request kind, default 5, split over
-// 5 rounds), BENCH_STREAMS (stream counts, default 10,100,1000), BENCH_ONLY (http or stream).
+// npm run bench: HTTP throughput of the read paths as ratios to a bare node:http server replaying the
+// same bytes, then stream fan-out spread and memory per open stream as ratios to a bare broadcaster,
+// all measured in interleaved pairs in one run. Prints a table and writes bench/results/latest.json.
+// Knobs: BENCH_RUN_S (seconds per single HTTP run, default 2), BENCH_ROUNDS (interleaved pairs per
+// request kind, default 5), BENCH_STREAMS (default 8000,15000), BENCH_ONLY (http or stream).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { rawRequest } from '../test/support/raw-request.ts'
 import { waitFor } from '../test/support/wait.ts'
-import { benchHttp, maxLoadSeconds, runSeconds } from './http-bench.ts'
+import { benchHttp, HTTP_SERVICE_ENV, maxLoadSeconds } from './http-bench.ts'
 import { skipBodyDecoding } from './http-load.ts'
 import { startLoadMeter } from './machine-load.ts'
+import { killAllHelpers, startHelper } from './processes.ts'
 import { type BenchReport, formatReport } from './report.ts'
-import { killAllServices, RATE_LIMIT_NEVER_REFUSES, startBenchService } from './service.ts'
+import {
+  killAllServices,
+  RATE_LIMIT_NEVER_REFUSES,
+  readMemory,
+  startBenchService,
+  tempMemoryFile,
+} from './service.ts'
 import { type FanoutResult, measureFanout } from './stream-fanout.ts'
 
 const SERIES = 'KXBTC15M'
-const CONNECTIONS = 32
-/** Interleaved rounds per request kind; BENCH_DURATION_S is split across them. */
-const ROUNDS = 5
+/** As the issue's wrk runs: 64 connections, spread over the client processes. */
+const CONNECTIONS = 64
+const CLIENT_PROCESSES = 2
+/** X-Forwarded-For addresses, so the limiter's map holds as many clients as behind a busy proxy. */
+const FORWARDED_POOL = 200_000
+const STREAM_CLIENT_PROCESSES = 3
+/** Asked for; the hard limit caps it (each stream holds a descriptor in the server and in a client). */
+const FILE_LIMIT = 65_536
 const BACKFILL_DAYS = 7
 /** At 60× a virtual minute lasts one wall second, so a live signal arrives about every second. */
 const STREAM_SIM_SPEED = 60
@@ -36,11 +50,11 @@ function envNumber(name: string, dflt: number, min: number, max: number): number
 
 function envStreams(): number[] {
   const raw = process.env.BENCH_STREAMS
-  if (raw === undefined || raw.trim() === '') return [10, 100, 1000]
+  if (raw === undefined || raw.trim() === '') return [8000, 15000]
   const list = raw.split(',').map((s) => Number(s.trim()))
-  // Each stream is a socket on both ends of loopback, all in two processes of a small machine.
-  if (list.some((n) => !Number.isInteger(n) || n < 1 || n > 5000))
-    throw new Error('BENCH_STREAMS must be a comma-separated list of whole numbers from 1 to 5000')
+  // Each stream is a socket on both ends of loopback: a descriptor in the server and one in a client.
+  if (list.some((n) => !Number.isInteger(n) || n < 1 || n > 20000))
+    throw new Error('BENCH_STREAMS must be a comma-separated list of whole numbers from 1 to 20000')
   return list
 }
 
@@ -65,13 +79,27 @@ function log(line: string): void {
 }
 
 async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
-  log(`Streams: starting a second service (SIM_SPEED=${STREAM_SIM_SPEED})`)
+  log(`Streams: starting a second service (SIM_SPEED=${STREAM_SIM_SPEED}) and the bare broadcaster`)
   const service = await startBenchService({
     simSpeed: STREAM_SIM_SPEED,
     backfillDays: BACKFILL_DAYS,
     memoryProbe: true,
+    fileLimit: FILE_LIMIT,
   })
+  const bareMemory = tempMemoryFile()
+  const bare = startHelper('bare-broadcaster.ts', {
+    fileLimit: FILE_LIMIT,
+    env: {
+      NODE_OPTIONS: `--expose-gc --import ${pathToFileURL(path.join(import.meta.dirname, 'memory-probe.ts')).href}`,
+      BENCH_MEMORY_FILE: bareMemory.file,
+    },
+  })
+  const clients = Array.from({ length: STREAM_CLIENT_PROCESSES }, () =>
+    startHelper('stream-client.ts', { fileLimit: FILE_LIMIT }),
+  )
   try {
+    const barePort = await bare.next<number>('port')
+    await Promise.all(clients.map((c) => c.next('ready')))
     await waitFor('a live contest', async () => {
       const res = await rawRequest(`${service.url}/v1/contests/active?series=${SERIES}`, {
         headers: { Authorization: `Bearer ${service.key}` },
@@ -79,36 +107,65 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
       return res.status === 200 ? true : undefined
     })
     const warningsBefore = service.warnings().length
-    const meter = startLoadMeter(() => [service.pid])
+    const meter = startLoadMeter(() => [service.pid, bare.pid, ...clients.map((c) => c.pid)])
     const rounds: FanoutResult[] = []
+    let frameBytes: number | null = null
     for (const streams of counts) {
-      const round = await measureFanout(
-        { url: service.url, key: service.key, series: SERIES, memory: service.memory },
-        { streams, signals: SIGNALS_PER_ROUND, maxWaitMs: 30_000 },
+      const settings = { streams, signals: SIGNALS_PER_ROUND, maxWaitMs: 40_000 }
+      const svc = await measureFanout(
+        {
+          side: 'service',
+          url: service.url,
+          path: `/v1/stream/contests?series=${SERIES}`,
+          key: service.key,
+          memory: service.memory,
+        },
+        settings,
+        clients,
       )
       if (!service.alive()) throw new Error(`the service exited during the ${streams}-stream round`)
-      if (round.signals === 0) throw new Error(`${streams} streams: no live signal reached every stream`)
-      log(
-        `  ${String(streams).padStart(5)} streams: spread p50 ${round.spreadP50Ms?.toFixed(2)} ms, p99 ${round.spreadP99Ms?.toFixed(2)} ms over ${round.signals} signals; RSS ${round.rssKiBPerStream?.toFixed(1)} KiB/stream, live ${round.liveKiBPerStream?.toFixed(1)} KiB/stream`,
+      if (svc.signals === 0) throw new Error(`${streams} streams: no live signal reached every stream`)
+      frameBytes = svc.frameBytes ?? frameBytes
+      await bare.ask({ frameBytes: frameBytes ?? 1000 }, 'ready')
+      const base = await measureFanout(
+        {
+          side: 'bare',
+          url: `http://127.0.0.1:${barePort}`,
+          path: '/stream',
+          key: null,
+          memory: () => readMemory(bare.pid, bareMemory.file),
+        },
+        settings,
+        clients,
       )
-      rounds.push(round)
+      for (const r of [svc, base]) {
+        log(
+          `  ${String(streams).padStart(5)} streams, ${r.side.padEnd(7)}: spread p50 ${r.spreadP50Ms?.toFixed(1)} ms, p99 ${r.spreadP99Ms?.toFixed(1)} ms over ${r.signals} signals${r.incompleteSignals ? ` (+${r.incompleteSignals} incomplete)` : ''}; RSS ${r.rssKiBPerStream?.toFixed(1)} KiB/stream, live ${r.liveKiBPerStream?.toFixed(1)} KiB/stream`,
+        )
+      }
+      rounds.push(svc, base)
     }
     return {
       simSpeed: STREAM_SIM_SPEED,
+      clientProcesses: STREAM_CLIENT_PROCESSES,
       otherCpuPct: meter.otherCpuPct(),
       rounds,
       serviceWarnings: service.warnings().slice(warningsBefore),
     }
   } finally {
+    for (const c of clients) c.stop()
+    bare.stop()
+    bareMemory.remove()
     await service.stop()
   }
 }
 
 async function main(): Promise<void> {
-  const durationS = envNumber('BENCH_DURATION_S', 5, ROUNDS, 60)
+  const runS = envNumber('BENCH_RUN_S', 2, 1, 30)
+  const rounds = envNumber('BENCH_ROUNDS', 5, 3, 20)
   const streams = envStreams()
   const only = envOnly()
-  watchdog(only === 'stream' ? 0 : durationS, only === 'http' ? [] : streams)
+  watchdog(only === 'stream' ? 0 : maxLoadSeconds({ runS, rounds }), only === 'http' ? [] : streams)
   const startedAt = new Date()
   const cpus = os.cpus()
   const commit = git(['rev-parse', 'HEAD'])
@@ -126,8 +183,10 @@ async function main(): Promise<void> {
           series: SERIES,
           backfillDays: BACKFILL_DAYS,
           connections: CONNECTIONS,
-          durationS,
-          rounds: ROUNDS,
+          clientProcesses: CLIENT_PROCESSES,
+          forwardedPool: FORWARDED_POOL,
+          runS,
+          rounds,
           log,
         })
   const stream = only === 'http' ? null : await benchStreams(streams)
@@ -146,10 +205,9 @@ async function main(): Promise<void> {
       loadAverage1m: { before: loadBefore, after: os.loadavg()[0]! },
     },
     settings: {
-      durationS,
       connections: CONNECTIONS,
-      rounds: ROUNDS,
-      runS: runSeconds({ durationS, rounds: ROUNDS }),
+      rounds,
+      runS,
       autocannonBodyDecoding: !bodyDecodingSkipped,
       streams,
       signalsPerRound: SIGNALS_PER_ROUND,
@@ -159,6 +217,7 @@ async function main(): Promise<void> {
         SIM_SPEED: `1 (HTTP), ${STREAM_SIM_SPEED} (streams)`,
         LOG_LEVEL: 'warn',
         ...RATE_LIMIT_NEVER_REFUSES,
+        ...HTTP_SERVICE_ENV,
       },
     },
     http,
@@ -177,24 +236,29 @@ async function main(): Promise<void> {
  * A run that cannot finish in time fails instead of hanging: twice what the knobs allow for (HTTP with
  * its extra rounds, each stream round's longest wait), plus start-ups.
  */
-function watchdog(durationS: number, streams: number[]): void {
-  const httpS = durationS > 0 ? maxLoadSeconds({ durationS, rounds: ROUNDS }) : 0
-  const streamS = streams.length * 40
+function watchdog(httpS: number, streams: number[]): void {
+  // Each stream round: opening (≈ 1 s per 2,500 streams), up to 40 s of collecting, closing; twice (bare).
+  const streamS = streams.reduce((n, count) => n + 2 * (50 + count / 2500), 0)
   const timer = setTimeout(
     () => {
       log('bench: still running well past its expected time; giving up')
       killAllServices()
+      killAllHelpers()
       process.exit(1)
     },
-    (2 * (httpS + streamS) + 60) * 1000,
+    (2 * (httpS + streamS) + 120) * 1000,
   )
   timer.unref()
 }
 
-process.on('exit', killAllServices)
+process.on('exit', () => {
+  killAllServices()
+  killAllHelpers()
+})
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     killAllServices()
+    killAllHelpers()
     process.exit(130)
   })
 }
@@ -204,5 +268,6 @@ try {
 } catch (err) {
   log(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
   killAllServices()
+  killAllHelpers()
   process.exitCode = 1
 }

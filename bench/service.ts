@@ -32,6 +32,10 @@ export type BenchServiceOptions = {
   backfillDays: number
   /** preload memory-probe.ts so memory() can force a GC and read the live heap (stream rounds only) */
   memoryProbe?: boolean
+  /** extra environment (TRUST_PROXY for the HTTP rounds) */
+  env?: Record<string, string>
+  /** raise `ulimit -n` to this before starting (streams: one descriptor each) */
+  fileLimit?: number
 }
 
 /**
@@ -56,6 +60,7 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
     SIM_SPEED: String(opts.simSpeed),
     LOG_LEVEL: 'warn',
     ...RATE_LIMIT_NEVER_REFUSES,
+    ...opts.env,
     ...(opts.memoryProbe
       ? {
           NODE_OPTIONS: `--expose-gc --import ${pathToFileURL(MEMORY_PROBE).href}`,
@@ -63,7 +68,7 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
         }
       : {}),
   }
-  const proc = startProcess(['serve'], env)
+  const proc = startProcess(['serve'], env, opts.fileLimit === undefined ? {} : { fileLimit: opts.fileLimit })
   const handle = {
     kill: () => {
       proc.child.kill('SIGKILL')
@@ -129,13 +134,19 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
   }
 }
 
+/** A temp file for memory-probe.ts's readings (the bare broadcaster's). */
+export function tempMemoryFile(): { file: string; remove(): void } {
+  const dir = tempDir('cs-bench-mem-')
+  return { file: path.join(dir.dir, 'memory.json'), remove: dir.remove }
+}
+
 /** Last resort on the way out: SIGKILL whatever is still running and drop its files (synchronous, for process 'exit'). */
 export function killAllServices(): void {
   for (const handle of running) handle.kill()
   running.clear()
 }
 
-async function readMemory(pid: number, file: string): Promise<MemoryReading> {
+export async function readMemory(pid: number, file: string): Promise<MemoryReading> {
   rmSync(file, { force: true })
   try {
     process.kill(pid, 'SIGUSR2')

@@ -1,11 +1,11 @@
-// Stream fan-out: N plain HTTP clients on /v1/stream/contests, each splitting its bytes into SSE frames
-// and noting the wall time (performance.now) at which every event id reached it. For each live
-// signal.emitted, the spread is the time from its first receipt to its last across all N clients.
-// raised_at is on the service's virtual clock, so it is never compared with these wall times.
-import { type ClientRequest, get } from 'node:http'
-import { performance } from 'node:perf_hooks'
+// Stream fan-out: N streams opened by a few client processes (stream-client.ts), each noting the wall
+// time at which every event id reached each of its streams. For each live signal.emitted, the spread
+// is the time from its first receipt to its last across all N streams. The same harness measures the
+// service and the bare broadcaster (bare-broadcaster.ts), so their figures compare directly.
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Helper } from './processes.ts'
 import type { MemoryReading } from './service.ts'
+import type { ClientReport, OpenOrder, Receipt } from './stream-client.ts'
 
 export type FanoutSettings = {
   streams: number
@@ -16,13 +16,11 @@ export type FanoutSettings = {
 }
 
 export type FanoutResult = {
+  /** 'service' or 'bare' */
+  side: string
   streams: number
-  /** wall time to open every stream (status 200 received) */
+  /** wall time to open every stream (status 200 received), slowest client process */
   openMs: number
-  /**
-   * The service's memory, each read after a full GC: before opening, a second after the last stream
-   * opened, and at the end of the window (streams still open).
-   */
   memory: { before: MemoryReading; open: MemoryReading; after: MemoryReading }
   /** VmRSS growth from before to open, ÷ streams */
   rssKiBPerStream: number | null
@@ -30,185 +28,111 @@ export type FanoutResult = {
   liveKiBPerStream: number | null
   /** live signal.emitted events that reached every stream */
   signals: number
-  /** admitted live signals that some stream had still not received a second after the window closed */
+  /** admitted signals that some stream had still not received a second after the window closed */
   incompleteSignals: number
+  /** bytes of one signal.emitted frame (the bare broadcaster sends frames of this size) */
+  frameBytes: number | null
   spreadP50Ms: number | null
   spreadP99Ms: number | null
   spreadMaxMs: number | null
-  /** receipts of any other event type, all streams together, while measuring */
-  otherEvents: number
-  /**
-   * This process's time in its data handlers per measured event, all streams together: the share
-   * of a spread that is the client's own work (one thread reading every stream) rather than the service's.
-   */
+  /** the client processes' own handler time per measured event, all streams together */
   clientMsPerEvent: number | null
 }
 
-type Target = { url: string; key: string; series: string; memory(): Promise<MemoryReading> }
-
-type Receipt = { type: string; first: number; last: number; count: number }
-
-/**
- * Receipt times per event id, from every stream. Ids first seen before open() (connect-time snapshots,
- * or a live event that was half delivered when the window opened) are left out for good.
- */
-function createRecorder() {
-  const receipts = new Map<string, Receipt>()
-  const excluded = new Set<string>()
-  let accepting = false
-  let recording = true
-  let handlerMs = 0
-  return {
-    /** time this process spent splitting and noting frames, counted while the window is open */
-    addHandlerTime(ms: number): void {
-      if (accepting) handlerMs += ms
-    },
-    handlerMs: () => handlerMs,
-    record(id: string, type: string, at: number): void {
-      if (!recording || excluded.has(id)) return
-      const seen = receipts.get(id)
-      if (seen) {
-        seen.count++
-        if (at > seen.last) seen.last = at
-      } else if (accepting) receipts.set(id, { type, first: at, last: at, count: 1 })
-      else excluded.add(id)
-    },
-    /** Events first seen from now on are measured. */
-    open(): void {
-      accepting = true
-    },
-    /** Stops admitting new events; receipts of admitted ones still count. */
-    stopAccepting(): void {
-      accepting = false
-    },
-    stopRecording(): void {
-      recording = false
-    },
-    receipts: () => [...receipts.values()],
-  }
+export type FanoutTarget = {
+  side: string
+  url: string
+  path: string
+  key: string | null
+  memory(): Promise<MemoryReading>
 }
 
-type Recorder = ReturnType<typeof createRecorder>
-
-/** Opens one stream and feeds its frames to the recorder; resolves once the 200 has arrived. */
-function openStream(target: Target, recorder: Recorder): Promise<ClientRequest> {
-  const url = new URL(`/v1/stream/contests?series=${encodeURIComponent(target.series)}`, target.url)
-  return new Promise((resolve, reject) => {
-    const req = get(
-      url,
-      { agent: false, headers: { Accept: 'text/event-stream', Authorization: `Bearer ${target.key}` } },
-      (res) => {
-        if (res.statusCode !== 200) {
-          res.resume()
-          reject(new Error(`stream answered ${res.statusCode}`))
-          return
-        }
-        // Bytes, not text: only the two header lines of a frame are decoded, so the client's share
-        // of a spread stays small next to the service's.
-        let pending: Buffer | null = null
-        res.on('data', (chunk: Buffer) => {
-          const at = performance.now()
-          let buf = pending ? Buffer.concat([pending, chunk]) : chunk
-          let end = buf.indexOf('\n\n')
-          while (end !== -1) {
-            const frame = headerFields(buf, end)
-            if (frame) recorder.record(frame.id, frame.type, at)
-            buf = buf.subarray(end + 2)
-            end = buf.indexOf('\n\n')
-          }
-          pending = buf.length > 0 ? buf : null
-          recorder.addHandlerTime(performance.now() - at)
-        })
-        res.on('error', () => undefined)
-        resolve(req)
-      },
-    )
-    req.on('error', reject)
-  })
-}
-
-/**
- * `event` and `id` of a frame ending at `end`, or null for other frames (retry, comments). The server
- * writes them as the first two lines; the id is a key here, never parsed.
- */
-function headerFields(buf: Buffer, end: number): { type: string; id: string } | null {
-  const first = buf.indexOf(10, 0)
-  const second = first === -1 ? -1 : buf.indexOf(10, first + 1)
-  if (first === -1 || second === -1 || second > end) return null
-  const eventLine = buf.toString('latin1', 0, first)
-  const idLine = buf.toString('latin1', first + 1, second)
-  if (!eventLine.startsWith('event: ') || !idLine.startsWith('id: ')) return null
-  return { type: eventLine.slice(7), id: idLine.slice(4) }
-}
-
-async function openAll(target: Target, count: number, recorder: Recorder): Promise<ClientRequest[]> {
-  const opened: ClientRequest[] = []
-  // A few dozen connects at a time: a burst of 1000 SYNs would overflow the listen backlog and
-  // measure the kernel's retransmit timer instead of the service.
-  const batch = 50
-  try {
-    for (let i = 0; i < count; i += batch) {
-      const n = Math.min(batch, count - i)
-      const reqs = await Promise.all(Array.from({ length: n }, () => openStream(target, recorder)))
-      opened.push(...reqs)
-    }
-  } catch (err) {
-    for (const req of opened) req.destroy()
-    const reason = err instanceof Error ? err.message : String(err)
-    // Each stream holds a file descriptor here and one in the service.
-    throw new Error(`opening ${count} streams failed after ${opened.length}: ${reason} (check ulimit -n)`)
-  }
-  return opened
-}
-
-export async function measureFanout(target: Target, settings: FanoutSettings): Promise<FanoutResult> {
-  const recorder = createRecorder()
+export async function measureFanout(
+  target: FanoutTarget,
+  settings: FanoutSettings,
+  clients: Helper[],
+): Promise<FanoutResult> {
   await sleep(500)
   const memBefore = await target.memory()
-  const openedAt = performance.now()
-  const streams = await openAll(target, settings.streams, recorder)
-  const openMs = performance.now() - openedAt
+  const shares = clients.map(
+    (_, i) => Math.floor(settings.streams / clients.length) + (i < settings.streams % clients.length ? 1 : 0),
+  )
+  const opened = await Promise.all(
+    clients.map((c, i) =>
+      c.ask<number>(
+        {
+          open: {
+            url: target.url,
+            path: target.path,
+            key: target.key,
+            count: shares[i]!,
+          } satisfies OpenOrder,
+        },
+        'opened',
+      ),
+    ),
+  )
   try {
     // Let every connect-time snapshot arrive before reading the memory.
     await sleep(1000)
     const memOpen = await target.memory()
-    recorder.open()
+    await Promise.all(clients.map((c) => c.ask({ admit: true }, 'admitted')))
     const deadline = performance.now() + settings.maxWaitMs
-    const complete = () =>
-      recorder.receipts().filter((r) => r.type === 'signal.emitted' && r.count >= settings.streams).length
-    while (complete() < settings.signals && performance.now() < deadline) await sleep(100)
-    recorder.stopAccepting()
+    for (;;) {
+      const counts = await Promise.all(
+        clients.map((c) => c.ask<Record<string, number>>({ counts: true }, 'counts')),
+      )
+      const total: Record<string, number> = {}
+      for (const part of counts) for (const [id, n] of Object.entries(part)) total[id] = (total[id] ?? 0) + n
+      const complete = Object.values(total).filter((n) => n >= settings.streams).length
+      if (complete >= settings.signals || performance.now() > deadline) break
+      await sleep(200)
+    }
+    await Promise.all(clients.map((c) => c.ask({ admit: false }, 'admitted')))
     // Receipts of admitted events may still be on their way to the slowest streams.
     await sleep(1000)
-    recorder.stopRecording()
+    const reports = await Promise.all(clients.map((c) => c.ask<ClientReport>({ report: true }, 'report')))
     const memAfter = await target.memory()
 
-    const receipts = recorder.receipts()
-    const signals = receipts.filter((r) => r.type === 'signal.emitted')
+    const merged = new Map<string, Receipt>()
+    for (const r of reports) {
+      for (const x of r.receipts) {
+        const m = merged.get(x.id)
+        if (!m) merged.set(x.id, { ...x })
+        else {
+          m.first = Math.min(m.first, x.first)
+          m.last = Math.max(m.last, x.last)
+          m.count += x.count
+        }
+      }
+    }
+    const signals = [...merged.values()].filter((r) => r.type === 'signal.emitted')
     const spreads = signals
       .filter((r) => r.count >= settings.streams)
       .map((r) => r.last - r.first)
       .sort((a, b) => a - b)
     const perStream = (a: number | null, b: number | null) =>
       a === null || b === null ? null : (b - a) / settings.streams
+    const handlerMs = reports.reduce((n, r) => n + r.handlerMs, 0)
     return {
+      side: target.side,
       streams: settings.streams,
-      openMs,
+      openMs: Math.max(...opened),
       memory: { before: memBefore, open: memOpen, after: memAfter },
       rssKiBPerStream: perStream(memBefore.rssKiB, memOpen.rssKiB),
       liveKiBPerStream: perStream(memBefore.liveKiB, memOpen.liveKiB),
       signals: spreads.length,
       incompleteSignals: signals.length - spreads.length,
+      frameBytes: signals[0]?.frameBytes ?? null,
       spreadP50Ms: percentile(spreads, 50),
       spreadP99Ms: percentile(spreads, 99),
       spreadMaxMs: spreads.at(-1) ?? null,
-      otherEvents: receipts.filter((r) => r.type !== 'signal.emitted').reduce((n, r) => n + r.count, 0),
-      clientMsPerEvent: receipts.length > 0 ? recorder.handlerMs() / receipts.length : null,
+      clientMsPerEvent: merged.size > 0 ? handlerMs / merged.size : null,
     }
   } finally {
-    for (const req of streams) req.destroy()
-    // Let the service notice the disconnects before the next round reads its memory.
-    await sleep(500)
+    await Promise.all(clients.map((c) => c.ask({ closeAll: true }, 'closed')))
+    // Let the server notice the disconnects before the next round reads its memory.
+    await sleep(1000)
   }
 }
 

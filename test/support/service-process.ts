@@ -25,8 +25,33 @@ export function tempDir(prefix = 'cs-test-'): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-export function startProcess(args: string[], env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [CLI, ...args], {
+export type StartOptions = {
+  /**
+   * Raise the open-files limit (`ulimit -n`) to this (or to the hard limit, when it is lower) before
+   * the process starts: each open stream holds a file descriptor.
+   */
+  fileLimit?: number
+}
+
+export function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  opts: StartOptions = {},
+): ServiceProcess {
+  const [command, argv] =
+    opts.fileLimit === undefined
+      ? [process.execPath, [CLI, ...args]]
+      : [
+          'bash',
+          [
+            '-c',
+            `ulimit -n ${opts.fileLimit} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`,
+            process.execPath,
+            CLI,
+            ...args,
+          ],
+        ]
+  const child = spawn(command, argv, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,34 @@
+// The REST baseline: a bare node:http server that answers every request with one captured response —
+// the exact status, header lines (Date, Connection and Keep-Alive aside, which Node writes itself for
+// both servers) and body bytes the service sent — from prebuilt buffers. It runs as its own process
+// with the same Node binary, so "bare" and "service" differ only in the work the service does. The
+// parent sends `{ replay: CapturedResponse }` over IPC before each run and waits for `{ ready: true }`.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type CapturedResponse = { status: number; headers: [string, string][]; bodyBase64: string }
+
+let status = 200
+let flat: string[] = []
+let body = Buffer.alloc(0)
+
+const server = createServer((req, res) => {
+  res.writeHead(status, flat)
+  if (req.method === 'HEAD') res.end()
+  else res.end(body)
+})
+// The service's own keep-alive timeout, so Keep-Alive: timeout=72 is on both wires.
+server.keepAliveTimeout = 72_000
+
+process.on('message', (msg: { replay?: CapturedResponse }) => {
+  if (!msg.replay) return
+  status = msg.replay.status
+  flat = msg.replay.headers.flat()
+  body = Buffer.from(msg.replay.bodyBase64, 'base64')
+  process.send?.({ ready: true })
+})
+process.on('disconnect', () => process.exit(0))
+
+server.listen(0, '127.0.0.1', () => {
+  process.send?.({ port: (server.address() as AddressInfo).port })
+})
