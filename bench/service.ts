@@ -36,6 +36,8 @@ export type BenchServiceOptions = {
   env?: Record<string, string>
   /** raise `ulimit -n` to this before starting (streams: one descriptor each) */
   fileLimit?: number
+  /** another tree's src/cli/main.ts (bench/profile.ts, to profile main's code) */
+  cli?: string
 }
 
 /**
@@ -68,7 +70,10 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
         }
       : {}),
   }
-  const proc = startProcess(['serve'], env, opts.fileLimit === undefined ? {} : { fileLimit: opts.fileLimit })
+  const proc = startProcess(['serve'], env, {
+    ...(opts.fileLimit === undefined ? {} : { fileLimit: opts.fileLimit }),
+    ...(opts.cli === undefined ? {} : { cli: opts.cli }),
+  })
   const handle = {
     kill: () => {
       proc.child.kill('SIGKILL')

@@ -155,7 +155,12 @@ export class ProblemError extends Error {
   readonly problem: ProblemName
   readonly options: ProblemOptions
   constructor(problem: ProblemName, options: ProblemOptions = {}) {
+    // A problem is an expected answer (401, 404, 400), never a fault to debug: capturing a stack
+    // trace for it cost more than the rest of a 401 (about 15 µs in the profile).
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(options.detail ?? PROBLEMS[problem].detail)
+    Error.stackTraceLimit = limit
     this.name = 'ProblemError'
     this.problem = problem
     this.options = options

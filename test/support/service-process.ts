@@ -26,6 +26,8 @@ export function tempDir(prefix = 'cs-test-'): { dir: string; remove(): void } {
 }
 
 export type StartOptions = {
+  /** another tree's src/cli/main.ts (benchmarks profile main's code this way) */
+  cli?: string
   /**
    * Raise the open-files limit (`ulimit -n`) to this (or to the hard limit, when it is lower) before
    * the process starts: each open stream holds a file descriptor.
@@ -40,14 +42,14 @@ export function startProcess(
 ): ServiceProcess {
   const [command, argv] =
     opts.fileLimit === undefined
-      ? [process.execPath, [CLI, ...args]]
+      ? [process.execPath, [opts.cli ?? CLI, ...args]]
       : [
           'bash',
           [
             '-c',
             `ulimit -n ${opts.fileLimit} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`,
             process.execPath,
-            CLI,
+            opts.cli ?? CLI,
             ...args,
           ],
         ]

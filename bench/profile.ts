@@ -1,0 +1,126 @@
+// npm run bench:profile: a CPU profile (--cpu-prof) of the service under load on one URL, summarised
+// as microseconds of CPU per request by where the time goes (Fastify, its plugins, pino, this
+// project's modules, Node's HTTP and sockets, GC). Used to attribute the gap to the bare server.
+//   BENCH_PROFILE_KIND=settled|active|history|401  (default settled)
+//   BENCH_PROFILE_S=10                              seconds of load
+//   BENCH_PROFILE_SRC=path/to/src                   profile another tree's src/ (e.g. main's, for "before")
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createWireClient } from '../test/support/wire-client.ts'
+import { HTTP_SERVICE_ENV } from './http-bench.ts'
+import type { LoadOrder, LoadReport } from './load-client.ts'
+import { killAllHelpers, startHelper } from './processes.ts'
+import { killAllServices, startBenchService } from './service.ts'
+
+type Node = { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number }
+
+const kind = process.env.BENCH_PROFILE_KIND ?? 'settled'
+const seconds = Number(process.env.BENCH_PROFILE_S ?? 10)
+const src = process.env.BENCH_PROFILE_SRC
+
+/** Where a function's self time is charged. */
+function categoryOf(url: string, name: string): string {
+  if (name === '(garbage collector)') return 'GC'
+  if (name === '(idle)') return 'idle'
+  if (name === '(program)') return 'program (native, unattributed)'
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]
+  if (nm) return nm === 'fastify' ? 'fastify core' : nm
+  const own = /\/src\/(.+?)(\.ts)?$/.exec(url)?.[1]
+  if (own) return `src/${own}`
+  if (url.startsWith('node:internal/http') || url.includes('_http_') || url === 'node:_http_server')
+    return 'node http'
+  if (url.startsWith('node:internal/streams') || url.startsWith('node:internal/stream')) return 'node streams'
+  if (url.startsWith('node:net') || url.includes('net.js') || url.startsWith('node:internal/net'))
+    return 'node net'
+  if (url === '') return `native: ${name || '(anonymous)'}`
+  return url.startsWith('node:') ? `node other (${url.replace('node:internal/', '')})` : url
+}
+
+async function main(): Promise<void> {
+  const profDir = mkdtempSync(path.join(tmpdir(), 'cs-prof-'))
+  const service = await startBenchService({
+    simSpeed: 1,
+    backfillDays: 7,
+    env: { ...HTTP_SERVICE_ENV, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
+    ...(src ? { cli: path.resolve(src, 'cli/main.ts') } : {}),
+  })
+  const clients = [startHelper('load-client.ts'), startHelper('load-client.ts')]
+  try {
+    await Promise.all(clients.map((c) => c.next('ready')))
+    const auth = { Authorization: `Bearer ${service.key}` }
+    const wire = createWireClient(Number(new URL(service.url).port))
+    const page = await wire.send('GET', '/v1/contests?series=KXBTC15M&limit=100', auth)
+    wire.close()
+    const ticker = (JSON.parse(page.body.toString()) as { contests: { ticker: string }[] }).contests[1]!
+      .ticker
+    const paths: Record<string, [string, Record<string, string>]> = {
+      settled: [`/v1/contests/${ticker}`, auth],
+      active: ['/v1/contests/active?series=KXBTC15M', auth],
+      history: ['/v1/contests?series=KXBTC15M&limit=100', auth],
+      '401': [
+        '/v1/contests/active?series=KXBTC15M',
+        { Authorization: 'Bearer cs_benchNotAKeyOfThisDeployment' },
+      ],
+    }
+    const [p, headers] = paths[kind] ?? paths.settled!
+    const order = (durationS: number, i: number): LoadOrder => ({
+      url: service.url,
+      path: p,
+      method: 'GET',
+      headers,
+      connections: 32,
+      durationS,
+      forwardedPool: 100_000,
+      poolOffset: i * 100_000,
+    })
+    await Promise.all(clients.map((c, i) => c.ask<LoadReport>({ run: order(3, i) }, 'done')))
+    const reports = await Promise.all(
+      clients.map((c, i) => c.ask<LoadReport>({ run: order(seconds, i) }, 'done')),
+    )
+    const requests = reports.reduce((n, r) => n + r.responses, 0)
+    const loadEnded = performance.now()
+    await service.stop()
+    const tail = (performance.now() - loadEnded) * 1000
+    const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))
+    if (!file) throw new Error('no profile written')
+    const profile = JSON.parse(readFileSync(path.join(profDir, file), 'utf8')) as Profile
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+    const selfUs = new Map<string, number>()
+    // Only the measured run: from its start to its end, counted back from the profile's end.
+    const to = profile.endTime - tail
+    const from = to - seconds * 1e6
+    let t = profile.endTime
+    const times: number[] = new Array(profile.samples.length)
+    for (let i = profile.samples.length - 1; i >= 0; i--) {
+      times[i] = t
+      t -= profile.timeDeltas[i] ?? 0
+    }
+    for (let i = 0; i < profile.samples.length; i++) {
+      if (times[i]! < from || times[i]! > to) continue
+      const node = byId.get(profile.samples[i]!)!
+      const cat = categoryOf(node.callFrame.url, node.callFrame.functionName)
+      selfUs.set(cat, (selfUs.get(cat) ?? 0) + (profile.timeDeltas[i] ?? 0))
+    }
+    const rows = [...selfUs].filter(([c]) => c !== 'idle').sort((a, b) => b[1] - a[1])
+    const busy = rows.reduce((n, [, us]) => n + us, 0)
+    process.stdout.write(
+      `${kind}: ${requests} requests in ${seconds} s (${Math.round(requests / seconds)} req/s)${src ? `, src=${src}` : ''}\n` +
+        `CPU per request: ${(busy / requests).toFixed(1)} µs (self time of non-idle samples in the measured run ÷ requests)\n`,
+    )
+    for (const [cat, us] of rows.slice(0, 25)) {
+      process.stdout.write(`  ${(us / requests).toFixed(2).padStart(7)} µs  ${cat}\n`)
+    }
+  } finally {
+    for (const c of clients) c.stop()
+    await service.stop()
+    rmSync(profDir, { recursive: true, force: true })
+  }
+}
+
+process.on('exit', () => {
+  killAllServices()
+  killAllHelpers()
+})
+await main()
