@@ -1,7 +1,7 @@
 // The HTTP half of the benchmark: each request kind against the service and against a bare node:http
 // server replaying the very bytes the service sent for it (bare-server.ts), in interleaved pairs, so
 // every figure is a ratio to Node's own limit on the same machine, measured minutes apart at most.
-// Load comes from separate autocannon processes (load-client.ts), every request with an
+// Load comes from separate client processes (load-client.ts), every request with an
 // X-Forwarded-For from a pool of addresses, so the key check and the limiter run on every request.
 
 import { createWireClient } from '../test/support/wire-client.ts'

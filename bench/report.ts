@@ -51,8 +51,6 @@ export type BenchReport = {
     rounds: number
     /** seconds of each single load run */
     runS: number
-    /** false when the benchmark turned off autocannon's decoding of response bodies (see http-load.ts) */
-    autocannonBodyDecoding: boolean
     streams: number[]
     signalsPerRound: number
     service: Record<string, string>
@@ -120,7 +118,7 @@ function formatHttp(h: NonNullable<BenchReport['http']>): string[] {
     `${s.ratioMin.toFixed(2)}–${s.ratioMax.toFixed(2)}`,
   ])
   return [
-    `HTTP: autocannon in ${h.clientProcesses} client processes, ${h.connections} connections, X-Forwarded-For from a pool of ${h.forwardedPool} addresses; ${h.runS} s runs`,
+    `HTTP: ${h.clientProcesses} load-client processes (wrk-like), ${h.connections} connections, X-Forwarded-For from a pool of ${h.forwardedPool} addresses; ${h.runS} s runs`,
     'bare = node:http replaying the exact status, headers and body the service sent for that request',
     `rounds counted: ${counted.length} of ${h.rounds.length}; CPU used by other processes per round: ${h.rounds.map((x) => pct(x.otherCpuPct)).join(', ')}${busyNote(busy)}`,
     'ratio = median over counted rounds of service req/s ÷ bare req/s in the same interleaved pair; * = target ≥ 0.80',

@@ -11,7 +11,6 @@ import { pathToFileURL } from 'node:url'
 import { rawRequest } from '../test/support/raw-request.ts'
 import { waitFor } from '../test/support/wait.ts'
 import { benchHttp, HTTP_SERVICE_ENV, maxLoadSeconds } from './http-bench.ts'
-import { skipBodyDecoding } from './http-load.ts'
 import { startLoadMeter } from './machine-load.ts'
 import { killAllHelpers, startHelper } from './processes.ts'
 import { type BenchReport, formatReport } from './report.ts'
@@ -172,9 +171,6 @@ async function main(): Promise<void> {
   const status = git(['status', '--porcelain'])
 
   const loadBefore = os.loadavg()[0]!
-  const bodyDecodingSkipped = skipBodyDecoding()
-  if (!bodyDecodingSkipped)
-    log('autocannon internals have moved: it decodes every body, so compressed runs are client-bound')
 
   const http =
     only === 'stream'
@@ -208,7 +204,6 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       rounds,
       runS,
-      autocannonBodyDecoding: !bodyDecodingSkipped,
       streams,
       signalsPerRound: SIGNALS_PER_ROUND,
       service: {

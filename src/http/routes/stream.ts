@@ -2,8 +2,8 @@
 // route hands the raw response to the stream hub. It is hijacked, so it bypasses serialization
 // and compression; the CORS and request-id headers set so far are copied onto the status line.
 import type { OutgoingHttpHeaders } from 'node:http'
-import type { FastifyRequest } from 'fastify'
-import type { StreamHub } from '../../stream/stream-hub.ts'
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
+import type { StreamHub, StreamLogger } from '../../stream/stream-hub.ts'
 import { PATHS } from '../paths.ts'
 import { guardQueryShape } from '../query-rules.ts'
 import {
@@ -61,11 +61,28 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
       })
       res.flushHeaders()
       try {
-        await streams.attach(res, { series, lastEventId }, request.log)
+        await streams.attach(res, { series, lastEventId }, lazyRequestLogger(app.log, request.id))
       } catch (err) {
         request.log.error({ err }, 'stream attach failed')
         if (!res.writableEnded) res.end()
       }
     },
   )
+}
+
+/**
+ * A stream's logger, with its request id, made only if the stream ever logs: holding the request's
+ * own child logger for the whole life of every open stream cost memory per connection for lines
+ * that are rarely written. The lines carry the same `reqId` binding.
+ */
+function lazyRequestLogger(log: FastifyBaseLogger, reqId: string): StreamLogger {
+  let child: FastifyBaseLogger | undefined
+  const get = () => {
+    child ??= log.child({ reqId })
+    return child
+  }
+  return {
+    warn: (...args: Parameters<FastifyBaseLogger['warn']>) => get().warn(...args),
+    error: (...args: Parameters<FastifyBaseLogger['error']>) => get().error(...args),
+  } as StreamLogger
 }
