@@ -17,6 +17,8 @@ export type BenchService = {
   alive(): boolean
   /** JSON log lines at warn level or above printed so far */
   warnings(): string[]
+  /** everything printed on stdout so far (the banner, with the key, and the JSON log lines) */
+  stdout(): string
   stop(): Promise<void>
 }
 
@@ -131,6 +133,7 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
         opts.memoryProbe ? readMemory(pid, memoryFile) : { rssKiB: readRssKiB(pid), liveKiB: null },
       alive: () => proc.child.exitCode === null && proc.child.signalCode === null,
       warnings: () => proc.stdout().split('\n').filter(isWarning),
+      stdout: () => proc.stdout(),
       stop,
     }
   } catch (err) {
