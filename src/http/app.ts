@@ -146,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       limiter: rateLimiter,
       cors: settings,
       log: pinoLogger,
+      streams: deps.streams,
       ...(metrics ? { metrics } : {}),
       isClosing: () => closing,
     })

@@ -9,7 +9,9 @@
 // test/http-fast-path.test.ts sends one matrix of requests through both paths and requires
 // identical answers, headers included.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
 import type { Logger } from 'pino'
+import type { StreamHub } from '../stream/stream-hub.ts'
 import { activeKey, type CachedEntry, type ContestCache, contestKey, historyKey } from './contest-cache.ts'
 import { type CorsPolicy, corsSimpleHeaders } from './cors.ts'
 import type { AuthResult, KeyAuth } from './key-auth.ts'
@@ -27,6 +29,7 @@ import {
 import { edgeHeaders, requestIdOf } from './request-id.ts'
 import type { RequestMetrics } from './request-metrics.ts'
 import { CONTEST_CACHE_CONTROL } from './routes/contests.ts'
+import { lazyRequestLogger, openStream, STREAM_HEADERS } from './routes/stream.ts'
 import { LIMIT_DEFAULT, SERIES_MAX_LENGTH, TICKER_MAX_LENGTH } from './schemas.ts'
 
 export type FastPathDeps = {
@@ -35,15 +38,19 @@ export type FastPathDeps = {
   limiter: RateLimiter
   cors: CorsPolicy
   /** the app's logger: with request logging on (info), every request goes through Fastify */
-  log: Pick<Logger, 'isLevelEnabled' | 'error'>
+  log: FastifyBaseLogger & Pick<Logger, 'isLevelEnabled'>
+  streams: StreamHub
   metrics?: RequestMetrics
   isClosing(): boolean
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
-/** A URL the fast path may answer, parsed once and remembered with its cache entry. */
-type Route = { key: string; label: string; entry: CachedEntry | undefined }
+/**
+ * A URL the fast path may answer, parsed once and remembered: a cached read (its cache key and
+ * entry), or a stream of a series.
+ */
+type Route = { key: string; label: string; entry: CachedEntry | undefined; stream?: string }
 
 /** One prebuilt answer: the flat header list (slot `idAt` takes the request id), status and bytes. */
 type Head = { status: number; headers: string[]; idAt: number; body: Buffer | null }
@@ -145,6 +152,11 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
       verdict: LimitVerdict,
       result: AuthResult,
     ): void {
+      if (route.stream !== undefined) {
+        if (result.ok) stream(req, res, route.stream)
+        else handOver(req, res, verdict)
+        return
+      }
       // The entry may have been dropped while the limiter or the key store was asked.
       const rep = result.ok ? entryOf(route)?.rep : null
       if (rep) answer(req, res, route, rep)
@@ -154,6 +166,22 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     function handOver(req: IncomingMessage, res: ServerResponse, verdict: LimitVerdict): void {
       limiter.remember(req, verdict)
       framework(req, res)
+    }
+
+    /** The stream route's work without the route: the same head, the same hand-over to the hub. */
+    function stream(req: IncomingMessage, res: ServerResponse, series: string): void {
+      const head = streamHead(cors)
+      const id = requestIdOf(req)
+      head.headers[head.idAt] = id
+      const given = req.headers['last-event-id']
+      if (metrics) res.once('close', () => metrics.countRequest(PATHS.stream, 'GET', 200))
+      void openStream(
+        deps.streams,
+        res,
+        head.headers,
+        { series, lastEventId: typeof given === 'string' ? given : null },
+        lazyRequestLogger(log, id),
+      )
     }
 
     return function fastPath(req, res) {
@@ -168,8 +196,9 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         return
       }
       const route = routeOf(req.url ?? '')
-      const rep = route === null ? null : entryOf(route)?.rep
-      if (!rep || route === null) {
+      const rep = route === null ? null : route.stream !== undefined ? true : entryOf(route)?.rep
+      // HEAD on the stream is Fastify's 405.
+      if (!rep || route === null || (route.stream !== undefined && method !== 'GET')) {
         framework(req, res)
         return
       }
@@ -218,6 +247,11 @@ function parseRoute(url: string): Route | null {
       entry: undefined,
     }
   }
+  if (path === PATHS.stream) {
+    const series = query === null ? null : onlyParam(query, 'series')
+    if (series === null || !plain(series, SERIES_MAX_LENGTH)) return null
+    return { key: '', label: PATHS.stream, entry: undefined, stream: series }
+  }
   if (path.startsWith(contestsPrefix) && query === null) {
     const ticker = path.slice(contestsPrefix.length)
     if (ticker === 'active' || !plain(ticker, TICKER_MAX_LENGTH)) return null
@@ -244,6 +278,17 @@ function createHeadBuilder(): HeaderSink & { flat(): string[] } {
     getHeader: (name) => headers.get(name.toLowerCase()),
     flat: () => [...headers].flat(),
   }
+}
+
+/** The stream route's head for a request without Origin: edge headers, CORS, then STREAM_HEADERS. */
+function streamHead(cors: CorsPolicy): { headers: string[]; idAt: number } {
+  const builder = createHeadBuilder()
+  const ID = '\0request-id'
+  for (const [name, value] of edgeHeaders(ID)) builder.header(name, value)
+  for (const [name, value] of corsSimpleHeaders(cors, undefined)) builder.header(name, value)
+  for (const [name, value] of STREAM_HEADERS) builder.header(name, value)
+  const headers = builder.flat()
+  return { headers, idAt: headers.indexOf(ID) }
 }
 
 /**

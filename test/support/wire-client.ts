@@ -6,7 +6,13 @@ import { connect, type Socket } from 'node:net'
 export type WireResponse = { statusLine: string; headers: [string, string][]; body: Buffer }
 
 export type WireClient = {
-  send(method: string, path: string, headers: Record<string, string>): Promise<WireResponse>
+  /** `headOnly`: return once the head is in (an open-ended stream); the connection is then spent. */
+  send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    opts?: { headOnly?: boolean },
+  ): Promise<WireResponse>
   close(): void
 }
 
@@ -47,7 +53,7 @@ export function createWireClient(port: number): WireClient {
   }
 
   return {
-    async send(method, path, headers) {
+    async send(method, path, headers, opts = {}) {
       const s = open()
       const lines = [
         `${method} ${path} HTTP/1.1`,
@@ -64,6 +70,7 @@ export function createWireClient(port: number): WireClient {
         const colon = line.indexOf(':')
         return [line.slice(0, colon), line.slice(colon + 1).trim()]
       })
+      if (opts.headOnly) return { statusLine, headers: headerLines, body: Buffer.alloc(0) }
       const status = Number(statusLine.split(' ')[1])
       const length = headerLines.find(([k]) => k.toLowerCase() === 'content-length')?.[1]
       const bodyLength = method === 'HEAD' || status === 304 || length === undefined ? 0 : Number(length)

@@ -1,9 +1,9 @@
 // GET /v1/stream/contests (spec §4.4, §6): after the key check and the one token the hook took, the
 // route hands the raw response to the stream hub. It is hijacked, so it bypasses serialization
 // and compression; the CORS and request-id headers set so far are copied onto the status line.
-import type { OutgoingHttpHeaders } from 'node:http'
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
-import type { StreamHub, StreamLogger } from '../../stream/stream-hub.ts'
+import type { StreamHub, StreamLogger, StreamOpenRequest } from '../../stream/stream-hub.ts'
 import { PATHS } from '../paths.ts'
 import { guardQueryShape } from '../query-rules.ts'
 import {
@@ -48,26 +48,48 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
       const headerId = request.headers['last-event-id']
       const lastEventId = typeof headerId === 'string' ? headerId : (queryId ?? null)
       reply.hijack()
-      const res = reply.raw
       const headers: OutgoingHttpHeaders = {}
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined) headers[name] = value
-      res.writeHead(200, {
-        ...headers,
-        'content-type': `${SSE_MEDIA_TYPE}; charset=utf-8`,
-        'cache-control': 'no-store',
-        // nginx and friends buffer responses unless told not to, which would hold events back.
-        'x-accel-buffering': 'no',
-      })
-      res.flushHeaders()
-      try {
-        await streams.attach(res, { series, lastEventId }, lazyRequestLogger(app.log, request.id))
-      } catch (err) {
-        request.log.error({ err }, 'stream attach failed')
-        if (!res.writableEnded) res.end()
-      }
+      for (const [name, value] of STREAM_HEADERS) headers[name] = value
+      await openStream(
+        streams,
+        reply.raw,
+        headers,
+        { series, lastEventId },
+        lazyRequestLogger(app.log, request.id),
+      )
     },
   )
+}
+
+/** What a stream's 200 adds to the headers set before it (the edge and CORS headers). */
+export const STREAM_HEADERS: readonly (readonly [string, string])[] = [
+  ['content-type', `${SSE_MEDIA_TYPE}; charset=utf-8`],
+  ['cache-control', 'no-store'],
+  // nginx and friends buffer responses unless told not to, which would hold events back.
+  ['x-accel-buffering', 'no'],
+]
+
+/**
+ * Writes a stream's head and hands the response to the hub: the route and the fast path both end
+ * here, with the head each built (an object here, a flat list there, in the same order).
+ */
+export async function openStream(
+  streams: StreamHub,
+  res: ServerResponse,
+  head: OutgoingHttpHeaders | string[],
+  request: StreamOpenRequest,
+  log: StreamLogger,
+): Promise<void> {
+  res.writeHead(200, head)
+  res.flushHeaders()
+  try {
+    await streams.attach(res, request, log)
+  } catch (err) {
+    log.error({ err }, 'stream attach failed')
+    if (!res.writableEnded) res.end()
+  }
 }
 
 /**
@@ -75,7 +97,7 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
  * own child logger for the whole life of every open stream cost memory per connection for lines
  * that are rarely written. The lines carry the same `reqId` binding.
  */
-function lazyRequestLogger(log: FastifyBaseLogger, reqId: string): StreamLogger {
+export function lazyRequestLogger(log: FastifyBaseLogger, reqId: string): StreamLogger {
   let child: FastifyBaseLogger | undefined
   const get = () => {
     child ??= log.child({ reqId })
