@@ -22,7 +22,7 @@ type Case = {
   name: string
   method?: 'GET' | 'HEAD' | 'POST' | 'OPTIONS'
   path: string
-  headers?: Record<string, string>
+  headers?: Record<string, string | string[]>
   /** the fast app must answer it without Fastify (a cache hit it can serve) */
   fast?: boolean
   /** requests from the same client address before the compared one (429) */
@@ -222,6 +222,27 @@ for (const cors of ['*', 'https://app.example.com,https://other.example.com']) {
           name: 'an insane X-Request-Id is replaced',
           path: one,
           headers: { ...auth(), 'X-Request-Id': 'a b' },
+          fast: true,
+        },
+        {
+          name: 'repeated header lines: X-Forwarded-For and Accept-Encoding joined, the first Authorization',
+          path: history,
+          headers: {
+            Authorization: [`Bearer ${key.key}`, 'Bearer cs_notTheKeyButSecondSoIgnored'],
+            'X-Forwarded-For': ['203.0.113.50', '10.0.0.1'],
+            'Accept-Encoding': ['identity;q=0.5', 'gzip'],
+          },
+          fast: true,
+        },
+        {
+          name: 'repeated Authorization, the first one unknown',
+          path: one,
+          headers: { Authorization: ['Bearer cs_notTheKeyButFirstSoItCounts', `Bearer ${key.key}`] },
+        },
+        {
+          name: 'repeated X-Request-Id is replaced',
+          path: one,
+          headers: { ...auth(), 'X-Request-Id': ['a', 'b'] },
           fast: true,
         },
         { name: '401, no key', path: one },

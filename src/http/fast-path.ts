@@ -14,6 +14,7 @@ import type { Logger } from 'pino'
 import type { StreamHub } from '../stream/stream-hub.ts'
 import { activeKey, type CachedEntry, type ContestCache, contestKey, historyKey } from './contest-cache.ts'
 import { type CorsPolicy, corsSimpleHeaders } from './cors.ts'
+import { type HotHeaders, readHotHeaders } from './hot-headers.ts'
 import type { AuthResult, KeyAuth } from './key-auth.ts'
 import { PATHS } from './paths.ts'
 import type { LimitVerdict, RateLimiter } from './rate-limit.ts'
@@ -26,7 +27,7 @@ import {
   type Representation,
   representationHead,
 } from './representation.ts'
-import { edgeHeaders, requestIdOf } from './request-id.ts'
+import { edgeHeaders, requestIdFrom } from './request-id.ts'
 import type { RequestMetrics } from './request-metrics.ts'
 import { CONTEST_CACHE_CONTROL } from './routes/contests.ts'
 import { lazyRequestLogger, openStream, STREAM_HEADERS } from './routes/stream.ts'
@@ -111,13 +112,18 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     return built
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, route: Route, rep: Representation): void {
-    const { headers } = req
-    const encoding = encodingFor(rep, headers['accept-encoding'], chooseRemembered)
-    const notModified = ifNoneMatchHits(headers['if-none-match'], rep.etag)
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    h: HotHeaders,
+    route: Route,
+    rep: Representation,
+  ): void {
+    const encoding = encodingFor(rep, h.acceptEncoding, chooseRemembered)
+    const notModified = ifNoneMatchHits(h.ifNoneMatch, rep.etag)
     const head = headOf(rep, encoding, notModified, req.method === 'HEAD')
     // The list is copied into the header block synchronously, so one array serves every request.
-    head.headers[head.idAt] = requestIdOf(req)
+    head.headers[head.idAt] = requestIdFrom(h.requestId)
     res.writeHead(head.status, head.headers)
     if (head.body === null) res.end()
     else res.end(head.body)
@@ -129,6 +135,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     function afterLimit(
       req: IncomingMessage,
       res: ServerResponse,
+      h: HotHeaders,
       route: Route,
       verdict: LimitVerdict,
     ): void {
@@ -136,30 +143,31 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         handOver(req, res, verdict)
         return
       }
-      const checked = auth.checkNow(req.headers.authorization, req.socket)
+      const checked = auth.checkNow(h.authorization, req.socket)
       if (checked instanceof Promise) {
         checked.then(
-          (result) => afterAuth(req, res, route, verdict, result),
+          (result) => afterAuth(req, res, h, route, verdict, result),
           () => handOver(req, res, verdict),
         )
-      } else afterAuth(req, res, route, verdict, checked)
+      } else afterAuth(req, res, h, route, verdict, checked)
     }
 
     function afterAuth(
       req: IncomingMessage,
       res: ServerResponse,
+      h: HotHeaders,
       route: Route,
       verdict: LimitVerdict,
       result: AuthResult,
     ): void {
       if (route.stream !== undefined) {
-        if (result.ok) stream(req, res, route.stream)
+        if (result.ok) stream(res, h, route.stream)
         else handOver(req, res, verdict)
         return
       }
       // The entry may have been dropped while the limiter or the key store was asked.
       const rep = result.ok ? entryOf(route)?.rep : null
-      if (rep) answer(req, res, route, rep)
+      if (rep) answer(req, res, h, route, rep)
       else handOver(req, res, verdict)
     }
 
@@ -169,29 +177,23 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     }
 
     /** The stream route's work without the route: the same head, the same hand-over to the hub. */
-    function stream(req: IncomingMessage, res: ServerResponse, series: string): void {
+    function stream(res: ServerResponse, h: HotHeaders, series: string): void {
       const head = streamHead(cors)
-      const id = requestIdOf(req)
+      const id = requestIdFrom(h.requestId)
       head.headers[head.idAt] = id
-      const given = req.headers['last-event-id']
       if (metrics) res.once('close', () => metrics.countRequest(PATHS.stream, 'GET', 200))
       void openStream(
         deps.streams,
         res,
         head.headers,
-        { series, lastEventId: typeof given === 'string' ? given : null },
+        { series, lastEventId: h.lastEventId ?? null },
         lazyRequestLogger(log, id),
       )
     }
 
     return function fastPath(req, res) {
       const method = req.method
-      if (
-        (method !== 'GET' && method !== 'HEAD') ||
-        deps.isClosing() ||
-        req.headers.origin !== undefined ||
-        log.isLevelEnabled('info')
-      ) {
+      if ((method !== 'GET' && method !== 'HEAD') || deps.isClosing() || log.isLevelEnabled('info')) {
         framework(req, res)
         return
       }
@@ -202,11 +204,20 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         framework(req, res)
         return
       }
-      const verdict = limiter.take(req, (err) =>
-        log.error({ err, reqId: requestIdOf(req) }, 'rate-limit store failed; request let through uncounted'),
+      const h = readHotHeaders(req.rawHeaders)
+      // Cross-origin requests are @fastify/cors's (the fast path builds heads for requests without Origin).
+      if (h.origin !== undefined) {
+        framework(req, res)
+        return
+      }
+      const verdict = limiter.takeFor(req.socket?.remoteAddress, h.forwardedFor, (err) =>
+        log.error(
+          { err, reqId: requestIdFrom(h.requestId) },
+          'rate-limit store failed; request let through uncounted',
+        ),
       )
-      if (verdict instanceof Promise) verdict.then((v) => afterLimit(req, res, route, v))
-      else afterLimit(req, res, route, verdict)
+      if (verdict instanceof Promise) verdict.then((v) => afterLimit(req, res, h, route, v))
+      else afterLimit(req, res, h, route, verdict)
     }
   }
 }

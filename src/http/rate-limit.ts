@@ -30,6 +30,12 @@ export type RateLimiter = {
    * are logged through `onError` and let the request through uncounted (null).
    */
   take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict>
+  /** `take` with the socket's peer and the X-Forwarded-For value already in hand. */
+  takeFor(
+    socketAddress: string | undefined,
+    forwardedFor: string | undefined,
+    onError: (err: unknown) => void,
+  ): LimitVerdict | Promise<LimitVerdict>
   /** Hands a verdict already taken to the framework path, so the request is not counted twice. */
   remember(raw: IncomingMessage, verdict: LimitVerdict): void
 }
@@ -51,7 +57,15 @@ export function createRateLimiter(opts: {
   function take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict> {
     const header = raw.headers['x-forwarded-for']
     const forwarded = typeof header === 'string' || header === undefined ? header : header.join(', ')
-    const key = bucketKeyOf(clientAddress(raw.socket?.remoteAddress, forwarded))
+    return takeFor(raw.socket?.remoteAddress, forwarded, onError)
+  }
+
+  function takeFor(
+    socketAddress: string | undefined,
+    forwardedFor: string | undefined,
+    onError: (err: unknown) => void,
+  ): LimitVerdict | Promise<LimitVerdict> {
+    const key = bucketKeyOf(clientAddress(socketAddress, forwardedFor))
     try {
       if (takeNow) return takeNow(key)
       return buckets.take(key).catch((err: unknown) => {
@@ -92,6 +106,7 @@ export function createRateLimiter(opts: {
     },
     refuse,
     take,
+    takeFor,
     remember(raw, verdict) {
       ;(raw as WithVerdict)[TAKEN] = verdict
     },

@@ -8,7 +8,12 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/
 
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id']
-  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID()
+  return requestIdFrom(typeof given === 'string' ? given : undefined)
+}
+
+/** The request id for this X-Request-Id value (undefined: none was sent). */
+export function requestIdFrom(given: string | undefined): string {
+  return given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : randomUUID()
 }
 
 /**

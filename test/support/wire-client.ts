@@ -58,7 +58,9 @@ export function createWireClient(port: number): WireClient {
       const lines = [
         `${method} ${path} HTTP/1.1`,
         'Host: 127.0.0.1',
-        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        ...Object.entries(headers).flatMap(([k, v]) =>
+          (Array.isArray(v) ? v : [v]).map((one) => `${k}: ${one}`),
+        ),
       ]
       s.write(`${lines.join('\r\n')}\r\n\r\n`)
       const headEnd = await until(() => {
