@@ -32,6 +32,7 @@ import { registerMethodNotAllowed } from './routes/method-not-allowed.ts'
 import { registerOpenApiRoute } from './routes/openapi.ts'
 import { registerProblemPages } from './routes/problem-pages.ts'
 import { registerStreamRoute } from './routes/stream.ts'
+import { registerWebPages } from './routes/web-pages.ts'
 import { SHARED_SCHEMAS, TICKER_MAX_LENGTH } from './schemas.ts'
 import type { TypedApp } from './typed-app.ts'
 
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   registerOpenApiRoute(app)
   registerProblemPages(app, baseUrl, { rateLimit: settings.rateLimit })
+  registerWebPages(app, deps.webAssets ?? new Map(), settings.publicBaseUrl)
   registerMethodNotAllowed(app, baseUrl, KNOWN_PATHS)
 
   app.addHook('preClose', async () => {

@@ -7,7 +7,7 @@ import { bucketKeyFor } from '../domain/client-address.ts'
 import type { BucketPolicy } from '../domain/token-bucket.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
 import { addCorsHeaders, type CorsPolicy, isPreflight } from './cors.ts'
-import { PATHS } from './paths.ts'
+import { PAGE_PATHS, PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 
 export type RateLimiter = {
@@ -60,5 +60,7 @@ export function createRateLimiter(opts: {
 
 function isExempt(request: FastifyRequest): boolean {
   if (isPreflight(request)) return true
-  return (request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === PATHS.health
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  const route = request.routeOptions.url
+  return route === PATHS.health || (route !== undefined && PAGE_PATHS.includes(route))
 }

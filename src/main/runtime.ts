@@ -24,6 +24,7 @@ import { openStore } from './open-store.ts'
 import { createServiceClock } from './service-clock.ts'
 import { systemClock } from './system-clock.ts'
 import { VERSION } from './version.ts'
+import { loadWebAssets } from './web-assets.ts'
 
 export type Role = 'serve' | 'api' | 'engine'
 
@@ -181,6 +182,7 @@ async function startApi(parts: ApiParts): Promise<string> {
     wallClock,
     logger,
     version: VERSION,
+    webAssets: loadWebAssets(),
     ...(metrics ? { metrics } : {}),
   })
   // The app closes before the stream hub would be closed by reverse order, so the app's own
