@@ -1,7 +1,7 @@
 // The dashboard: the live contest of a series and its signals as they arrive over the stream, the last
 // settled contests, and what thresholds would have paid over a chosen window. It respects the rate
 // limit: one history read per window change and the stream for live data, never polling the API.
-import { type Analysis, analyse, type Filter } from './analysis.ts'
+import { type Analysis, analyse, type Filter, toBacktestContests } from './analysis.ts'
 import { ApiError, getJson, settledBetween } from './api.ts'
 import { drawCalibration } from './calibration-chart.ts'
 import { openStream, type StreamEvent } from './sse.ts'
@@ -15,8 +15,9 @@ const SETTLED_SHOWN = 10
 
 type Session = { key: string; series: string; stream: { close(): void } | null; live: ContestJson | null }
 let session: Session | null = null
-let history: ContestJson[] = []
+let history: ReturnType<typeof toBacktestContests> = []
 let range = { since: '', before: '' }
+let lastAnalysis: Analysis | null = null
 
 // ---- the server's clock: with a simulator running faster than the wall clock, contest times are on
 // its virtual clock, so "time left" is measured against the health check's time, which costs no token
@@ -50,6 +51,12 @@ function cell(text: string, cls = ''): HTMLTableCellElement {
   td.textContent = text
   if (cls) td.className = cls
   return td
+}
+function span(text: string, cls: string): HTMLSpanElement {
+  const el = document.createElement('span')
+  el.textContent = text
+  el.className = cls
+  return el
 }
 function status(text: string): void {
   $('status').textContent = text
@@ -103,14 +110,19 @@ function renderSettled(contests: readonly ContestJson[]): void {
   const rows = contests.slice(0, SETTLED_SHOWN).map((c) => {
     const tr = document.createElement('tr')
     const count = (o: string) => String(c.signals.filter((s) => s.outcome === o).length)
+    const graded = document.createElement('td')
+    graded.append(
+      span(count('win'), 'win'),
+      ' / ',
+      span(count('loss'), 'loss'),
+      ' / ',
+      span(count('void'), 'void'),
+    )
     tr.append(
       cell(c.ticker),
       cell(c.settled_side ?? 'void', c.settled_side ?? 'void'),
       cell(c.settled_price_dollars == null ? '—' : c.settled_price_dollars.toFixed(2)),
-      cell(String(c.signals.length)),
-      cell(count('win'), 'win'),
-      cell(count('loss'), 'loss'),
-      cell(count('void'), 'void'),
+      graded,
     )
     return tr
   })
@@ -163,13 +175,13 @@ function renderAnalysis(a: Analysis): void {
     )
   const grid = $('grid-table')
   const head = document.createElement('tr')
-  head.append(cell('min conf \\ min edge'), ...a.grid.edges.map((e) => cell(`≥ ${e}¢`)))
+  head.append(cell('confidence \\ edge'), ...a.grid.edges.map((e) => cell(e)))
   grid.querySelector('thead')!.replaceChildren(head)
   grid.querySelector('tbody')!.replaceChildren(
     ...a.grid.rows.map((row) => {
       const tr = document.createElement('tr')
       tr.append(
-        cell(`≥ ${row.minConfidence}`),
+        cell(row.minConfidence),
         ...row.cells.map((c) =>
           cell(
             c.count === 0 ? '—' : `${pct(c.winRate)} · ${fmt2(c.profitPerContractCents ?? 0)}¢ (${c.count})`,
@@ -179,7 +191,13 @@ function renderAnalysis(a: Analysis): void {
       return tr
     }),
   )
+  lastAnalysis = a
   drawCalibration($('calibration-chart'), a.calibration)
+}
+
+/** The chart takes its colours and width when drawn: draw again when either changes. */
+function redrawChart(): void {
+  if (lastAnalysis) drawCalibration($('calibration-chart'), lastAnalysis.calibration)
 }
 
 function currentFilter(): Filter {
@@ -202,7 +220,10 @@ async function loadWindow(): Promise<void> {
   $('window-range').dataset.since = since
   $('window-range').dataset.before = before
   try {
-    history = await settledBetween(session.series, since, before, session.key)
+    history = toBacktestContests(
+      session.series,
+      await settledBetween(session.series, since, before, session.key),
+    )
     renderAnalysis(analyse(history, currentFilter()))
     $('analysis').dataset.loaded = range.before
   } catch (err) {
@@ -292,7 +313,14 @@ function start(): void {
     const value = ($('theme') as HTMLSelectElement).value
     localStorage.setItem(THEME_STORAGE, value)
     applyTheme(value)
+    redrawChart()
   })
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redrawChart)
+  let resizing: ReturnType<typeof setTimeout> | undefined
+  new ResizeObserver(() => {
+    clearTimeout(resizing)
+    resizing = setTimeout(redrawChart, 100)
+  }).observe($('analysis'))
   $('key-form').addEventListener('submit', (ev) => {
     ev.preventDefault()
     void connect(($('key') as HTMLInputElement).value.trim(), ($('series') as HTMLInputElement).value.trim())

@@ -53,7 +53,8 @@ export function drawCalibration(el: HTMLElement, buckets: readonly CalibrationPo
       { label: '95% low', stroke: accent, dash: [2, 3], width: 1, points: { show: false } },
       { label: '95% high', stroke: accent, dash: [2, 3], width: 1, points: { show: false } },
     ],
-    legend: { show: true },
+    // the table below carries the numbers; a live legend would only repeat them as dashes
+    legend: { show: true, live: false },
   }
   chart?.destroy()
   chart = new uPlot(opts, data, el)
