@@ -16,6 +16,8 @@ export function openApiOptions(opts: {
       info: {
         title: 'Contest Signals API',
         version: opts.version,
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'Contest Signals operators', url: `${opts.baseUrl}/docs` },
         description: `Read-only HTTPS + JSON API and Server-Sent Events stream of model signals on 15-minute bitcoin prediction-market contests. Errors are application/problem+json. Requests are rate limited per client IP address: a token bucket of ${burst} refilled at ${rate}, shared by all endpoints except the health check and by all keys used from that address.`,
       },
       servers: [{ url: opts.baseUrl }],
@@ -35,6 +37,8 @@ export function openApiOptions(opts: {
         { name: 'meta', description: 'This description.' },
       ],
     },
+    // HEAD answers like GET without a body: integrators' tools should see it
+    exposeHeadRoutes: true,
     // Shared schemas appear under components.schemas by their $id (Contest, Signal, Problem…).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   }

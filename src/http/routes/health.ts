@@ -9,7 +9,7 @@ import type { Clock } from '../../ports/clock.ts'
 import type { StoreProbe } from '../../store/store-probe.ts'
 import { PATHS } from '../paths.ts'
 import { PROBLEM_MEDIA_TYPE, PROBLEMS } from '../problems.ts'
-import { JSON_MEDIA_TYPE, PROBLEM_RESPONSES } from '../schemas.ts'
+import { JSON_MEDIA_TYPE, PROBLEM_RESPONSES, problemResponses } from '../schemas.ts'
 import type { TypedApp } from '../typed-app.ts'
 
 export type HealthRouteDeps = {
@@ -39,7 +39,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
             description: 'The service answers; see status and checks.',
             content: { [JSON_MEDIA_TYPE]: { schema: Type.Ref('Health') } },
           },
-          500: PROBLEM_RESPONSES[500],
+          ...problemResponses(431, 500),
           503: {
             description:
               'The store cannot be reached (health body, status "unavailable"), or the server is shutting down (problem).',
