@@ -3,6 +3,7 @@
 import type { SwaggerOptions } from '@fastify/swagger'
 import type { BucketPolicy } from '../domain/token-bucket.ts'
 import { describeRatePolicy } from './app-settings.ts'
+import { attachExamples } from './openapi-examples.ts'
 
 export function openApiOptions(opts: {
   version: string
@@ -39,6 +40,10 @@ export function openApiOptions(opts: {
     },
     // HEAD answers like GET without a body: integrators' tools should see it
     exposeHeadRoutes: true,
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? attachExamples(document.openapiObject, opts.baseUrl)
+        : document.swaggerObject,
     // Shared schemas appear under components.schemas by their $id (Contest, Signal, Problem…).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   }
