@@ -210,5 +210,11 @@ async function openBuckets(config: Config, wallClock: Clock, logger: Logger): Pr
   const limits = { ...rateLimitPolicy(config), clock: wallClock }
   if (config.redisUrl === null) return createMemoryBucketStore(limits)
   const { createRedisBucketStore } = await import('../store/redis/redis-bucket-store.ts')
-  return createRedisBucketStore({ ...limits, url: config.redisUrl, prefix: config.redisPrefix, logger })
+  return createRedisBucketStore({
+    ...limits,
+    url: config.redisUrl,
+    prefix: config.redisPrefix,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    logger,
+  })
 }
