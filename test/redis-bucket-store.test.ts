@@ -131,8 +131,8 @@ describe('RedisBucketStore', () => {
     const redis = await startPrivateRedis()
     const lines: string[] = []
     const logger = {
-      warn: (_: object, msg: string) => lines.push(`warn ${msg}`),
-      info: (_: object, msg: string) => lines.push(`info ${msg}`),
+      warn: (_: unknown, msg?: string) => void lines.push(`warn ${msg}`),
+      info: (_: unknown, msg?: string) => void lines.push(`info ${msg}`),
     }
     const s = await createRedisBucketStore({
       url: redis.url,

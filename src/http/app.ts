@@ -18,8 +18,9 @@ import { createErrorHandler } from './error-handler.ts'
 import { createFrameworkErrorAnswers } from './framework-errors.ts'
 import { createKeyAuth } from './key-auth.ts'
 import { createNotFoundHandler } from './not-found.ts'
+import { createOpenStreams, endStreamsOfRevokedKeys } from './open-streams.ts'
 import { openApiOptions } from './openapi-options.ts'
-import { KNOWN_PATHS } from './paths.ts'
+import { KNOWN_PATHS, PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
@@ -71,9 +72,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(metrics ? { metrics } : {}),
     log: () => app.log,
   })
+  const limits = settings.connectionLimits
+  // Node checks the headers and request timeouts on this interval (its default, 30 s, would let a
+  // slow-header connection live up to 30 s past its timeout).
+  const serverTimeouts = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 }
   const app = Fastify({
     // TLS material given: serve HTTPS directly (decisions §2); otherwise plain HTTP behind a proxy.
-    ...(settings.tls ? { https: { cert: settings.tls.cert, key: settings.tls.key } } : {}),
+    ...(settings.tls
+      ? { https: { cert: settings.tls.cert, key: settings.tls.key, ...serverTimeouts } }
+      : { http: serverTimeouts }),
+    // Connection limits for a public API (README, "Connection limits"): a socket silent for this long
+    // is closed, including one that never sends its first byte; streams switch it off for themselves.
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Above a load balancer's idle timeout (nginx upstream keepalive_timeout 60 s, AWS ALB 60 s), so
+    // the proxy, never this server, closes an idle upstream connection: no request races a close.
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger,
     genReqId: requestIdOf,
     trustProxy: settings.trustProxy.length > 0 ? [...settings.trustProxy] : false,
@@ -106,6 +120,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       headers: { connection: 'close' },
     })
   })
+  app.addHook('onRequest', (request, reply, done) => {
+    // The answer of every route but the stream is due within the request timeout: a 503 the client
+    // can retry beats a socket that goes quiet until the idle timeout drops it.
+    if (request.routeOptions.url !== PATHS.stream) {
+      const timer = setTimeout(() => {
+        if (reply.sent || reply.raw.headersSent) return
+        request.log.warn({ timeoutMs: limits.requestTimeoutMs }, 'no answer within the request timeout; 503')
+        addCorsHeaders(settings, request, reply)
+        sendProblem(reply, baseUrl, 'unavailable', {
+          detail:
+            'The server could not answer in time; retry after the number of seconds given in Retry-After.',
+        })
+      }, limits.requestTimeoutMs)
+      timer.unref()
+      reply.raw.once('close', () => clearTimeout(timer))
+    }
+    done()
+  })
   app.addHook('onRequest', rateLimiter.onRequest)
 
   await app.register(cors, corsPluginOptions(settings))
@@ -136,7 +168,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler(createNotFoundHandler(baseUrl, KNOWN_PATHS))
 
   registerContestRoutes(app, { cache, requireKey })
-  registerStreamRoute(app, { streams: deps.streams, requireKey })
+  const openStreams = createOpenStreams(settings.streamMaxPerAddress)
+  const unwatchRevocations = deps.follower.onEvents(
+    endStreamsOfRevokedKeys({ streams: openStreams, store: deps.store, logger: app.log }),
+  )
+  registerStreamRoute(app, {
+    streams: deps.streams,
+    requireKey,
+    openStreams,
+    rateLimitBurst: settings.rateLimit.burst,
+    streamMaxPerAddress: settings.streamMaxPerAddress,
+  })
   registerHealthRoute(app, {
     probe,
     buckets: deps.buckets,
@@ -154,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await deps.streams.close()
   })
   app.addHook('onClose', async () => {
+    unwatchRevocations()
     cache.close()
     await auth.close()
   })
