@@ -75,7 +75,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits = settings.connectionLimits
   // Node checks the headers and request timeouts on this interval (its default, 30 s, would let a
   // slow-header connection live up to 30 s past its timeout).
-  const serverTimeouts = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 }
+  const serverTimeouts = {
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: 1000,
+    // Node would answer a missing Host with a bare text 400; the hook below answers it as a problem.
+    requireHostHeader: false,
+  }
   const app = Fastify({
     // TLS material given: serve HTTPS directly (decisions §2); otherwise plain HTTP behind a proxy.
     ...(settings.tls
@@ -113,6 +118,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      addCorsHeaders(settings, request, reply)
+      return sendProblem(reply, baseUrl, 'bad-request', {
+        detail: 'An HTTP/1.1 request must carry a Host header.',
+        headers: { connection: 'close' },
+      })
+    }
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {
