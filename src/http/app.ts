@@ -21,7 +21,7 @@ import { createNotFoundHandler } from './not-found.ts'
 import { createOpenStreams, endStreamsOfRevokedKeys } from './open-streams.ts'
 import { openApiOptions } from './openapi-options.ts'
 import { KNOWN_PATHS, PATHS } from './paths.ts'
-import { sendProblem } from './problems.ts'
+import { EVERY_RESPONSE_HEADERS, sendProblem } from './problems.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
 import { serializeRequest } from './request-log.ts'
@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     })
   }
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
+    reply.header('x-request-id', request.id).headers(EVERY_RESPONSE_HEADERS)
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       addCorsHeaders(settings, request, reply)
       return sendProblem(reply, baseUrl, 'bad-request', {
