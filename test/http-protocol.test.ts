@@ -34,3 +34,48 @@ describe('X-Content-Type-Options', () => {
     stream.close()
   })
 })
+
+describe('methods', () => {
+  for (const method of ['QUERY', 'PROPFIND', 'TRACE', 'POST', 'DELETE']) {
+    test(`${method} on a known path › 405 method-not-allowed with Allow`, async () => {
+      const res = await rawRequest(`${world.baseUrl}/v1/contests?series=X`, { method, headers: auth() })
+      assert.equal(res.status, 405)
+      assert.equal(res.headers.allow, 'GET, HEAD')
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
+      if (method !== 'HEAD') assert.equal(JSON.parse(res.body.toString()).status, 405)
+    })
+  }
+
+  test('QUERY on an unknown path › 404 problem', async () => {
+    const res = await rawRequest(`${world.baseUrl}/v2/nothing`, { method: 'QUERY' })
+    assert.equal(res.status, 404)
+    assert.equal(JSON.parse(res.body.toString()).status, 404)
+  })
+
+  test('a plain OPTIONS (not a preflight) › 405 with Allow on a known path, 404 problem elsewhere', async () => {
+    const known = await rawRequest(`${world.baseUrl}/v1/stream/contests`, { method: 'OPTIONS' })
+    assert.equal(known.status, 405)
+    assert.equal(known.headers.allow, 'GET')
+    assert.equal(JSON.parse(known.body.toString()).status, 405)
+    const withOriginOnly = await rawRequest(`${world.baseUrl}/v1/contests/X-1`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://a.example' },
+    })
+    assert.equal(withOriginOnly.status, 405)
+    assert.equal(withOriginOnly.headers.allow, 'GET, HEAD')
+    assert.equal(withOriginOnly.headers['access-control-allow-origin'], '*')
+    const unknown = await rawRequest(`${world.baseUrl}/nowhere`, { method: 'OPTIONS' })
+    assert.equal(unknown.status, 404)
+    assert.equal(unknown.headers.allow, undefined)
+    assert.equal(JSON.parse(unknown.body.toString()).status, 404)
+  })
+
+  test('a CORS preflight is still answered 204 without a key', async () => {
+    const res = await rawRequest(`${world.baseUrl}/v1/contests`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' },
+    })
+    assert.equal(res.status, 204)
+    assert.equal(res.headers['access-control-allow-origin'], '*')
+  })
+})

@@ -17,7 +17,7 @@ import { addCorsHeaders, corsPluginOptions } from './cors.ts'
 import { createErrorHandler } from './error-handler.ts'
 import { createFrameworkErrorAnswers } from './framework-errors.ts'
 import { createKeyAuth } from './key-auth.ts'
-import { createNotFoundHandler } from './not-found.ts'
+import { answersBeforeRouting, createNotFoundHandler } from './not-found.ts'
 import { createOpenStreams, endStreamsOfRevokedKeys } from './open-streams.ts'
 import { openApiOptions } from './openapi-options.ts'
 import { KNOWN_PATHS, PATHS } from './paths.ts'
@@ -151,6 +151,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done()
   })
   app.addHook('onRequest', rateLimiter.onRequest)
+  // Counted like any request, then answered before CORS and body handling: 405 with Allow on a
+  // known path, 404 elsewhere (not-found.ts).
+  const notFound = createNotFoundHandler(baseUrl, KNOWN_PATHS)
+  app.addHook('onRequest', async (request, reply) => {
+    if (!answersBeforeRouting(request)) return undefined
+    addCorsHeaders(settings, request, reply)
+    return notFound(request, reply)
+  })
 
   await app.register(cors, corsPluginOptions(settings))
   // Everything not served from a precompressed representation: problem pages, large problems.
@@ -177,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requireKey = createRequireKey(auth)
 
   app.setErrorHandler(createErrorHandler({ baseUrl, probe }))
-  app.setNotFoundHandler(createNotFoundHandler(baseUrl, KNOWN_PATHS))
+  app.setNotFoundHandler(notFound)
 
   registerContestRoutes(app, { cache, requireKey })
   const openStreams = createOpenStreams(settings.streamMaxPerAddress)
