@@ -79,3 +79,41 @@ describe('methods', () => {
     assert.equal(res.headers['access-control-allow-origin'], '*')
   })
 })
+
+describe('query parameters', () => {
+  test('?series=%ZZ › 400 invalid-parameter, as a malformed escape in the path is 400', async () => {
+    for (const bad of ['%ZZ', '%', 'a%2', '%E0%A4%A']) {
+      const res = await rawRequest(`${world.baseUrl}/v1/contests?series=${bad}`, { headers: auth() })
+      const body = JSON.parse(res.body.toString())
+      assert.equal(res.status, 400, bad)
+      assert.match(body.type, /\/problems\/invalid-parameter$/)
+      assert.deepEqual(
+        body.invalid_params.map((p: { name: string }) => p.name),
+        ['series'],
+      )
+    }
+    const active = await rawRequest(`${world.baseUrl}/v1/contests/active?series=%ZZ`, { headers: auth() })
+    assert.equal(active.status, 400)
+    const fine = await rawRequest(`${world.baseUrl}/v1/contests?series=A%25B&x=%ZZ`, { headers: auth() })
+    assert.equal(fine.status, 200, 'a valid escape and a malformed unknown parameter are fine')
+  })
+
+  test('invalid_params lists every bad parameter, whatever rule each breaks', async () => {
+    const cases: Array<[string, string[]]> = [
+      ['limit=0&since=yesterday&before=never', ['series', 'limit', 'since', 'before']],
+      ['series=A&series=B&limit=1e1&since=x', ['series', 'limit', 'since']],
+      ['series=%ZZ&limit=101', ['series', 'limit']],
+      [`series=${'x'.repeat(129)}&limit=abc`, ['limit', 'series']],
+    ]
+    for (const [query, names] of cases) {
+      const res = await rawRequest(`${world.baseUrl}/v1/contests?${query}`, { headers: auth() })
+      const body = JSON.parse(res.body.toString())
+      assert.equal(res.status, 400, query)
+      assert.deepEqual(
+        body.invalid_params.map((p: { name: string }) => p.name).sort(),
+        [...names].sort(),
+        query,
+      )
+    }
+  })
+})

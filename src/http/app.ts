@@ -101,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Our own hook answers during shutdown, with a problem body rather than Fastify's JSON.
     return503OnClosing: false,
     bodyLimit: BODY_LIMIT,
+    // Every failing parameter is reported in invalid_params, not only the first one Ajv meets.
+    ajv: { customOptions: { allErrors: true } },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: edge.clientErrorHandler,
     frameworkErrors: edge.frameworkErrors,
