@@ -51,8 +51,7 @@ describe('dashboard and API reference in a real browser', () => {
       SIM_BACKFILL_DAYS: '1',
     }
     await startService()
-    await waitFor('the bootstrap banner', () => (service.stdout().includes('curl -N') ? true : undefined))
-    key = bootstrapKeyFrom(service.stdout())!
+    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     // the pages must work offline: anything not served by this service is refused and remembered

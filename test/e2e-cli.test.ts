@@ -1,10 +1,17 @@
 // The operator's view: the real `contest-signals` program, started and stopped as a process.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { readFileSync, statSync } from 'node:fs'
 import { request } from 'node:https'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { bootstrapKeyFrom, runCli, startProcess, tempDir } from './support/service-process.ts'
+import {
+  bootstrapKeyFileFrom,
+  bootstrapKeyFrom,
+  runCli,
+  startProcess,
+  tempDir,
+} from './support/service-process.ts'
 import { openStream } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -32,23 +39,25 @@ describe('contest-signals serve (first start)', () => {
   before(async () => {
     service = startProcess(['serve'], env)
     url = await service.url
-    // the banner ends with the stream's curl line: wait for all of it
-    await waitFor('the whole bootstrap banner', () =>
-      service.stdout().includes('curl -N') ? true : undefined,
-    )
-    key = bootstrapKeyFrom(service.stdout())!
+    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
   })
   after(async () => {
     await service.kill('SIGTERM')
     tmp.remove()
   })
 
-  it('prints a bootstrap key once with ready-to-paste curl commands, and the key works', async () => {
+  it('writes a bootstrap key once to a 0600 file the log names, with ready-to-paste curl commands, and the key works', async () => {
     assert.match(key, /^cs_[A-Za-z0-9_-]{27}$/)
+    const file = bootstrapKeyFileFrom(service.stdout())!
+    assert.equal(file, path.join(tmp.dir, 'bootstrap-key.txt'))
+    assert.equal(statSync(file).mode & 0o777, 0o600)
     assert.match(
-      service.stdout(),
+      readFileSync(file, 'utf8'),
       /curl -s -H "Authorization: Bearer cs_[^"]+" "http:\/\/127\.0\.0\.1:\d+\/v1\/contests\/active\?series=KXBTC15M"/,
     )
+    // Not a terminal: nothing but JSON log lines on stdout, and the key in none of them, nor on stderr.
+    assert.ok(!service.stdout().includes(key))
+    assert.ok(!service.stderr().includes(key))
     const res = await fetch(`${url}/v1/contests/active?series=KXBTC15M`, { headers: auth(key) })
     assert.equal(res.status, 200)
     const contest = (await res.json()) as { state: string; ticker: string }

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import { type Contest, MINUTE_MS } from '../src/domain/contest.ts'
 import { formatEventId } from '../src/domain/event-id.ts'
 import { EXAMPLE_BASE_URL, EXAMPLE_EPOCH, type OpenApiExamples } from '../src/http/openapi-examples.ts'
+import { StoreUnavailableError } from '../src/ports/store-errors.ts'
 import { encodeEventFrame } from '../src/stream/sse-frame.ts'
 import { createEngineWorld } from './support/engine-world.ts'
 import { rawRequest } from './support/raw-request.ts'
@@ -80,6 +81,18 @@ async function record(): Promise<OpenApiExamples> {
       headers: { 'x-padding': 'x'.repeat(20_000) },
     })
 
+    // the store unreachable: what a client sees during a database outage
+    const downWorld = await createTestWorld({
+      wrapStore: (real) => ({
+        ...real,
+        getContest: async () => {
+          throw new StoreUnavailableError('connection lost')
+        },
+      }),
+    })
+    const unavailable = await get(downWorld, `/v1/contests/${newest.ticker}`)
+    await downWorld.close()
+
     const events = await store.eventsAfter(0, 100)
     const frame = (type: string) => {
       const event = events.find((e) => e.type === type && e.ticker === live.ticker)!
@@ -105,6 +118,7 @@ async function record(): Promise<OpenApiExamples> {
         'not-found': base(notFound.json),
         'rate-limited': base(tooMany.json),
         'request-header-fields-too-large': base(JSON.parse(tooLarge.body.toString())),
+        unavailable: base(unavailable.json),
       },
       stream: {
         'contest.opened': frame('contest.opened'),
@@ -149,6 +163,7 @@ describe('OpenAPI examples', () => {
     assert.equal(recorded.contests.history.contests.length, 2)
     assert.equal(recorded.problems['rate-limited'].status, 429)
     assert.equal(recorded.problems['invalid-parameter'].status, 400)
+    assert.equal(recorded.problems.unavailable.status, 503)
     assert.match(recorded.stream['signal.emitted'], /^event: signal\.emitted\nid: \S+\ndata: \{.*\}\n\n$/s)
   })
 })

@@ -1,6 +1,7 @@
 // The only module that reads process.env: every setting of decisions §2, parsed once, every error
 // reported at once, the result frozen.
 import { randomInt } from 'node:crypto'
+import { dirname, join } from 'node:path'
 
 export type Config = Readonly<{
   port: number
@@ -35,6 +36,20 @@ export type Config = Readonly<{
   metricsPort: number | null
   /** prefix for every Redis key, so deployments (and test runs) sharing a server never collide */
   redisPrefix: string
+  /** bound on each Redis step before the rate limiter's circuit opens */
+  redisCommandTimeoutMs: number
+  /** PostgreSQL: server-side bound on any statement, and the pool's bound on opening a connection */
+  pgStatementTimeoutMs: number
+  pgConnectTimeoutMs: number
+  /** connection limits of the HTTP server (README, "Connection limits") */
+  httpHeadersTimeoutS: number
+  httpRequestTimeoutS: number
+  httpIdleTimeoutS: number
+  httpKeepAliveTimeoutS: number
+  /** open streams allowed per client address (per replica) */
+  streamMaxPerAddress: number
+  /** where `serve` writes the bootstrap key (mode 0600); the log names the path, never the key */
+  bootstrapKeyFile: string
 }>
 
 export class ConfigError extends Error {
@@ -208,6 +223,22 @@ export function loadConfig(env: Env = process.env): Config {
   const metricsPort = metricsRaw === undefined ? null : int('METRICS_PORT', 0, 0, 65535)
 
   const redisPrefix = read('REDIS_PREFIX') ?? 'cs:'
+  const redisCommandTimeoutMs = int('REDIS_COMMAND_TIMEOUT_MS', 50, 5, 5000)
+  const pgStatementTimeoutMs = int('PG_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000)
+  const pgConnectTimeoutMs = int('PG_CONNECT_TIMEOUT_MS', 2000, 100, 60_000)
+  const httpHeadersTimeoutS = num('HTTP_HEADERS_TIMEOUT_S', 10, 0.1, 600)
+  const httpRequestTimeoutS = num('HTTP_REQUEST_TIMEOUT_S', 10, 0.1, 600)
+  const httpIdleTimeoutS = num('HTTP_IDLE_TIMEOUT_S', 15, 0.1, 3600)
+  const httpKeepAliveTimeoutS = num('HTTP_KEEP_ALIVE_TIMEOUT_S', 75, 0.1, 3600)
+  // Node refuses a headers timeout above the request timeout (the headers are part of the request).
+  if (httpHeadersTimeoutS > httpRequestTimeoutS)
+    problems.push('HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S')
+  const streamMaxPerAddress = int('STREAM_MAX_PER_ADDRESS', 50, 1, 1_000_000)
+  // Beside the SQLite file by default (a directory the operator already owns); ./data/ otherwise.
+  const sqliteDir = databaseUrl.startsWith('sqlite:')
+    ? dirname(databaseUrl.slice('sqlite:'.length))
+    : './data'
+  const bootstrapKeyFile = read('BOOTSTRAP_KEY_FILE') ?? join(sqliteDir, 'bootstrap-key.txt')
 
   if (problems.length > 0) throw new ConfigError(problems)
 
@@ -241,6 +272,15 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapKey: bootstrapRaw === 'on',
     metricsPort,
     redisPrefix,
+    redisCommandTimeoutMs,
+    pgStatementTimeoutMs,
+    pgConnectTimeoutMs,
+    httpHeadersTimeoutS,
+    httpRequestTimeoutS,
+    httpIdleTimeoutS,
+    httpKeepAliveTimeoutS,
+    streamMaxPerAddress,
+    bootstrapKeyFile,
   })
 }
 

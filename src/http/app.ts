@@ -17,10 +17,11 @@ import { addCorsHeaders, corsPluginOptions } from './cors.ts'
 import { createErrorHandler } from './error-handler.ts'
 import { createFrameworkErrorAnswers } from './framework-errors.ts'
 import { createKeyAuth } from './key-auth.ts'
-import { createNotFoundHandler } from './not-found.ts'
+import { answersBeforeRouting, createNotFoundHandler } from './not-found.ts'
+import { createOpenStreams, endStreamsOfRevokedKeys } from './open-streams.ts'
 import { openApiOptions } from './openapi-options.ts'
-import { KNOWN_PATHS } from './paths.ts'
-import { sendProblem } from './problems.ts'
+import { KNOWN_PATHS, PATHS } from './paths.ts'
+import { EVERY_RESPONSE_HEADERS, sendProblem } from './problems.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
 import { serializeRequest } from './request-log.ts'
@@ -72,9 +73,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(metrics ? { metrics } : {}),
     log: () => app.log,
   })
+  const limits = settings.connectionLimits
+  // Node checks the headers and request timeouts on this interval (its default, 30 s, would let a
+  // slow-header connection live up to 30 s past its timeout).
+  const serverTimeouts = {
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: 1000,
+    // Node would answer a missing Host with a bare text 400; the hook below answers it as a problem.
+    requireHostHeader: false,
+  }
   const app = Fastify({
     // TLS material given: serve HTTPS directly (decisions §2); otherwise plain HTTP behind a proxy.
-    ...(settings.tls ? { https: { cert: settings.tls.cert, key: settings.tls.key } } : {}),
+    ...(settings.tls
+      ? { https: { cert: settings.tls.cert, key: settings.tls.key, ...serverTimeouts } }
+      : { http: serverTimeouts }),
+    // Connection limits for a public API (README, "Connection limits"): a socket silent for this long
+    // is closed, including one that never sends its first byte; streams switch it off for themselves.
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Above a load balancer's idle timeout (nginx upstream keepalive_timeout 60 s, AWS ALB 60 s), so
+    // the proxy, never this server, closes an idle upstream connection: no request races a close.
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger,
     genReqId: requestIdOf,
     trustProxy: settings.trustProxy.length > 0 ? [...settings.trustProxy] : false,
@@ -83,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Our own hook answers during shutdown, with a problem body rather than Fastify's JSON.
     return503OnClosing: false,
     bodyLimit: BODY_LIMIT,
+    // Every failing parameter is reported in invalid_params, not only the first one Ajv meets.
+    ajv: { customOptions: { allErrors: true } },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: edge.clientErrorHandler,
     frameworkErrors: edge.frameworkErrors,
@@ -99,7 +120,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     })
   }
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
+    reply.header('x-request-id', request.id).headers(EVERY_RESPONSE_HEADERS)
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      addCorsHeaders(settings, request, reply)
+      return sendProblem(reply, baseUrl, 'bad-request', {
+        detail: 'An HTTP/1.1 request must carry a Host header.',
+        headers: { connection: 'close' },
+      })
+    }
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {
@@ -107,7 +135,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       headers: { connection: 'close' },
     })
   })
+  app.addHook('onRequest', (request, reply, done) => {
+    // The answer of every route but the stream is due within the request timeout: a 503 the client
+    // can retry beats a socket that goes quiet until the idle timeout drops it.
+    if (request.routeOptions.url !== PATHS.stream) {
+      const timer = setTimeout(() => {
+        if (reply.sent || reply.raw.headersSent) return
+        request.log.warn({ timeoutMs: limits.requestTimeoutMs }, 'no answer within the request timeout; 503')
+        addCorsHeaders(settings, request, reply)
+        sendProblem(reply, baseUrl, 'unavailable', {
+          detail:
+            'The server could not answer in time; retry after the number of seconds given in Retry-After.',
+        })
+      }, limits.requestTimeoutMs)
+      timer.unref()
+      reply.raw.once('close', () => clearTimeout(timer))
+    }
+    done()
+  })
   app.addHook('onRequest', rateLimiter.onRequest)
+  // Counted like any request, then answered before CORS and body handling: 405 with Allow on a
+  // known path, 404 elsewhere (not-found.ts).
+  const notFound = createNotFoundHandler(baseUrl, KNOWN_PATHS)
+  app.addHook('onRequest', async (request, reply) => {
+    if (!answersBeforeRouting(request)) return undefined
+    addCorsHeaders(settings, request, reply)
+    return notFound(request, reply)
+  })
 
   await app.register(cors, corsPluginOptions(settings))
   // Everything not served from a precompressed representation: problem pages, large problems.
@@ -134,10 +188,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requireKey = createRequireKey(auth)
 
   app.setErrorHandler(createErrorHandler({ baseUrl, probe }))
-  app.setNotFoundHandler(createNotFoundHandler(baseUrl, KNOWN_PATHS))
+  app.setNotFoundHandler(notFound)
 
   registerContestRoutes(app, { cache, requireKey })
-  registerStreamRoute(app, { streams: deps.streams, requireKey })
+  const openStreams = createOpenStreams(settings.streamMaxPerAddress)
+  const unwatchRevocations = deps.follower.onEvents(
+    endStreamsOfRevokedKeys({ streams: openStreams, store: deps.store, logger: app.log }),
+  )
+  registerStreamRoute(app, {
+    streams: deps.streams,
+    requireKey,
+    openStreams,
+    rateLimitBurst: settings.rateLimit.burst,
+    streamMaxPerAddress: settings.streamMaxPerAddress,
+  })
   registerHealthRoute(app, {
     probe,
     buckets: deps.buckets,
@@ -156,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await deps.streams.close()
   })
   app.addHook('onClose', async () => {
+    unwatchRevocations()
     cache.close()
     await auth.close()
   })

@@ -21,5 +21,12 @@ export function appSettingsFrom(config: Config): AppSettings {
       config.tlsCertFile && config.tlsKeyFile
         ? { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) }
         : null,
+    connectionLimits: {
+      headersTimeoutMs: config.httpHeadersTimeoutS * 1000,
+      requestTimeoutMs: config.httpRequestTimeoutS * 1000,
+      idleTimeoutMs: config.httpIdleTimeoutS * 1000,
+      keepAliveTimeoutMs: config.httpKeepAliveTimeoutS * 1000,
+    },
+    streamMaxPerAddress: config.streamMaxPerAddress,
   }
 }

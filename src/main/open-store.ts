@@ -4,11 +4,14 @@ import type { Config } from '../config/config.ts'
 import type { Store } from '../ports/store.ts'
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
 
-export async function openStore(config: Pick<Config, 'databaseUrl'>): Promise<Store> {
+export type StoreConfig = Pick<Config, 'databaseUrl'> &
+  Partial<Pick<Config, 'pgStatementTimeoutMs' | 'pgConnectTimeoutMs'>>
+
+export async function openStore(config: StoreConfig): Promise<Store> {
   const url = config.databaseUrl
   const store = url.startsWith('sqlite:')
     ? createSqliteStore(url.slice('sqlite:'.length))
-    : await openPostgres(url)
+    : await openPostgres(config)
   try {
     await store.migrate()
   } catch (err) {
@@ -18,8 +21,11 @@ export async function openStore(config: Pick<Config, 'databaseUrl'>): Promise<St
   return store
 }
 
-async function openPostgres(url: string): Promise<Store> {
+async function openPostgres(config: StoreConfig): Promise<Store> {
   // Loaded lazily so the embedded default never loads the PostgreSQL client.
   const { createPostgresStore } = await import('../store/postgres/postgres-store.ts')
-  return createPostgresStore(url)
+  return createPostgresStore(config.databaseUrl, {
+    ...(config.pgStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.pgStatementTimeoutMs }),
+    ...(config.pgConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.pgConnectTimeoutMs }),
+  })
 }

@@ -40,7 +40,10 @@ export async function startService(
   role: Role,
   config: Config,
   logger: Logger,
-  out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  /** where a person sees the bootstrap key besides its file: stderr when it is a terminal */
+  terminal: ((text: string) => void) | null = process.stderr.isTTY
+    ? (text) => process.stderr.write(`${text}\n`)
+    : null,
 ): Promise<RunningService> {
   const wallClock: Clock = systemClock
   // Closed in reverse order of opening: streams first (they would hold the listener open), the store last.
@@ -130,7 +133,11 @@ export async function startService(
       logger.info({ url: server.url }, 'metrics listening')
     }
     if (url !== null && role === 'serve' && config.bootstrapKey)
-      await announceBootstrapKey(store, url, config.series[0]!, clock, out)
+      await announceBootstrapKey(store, url, config.series[0]!, clock, {
+        file: config.bootstrapKeyFile,
+        logger,
+        terminal,
+      })
     return { url, close: closeAll }
   } catch (err) {
     await closeAll()
@@ -212,5 +219,11 @@ async function openBuckets(config: Config, wallClock: Clock, logger: Logger): Pr
   const limits = { ...rateLimitPolicy(config), clock: wallClock }
   if (config.redisUrl === null) return createMemoryBucketStore(limits)
   const { createRedisBucketStore } = await import('../store/redis/redis-bucket-store.ts')
-  return createRedisBucketStore({ ...limits, url: config.redisUrl, prefix: config.redisPrefix, logger })
+  return createRedisBucketStore({
+    ...limits,
+    url: config.redisUrl,
+    prefix: config.redisPrefix,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    logger,
+  })
 }
