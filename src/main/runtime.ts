@@ -6,6 +6,7 @@ import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
 import { createEngine } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
+import type { AppSettings } from '../http/app-settings.ts'
 import { createMetrics, type Metrics } from '../metrics/metrics.ts'
 import { startMetricsServer } from '../metrics/metrics-server.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
@@ -50,6 +51,8 @@ export async function startService(
     }
   }
 
+  // Read first (the TLS files are read here), so a bad file stops the program before anything opens.
+  const settings = role === 'engine' ? null : appSettingsFrom(config)
   // Metrics exist only when they are served: nothing else in the process depends on them.
   const metrics = config.metricsPort === null ? null : createMetrics()
 
@@ -124,7 +127,17 @@ export async function startService(
 
     let url: string | null = null
     if (role !== 'engine') {
-      url = await startApi({ config, store, notifier, clock, wallClock, logger, closers, metrics })
+      url = await startApi({
+        config,
+        settings: settings!,
+        store,
+        notifier,
+        clock,
+        wallClock,
+        logger,
+        closers,
+        metrics,
+      })
     }
     if (metrics !== null && config.metricsPort !== null) {
       // On its own port, away from the public API and its rate limit; every role serves it.
@@ -147,6 +160,7 @@ export async function startService(
 
 type ApiParts = {
   config: Config
+  settings: AppSettings
   store: Store
   notifier: EventNotifier
   clock: Clock
@@ -158,8 +172,7 @@ type ApiParts = {
 }
 
 async function startApi(parts: ApiParts): Promise<string> {
-  const { config, store, notifier, clock, wallClock, logger, closers, metrics } = parts
-  const settings = appSettingsFrom(config)
+  const { config, settings, store, notifier, clock, wallClock, logger, closers, metrics } = parts
   const follower = createLogFollower({ store, notifier, pollMs: 250, logger })
   // Registered first, so the lag is measured before the streams spend time writing the batch.
   if (metrics) follower.onEvents((events) => metrics.countFanout(events, wallClock.now()))
