@@ -7,7 +7,7 @@ const num = (x: number | null, digits: number) => (x === null ? '—' : x.toFixe
 const range = (i: Interval | null) => (i === null ? '—' : `${pct(i.low)} – ${pct(i.high)}`)
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z')
 
-function describeFilter(filter: BacktestFilter): string[] {
+function describeFilter(filter: BacktestFilter, grid = false): string[] {
   const window =
     filter.since === undefined && filter.before === undefined
       ? 'all settled contests'
@@ -17,8 +17,12 @@ function describeFilter(filter: BacktestFilter): string[] {
             : ` ${filter.since === undefined ? '' : 'to '}${iso(filter.before)}`
         } (inclusive)`
   const thresholds = [
-    `confidence ≥ ${filter.minConfidence ?? 'any'}`,
-    `edge ≥ ${filter.minEdge === undefined ? 'any' : `${filter.minEdge}¢`}`,
+    ...(grid
+      ? ['confidence and edge thresholds: the grid below']
+      : [
+          `confidence ≥ ${filter.minConfidence ?? 'any'}`,
+          `edge ≥ ${filter.minEdge === undefined ? 'any' : `${filter.minEdge}¢`}`,
+        ]),
     `side ${filter.side ?? 'any'}`,
   ].join(', ')
   return [`backtest of ${filter.series ?? 'every series'}: ${window}`, `filter: ${thresholds}`]
@@ -72,9 +76,8 @@ export function formatGrid(filter: BacktestFilter, contests: number, grid: reado
     ),
     '',
   ]
-  const { minConfidence: _c, minEdge: _e, ...rest } = filter
   const lines = [
-    ...describeFilter(rest),
+    ...describeFilter(filter, true),
     `contests: ${contests} settled`,
     '',
     ...matrix('signals passing', (x) => String(x.signals)),

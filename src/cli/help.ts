@@ -74,7 +74,8 @@ entry, a void is refunded.
   --min-confidence C    signals with confidence >= C (0-100)
   --min-edge E          signals with edge_cents >= E (may be negative)
   --side up|down        one side only
-  --grid                win rate and profit over a grid of confidence x edge thresholds
+  --grid                signals, win rate and profit over a grid of confidence x edge thresholds
+                        (the grid replaces --min-confidence and --min-edge)
   --json                the same numbers as JSON
 
 Prints: signals passing, wins/losses/voids, win rate with a Wilson 95% interval, average entry,
