@@ -243,10 +243,19 @@ describe('examples/stream-consumer.ts', () => {
       const last = [...printed].at(-1)!.split(' ')[1]!
       const tickers = new Set([...printed].map((p) => p.split(' ')[0]!))
       for (const ticker of tickers) {
-        const res = await fetch(`${url}/v1/contests/${ticker}`, {
-          headers: { Authorization: `Bearer ${key}` },
-        })
-        const contest = (await res.json()) as { signals: Array<{ raised_at: string }> }
+        // This server's bucket is small (2, refilled every 2 s): wait out a 429 as a client would.
+        const contest = await waitFor(
+          `contest ${ticker}`,
+          async () => {
+            const res = await fetch(`${url}/v1/contests/${ticker}`, {
+              headers: { Authorization: `Bearer ${key}` },
+            })
+            const body = (await res.json()) as { signals: Array<{ raised_at: string }> }
+            return res.status === 200 ? body : undefined
+          },
+          15_000,
+          1000,
+        )
         for (const s of contest.signals.filter((s) => s.raised_at <= last)) {
           assert.ok(
             printed.has(`${ticker} ${s.raised_at}`),
