@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { request } from 'node:https'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import {
@@ -201,6 +203,12 @@ describe('contest-signals configuration errors', () => {
     ['an unknown database scheme', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be/],
     ['a simulator speed of zero', { SIM_SPEED: '0' }, /SIM_SPEED/],
     ['an unknown venue', { VENUE: 'nyse' }, /VENUE="nyse" is not a known venue/],
+    [
+      'a listen address that is no address',
+      { HOST: '999.1.1.1' },
+      /: HOST="999\.1\.1\.1" is not an IP address/,
+    ],
+    ['a series set but empty', { SERIES: '' }, /: SERIES is set but empty/],
   ]
   for (const [what, env, pattern] of cases) {
     it(`stops with one clear line and a non-zero exit for ${what}`, async () => {
@@ -212,6 +220,65 @@ describe('contest-signals configuration errors', () => {
       assert.equal(r.stdout, '')
     })
   }
+
+  it('names TLS_CERT_FILE and TLS_KEY_FILE when their files are missing, before opening anything', async () => {
+    const tmp = tempDir()
+    try {
+      const r = await runCli(
+        ['serve'],
+        envFor(tmp.dir, {
+          TLS_CERT_FILE: path.join(tmp.dir, 'cert.pem'),
+          TLS_KEY_FILE: '/nonexistent/key.pem',
+        }),
+      )
+      assert.equal(r.code, 1)
+      assert.equal(r.stderr.trimEnd().split('\n').length, 1)
+      assert.match(r.stderr, /TLS_CERT_FILE=".*cert\.pem" cannot be read \(ENOENT\)/)
+      assert.match(r.stderr, /TLS_KEY_FILE="\/nonexistent\/key\.pem" cannot be read \(ENOENT\)/)
+      assert.equal(r.stdout, '')
+    } finally {
+      tmp.remove()
+    }
+  })
+
+  it('names PORT and METRICS_PORT when their ports are taken', async () => {
+    const tmp = tempDir()
+    const busy = createServer()
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+    const port = String((busy.address() as AddressInfo).port)
+    try {
+      const env = envFor(tmp.dir, { SIM_BACKFILL_DAYS: '0', LOG_LEVEL: 'warn' })
+      const [api, metrics] = await Promise.all([
+        runCli(['api'], { ...env, PORT: port }),
+        runCli(['engine'], { ...env, METRICS_PORT: port }),
+      ])
+      assert.equal(api.code, 1)
+      assert.match(
+        api.stderr,
+        new RegExp(
+          `^contest-signals: invalid configuration: PORT=${port}: 127\\.0\\.0\\.1:${port} is already in use`,
+        ),
+      )
+      assert.equal(metrics.code, 1)
+      assert.match(
+        metrics.stderr,
+        new RegExp(`^contest-signals: invalid configuration: METRICS_PORT=${port}: `),
+      )
+    } finally {
+      busy.close()
+      tmp.remove()
+    }
+  })
+
+  it('names DATABASE_URL, without its password, when PostgreSQL cannot be reached', async () => {
+    const r = await runCli(['migrate'], { DATABASE_URL: 'postgres://contest:s3cret@127.0.0.1:1/contest' })
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stderr,
+      /^contest-signals: DATABASE_URL: cannot use PostgreSQL at postgres:\/\/contest:\*\*\*@127\.0\.0\.1:1\/contest: .*ECONNREFUSED/,
+    )
+    assert.doesNotMatch(r.stderr, /s3cret/)
+  })
 
   it('answers an unknown command with the usage and exit code 2', async () => {
     const r = await runCli(['launch'], {})

@@ -25,10 +25,15 @@ export function tempDir(prefix = 'cs-test-'): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
+/** A child's environment: only PATH and HOME from ours, then `env`, so the machine's settings never leak in. */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }
+}
+
 export function startProcess(args: string[], env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
