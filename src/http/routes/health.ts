@@ -27,6 +27,9 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
   app.get(
     PATHS.health,
     {
+      // load balancers probe every few seconds: their requests are not worth an info line each (a
+      // failure still logs at warn or error)
+      logLevel: 'warn',
       schema: {
         operationId: 'getHealth',
         summary: 'Health check',
