@@ -1,10 +1,19 @@
 // The operator's view: the real `contest-signals` program, started and stopped as a process.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { readFileSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { request } from 'node:https'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { bootstrapKeyFrom, runCli, startProcess, tempDir } from './support/service-process.ts'
+import {
+  bootstrapKeyFileFrom,
+  bootstrapKeyFrom,
+  runCli,
+  startProcess,
+  tempDir,
+} from './support/service-process.ts'
 import { openStream } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -32,23 +41,25 @@ describe('contest-signals serve (first start)', () => {
   before(async () => {
     service = startProcess(['serve'], env)
     url = await service.url
-    // the banner ends with the stream's curl line: wait for all of it
-    await waitFor('the whole bootstrap banner', () =>
-      service.stdout().includes('curl -N') ? true : undefined,
-    )
-    key = bootstrapKeyFrom(service.stdout())!
+    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
   })
   after(async () => {
     await service.kill('SIGTERM')
     tmp.remove()
   })
 
-  it('prints a bootstrap key once with ready-to-paste curl commands, and the key works', async () => {
+  it('writes a bootstrap key once to a 0600 file the log names, with ready-to-paste curl commands, and the key works', async () => {
     assert.match(key, /^cs_[A-Za-z0-9_-]{27}$/)
+    const file = bootstrapKeyFileFrom(service.stdout())!
+    assert.equal(file, path.join(tmp.dir, 'bootstrap-key.txt'))
+    assert.equal(statSync(file).mode & 0o777, 0o600)
     assert.match(
-      service.stdout(),
+      readFileSync(file, 'utf8'),
       /curl -s -H "Authorization: Bearer cs_[^"]+" "http:\/\/127\.0\.0\.1:\d+\/v1\/contests\/active\?series=KXBTC15M"/,
     )
+    // Not a terminal: nothing but JSON log lines on stdout, and the key in none of them, nor on stderr.
+    assert.ok(!service.stdout().includes(key))
+    assert.ok(!service.stderr().includes(key))
     const res = await fetch(`${url}/v1/contests/active?series=KXBTC15M`, { headers: auth(key) })
     assert.equal(res.status, 200)
     const contest = (await res.json()) as { state: string; ticker: string }
@@ -192,6 +203,12 @@ describe('contest-signals configuration errors', () => {
     ['an unknown database scheme', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be/],
     ['a simulator speed of zero', { SIM_SPEED: '0' }, /SIM_SPEED/],
     ['an unknown venue', { VENUE: 'nyse' }, /VENUE="nyse" is not a known venue/],
+    [
+      'a listen address that is no address',
+      { HOST: '999.1.1.1' },
+      /: HOST="999\.1\.1\.1" is not an IP address/,
+    ],
+    ['a series set but empty', { SERIES: '' }, /: SERIES is set but empty/],
   ]
   for (const [what, env, pattern] of cases) {
     it(`stops with one clear line and a non-zero exit for ${what}`, async () => {
@@ -203,6 +220,65 @@ describe('contest-signals configuration errors', () => {
       assert.equal(r.stdout, '')
     })
   }
+
+  it('names TLS_CERT_FILE and TLS_KEY_FILE when their files are missing, before opening anything', async () => {
+    const tmp = tempDir()
+    try {
+      const r = await runCli(
+        ['serve'],
+        envFor(tmp.dir, {
+          TLS_CERT_FILE: path.join(tmp.dir, 'cert.pem'),
+          TLS_KEY_FILE: '/nonexistent/key.pem',
+        }),
+      )
+      assert.equal(r.code, 1)
+      assert.equal(r.stderr.trimEnd().split('\n').length, 1)
+      assert.match(r.stderr, /TLS_CERT_FILE=".*cert\.pem" cannot be read \(ENOENT\)/)
+      assert.match(r.stderr, /TLS_KEY_FILE="\/nonexistent\/key\.pem" cannot be read \(ENOENT\)/)
+      assert.equal(r.stdout, '')
+    } finally {
+      tmp.remove()
+    }
+  })
+
+  it('names PORT and METRICS_PORT when their ports are taken', async () => {
+    const tmp = tempDir()
+    const busy = createServer()
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+    const port = String((busy.address() as AddressInfo).port)
+    try {
+      const env = envFor(tmp.dir, { SIM_BACKFILL_DAYS: '0', LOG_LEVEL: 'warn' })
+      const [api, metrics] = await Promise.all([
+        runCli(['api'], { ...env, PORT: port }),
+        runCli(['engine'], { ...env, METRICS_PORT: port }),
+      ])
+      assert.equal(api.code, 1)
+      assert.match(
+        api.stderr,
+        new RegExp(
+          `^contest-signals: invalid configuration: PORT=${port}: 127\\.0\\.0\\.1:${port} is already in use`,
+        ),
+      )
+      assert.equal(metrics.code, 1)
+      assert.match(
+        metrics.stderr,
+        new RegExp(`^contest-signals: invalid configuration: METRICS_PORT=${port}: `),
+      )
+    } finally {
+      busy.close()
+      tmp.remove()
+    }
+  })
+
+  it('names DATABASE_URL, without its password, when PostgreSQL cannot be reached', async () => {
+    const r = await runCli(['migrate'], { DATABASE_URL: 'postgres://contest:s3cret@127.0.0.1:1/contest' })
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stderr,
+      /^contest-signals: DATABASE_URL: cannot use PostgreSQL at postgres:\/\/contest:\*\*\*@127\.0\.0\.1:1\/contest: .*ECONNREFUSED/,
+    )
+    assert.doesNotMatch(r.stderr, /s3cret/)
+  })
 
   it('answers an unknown command with the usage and exit code 2', async () => {
     const r = await runCli(['launch'], {})

@@ -123,8 +123,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       ...exchangeEnv(exchanges),
     })
     url = await service.url
-    await waitFor('the bootstrap banner', () => (service.stdout().includes('curl -N') ? true : undefined))
-    key = bootstrapKeyFrom(service.stdout())!
+    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
     stream = await openStream(`${url}/v1/stream/contests?series=${BTC}`, { key })
   })
 

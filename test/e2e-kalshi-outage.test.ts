@@ -21,8 +21,7 @@ async function healthOf(url: string): Promise<{ status: number; body: Record<str
 }
 
 async function serveKey(service: ServiceProcess): Promise<string> {
-  await waitFor('the bootstrap banner', () => (service.stdout().includes('curl -N') ? true : undefined))
-  return bootstrapKeyFrom(service.stdout())!
+  return waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
 }
 
 describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {

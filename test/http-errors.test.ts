@@ -101,10 +101,11 @@ describe('problem responses', () => {
     assert.equal(((await res.json()) as { type: string }).type, problemType('method-not-allowed'))
   })
 
-  test('answers a plain OPTIONS without an error body', async () => {
+  test('answers a plain OPTIONS (not a preflight) with 405 and Allow', async () => {
     const res = await api.request('/v1/contests', { method: 'OPTIONS' })
-    assert.ok(res.status === 204 || res.headers.get('content-type')?.startsWith('application/problem+json'))
-    assert.equal(res.text, '')
+    assert.equal(res.status, 405)
+    assert.equal(res.headers.get('allow'), 'GET, HEAD')
+    assert.equal(res.json.status, 405)
   })
 
   test('answers an unknown server fault with a 500 internal-error that carries no internals', async () => {

@@ -40,6 +40,22 @@ describe('GET /v1/health', () => {
       assert.ok(Math.abs(Date.parse(res.json.time) - Date.now()) < 5000)
     }))
 
+  test('is not logged at info, while other requests are', async () => {
+    const lines: string[] = []
+    const w = await createTestWorld({ env: { LOG_LEVEL: 'info' }, logSink: (line) => lines.push(line) })
+    try {
+      const client = createApiClient(w)
+      assert.equal((await client.get('/v1/health')).status, 200)
+      assert.equal((await client.get('/v1/contests/active?series=KXBTC15M', w.key)).status, 404)
+      await new Promise((r) => setTimeout(r, 50))
+      const urls = lines.map((l) => JSON.parse(l) as { req?: { url?: string } }).map((e) => e.req?.url)
+      assert.ok(urls.includes('/v1/contests/active?series=KXBTC15M'), 'other requests are logged')
+      assert.ok(!urls.includes('/v1/health'), 'health probes are not')
+    } finally {
+      await w.close()
+    }
+  })
+
   test('needs no key and ignores a bad one', () =>
     withWorld({}, async (w) => {
       const client = createApiClient(w)

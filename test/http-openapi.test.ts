@@ -5,6 +5,7 @@ import { PROBLEM_NAMES, PROBLEMS } from '../src/http/problems.ts'
 import { TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
 type Operation = {
+  operationId?: string
   security?: Record<string, unknown>[]
   parameters?: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[]
   responses: Record<
@@ -54,7 +55,22 @@ describe('GET /v1/openapi.json', () => {
       '/v1/openapi.json',
       '/v1/stream/contests',
     ])
-    for (const [path, method] of operations()) assert.equal(method, 'get', `${method} ${path}`)
+    // every operation is a GET, or the HEAD mirroring it (the stream has none: HEAD there is 405)
+    for (const [path, method, operation] of operations()) {
+      assert.ok(method === 'get' || method === 'head', `${method} ${path}`)
+      if (method === 'head') assert.equal(operation.operationId, `${doc.paths[path].get.operationId}-head`)
+    }
+    const heads = operations()
+      .filter(([, method]) => method === 'head')
+      .map(([path]) => path)
+      .sort()
+    assert.deepEqual(heads, [
+      '/v1/contests',
+      '/v1/contests/active',
+      '/v1/contests/{ticker}',
+      '/v1/health',
+      '/v1/openapi.json',
+    ])
   })
 
   test('declares bearer authentication on every keyed endpoint and none on health', () => {
@@ -129,7 +145,8 @@ describe('GET /v1/openapi.json', () => {
         assert.ok(tooMany.headers?.[h], `${path} 429 ${h}`)
       }
     }
-    assert.equal(count, 5, 'every rate-limited endpoint (all but health)')
+    // GET on five endpoints (all but health) and HEAD on four of them (not the stream)
+    assert.equal(count, 9, 'every rate-limited operation')
     assert.equal(op('/v1/health').responses['429'], undefined)
   })
 

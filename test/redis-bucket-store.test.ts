@@ -127,4 +127,47 @@ describe('RedisBucketStore', () => {
       await redis.stop()
     }
   })
+  it('opens its circuit on a paused Redis after one command timeout, logs once each way, and closes when Redis answers', async () => {
+    const redis = await startPrivateRedis()
+    const lines: string[] = []
+    const logger = {
+      warn: (_: unknown, msg?: string) => void lines.push(`warn ${msg}`),
+      info: (_: unknown, msg?: string) => void lines.push(`info ${msg}`),
+    }
+    const s = await createRedisBucketStore({
+      url: redis.url,
+      prefix: 'cs:',
+      burst: 20,
+      perSec: 1,
+      clock: systemClock,
+      logger,
+      commandTimeoutMs: 40,
+      probeEveryMs: 100,
+    })
+    try {
+      assert.equal((await s.take('k')).allowed, true)
+      redis.pause()
+      // Requests in flight when Redis stops answering wait the timeout once; later ones not at all.
+      const first = performance.now()
+      await Promise.all([s.take('k'), s.take('k'), s.take('j')])
+      const firstMs = performance.now() - first
+      assert.ok(firstMs < 40 + 60, `first takes waited ${firstMs} ms`)
+      assert.equal(s.health(), 'degraded')
+      const later = performance.now()
+      for (let i = 0; i < 50; i++) await s.take('k')
+      assert.ok(performance.now() - later < 50, 'no Redis wait once the circuit is open')
+      redis.resume()
+      const deadline = Date.now() + 5000
+      while (s.health() !== 'ok' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      assert.equal(s.health(), 'ok')
+      assert.deepEqual(
+        lines.map((l) => l.split(':')[0]),
+        ['warn Redis circuit open', 'info Redis circuit closed'],
+      )
+    } finally {
+      redis.resume()
+      await s.close()
+      await redis.stop()
+    }
+  })
 })

@@ -406,6 +406,12 @@ describe('stream hub › connection lifecycle', () => {
     await within(Promise.all([bySeries.ended, byTicker.ended]), 'both streams to end')
     assert.equal(bySeries.end, 'clean')
     assert.equal(byTicker.end, 'clean')
+    // the last frame spreads the reconnects after a restart: a retry of 2–10 s drawn per stream
+    for (const client of [bySeries, byTicker]) {
+      const last = client.frames.at(-1)
+      assert.equal(last?.kind, 'retry')
+      assert.ok(last.kind === 'retry' && last.ms >= 2000 && last.ms < 10_000, JSON.stringify(last))
+    }
     assert.equal(w.hub.size(), 0)
 
     const late = await w.connect(series)

@@ -2,17 +2,24 @@
 import type { Config } from '../config/config.ts'
 import type { ApiKeyRecord } from '../domain/api-key.ts'
 import { issueKey } from '../keys/key-service.ts'
-import { openStore } from '../main/open-store.ts'
+import { storedServiceClock } from '../main/service-clock.ts'
 import { systemClock } from '../main/system-clock.ts'
+import type { Clock } from '../ports/clock.ts'
+import { openCommandStore } from './command-store.ts'
 
-export async function runKeysCommand(
-  config: Config,
-  args: string[],
-  label: string | undefined,
-): Promise<number> {
+export type KeysOptions = { label: string | undefined; json: boolean }
+
+export async function runKeysCommand(config: Config, args: string[], opts: KeysOptions): Promise<number> {
+  const { label } = opts
   const [action, id] = args
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
-    process.stderr.write('contest-signals: usage: keys create --label NAME | keys list | keys revoke ID\n')
+    process.stderr.write(
+      'contest-signals: usage: keys create --label NAME | keys list [--json] | keys revoke ID (see keys --help)\n',
+    )
+    return 2
+  }
+  if (opts.json && action !== 'list') {
+    process.stderr.write('contest-signals: --json goes with keys list\n')
     return 2
   }
   if (action === 'create' && (label === undefined || label.trim() === '' || label.length > 200)) {
@@ -23,20 +30,29 @@ export async function runKeysCommand(
     process.stderr.write('contest-signals: keys revoke needs the key ID (see keys list)\n')
     return 2
   }
-  const store = await openStore(config)
+  const { store } = await openCommandStore(config)
   try {
+    // Created, last used and revoked all on one clock: the deployment's, as the api records last use.
+    const clock: Clock = config.venue === 'sim' ? await storedServiceClock(store, systemClock) : systemClock
     if (action === 'create') {
-      const { record, key } = await issueKey(store, label!.trim(), systemClock)
+      const { record, key } = await issueKey(store, label!.trim(), clock)
       process.stdout.write(
         `created key ${record.id} (label "${record.label}"); it is shown only now:\n${key}\n`,
       )
       return 0
     }
     if (action === 'list') {
-      process.stdout.write(formatKeyTable(await store.listKeys()))
+      const keys = await store.listKeys()
+      process.stdout.write(
+        opts.json ? `${JSON.stringify(keys.map(toKeyJson), null, 2)}\n` : formatKeyTable(keys),
+      )
+      if (!opts.json && clock !== systemClock)
+        process.stderr.write(
+          "contest-signals: times are UTC on the deployment's virtual clock (the simulator runs faster than the wall clock)\n",
+        )
       return 0
     }
-    if (await store.revokeKey(id!, systemClock.now())) {
+    if (await store.revokeKey(id!, clock.now())) {
       process.stdout.write(`revoked ${id}\n`)
       return 0
     }
@@ -44,6 +60,28 @@ export async function runKeysCommand(
     return 1
   } finally {
     await store.close()
+  }
+}
+
+/** One key as `keys list --json` prints it: snake_case like the API, times RFC 3339 or null. */
+export type KeyJson = {
+  id: string
+  label: string
+  prefix: string
+  created_at: string
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+export function toKeyJson(k: ApiKeyRecord): KeyJson {
+  const when = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+  return {
+    id: k.id,
+    label: k.label,
+    prefix: k.prefix,
+    created_at: new Date(k.createdAt).toISOString(),
+    last_used_at: when(k.lastUsedAt),
+    revoked_at: when(k.revokedAt),
   }
 }
 

@@ -1,61 +1,111 @@
 #!/usr/bin/env node
 // The `contest-signals` command (decisions §2, §8): serve | api | engine | keys create|list|revoke |
-// migrate | venue check.
-import { parseArgs } from 'node:util'
+// migrate | backtest | backup | venue check, each with its own --help, and --version.
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.ts'
 import { createLogger } from '../main/logger.ts'
 import { type Role, startService } from '../main/runtime.ts'
+import { VERSION } from '../main/version.ts'
+import { runBacktestCommand } from './backtest-command.ts'
+import { runBackupCommand } from './backup-command.ts'
+import { COMMAND_HELP, USAGE } from './help.ts'
 import { runKeysCommand } from './keys-command.ts'
 import { runMigrate } from './migrate-command.ts'
 import { runVenueCheck } from './venue-check-command.ts'
 
-const USAGE = `usage: contest-signals <command>
+type Options = NonNullable<ParseArgsConfig['options']>
 
-commands:
-  serve                      api + engine in one process (the embedded default)
-  api                        api role only
-  engine                     engine role only
-  keys create --label NAME   create an API key; the key is printed alone on the last line
-  keys list                  list keys (id, label, key prefix, created, last used, revoked)
-  keys revoke ID             revoke a key
-  migrate                    apply schema migrations and exit
-  venue check                what the engine would follow now: markets, asks, spot per source
-
-Settings come from environment variables (PORT, HOST, DATABASE_URL, ...): see the README.`
+/** Each command's own options; --help is everyone's. */
+const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
+  serve: {},
+  api: {},
+  engine: {},
+  keys: { label: { type: 'string' }, json: { type: 'boolean' } },
+  migrate: {},
+  backtest: {
+    series: { type: 'string' },
+    since: { type: 'string' },
+    before: { type: 'string' },
+    'min-confidence': { type: 'string' },
+    'min-edge': { type: 'string' },
+    side: { type: 'string' },
+    json: { type: 'boolean' },
+    grid: { type: 'boolean' },
+  },
+  backup: {},
+  venue: {},
+}
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
+  const [first, ...rest] = argv
+  if (first === '--version' || first === '-v' || first === 'version') {
+    process.stdout.write(`contest-signals ${VERSION}\n`)
+    return 0
+  }
+  if (first === undefined) {
+    process.stderr.write(`${USAGE}\n`)
+    return 2
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = rest[0]
+    process.stdout.write(`${(topic && COMMAND_HELP[topic]) || USAGE}\n`)
+    return 0
+  }
+  const options = COMMAND_OPTIONS[first]
+  if (options === undefined) {
+    process.stderr.write(`contest-signals: unknown command "${first}"\n${USAGE}\n`)
+    return 2
+  }
+  const { positionals, values: parsed } = parseArgs({
+    args: rest,
     allowPositionals: true,
     strict: true,
-    options: { label: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { ...options, help: { type: 'boolean', short: 'h' } },
   })
-  const [command, ...rest] = positionals
-  if (values.help || command === undefined || command === 'help') {
-    process.stdout.write(`${USAGE}\n`)
-    return command === undefined && !values.help ? 2 : 0
+  const values = parsed as Readonly<Record<string, string | boolean | undefined>>
+  // --help needs no configuration: it works whatever the environment holds.
+  if (values.help) {
+    process.stdout.write(`${COMMAND_HELP[first]}\n`)
+    return 0
   }
 
   const config = loadConfig(process.env)
-  switch (command) {
+  const str = (name: string) => values[name] as string | undefined
+  switch (first) {
     case 'serve':
     case 'api':
     case 'engine':
-      return serve(command, config)
+      if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
+      return serve(first, config)
     case 'keys':
-      return runKeysCommand(config, rest, values.label)
+      return runKeysCommand(config, positionals, { label: str('label'), json: values.json === true })
     case 'migrate':
       return runMigrate(config)
-    case 'venue':
-      if (rest[0] !== 'check' || rest.length !== 1) {
-        process.stderr.write('contest-signals: usage: venue check\n')
-        return 2
-      }
-      return runVenueCheck(config)
+    case 'backtest':
+      if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
+      return runBacktestCommand(config, {
+        series: str('series'),
+        since: str('since'),
+        before: str('before'),
+        minConfidence: str('min-confidence'),
+        minEdge: str('min-edge'),
+        side: str('side'),
+        json: values.json === true,
+        grid: values.grid === true,
+      })
+    case 'backup':
+      if (positionals.length !== 1) return usageError(first, 'needs exactly one PATH')
+      return runBackupCommand(config, positionals[0]!)
     default:
-      process.stderr.write(`contest-signals: unknown command "${command}"\n${USAGE}\n`)
-      return 2
+      if (positionals[0] !== 'check' || positionals.length !== 1)
+        return usageError(first, 'usage: venue check')
+      return runVenueCheck(config)
   }
+}
+
+function usageError(command: string, problem: string): number {
+  process.stderr.write(`contest-signals ${command}: ${problem} (see contest-signals ${command} --help)\n`)
+  return 2
 }
 
 async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise<number> {
@@ -87,6 +137,8 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`contest-signals: invalid configuration: ${err.problems.join('; ')}\n`)
     } else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`contest-signals: ${err.message}\n`)
+      process.exitCode = 2
+      return
     } else {
       const message = err instanceof Error ? err.message : String(err)
       process.stderr.write(`contest-signals: ${message.split('\n')[0]}\n`)

@@ -138,6 +138,20 @@ describe('loadConfig', () => {
     [{ KRAKEN_REST_URL: 'wss://api.kraken.com' }, /KRAKEN_REST_URL/],
     [{ BITSTAMP_WS_URL: 'nope' }, /BITSTAMP_WS_URL/],
     [{ SPOT_MAX_AGE_S: '0' }, /SPOT_MAX_AGE_S/],
+    // HOST is checked itself, not blamed on the PUBLIC_BASE_URL derived from it
+    [{ HOST: '999.1.1.1' }, /^HOST="999\.1\.1\.1" is not an IP address or host name$/],
+    [{ HOST: '1.2.3' }, /^HOST=/],
+    [{ HOST: 'bad_host!' }, /^HOST=/],
+    // a variable with a real default refuses an empty value instead of silently meaning the default
+    [{ SERIES: '' }, /^SERIES is set but empty/],
+    [{ SERIES: '  ' }, /^SERIES is set but empty/],
+    [{ CORS_ORIGINS: '' }, /^CORS_ORIGINS is set but empty/],
+    [{ DATABASE_URL: '' }, /^DATABASE_URL is set but empty/],
+    [{ PORT: '' }, /^PORT is set but empty/],
+    [{ HOST: '' }, /^HOST is set but empty/],
+    [{ VENUE: '' }, /^VENUE is set but empty/],
+    [{ PUBLIC_BASE_URL: '' }, /^PUBLIC_BASE_URL is set but empty/],
+    [{ LOG_LEVEL: '' }, /^LOG_LEVEL is set but empty/],
   ]
   for (const [env, pattern] of bad) {
     it(`names the variable when ${JSON.stringify(env)} is wrong`, () => {
@@ -147,6 +161,36 @@ describe('loadConfig', () => {
       )
     })
   }
+
+  it('names HOST alone when HOST is wrong', () => {
+    assert.throws(
+      () => loadConfig({ HOST: '999.1.1.1' }),
+      (err: unknown) => err instanceof ConfigError && err.problems.length === 1,
+    )
+  })
+
+  it('accepts host names, IPv4 and IPv6 listen addresses', () => {
+    for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'api-1.internal.example.com']) {
+      assert.equal(loadConfig({ HOST: host }).host, host)
+    }
+  })
+
+  it('reads an empty value as unset where the default is unset or random', () => {
+    const c = loadConfig({
+      REDIS_URL: '',
+      TRUST_PROXY: '',
+      TLS_CERT_FILE: '',
+      TLS_KEY_FILE: ' ',
+      KALSHI_KEY_ID: '',
+      KALSHI_PRIVATE_KEY_FILE: '',
+      METRICS_PORT: '',
+      SIM_SEED: '',
+    })
+    assert.equal(c.redisUrl, null)
+    assert.deepEqual(c.trustProxy, [])
+    assert.equal(c.tlsCertFile, null)
+    assert.equal(c.metricsPort, null)
+  })
 
   it('reports every problem at once', () => {
     assert.throws(

@@ -1,6 +1,7 @@
 // The only module that reads process.env: every setting of decisions §2, parsed once, every error
 // reported at once, the result frozen.
 import { randomInt } from 'node:crypto'
+import { dirname, join } from 'node:path'
 
 export type Config = Readonly<{
   port: number
@@ -35,6 +36,20 @@ export type Config = Readonly<{
   metricsPort: number | null
   /** prefix for every Redis key, so deployments (and test runs) sharing a server never collide */
   redisPrefix: string
+  /** bound on each Redis step before the rate limiter's circuit opens */
+  redisCommandTimeoutMs: number
+  /** PostgreSQL: server-side bound on any statement, and the pool's bound on opening a connection */
+  pgStatementTimeoutMs: number
+  pgConnectTimeoutMs: number
+  /** connection limits of the HTTP server (README, "Connection limits") */
+  httpHeadersTimeoutS: number
+  httpRequestTimeoutS: number
+  httpIdleTimeoutS: number
+  httpKeepAliveTimeoutS: number
+  /** open streams allowed per client address (per replica) */
+  streamMaxPerAddress: number
+  /** where `serve` writes the bootstrap key (mode 0600); the log names the path, never the key */
+  bootstrapKeyFile: string
 }>
 
 export class ConfigError extends Error {
@@ -67,11 +82,32 @@ export const DEFAULT_FEED_URLS: Readonly<Record<SpotSourceName, Readonly<{ ws: s
 }
 const SERIES_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 
+/**
+ * Variables whose default is "unset" (or random): for them an empty value is the same as unset, as
+ * container and unit files often write them. Every other variable has a real default, and an empty
+ * value there is surely a mistake (`SERIES=` publishing the default series, `CORS_ORIGINS=` allowing
+ * every origin): it stops the program naming the variable (decisions §2).
+ */
+const EMPTY_MEANS_UNSET: ReadonlySet<string> = new Set([
+  'REDIS_URL',
+  'TRUST_PROXY',
+  'TLS_CERT_FILE',
+  'TLS_KEY_FILE',
+  'KALSHI_KEY_ID',
+  'KALSHI_PRIVATE_KEY_FILE',
+  'METRICS_PORT',
+  'SIM_SEED',
+])
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
   const read = (name: string): string | undefined => {
     const v = env[name]
-    return v === undefined || v.trim() === '' ? undefined : v.trim()
+    if (v === undefined) return undefined
+    if (v.trim() !== '') return v.trim()
+    if (!EMPTY_MEANS_UNSET.has(name))
+      problems.push(`${name} is set but empty: give it a value, or unset it for the default`)
+    return undefined
   }
   const int = (name: string, dflt: number, min: number, max: number): number => {
     const raw = read(name)
@@ -95,6 +131,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 8080, 0, 65535)
   const host = read('HOST') ?? '127.0.0.1'
+  const hostOk = isHost(host)
+  if (!hostOk) problems.push(`HOST=${JSON.stringify(host)} is not an IP address or host name`)
   const databaseUrl = read('DATABASE_URL') ?? 'sqlite:./data/contest-signals.db'
   if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\/.+/.test(databaseUrl)) {
     problems.push('DATABASE_URL must be sqlite:PATH or postgres://…')
@@ -110,8 +148,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const scheme = tlsCertFile && tlsKeyFile ? 'https' : 'http'
   const urlHost = host.includes(':') ? `[${host}]` : host
-  const publicBaseUrl = (read('PUBLIC_BASE_URL') ?? `${scheme}://${urlHost}:${port}`).replace(/\/+$/, '')
-  if (!isHttpUrl(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an absolute http(s) URL')
+  const publicBaseUrlRaw = read('PUBLIC_BASE_URL')
+  const publicBaseUrl = (publicBaseUrlRaw ?? `${scheme}://${urlHost}:${port}`).replace(/\/+$/, '')
+  // The derived default is only as good as HOST, whose own problem is already reported.
+  if ((publicBaseUrlRaw !== undefined || hostOk) && !isHttpUrl(publicBaseUrl))
+    problems.push('PUBLIC_BASE_URL must be an absolute http(s) URL')
 
   const series = (read('SERIES') ?? 'KXBTC15M').split(',').map((s) => s.trim())
   if (series.some((s) => !SERIES_PATTERN.test(s)) || new Set(series).size !== series.length) {
@@ -208,6 +249,22 @@ export function loadConfig(env: Env = process.env): Config {
   const metricsPort = metricsRaw === undefined ? null : int('METRICS_PORT', 0, 0, 65535)
 
   const redisPrefix = read('REDIS_PREFIX') ?? 'cs:'
+  const redisCommandTimeoutMs = int('REDIS_COMMAND_TIMEOUT_MS', 50, 5, 5000)
+  const pgStatementTimeoutMs = int('PG_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000)
+  const pgConnectTimeoutMs = int('PG_CONNECT_TIMEOUT_MS', 2000, 100, 60_000)
+  const httpHeadersTimeoutS = num('HTTP_HEADERS_TIMEOUT_S', 10, 0.1, 600)
+  const httpRequestTimeoutS = num('HTTP_REQUEST_TIMEOUT_S', 10, 0.1, 600)
+  const httpIdleTimeoutS = num('HTTP_IDLE_TIMEOUT_S', 15, 0.1, 3600)
+  const httpKeepAliveTimeoutS = num('HTTP_KEEP_ALIVE_TIMEOUT_S', 75, 0.1, 3600)
+  // Node refuses a headers timeout above the request timeout (the headers are part of the request).
+  if (httpHeadersTimeoutS > httpRequestTimeoutS)
+    problems.push('HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S')
+  const streamMaxPerAddress = int('STREAM_MAX_PER_ADDRESS', 50, 1, 1_000_000)
+  // Beside the SQLite file by default (a directory the operator already owns); ./data/ otherwise.
+  const sqliteDir = databaseUrl.startsWith('sqlite:')
+    ? dirname(databaseUrl.slice('sqlite:'.length))
+    : './data'
+  const bootstrapKeyFile = read('BOOTSTRAP_KEY_FILE') ?? join(sqliteDir, 'bootstrap-key.txt')
 
   if (problems.length > 0) throw new ConfigError(problems)
 
@@ -241,6 +298,15 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapKey: bootstrapRaw === 'on',
     metricsPort,
     redisPrefix,
+    redisCommandTimeoutMs,
+    pgStatementTimeoutMs,
+    pgConnectTimeoutMs,
+    httpHeadersTimeoutS,
+    httpRequestTimeoutS,
+    httpIdleTimeoutS,
+    httpKeepAliveTimeoutS,
+    streamMaxPerAddress,
+    bootstrapKeyFile,
   })
 }
 
@@ -254,6 +320,14 @@ function hasScheme(s: string, schemes: readonly string[]): boolean {
   } catch {
     return false
   }
+}
+
+/** An IPv4 address (each part 0–255), an IPv6 address, or a DNS host name (RFC 1123). */
+function isHost(s: string): boolean {
+  if (s.includes(':')) return isIpOrCidr(s) && !s.includes('/')
+  const labels = s.split('.')
+  if (labels.every((l) => /^[0-9]+$/.test(l))) return isIpOrCidr(s) && !s.includes('/')
+  return s.length <= 253 && labels.every((l) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l))
 }
 
 function isIpOrCidr(s: string): boolean {

@@ -7,6 +7,7 @@ import type { LogFollower } from '../stream/log-follower.ts'
 import type { StreamHub } from '../stream/stream-hub.ts'
 import type { AppSettings } from './app-settings.ts'
 import type { RequestMetrics } from './request-metrics.ts'
+import type { WebAssets } from './web-assets.ts'
 
 export type AppDeps = {
   settings: AppSettings
@@ -22,4 +23,6 @@ export type AppDeps = {
   version: string
   /** request counts for the metrics port; absent when METRICS_PORT is unset (and in tests) */
   metrics?: RequestMetrics
+  /** the /docs and /dashboard pages; absent in tests that do not serve them */
+  webAssets?: WebAssets
 }

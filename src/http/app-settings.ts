@@ -17,6 +17,21 @@ export type AppSettings = Readonly<{
    * request through the framework, which the differential test compares the fast path with.
    */
   fastPath?: boolean
+  /** the HTTP server's connection limits (README, "Connection limits") */
+  connectionLimits: ConnectionLimits
+  /** open streams allowed per client address on this replica */
+  streamMaxPerAddress: number
+}>
+
+export type ConnectionLimits = Readonly<{
+  /** from a request's first byte to the end of its headers */
+  headersTimeoutMs: number
+  /** receiving a whole request; also the deadline for the answer of every route but the stream */
+  requestTimeoutMs: number
+  /** a socket with no traffic either way (a connection that never sends a byte included); not streams */
+  idleTimeoutMs: number
+  /** an idle kept-alive connection between requests */
+  keepAliveTimeoutMs: number
 }>
 
 /** How the rate policy reads in prose: "a token bucket of 20 requests refilled at 1 per second". */

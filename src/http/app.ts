@@ -17,9 +17,10 @@ import { createErrorHandler } from './error-handler.ts'
 import { createFastPath } from './fast-path.ts'
 import { createFrameworkErrorAnswers } from './framework-errors.ts'
 import { createKeyAuth } from './key-auth.ts'
-import { createNotFoundHandler } from './not-found.ts'
+import { answersBeforeRouting, createNotFoundHandler } from './not-found.ts'
+import { createOpenStreams, endStreamsOfRevokedKeys } from './open-streams.ts'
 import { openApiOptions } from './openapi-options.ts'
-import { KNOWN_PATHS } from './paths.ts'
+import { KNOWN_PATHS, PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
@@ -33,6 +34,7 @@ import { registerMethodNotAllowed } from './routes/method-not-allowed.ts'
 import { registerOpenApiRoute } from './routes/openapi.ts'
 import { registerProblemPages } from './routes/problem-pages.ts'
 import { registerStreamRoute } from './routes/stream.ts'
+import { registerWebPages } from './routes/web-pages.ts'
 import { SHARED_SCHEMAS, TICKER_MAX_LENGTH } from './schemas.ts'
 import type { TypedApp } from './typed-app.ts'
 
@@ -47,12 +49,13 @@ const BODY_LIMIT = 16 * 1024
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { settings, metrics } = deps
   const baseUrl = settings.publicBaseUrl
+  const clientAddress = createClientAddress(settings.trustProxy)
   const rateLimiter = createRateLimiter({
     buckets: deps.buckets,
     policy: settings.rateLimit,
     baseUrl,
     cors: settings,
-    clientAddress: createClientAddress(settings.trustProxy),
+    clientAddress,
   })
   let closing = false
 
@@ -72,9 +75,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(metrics ? { metrics } : {}),
     log: () => app.log,
   })
+  const limits = settings.connectionLimits
+  // Node checks the headers and request timeouts on this interval (its default, 30 s, would let a
+  // slow-header connection live up to 30 s past its timeout).
+  const serverTimeouts = {
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: 1000,
+    // Node would answer a missing Host with a bare text 400; the hook below answers it as a problem.
+    requireHostHeader: false,
+  }
   const app = Fastify({
     // TLS material given: serve HTTPS directly (decisions §2); otherwise plain HTTP behind a proxy.
-    ...(settings.tls ? { https: { cert: settings.tls.cert, key: settings.tls.key } } : {}),
+    ...(settings.tls
+      ? { https: { cert: settings.tls.cert, key: settings.tls.key, ...serverTimeouts } }
+      : { http: serverTimeouts }),
+    // Connection limits for a public API (README, "Connection limits"): a socket silent for this long
+    // is closed, including one that never sends its first byte; streams switch it off for themselves.
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Above a load balancer's idle timeout (nginx upstream keepalive_timeout 60 s, AWS ALB 60 s), so
+    // the proxy, never this server, closes an idle upstream connection: no request races a close.
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger,
     genReqId: requestIdOf,
     trustProxy: settings.trustProxy.length > 0 ? [...settings.trustProxy] : false,
@@ -83,6 +104,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Our own hook answers during shutdown, with a problem body rather than Fastify's JSON.
     return503OnClosing: false,
     bodyLimit: BODY_LIMIT,
+    // Every failing parameter is reported in invalid_params, not only the first one Ajv meets.
+    ajv: { customOptions: { allErrors: true } },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: edge.clientErrorHandler,
     frameworkErrors: edge.frameworkErrors,
@@ -100,6 +123,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onRequest', async (request, reply) => {
     setEdgeHeaders(reply, request.id)
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      addCorsHeaders(settings, request, reply)
+      return sendProblem(reply, baseUrl, 'bad-request', {
+        detail: 'An HTTP/1.1 request must carry a Host header.',
+        headers: { connection: 'close' },
+      })
+    }
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {
@@ -107,7 +137,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       headers: { connection: 'close' },
     })
   })
+  app.addHook('onRequest', (request, reply, done) => {
+    // The answer of every route but the stream is due within the request timeout: a 503 the client
+    // can retry beats a socket that goes quiet until the idle timeout drops it.
+    if (request.routeOptions.url !== PATHS.stream) {
+      const timer = setTimeout(() => {
+        if (reply.sent || reply.raw.headersSent) return
+        request.log.warn({ timeoutMs: limits.requestTimeoutMs }, 'no answer within the request timeout; 503')
+        addCorsHeaders(settings, request, reply)
+        sendProblem(reply, baseUrl, 'unavailable', {
+          detail:
+            'The server could not answer in time; retry after the number of seconds given in Retry-After.',
+        })
+      }, limits.requestTimeoutMs)
+      timer.unref()
+      reply.raw.once('close', () => clearTimeout(timer))
+    }
+    done()
+  })
   app.addHook('onRequest', rateLimiter.onRequest)
+  // Counted like any request, then answered before CORS and body handling: 405 with Allow on a
+  // known path, 404 elsewhere (not-found.ts).
+  const notFound = createNotFoundHandler(baseUrl, KNOWN_PATHS)
+  app.addHook('onRequest', async (request, reply) => {
+    if (!answersBeforeRouting(request)) return undefined
+    addCorsHeaders(settings, request, reply)
+    return notFound(request, reply)
+  })
 
   await app.register(cors, corsPluginOptions(settings))
   // Everything not served from a precompressed representation: problem pages, large problems.
@@ -134,9 +190,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requireKey = createRequireKey(auth)
 
   app.setErrorHandler(createErrorHandler({ baseUrl, probe }))
-  app.setNotFoundHandler(createNotFoundHandler(baseUrl, KNOWN_PATHS))
+  app.setNotFoundHandler(notFound)
 
   registerContestRoutes(app, { cache, requireKey })
+  const openStreams = createOpenStreams(settings.streamMaxPerAddress)
+  const unwatchRevocations = deps.follower.onEvents(
+    endStreamsOfRevokedKeys({ streams: openStreams, store: deps.store, logger: app.log }),
+  )
   if (settings.fastPath !== false) {
     // Cache hits of the hot GETs are answered before Fastify's own request handling (fast-path.ts);
     // everything else reaches Fastify's handler unchanged.
@@ -147,6 +207,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       cors: settings,
       log: pinoLogger,
       streams: deps.streams,
+      openStreams,
+      clientAddress,
       ...(metrics ? { metrics } : {}),
       isClosing: () => closing,
     })
@@ -155,7 +217,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.server.removeListener('request', framework)
     app.server.on('request', fastPath(framework))
   }
-  registerStreamRoute(app, { streams: deps.streams, requireKey })
+  registerStreamRoute(app, {
+    streams: deps.streams,
+    requireKey,
+    openStreams,
+    rateLimitBurst: settings.rateLimit.burst,
+    streamMaxPerAddress: settings.streamMaxPerAddress,
+  })
   registerHealthRoute(app, {
     probe,
     buckets: deps.buckets,
@@ -165,6 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   registerOpenApiRoute(app)
   registerProblemPages(app, baseUrl, { rateLimit: settings.rateLimit })
+  registerWebPages(app, deps.webAssets ?? new Map(), settings.publicBaseUrl)
   registerMethodNotAllowed(app, baseUrl, KNOWN_PATHS)
 
   app.addHook('preClose', async () => {
@@ -173,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await deps.streams.close()
   })
   app.addHook('onClose', async () => {
+    unwatchRevocations()
     cache.close()
     await auth.close()
   })

@@ -31,8 +31,9 @@ export function corsPluginOptions(config: CorsPolicy): FastifyCorsOptions {
     allowedHeaders: [...CORS_ALLOWED_HEADERS],
     exposedHeaders: [...CORS_EXPOSED_HEADERS],
     maxAge: PREFLIGHT_MAX_AGE_S,
-    // A plain OPTIONS (no Origin or no Access-Control-Request-Method) gets an empty 204 rather
-    // than the plugin's text/plain 400: every error this API sends is a problem.
+    // A plain OPTIONS (no Origin or no Access-Control-Request-Method) never reaches the plugin: it is
+    // answered 405 with Allow (404 on an unknown path) before, by not-found.ts. Not strict, so the
+    // plugin could never send its text/plain 400: every error this API sends is a problem.
     strictPreflight: false,
   }
 }

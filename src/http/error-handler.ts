@@ -1,8 +1,9 @@
 // The single error handler: everything that goes wrong in a route leaves as application/problem+json
 // (requests that find no route go to not-found.ts). Known problems carry their own name; Fastify's validation and client
 // errors map by context and status; anything else is logged with the request id and answered as a
-// bare 500 (or 503 when the store is the cause), with no internals in the body.
+// bare 500 (or 503 with Retry-After when the store cannot answer), with no internals in the body.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { isStoreUnavailable } from '../ports/store-errors.ts'
 import type { StoreProbe } from '../store/store-probe.ts'
 import { ProblemError, problemForStatus, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
 import { invalidParamsFrom } from './query-rules.ts'
@@ -33,6 +34,12 @@ export function createErrorHandler(opts: { baseUrl: string; probe: StoreProbe })
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {
       return sendProblem(reply, baseUrl, problemForStatus(status) ?? 'bad-request')
+    }
+    // The one place a store failure becomes 503 (decisions §4): the store says so itself
+    // (connection lost, admin shutdown, cannot connect, statement timeout), or the probe cannot reach it.
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'store unavailable; answered 503')
+      return sendProblem(reply, baseUrl, 'unavailable')
     }
     request.log.error({ err: error }, 'request failed')
     if (!(await probe.read()).reachable) {

@@ -11,11 +11,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Logger } from 'pino'
+import { bucketKeyFor } from '../domain/client-address.ts'
 import type { StreamHub } from '../stream/stream-hub.ts'
+import type { ClientAddressOf } from './client-address.ts'
 import { activeKey, type CachedEntry, type ContestCache, contestKey, historyKey } from './contest-cache.ts'
 import { type CorsPolicy, corsSimpleHeaders } from './cors.ts'
 import { type HotHeaders, readHotHeaders } from './hot-headers.ts'
 import type { AuthResult, KeyAuth } from './key-auth.ts'
+import type { OpenStreams } from './open-streams.ts'
 import { PATHS } from './paths.ts'
 import type { LimitVerdict, RateLimiter } from './rate-limit.ts'
 import {
@@ -41,6 +44,10 @@ export type FastPathDeps = {
   /** the app's logger: with request logging on (info), every request goes through Fastify */
   log: FastifyBaseLogger & Pick<Logger, 'isLevelEnabled'>
   streams: StreamHub
+  /** the per-address stream cap and the streams a revocation ends: shared with the stream route */
+  openStreams: OpenStreams
+  /** the client address as the rate limiter and Fastify's request.ip see it */
+  clientAddress: ClientAddressOf
   metrics?: RequestMetrics
   isClosing(): boolean
 }
@@ -161,7 +168,9 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
       result: AuthResult,
     ): void {
       if (route.stream !== undefined) {
-        if (result.ok) stream(res, h, route.stream)
+        // over the per-address cap, the stream route answers its 429 (the token travels with it)
+        const address = bucketKeyFor(deps.clientAddress(req.socket?.remoteAddress, h.forwardedFor))
+        if (result.ok && deps.openStreams.admit(address, result.keyId, res)) stream(req, res, h, route.stream)
         else handOver(req, res, verdict)
         return
       }
@@ -177,7 +186,9 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     }
 
     /** The stream route's work without the route: the same head, the same hand-over to the hub. */
-    function stream(res: ServerResponse, h: HotHeaders, series: string): void {
+    function stream(req: IncomingMessage, res: ServerResponse, h: HotHeaders, series: string): void {
+      // as in the stream route: quiet between keep-alives, cut off by its own rule, not the idle timeout
+      req.socket?.setTimeout(0)
       const head = streamHead(cors)
       const id = requestIdFrom(h.requestId)
       head.headers[head.idAt] = id
@@ -205,8 +216,9 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         return
       }
       const h = readHotHeaders(req.rawHeaders)
-      // Cross-origin requests are @fastify/cors's (the fast path builds heads for requests without Origin).
-      if (h.origin !== undefined) {
+      // Cross-origin requests are @fastify/cors's (the fast path builds heads for requests without
+      // Origin), and an HTTP/1.1 request without Host gets the framework's 400.
+      if (h.origin !== undefined || (!h.host && req.httpVersion === '1.1')) {
         framework(req, res)
         return
       }

@@ -4,7 +4,14 @@
 import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
-import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
+import {
+  EVERY_RESPONSE_HEADERS,
+  PROBLEM_MEDIA_TYPE,
+  PROBLEMS,
+  problemBody,
+  sendProblem,
+  TICKER_NOT_FOUND,
+} from './problems.ts'
 import type { RateLimiter } from './rate-limit.ts'
 import { setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
@@ -43,7 +50,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
   }
 
   /** Requests Node cannot parse never reach Fastify: answer them on the socket, still as problems. */
-  function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  function clientErrorHandler(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex): void {
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
       socket.destroy()
       return
@@ -58,8 +65,14 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     const { status, title } = PROBLEMS[name]
     deps.log().debug({ code: error.code }, 'client error')
     metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status)
+    // The answer to HEAD has no body (RFC 9110 §9.3.2), even when the request was too big to parse.
+    const raw = error.rawPacket
+    const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD '
+    const always = Object.entries(EVERY_RESPONSE_HEADERS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')
     socket.end(
-      `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${head ? '' : body}`,
     )
   }
 

@@ -1,7 +1,11 @@
 // Requests that found no route: 405 with Allow when the path is known but the method is not (the
-// rarer methods, TRACE, PROPFIND…, that have no stub route), else 404. The Allow lists come from
-// paths.ts, the same table the 405 stub routes are registered from.
+// rarer methods, TRACE, PROPFIND, QUERY…, that have no stub route, and a plain OPTIONS), else 404.
+// The Allow lists come from paths.ts, the same table the 405 stub routes are registered from.
+// `answersBeforeRouting` sends these answers from an onRequest hook, before Fastify would read a
+// body (QUERY without Content-Type would otherwise be a misleading 400) or @fastify/cors would
+// answer a plain OPTIONS as if it were a preflight.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { isPreflight } from './cors.ts'
 import type { KnownPath } from './paths.ts'
 import { sendProblem } from './problems.ts'
 
@@ -17,10 +21,21 @@ export function createAllowLookup(paths: readonly KnownPath[]): (path: string) =
 export function createNotFoundHandler(baseUrl: string, paths: readonly KnownPath[]) {
   const allowFor = createAllowLookup(paths)
   return function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
       const allow = allowFor(request.url.split('?')[0] ?? '')
       if (allow !== null) return sendProblem(reply, baseUrl, 'method-not-allowed', { headers: { allow } })
     }
     return sendProblem(reply, baseUrl, 'not-found', { detail: 'There is no resource at this path.' })
   }
+}
+
+/**
+ * True when the request is one the not-found handler must answer now: another method on a path no
+ * route serves, or a plain OPTIONS (no Origin or no Access-Control-Request-Method: not a preflight,
+ * which @fastify/cors answers).
+ */
+export function answersBeforeRouting(request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false
+  if (request.method === 'OPTIONS') return !isPreflight(request)
+  return request.routeOptions.url === undefined
 }

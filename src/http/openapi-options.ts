@@ -3,6 +3,7 @@
 import type { SwaggerOptions } from '@fastify/swagger'
 import type { BucketPolicy } from '../domain/token-bucket.ts'
 import { describeRatePolicy } from './app-settings.ts'
+import { attachExamples } from './openapi-examples.ts'
 
 export function openApiOptions(opts: {
   version: string
@@ -16,6 +17,8 @@ export function openApiOptions(opts: {
       info: {
         title: 'Contest Signals API',
         version: opts.version,
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'Contest Signals operators', url: `${opts.baseUrl}/docs` },
         description: `Read-only HTTPS + JSON API and Server-Sent Events stream of model signals on 15-minute bitcoin prediction-market contests. Errors are application/problem+json. Requests are rate limited per client IP address: a token bucket of ${burst} refilled at ${rate}, shared by all endpoints except the health check and by all keys used from that address.`,
       },
       servers: [{ url: opts.baseUrl }],
@@ -35,6 +38,12 @@ export function openApiOptions(opts: {
         { name: 'meta', description: 'This description.' },
       ],
     },
+    // HEAD answers like GET without a body: integrators' tools should see it
+    exposeHeadRoutes: true,
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? attachExamples(document.openapiObject, opts.baseUrl)
+        : document.swaggerObject,
     // Shared schemas appear under components.schemas by their $id (Contest, Signal, Problem…).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   }

@@ -10,6 +10,10 @@ export const PATHS = {
   health: '/v1/health',
   openApi: '/v1/openapi.json',
   problemPage: '/problems/:name',
+  docs: '/docs',
+  docsAsset: '/docs/*',
+  dashboard: '/dashboard',
+  dashboardAsset: '/dashboard/*',
 } as const
 
 export type KnownPath = { url: string; allow: readonly HTTPMethods[] }
@@ -23,6 +27,18 @@ export const KNOWN_PATHS: readonly KnownPath[] = [
   { url: PATHS.health, allow: ['GET', 'HEAD'] },
   { url: PATHS.openApi, allow: ['GET', 'HEAD'] },
   { url: PATHS.problemPage, allow: ['GET', 'HEAD'] },
+  { url: PATHS.docs, allow: ['GET', 'HEAD'] },
+  { url: PATHS.docsAsset, allow: ['GET', 'HEAD'] },
+  { url: PATHS.dashboard, allow: ['GET', 'HEAD'] },
+  { url: PATHS.dashboardAsset, allow: ['GET', 'HEAD'] },
+]
+
+/** Paths of the browser pages: no key, no rate limit (see routes/web-pages.ts). */
+export const PAGE_PATHS: readonly string[] = [
+  PATHS.docs,
+  PATHS.docsAsset,
+  PATHS.dashboard,
+  PATHS.dashboardAsset,
 ]
 
 /** The page a problem `type` URI resolves to. */

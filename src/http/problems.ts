@@ -127,6 +127,13 @@ export type ProblemOptions = {
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json'
 
+/**
+ * Headers every response carries, whatever answers it (a route, a hook, the not-found handler, a
+ * framework error, the bare-socket answer to an unparseable request): no browser may sniff a JSON or
+ * problem body into something it would render or run.
+ */
+export const EVERY_RESPONSE_HEADERS = { 'x-content-type-options': 'nosniff' } as const
+
 /** The one answer for a ticker that names no contest, however it failed (unknown, empty, overlong). */
 export const TICKER_NOT_FOUND: ProblemOptions = { detail: 'No contest has this ticker.' }
 

@@ -1,6 +1,8 @@
 // Query parameter rules that JSON Schema cannot state (decisions §4): a repeated parameter is an
-// error, and an integer must be written in decimal digits (Ajv's coercion would take `1e1`, ` 5`,
-// `0x10` or `+5`). Also turns validation failures into the `invalid_params` of the problem body.
+// error, an integer must be written in decimal digits (Ajv's coercion would take `1e1`, ` 5`,
+// `0x10` or `+5`), and a value with a malformed percent-escape (`%ZZ`, a cut UTF-8 sequence) is
+// refused as the same escape in the path is, instead of being read leniently. Also turns validation
+// failures into the `invalid_params` of the problem body, listing every bad parameter at once.
 import type { FastifyRequest } from 'fastify'
 import type { InvalidParam } from './problems.ts'
 import { ProblemError } from './problems.ts'
@@ -24,21 +26,62 @@ type ValidationIssue = {
 
 const DECIMAL_DIGITS = /^[0-9]+$/
 
-/** preValidation hook: runs before Ajv coerces and defaults, on the query exactly as parsed. */
+export const MALFORMED_ESCAPE_REASON = 'has a malformed percent-escape (write % as %25)'
+
+/**
+ * preValidation hook: runs before Ajv coerces and defaults, on the query exactly as parsed. When a
+ * parameter breaks one of these rules, the others are validated against the schema here as well, so
+ * `invalid_params` names every bad parameter, not only the first kind found.
+ */
 export async function guardQueryShape(request: FastifyRequest): Promise<void> {
   const schema = request.routeOptions.schema?.querystring as ObjectSchema | undefined
   const properties = schema?.properties
   if (!properties) return
   const query = request.query as Record<string, unknown>
+  const malformed = malformedParams(request.url)
   const invalid: InvalidParam[] = []
   for (const [name, prop] of Object.entries(properties)) {
     const value = query[name]
-    if (Array.isArray(value)) invalid.push({ name, reason: 'must be given once, not repeated' })
+    if (malformed.has(name)) invalid.push({ name, reason: MALFORMED_ESCAPE_REASON })
+    else if (Array.isArray(value)) invalid.push({ name, reason: 'must be given once, not repeated' })
     else if (prop.type === 'integer' && typeof value === 'string' && !DECIMAL_DIGITS.test(value)) {
       invalid.push({ name, reason: reasonFor(prop) })
     }
   }
-  if (invalid.length > 0) throw new ProblemError('invalid-parameter', { invalidParams: invalid })
+  if (invalid.length === 0) return
+  // The rest of the query against the route's own compiled schema: those failures are listed too.
+  const rest: Record<string, unknown> = { ...query }
+  for (const p of invalid) delete rest[p.name]
+  const validate = request.getValidationFunction('querystring')
+  if (validate && !validate(rest) && validate.errors) {
+    for (const p of invalidParamsFrom(validate.errors, schema)) {
+      if (!invalid.some((q) => q.name === p.name)) invalid.push(p)
+    }
+  }
+  throw new ProblemError('invalid-parameter', { invalidParams: invalid })
+}
+
+/** Names of the query parameters whose raw value has a malformed percent-escape. */
+function malformedParams(url: string): Set<string> {
+  const out = new Set<string>()
+  const q = url.indexOf('?')
+  if (q < 0 || !url.includes('%', q)) return out
+  for (const pair of url.slice(q + 1).split('&')) {
+    const eq = pair.indexOf('=')
+    const rawName = eq < 0 ? pair : pair.slice(0, eq)
+    const rawValue = eq < 0 ? '' : pair.slice(eq + 1)
+    const name = decodeOrNull(rawName)
+    if (name !== null && decodeOrNull(rawValue) === null) out.add(name)
+  }
+  return out
+}
+
+function decodeOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return null
+  }
 }
 
 /** The invalid_params of a Fastify validation error on the query string (or headers). */

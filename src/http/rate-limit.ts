@@ -11,7 +11,7 @@ import type { BucketPolicy } from '../domain/token-bucket.ts'
 import type { BucketStore, TakeResult } from '../ports/bucket-store.ts'
 import type { ClientAddressOf } from './client-address.ts'
 import { addCorsHeaders, type CorsPolicy, isPreflight } from './cors.ts'
-import { PATHS } from './paths.ts'
+import { PAGE_PATHS, PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 
 /** A limiter step: its answer, or null when the bucket store failed and the request goes uncounted. */
@@ -115,5 +115,7 @@ export function createRateLimiter(opts: {
 
 function isExempt(request: FastifyRequest): boolean {
   if (isPreflight(request)) return true
-  return (request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === PATHS.health
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  const route = request.routeOptions.url
+  return route === PATHS.health || (route !== undefined && PAGE_PATHS.includes(route))
 }

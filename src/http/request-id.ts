@@ -2,6 +2,7 @@
 // UUID. Fastify's genReqId and the fast path both take it from here.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import { EVERY_RESPONSE_HEADERS } from './problems.ts'
 
 /** A client's X-Request-Id is echoed only when it is a sane token; otherwise we make our own. */
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/
@@ -22,7 +23,7 @@ export function requestIdFrom(given: string | undefined): string {
  * header that every response must carry belongs here, and both paths then send it.
  */
 export function edgeHeaders(requestId: string): [string, string][] {
-  return [['x-request-id', requestId]]
+  return [['x-request-id', requestId], ...Object.entries(EVERY_RESPONSE_HEADERS)]
 }
 
 /** Sets edgeHeaders on a reply. */

@@ -6,10 +6,20 @@ import { ProblemError } from './problems.ts'
 
 export const BEARER_REALM = 'Bearer realm="contest-signals"'
 
+const keyIds = new WeakMap<FastifyRequest, string>()
+
+/** The id of the key a request was admitted with (set by the hook below), e.g. to end its streams on revocation. */
+export function keyIdOf(request: FastifyRequest): string | undefined {
+  return keyIds.get(request)
+}
+
 export function createRequireKey(auth: KeyAuth): (request: FastifyRequest) => Promise<void> {
   return async function requireKey(request) {
     const result = await auth.check(request.headers.authorization)
-    if (result.ok) return
+    if (result.ok) {
+      keyIds.set(request, result.keyId)
+      return
+    }
     if (result.reason === 'missing') {
       throw new ProblemError('unauthorized', {
         detail: 'This endpoint needs an API key: send it as Authorization: Bearer <key>.',

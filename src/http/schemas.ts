@@ -31,7 +31,11 @@ export const SignalSchema = Type.Object(
     }),
     edge_cents: Type.Number({ description: 'confidence − entry_price_cents, in probability points.' }),
     outcome: stringEnum(OUTCOMES, 'pending while the contest is not settled.'),
-    model_version: Type.Optional(nullable({ type: 'string' }, 'Tag of the model that produced the reading.')),
+    // always sent: null on readings stored before the tag was recorded
+    model_version: nullable(
+      { type: 'string' },
+      'Tag of the model that produced the reading; null on older readings.',
+    ),
   },
   { $id: 'Signal', description: 'A model signal raised on a contest.' },
 )
@@ -44,10 +48,18 @@ export const ContestSchema = Type.Object(
       opens_at: instant('RFC 3339 in UTC.'),
       expires_at: instant('RFC 3339 in UTC; the settlement time of a 15-minute round.'),
     }),
-    strike_price_dollars: Type.Optional(nullable({ type: 'number' }, 'Strike of the underlying in USD.')),
-    settled_side: Type.Optional(nullable({ type: 'string', enum: [...SIDES] }, 'null until settled.')),
-    settled_price_dollars: Type.Optional(
-      nullable({ type: 'number' }, 'Oracle expiration value in USD once settled; null while live.'),
+    // always sent, null when unknown: generated clients get `T | null`, never a phantom undefined
+    strike_price_dollars: nullable(
+      { type: 'number' },
+      'Strike of the underlying in USD; null until the venue sets it.',
+    ),
+    settled_side: nullable(
+      { type: 'string', enum: [...SIDES] },
+      'null until settled, and on a void contest.',
+    ),
+    settled_price_dollars: nullable(
+      { type: 'number' },
+      'Oracle expiration value in USD once settled; null while live, or when the oracle did not report it.',
     ),
     signals: Type.Array(Type.Ref('Signal'), { description: 'All signals of the contest, oldest first.' }),
   },
@@ -213,6 +225,14 @@ export const TickerParamsSchema = Type.Object({
 
 // ---- responses: problems written once, spread into every route (style: unkey)
 
+/** Sent on every response: quote it when reporting a problem (it is in the server's log line). */
+export const REQUEST_ID_HEADER = {
+  'X-Request-Id': {
+    type: 'string',
+    description: 'Identifies this request in the server log; echoed when the client sent one.',
+  },
+}
+
 const problemContent = (ref: string) => ({ [PROBLEM_MEDIA_TYPE]: { schema: Type.Ref(ref) } })
 
 const integerHeader = (description: string) => ({ type: 'integer', minimum: 0, description })
@@ -245,6 +265,7 @@ export const PROBLEM_RESPONSES = {
     },
     content: problemContent('Problem'),
   },
+  431: { description: 'Request header fields too large.', content: problemContent('Problem') },
   500: { description: 'Server fault; the body carries no internals.', content: problemContent('Problem') },
   503: {
     description: 'The store is unreachable or the server is shutting down.',
@@ -257,7 +278,11 @@ type ProblemStatus = keyof typeof PROBLEM_RESPONSES
 
 export function problemResponses<const S extends ProblemStatus>(...statuses: S[]) {
   const out = {} as Pick<typeof PROBLEM_RESPONSES, S>
-  for (const s of statuses) Object.assign(out, { [s]: PROBLEM_RESPONSES[s] })
+  for (const s of statuses) {
+    const response = PROBLEM_RESPONSES[s]
+    const own = 'headers' in response ? response.headers : {}
+    Object.assign(out, { [s]: { ...response, headers: { ...REQUEST_ID_HEADER, ...own } } })
+  }
   return out
 }
 
@@ -268,18 +293,40 @@ const etagHeader = {
   ETag: { type: 'string', description: 'Strong validator; send it back in If-None-Match.' },
 }
 
-export function jsonResponse(ref: string, description: string, withEtag = false) {
+/** The conditional-request header of the cached GETs (decisions §4). */
+export const ConditionalHeadersSchema = Type.Object({
+  'if-none-match': Type.Optional(
+    Type.String({
+      description:
+        'An ETag received earlier: 304 Not Modified while it still matches (the request is still counted).',
+    }),
+  ),
+})
+
+export function jsonResponse(ref: string, description: string, withEtag = false, links?: object) {
   return {
     description,
-    ...(withEtag ? { headers: etagHeader } : {}),
+    headers: { ...REQUEST_ID_HEADER, ...(withEtag ? etagHeader : {}) },
     content: { [JSON_MEDIA_TYPE]: { schema: Type.Ref(ref) } },
+    ...(links ? { links } : {}),
+  }
+}
+
+/** OpenAPI links from a response carrying contest tickers to the by-ticker operation. */
+export function contestLink(tickerPointer: string, description: string) {
+  return {
+    GetContestByTicker: {
+      operationId: 'getContest',
+      parameters: { ticker: `$response.body#${tickerPointer}` },
+      description,
+    },
   }
 }
 
 export const NOT_MODIFIED_RESPONSE = {
   description: 'Not Modified: the If-None-Match validator still matches (the request is still counted).',
   type: 'null',
-  headers: etagHeader,
+  headers: { ...REQUEST_ID_HEADER, ...etagHeader },
 } as const
 
 const sseData = (event: string, ref: string) =>

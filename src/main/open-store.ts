@@ -1,25 +1,62 @@
 // Picks the store from DATABASE_URL (the one place that knows the concrete stores) and migrates it:
-// every command works on a fresh store.
+// every command works on a fresh store. A store that cannot be opened is reported naming DATABASE_URL
+// (never with its password).
 import type { Config } from '../config/config.ts'
 import type { Store } from '../ports/store.ts'
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
+import { type StoreLocation, storeLocation } from './store-location.ts'
 
-export async function openStore(config: Pick<Config, 'databaseUrl'>): Promise<Store> {
-  const url = config.databaseUrl
-  const store = url.startsWith('sqlite:')
-    ? createSqliteStore(url.slice('sqlite:'.length))
-    : await openPostgres(url)
+export type StoreConfig = Pick<Config, 'databaseUrl'> &
+  Partial<Pick<Config, 'pgStatementTimeoutMs' | 'pgConnectTimeoutMs'>>
+
+export type OpenedStore = { store: Store; location: StoreLocation }
+
+export type OpenStoreOptions = {
+  /** refuse a SQLite file that does not exist yet instead of creating an empty store (read-only commands) */
+  mustExist?: boolean
+}
+
+/** Opens and migrates the store, and says where it is. */
+export async function openStoreAt(config: StoreConfig, opts: OpenStoreOptions = {}): Promise<OpenedStore> {
+  const location = storeLocation(config.databaseUrl)
+  if (location.kind === 'sqlite' && opts.mustExist && location.path !== ':memory:' && !location.exists) {
+    throw new Error(
+      `DATABASE_URL: no store at ${location.path} (run the service or \`contest-signals migrate\` there first, or point DATABASE_URL at the right file)`,
+    )
+  }
+  let store: Store
+  try {
+    store = location.kind === 'sqlite' ? createSqliteStore(location.path) : await openPostgres(config)
+  } catch (err) {
+    throw storeError(location, err)
+  }
   try {
     await store.migrate()
   } catch (err) {
     await store.close().catch(() => undefined)
-    throw err
+    throw storeError(location, err)
   }
-  return store
+  return { store, location }
 }
 
-async function openPostgres(url: string): Promise<Store> {
+export async function openStore(config: StoreConfig): Promise<Store> {
+  return (await openStoreAt(config)).store
+}
+
+async function openPostgres(config: StoreConfig): Promise<Store> {
   // Loaded lazily so the embedded default never loads the PostgreSQL client.
   const { createPostgresStore } = await import('../store/postgres/postgres-store.ts')
-  return createPostgresStore(url)
+  return createPostgresStore(config.databaseUrl, {
+    ...(config.pgStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.pgStatementTimeoutMs }),
+    ...(config.pgConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.pgConnectTimeoutMs }),
+  })
+}
+
+/** The failure with the variable it comes from in front, and the URL without its password. */
+function storeError(location: StoreLocation, err: unknown): Error {
+  const e = err as { code?: unknown; message?: unknown }
+  const code = typeof e.code === 'string' ? ` (${e.code})` : ''
+  const message = typeof e.message === 'string' && e.message !== '' ? e.message.split('\n')[0] : String(err)
+  const what = location.kind === 'postgres' ? 'cannot use PostgreSQL at' : 'cannot open the SQLite store at'
+  return new Error(`DATABASE_URL: ${what} ${location.display}: ${message}${code}`, { cause: err })
 }

@@ -3,8 +3,10 @@
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
+import { ConfigError } from '../config/config.ts'
 import { createEngine } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
+import type { AppSettings } from '../http/app-settings.ts'
 import { createMetrics, type Metrics } from '../metrics/metrics.ts'
 import { startMetricsServer } from '../metrics/metrics-server.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
@@ -19,11 +21,11 @@ import { createStreamHub } from '../stream/stream-hub.ts'
 import { appSettingsFrom, rateLimitPolicy } from './app-settings.ts'
 import { announceBootstrapKey } from './bootstrap-key.ts'
 import { createFeeds } from './feeds.ts'
-import { safeUrl } from './logger.ts'
-import { openStore } from './open-store.ts'
+import { openStoreAt } from './open-store.ts'
 import { createServiceClock } from './service-clock.ts'
 import { systemClock } from './system-clock.ts'
 import { VERSION } from './version.ts'
+import { loadWebAssets } from './web-assets.ts'
 
 export type Role = 'serve' | 'api' | 'engine'
 
@@ -39,7 +41,10 @@ export async function startService(
   role: Role,
   config: Config,
   logger: Logger,
-  out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  /** where a person sees the bootstrap key besides its file: stderr when it is a terminal */
+  terminal: ((text: string) => void) | null = process.stderr.isTTY
+    ? (text) => process.stderr.write(`${text}\n`)
+    : null,
 ): Promise<RunningService> {
   const wallClock: Clock = systemClock
   // Closed in reverse order of opening: streams first (they would hold the listener open), the store last.
@@ -50,14 +55,20 @@ export async function startService(
     }
   }
 
+  // Read first (the TLS files are read here), so a bad file stops the program before anything opens.
+  const settings = role === 'engine' ? null : appSettingsFrom(config)
   // Metrics exist only when they are served: nothing else in the process depends on them.
   const metrics = config.metricsPort === null ? null : createMetrics()
 
   try {
-    const store = await openStore(config)
+    const { store, location } = await openStoreAt(config)
     closers.push({ name: 'store', close: () => store.close() })
-    // The URL goes into the log only without its password (decisions §7).
-    logger.info({ store: safeUrl(config.databaseUrl) }, 'store opened')
+    // The absolute path of a SQLite file, or the URL without its password (decisions §7); a new,
+    // empty SQLite store is said so, in case the path was not the one meant.
+    logger.info(
+      { store: location.display, ...(location.kind === 'sqlite' ? { created: !location.exists } : {}) },
+      'store opened',
+    )
     metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
     // With a real venue every timestamp is the wall clock (decisions §8): the virtual clock is for the simulator.
     const clock =
@@ -120,16 +131,34 @@ export async function startService(
 
     let url: string | null = null
     if (role !== 'engine') {
-      url = await startApi({ config, store, notifier, clock, wallClock, logger, closers, metrics })
+      url = await startApi({
+        config,
+        settings: settings!,
+        store,
+        notifier,
+        clock,
+        wallClock,
+        logger,
+        closers,
+        metrics,
+      })
     }
     if (metrics !== null && config.metricsPort !== null) {
       // On its own port, away from the public API and its rate limit; every role serves it.
-      const server = await startMetricsServer(metrics.registry, config.metricsPort, config.host)
+      const server = await startMetricsServer(metrics.registry, config.metricsPort, config.host).catch(
+        (err: unknown) => {
+          throw listenError('METRICS_PORT', config.metricsPort!, config.host, err)
+        },
+      )
       closers.push({ name: 'metrics server', close: () => server.close() })
       logger.info({ url: server.url }, 'metrics listening')
     }
     if (url !== null && role === 'serve' && config.bootstrapKey)
-      await announceBootstrapKey(store, url, config.series[0]!, clock, out)
+      await announceBootstrapKey(store, url, config.series[0]!, clock, {
+        file: config.bootstrapKeyFile,
+        logger,
+        terminal,
+      })
     return { url, close: closeAll }
   } catch (err) {
     await closeAll()
@@ -139,6 +168,7 @@ export async function startService(
 
 type ApiParts = {
   config: Config
+  settings: AppSettings
   store: Store
   notifier: EventNotifier
   clock: Clock
@@ -150,8 +180,7 @@ type ApiParts = {
 }
 
 async function startApi(parts: ApiParts): Promise<string> {
-  const { config, store, notifier, clock, wallClock, logger, closers, metrics } = parts
-  const settings = appSettingsFrom(config)
+  const { config, settings, store, notifier, clock, wallClock, logger, closers, metrics } = parts
   const follower = createLogFollower({ store, notifier, pollMs: 250, logger })
   // Registered first, so the lag is measured before the streams spend time writing the batch.
   if (metrics) follower.onEvents((events) => metrics.countFanout(events, wallClock.now()))
@@ -181,12 +210,15 @@ async function startApi(parts: ApiParts): Promise<string> {
     wallClock,
     logger,
     version: VERSION,
+    webAssets: loadWebAssets(),
     ...(metrics ? { metrics } : {}),
   })
   // The app closes before the stream hub would be closed by reverse order, so the app's own
   // preClose ends the streams; closing the hub again here is harmless.
   closers.push({ name: 'stream hub', close: () => streams.close() })
-  await app.listen({ port: config.port, host: config.host })
+  await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
+    throw listenError('PORT', config.port, config.host, err)
+  })
   closers.push({ name: 'http server', close: () => app.close() })
   const address = app.server.address() as AddressInfo
   const scheme = settings.tls ? 'https' : 'http'
@@ -194,6 +226,18 @@ async function startApi(parts: ApiParts): Promise<string> {
   const url = `${scheme}://${host}:${address.port}`
   logger.info({ url, publicBaseUrl: config.publicBaseUrl }, 'api listening')
   return url
+}
+
+/** A port that cannot be listened on, naming the variable that chose it (and HOST when the address is the fault). */
+function listenError(variable: string, port: number, host: string, err: unknown): unknown {
+  const code = (err as { code?: unknown }).code
+  if (code === 'EADDRINUSE')
+    return new ConfigError([`${variable}=${port}: ${host}:${port} is already in use by another program`])
+  if (code === 'EACCES')
+    return new ConfigError([`${variable}=${port}: not allowed to listen on ${host}:${port} (EACCES)`])
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ConfigError([`HOST=${JSON.stringify(host)} is not an address of this machine (${code})`])
+  return err
 }
 
 async function openNotifier(config: Config, logger: Logger): Promise<EventNotifier> {
@@ -210,5 +254,11 @@ async function openBuckets(config: Config, wallClock: Clock, logger: Logger): Pr
   const limits = { ...rateLimitPolicy(config), clock: wallClock }
   if (config.redisUrl === null) return createMemoryBucketStore(limits)
   const { createRedisBucketStore } = await import('../store/redis/redis-bucket-store.ts')
-  return createRedisBucketStore({ ...limits, url: config.redisUrl, prefix: config.redisPrefix, logger })
+  return createRedisBucketStore({
+    ...limits,
+    url: config.redisUrl,
+    prefix: config.redisPrefix,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    logger,
+  })
 }

@@ -38,3 +38,13 @@ export async function createServiceClock(store: Store, wallClock: Clock, speed: 
   }
   return createVirtualClock(wallClock, anchor)
 }
+
+/**
+ * The deployment's clock as the running service has it, for a short command: the stored timeline
+ * if there is one, else the wall clock. It never writes, so `keys create` does not start or bend a
+ * timeline; its timestamps land on the same clock as the server's (decisions §2).
+ */
+export async function storedServiceClock(store: Store, wallClock: Clock): Promise<Clock> {
+  const stored = parseClockAnchor(await store.getSetting(ANCHOR_KEY))
+  return stored === null ? wallClock : createVirtualClock(wallClock, stored)
+}

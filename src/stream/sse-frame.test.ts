@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import fc from 'fast-check'
-import { encodeEventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME } from './sse-frame.ts'
+import { encodeEventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME, shutdownRetryFrame } from './sse-frame.ts'
 
 type Parsed = { events: EventSourceMessage[]; retries: number[]; comments: string[] }
 
@@ -134,5 +134,13 @@ describe('round trip through eventsource-parser', () => {
       ),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('shutdownRetryFrame', () => {
+  test('draws a reconnect delay from 2 s up to (not including) 10 s', () => {
+    assert.equal(shutdownRetryFrame(() => 0).toString(), 'retry: 2000\n\n')
+    assert.equal(shutdownRetryFrame(() => 0.5).toString(), 'retry: 6000\n\n')
+    assert.equal(shutdownRetryFrame(() => 0.9999999).toString(), 'retry: 9999\n\n')
   })
 })

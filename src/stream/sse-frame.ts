@@ -3,6 +3,19 @@
 /** Sent once, first: clients wait 3 s before reconnecting. */
 export const RETRY_FRAME: Buffer = Buffer.from('retry: 3000\n\n')
 
+/**
+ * Sent to every stream just before a shutdown ends it: a reconnect delay drawn from
+ * [SHUTDOWN_RETRY_MIN_MS, SHUTDOWN_RETRY_MAX_MS), so thousands of clients do not all come back in the
+ * same instant to a restarted server (the first frame stays decisions §6's `retry: 3000`).
+ */
+export const SHUTDOWN_RETRY_MIN_MS = 2000
+export const SHUTDOWN_RETRY_MAX_MS = 10_000
+
+export function shutdownRetryFrame(random: () => number): Buffer {
+  const ms = SHUTDOWN_RETRY_MIN_MS + Math.floor(random() * (SHUTDOWN_RETRY_MAX_MS - SHUTDOWN_RETRY_MIN_MS))
+  return Buffer.from(`retry: ${ms}\n\n`)
+}
+
 /** A comment frame: keeps proxies and load balancers from closing an idle stream. */
 export const KEEP_ALIVE_FRAME: Buffer = Buffer.from(': keep-alive\n\n')
 

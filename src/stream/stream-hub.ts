@@ -7,7 +7,7 @@ import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import type { LogFollower } from './log-follower.ts'
-import { encodeEventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME } from './sse-frame.ts'
+import { encodeEventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME, shutdownRetryFrame } from './sse-frame.ts'
 import { createStreamOpener } from './stream-resume.ts'
 import { createSubscriberIndex, type Subscriber } from './subscriber-index.ts'
 
@@ -46,6 +46,8 @@ export type StreamHubOptions = {
   /** a connection with more than this many bytes queued is cut off (decisions §6); default 1 MiB */
   maxQueuedBytes?: number
   logger: StreamLogger
+  /** draws each stream's reconnect delay at shutdown; Math.random by default */
+  random?: () => number
 }
 
 export const DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024
@@ -189,9 +191,10 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
       closed = true
       clearInterval(keepAliveTimer)
       unsubscribe()
+      const random = opts.random ?? Math.random
       for (const sub of subscribers.all()) {
         drop(sub)
-        if (!sub.res.destroyed && !sub.res.writableEnded) sub.res.end()
+        if (!sub.res.destroyed && !sub.res.writableEnded) sub.res.end(shutdownRetryFrame(random))
       }
       await Promise.all(attaching)
     },

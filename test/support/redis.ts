@@ -34,7 +34,16 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-export type PrivateRedis = { url: string; port: number; stop(): Promise<void>; start(): Promise<void> }
+export type PrivateRedis = {
+  url: string
+  port: number
+  stop(): Promise<void>
+  start(): Promise<void>
+  /** SIGSTOP: the process keeps its sockets open but answers nothing (a gray failure) */
+  pause(): void
+  /** SIGCONT after pause() */
+  resume(): void
+}
 
 /** A redis-server of the test's own, which it may stop and start at will. */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
@@ -67,10 +76,14 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     const c = child
     child = null
     if (c && c.exitCode === null) {
+      c.kill('SIGCONT')
       c.kill('SIGKILL')
       await once(c, 'exit')
     }
   }
+  const signal = (name: NodeJS.Signals) => {
+    if (child && child.exitCode === null) child.kill(name)
+  }
   await start()
-  return { url, port, start, stop }
+  return { url, port, start, stop, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT') }
 }

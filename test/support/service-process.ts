@@ -1,8 +1,8 @@
 // Runs the real `contest-signals` CLI as a child process, the way an operator does, and reads what
-// it prints: the listening URL from the JSON log, the bootstrap key from the plain-text banner.
+// it prints: the listening URL from the JSON log, the bootstrap key from the file the log names.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -23,6 +23,11 @@ export type ServiceProcess = {
 export function tempDir(prefix = 'cs-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix))
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** A child's environment: only PATH and HOME from ours, then `env`, so the machine's settings never leak in. */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }
 }
 
 export type StartOptions = {
@@ -55,7 +60,7 @@ export function startProcess(
         ]
   const child = spawn(command, argv, {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
@@ -120,7 +125,26 @@ export async function runCli(
   return { code, stdout: p.stdout(), stderr: p.stderr() }
 }
 
-/** The key printed by the bootstrap banner, if any. */
+/**
+ * The bootstrap key of a first start, if any: the JSON log names the file (mode 0600) it was written
+ * to, never the key itself, so the key is read from that file.
+ */
 export function bootstrapKeyFrom(stdout: string): string | null {
-  return /^\s+(cs_[A-Za-z0-9_-]+)\s*$/m.exec(stdout)?.[1] ?? null
+  const file = bootstrapKeyFileFrom(stdout)
+  if (file === null) return null
+  return /^\s+(cs_[A-Za-z0-9_-]+)\s*$/m.exec(readFileSync(file, 'utf8'))?.[1] ?? null
+}
+
+/** The path of the bootstrap key file named by the JSON log, if any. */
+export function bootstrapKeyFileFrom(stdout: string): string | null {
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue
+    try {
+      const entry = JSON.parse(line) as { msg?: string; file?: string }
+      if (entry.msg?.startsWith('a first API key') && entry.file) return entry.file
+    } catch {
+      // a partial line
+    }
+  }
+  return null
 }

@@ -8,6 +8,8 @@ import { guardQueryShape, parseInstant } from '../query-rules.ts'
 import { sendRepresentation } from '../representation.ts'
 import {
   ActiveQuerySchema,
+  ConditionalHeadersSchema,
+  contestLink,
   HistoryQuerySchema,
   jsonResponse,
   KEYED_PROBLEMS,
@@ -34,6 +36,7 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
   // After the rate limiter, the key is checked before the parameters: a caller without a valid key
   // learns nothing else (an overlong ticker fails TickerParamsSchema, answered as not found).
   const hooks = { onRequest: requireKey, preValidation: guardQueryShape }
+  const headers = ConditionalHeadersSchema
 
   app.get(
     PATHS.activeContest,
@@ -47,8 +50,14 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
         tags: TAGS,
         security: SECURITY,
         querystring: ActiveQuerySchema,
+        headers,
         response: {
-          200: jsonResponse('Contest', 'The live contest, including all its signals.', true),
+          200: jsonResponse(
+            'Contest',
+            'The live contest, including all its signals.',
+            true,
+            contestLink('/ticker', 'The same contest by its ticker, also once it has settled.'),
+          ),
           304: NOT_MODIFIED_RESPONSE,
           ...KEYED_PROBLEMS,
           ...problemResponses(404),
@@ -74,6 +83,7 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
         tags: TAGS,
         security: SECURITY,
         params: TickerParamsSchema,
+        headers,
         response: {
           200: jsonResponse('Contest', 'The contest, including all its signals.', true),
           304: NOT_MODIFIED_RESPONSE,
@@ -102,11 +112,13 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
         tags: TAGS,
         security: SECURITY,
         querystring: HistoryQuerySchema,
+        headers,
         response: {
           200: jsonResponse(
             'ContestList',
             'The settled contests, newest first; empty when there are none.',
             true,
+            contestLink('/contests/0/ticker', 'The newest contest of the page by its ticker.'),
           ),
           304: NOT_MODIFIED_RESPONSE,
           ...KEYED_PROBLEMS,

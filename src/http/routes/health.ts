@@ -9,7 +9,7 @@ import type { Clock } from '../../ports/clock.ts'
 import type { StoreProbe } from '../../store/store-probe.ts'
 import { PATHS } from '../paths.ts'
 import { PROBLEM_MEDIA_TYPE, PROBLEMS } from '../problems.ts'
-import { JSON_MEDIA_TYPE, PROBLEM_RESPONSES } from '../schemas.ts'
+import { JSON_MEDIA_TYPE, PROBLEM_RESPONSES, problemResponses } from '../schemas.ts'
 import type { TypedApp } from '../typed-app.ts'
 
 export type HealthRouteDeps = {
@@ -27,6 +27,9 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
   app.get(
     PATHS.health,
     {
+      // load balancers probe every few seconds: their requests are not worth an info line each (a
+      // failure still logs at warn or error)
+      logLevel: 'warn',
       schema: {
         operationId: 'getHealth',
         summary: 'Health check',
@@ -39,7 +42,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
             description: 'The service answers; see status and checks.',
             content: { [JSON_MEDIA_TYPE]: { schema: Type.Ref('Health') } },
           },
-          500: PROBLEM_RESPONSES[500],
+          ...problemResponses(431, 500),
           503: {
             description:
               'The store cannot be reached (health body, status "unavailable"), or the server is shutting down (problem).',

@@ -3,9 +3,13 @@
 // and compression; the CORS and request-id headers set so far are copied onto the status line.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
+import { bucketKeyFor } from '../../domain/client-address.ts'
 import type { StreamHub, StreamLogger, StreamOpenRequest } from '../../stream/stream-hub.ts'
+import type { OpenStreams } from '../open-streams.ts'
 import { PATHS } from '../paths.ts'
+import { ProblemError } from '../problems.ts'
 import { guardQueryShape } from '../query-rules.ts'
+import { keyIdOf } from '../require-key.ts'
 import {
   KEYED_PROBLEMS,
   SSE_MEDIA_TYPE,
@@ -18,10 +22,17 @@ import type { TypedApp } from '../typed-app.ts'
 export type StreamRouteDeps = {
   streams: StreamHub
   requireKey: (request: FastifyRequest) => Promise<void>
+  openStreams: OpenStreams
+  /** the burst, sent as X-RateLimit-Limit when the per-address stream cap refuses */
+  rateLimitBurst: number
+  streamMaxPerAddress: number
 }
 
+/** Seconds a client refused by the stream cap is asked to wait: streams close rarely, so not 1. */
+const STREAM_CAP_RETRY_AFTER_S = 5
+
 export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void {
-  const { streams, requireKey } = deps
+  const { streams, requireKey, openStreams } = deps
   app.get(
     PATHS.stream,
     {
@@ -47,6 +58,20 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
       const { series, last_event_id: queryId } = request.query
       const headerId = request.headers['last-event-id']
       const lastEventId = typeof headerId === 'string' ? headerId : (queryId ?? null)
+      // The cap per client address (STREAM_MAX_PER_ADDRESS): refused as a rate limit, with its headers.
+      if (!openStreams.admit(bucketKeyFor(request.ip), keyIdOf(request) ?? '', reply.raw)) {
+        throw new ProblemError('rate-limited', {
+          detail: `Too many open streams from this address (at most ${deps.streamMaxPerAddress}); close one, or retry after the number of seconds given in Retry-After.`,
+          headers: {
+            'retry-after': String(STREAM_CAP_RETRY_AFTER_S),
+            'x-ratelimit-limit': String(deps.rateLimitBurst),
+            'x-ratelimit-remaining': '0',
+          },
+        })
+      }
+      // A stream is quiet between keep-alives and has its own cut-off for clients that stop reading:
+      // the idle timeout of ordinary requests does not apply to it.
+      request.raw.socket?.setTimeout(0)
       reply.hijack()
       const headers: OutgoingHttpHeaders = {}
       for (const [name, value] of Object.entries(reply.getHeaders()))

@@ -3,6 +3,7 @@
 // their seqs in commit order.
 import pg from 'pg'
 import type { NewEvent, StoredEvent } from '../../domain/events.ts'
+import { isConnectionLost, translate } from './postgres-errors.ts'
 import { LOCK_CLASS, schemaLockId } from './postgres-migrations.ts'
 import { parseInt8, type Row } from './postgres-rows.ts'
 import { SQL } from './postgres-sql.ts'
@@ -13,14 +14,18 @@ export type PoolOptions = {
   poolSize?: number
   /** Server-side limit on any one statement, in ms (default 5000). */
   statementTimeoutMs?: number
+  /** Limit on opening a connection or waiting for a free one, in ms (default 2000). */
+  connectTimeoutMs?: number
 }
 
 const DEFAULT_POOL_SIZE = 10
 const DEFAULT_STATEMENT_TIMEOUT_MS = 5000
 /** Named in pg_stat_activity, so an operator can tell the store's connections apart (a URL's application_name wins). */
 const APPLICATION_NAME = 'contest-signals'
-/** An unreachable server fails a call after this long instead of leaving it hanging. */
-const CONNECT_TIMEOUT_MS = 10_000
+/** An unreachable server (or a pool with no free connection) fails a call after this long: a 503 beats a hang. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 2000
+/** Beyond the server's statement timeout, how long the client waits for a server that does not answer at all. */
+const CLIENT_TIMEOUT_SLACK_MS = 2000
 
 /** A pooled query or a transaction's client: anything a read can run on. */
 export type Queryable = { query(sql: string, params?: unknown[]): Promise<pg.QueryResult<Row>> }
@@ -67,7 +72,9 @@ function poolConfig(url: string, opts: PoolOptions): { config: pg.PoolConfig; sc
       options,
       application_name: APPLICATION_NAME,
       max: opts.poolSize ?? DEFAULT_POOL_SIZE,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      // A paused or partitioned server never sends the statement timeout's error: bound it here too.
+      query_timeout: statementTimeoutMs + CLIENT_TIMEOUT_SLACK_MS,
       keepAlive: true,
       types,
     },
@@ -77,8 +84,10 @@ function poolConfig(url: string, opts: PoolOptions): { config: pg.PoolConfig; sc
 export type PostgresPool = {
   /** the schema every statement runs in (the URL's ?schema=, default public) */
   schema: string
-  /** One statement on any pooled connection. */
+  /** One statement on any pooled connection; failures that mean "unavailable" become StoreUnavailableError. */
   query(sql: string, params?: unknown[]): Promise<pg.QueryResult<Row>>
+  /** A read-only statement: like query, and tried once more on a fresh connection when the first was lost. */
+  read(sql: string, params?: unknown[]): Promise<pg.QueryResult<Row>>
   /** One transaction; rolled back, and its client destroyed unless the rollback proves it healthy, on any error. */
   tx<T>(body: (t: Tx) => Promise<T>): Promise<T>
   /** Ends the pool once; later calls do nothing. */
@@ -99,11 +108,28 @@ export function createPostgresPool(url: string, opts: PoolOptions, wallNow: () =
 
   async function query(sql: string, params: unknown[] = []): Promise<pg.QueryResult<Row>> {
     // pool.query releases its client with the error on failure, so a broken connection is destroyed
-    return pool.query<Row>(sql, params)
+    try {
+      return await pool.query<Row>(sql, params)
+    } catch (err) {
+      throw translate(err)
+    }
+  }
+
+  async function read(sql: string, params: unknown[] = []): Promise<pg.QueryResult<Row>> {
+    try {
+      return await pool.query<Row>(sql, params)
+    } catch (err) {
+      // A read that lost its connection did nothing: once more, on a connection the pool opens or
+      // still holds (the dead one was destroyed). A statement timeout or a refused connect is not retried.
+      if (closed || !isConnectionLost(err)) throw translate(err)
+    }
+    return query(sql, params)
   }
 
   async function tx<T>(body: (t: Tx) => Promise<T>): Promise<T> {
-    const client = await pool.connect()
+    const client = await pool.connect().catch((err: unknown) => {
+      throw translate(err)
+    })
     // A checked-out client has no pool listener: a connection lost between two statements would
     // otherwise emit an unhandled 'error'. The failure reaches us through the next query instead.
     const ignore = () => undefined
@@ -143,13 +169,14 @@ export function createPostgresPool(url: string, opts: PoolOptions, wallNow: () =
       )
       client.off('error', ignore)
       client.release(healthy ? undefined : (err as Error))
-      throw err
+      throw translate(err)
     }
   }
 
   return {
     schema,
     query,
+    read,
     tx,
     async end() {
       if (closed) return

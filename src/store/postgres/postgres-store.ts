@@ -34,7 +34,7 @@ export type PostgresStoreOptions = PoolOptions & {
 export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}): Store {
   const wallNow = opts.wallClock ? () => opts.wallClock!.now() : () => Date.now()
   // The pool connects lazily, on the first query.
-  const { schema, query, tx, end } = createPostgresPool(url, opts, wallNow)
+  const { schema, query, read, tx, end } = createPostgresPool(url, opts, wallNow)
 
   async function readContest(db: Queryable, ticker: string): Promise<Contest | null> {
     const row = first(await db.query(SQL.contest, [ticker]))
@@ -71,22 +71,22 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
       await tx(({ client }) => applyMigrations(client, schema, wallNow()))
     },
     async epoch() {
-      const row = first(await query(SQL.metaGet, [EPOCH_KEY]))
+      const row = first(await read(SQL.metaGet, [EPOCH_KEY]))
       if (!row) throw new Error('the store has no epoch: run migrations first')
       return String(row.value)
     },
     async ping() {
-      await query(SQL.ping)
+      await read(SQL.ping)
     },
     async close() {
       await end()
     },
 
     async getContest(ticker) {
-      return readContest({ query }, ticker)
+      return readContest({ query: read }, ticker)
     },
     async getLiveContest(series) {
-      const row = first(await query(SQL.liveContest, [series]))
+      const row = first(await read(SQL.liveContest, [series]))
       return row ? toContest(row) : null
     },
     async listSettled(q: HistoryQuery) {
@@ -96,13 +96,13 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
         q.before ?? Number.MAX_SAFE_INTEGER,
         q.limit,
       ]
-      return (await query(SQL.settled, params)).rows.map(toContest)
+      return (await read(SQL.settled, params)).rows.map(toContest)
     },
     async listUnsettled() {
-      return (await query(SQL.unsettled)).rows.map(toContest)
+      return (await read(SQL.unsettled)).rows.map(toContest)
     },
     async countContests(series) {
-      const result = series === undefined ? await query(SQL.countAll) : await query(SQL.countSeries, [series])
+      const result = series === undefined ? await read(SQL.countAll) : await read(SQL.countSeries, [series])
       return toNumber(first(result)?.n)
     },
 
@@ -180,19 +180,19 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
 
     async eventsAfter(afterSeq, limit, scope?: EventScope) {
       let result: pg.QueryResult<Row>
-      if (!scope) result = await query(SQL.eventsAfter, [afterSeq, limit])
-      else if ('series' in scope) result = await query(SQL.eventsAfterSeries, [scope.series, afterSeq, limit])
-      else result = await query(SQL.eventsAfterTicker, [scope.ticker, afterSeq, limit])
+      if (!scope) result = await read(SQL.eventsAfter, [afterSeq, limit])
+      else if ('series' in scope) result = await read(SQL.eventsAfterSeries, [scope.series, afterSeq, limit])
+      else result = await read(SQL.eventsAfterTicker, [scope.ticker, afterSeq, limit])
       return result.rows.map(toStoredEvent)
     },
     async contestHistoryEvents(ticker, uptoSeq) {
-      return (await query(SQL.contestHistory, [ticker, uptoSeq])).rows.map(toStoredEvent)
+      return (await read(SQL.contestHistory, [ticker, uptoSeq])).rows.map(toStoredEvent)
     },
     async hasEvent(seq) {
-      return (await query(SQL.hasEvent, [seq])).rows.length > 0
+      return (await read(SQL.hasEvent, [seq])).rows.length > 0
     },
     async latestSeq() {
-      const row = first(await query(SQL.latestSeq))
+      const row = first(await read(SQL.latestSeq))
       return row ? toNumber(row.latest_seq) : 0
     },
     async pruneEvents(appendedBefore) {
@@ -206,11 +206,11 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
       await query(SQL.metaSet, [HEARTBEAT_KEY, String(at)])
     },
     async lastEngineHeartbeat() {
-      const row = first(await query(SQL.metaGet, [HEARTBEAT_KEY]))
+      const row = first(await read(SQL.metaGet, [HEARTBEAT_KEY]))
       return row ? Number(row.value) : null
     },
     async getSetting(key) {
-      const row = first(await query(SQL.metaGet, [settingKey(key)]))
+      const row = first(await read(SQL.metaGet, [settingKey(key)]))
       return row ? String(row.value) : null
     },
     async initSetting(key, value) {
@@ -249,10 +249,10 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
       })
     },
     async listKeys() {
-      return (await query(SQL.listKeys)).rows.map(toApiKey)
+      return (await read(SQL.listKeys)).rows.map(toApiKey)
     },
     async findKeyByDigest(digest) {
-      const row = first(await query(SQL.keyByDigest, [digest]))
+      const row = first(await read(SQL.keyByDigest, [digest]))
       return row ? toApiKey(row) : null
     },
     async revokeKey(id, at) {

@@ -1,7 +1,10 @@
-// Rate-limit buckets in Redis, shared by every api replica: one EVALSHA per counted request.
-// When Redis cannot be reached the limiter falls back to an in-process bucket (logged once per
-// outage, health reports "degraded") rather than failing requests: a brief per-replica limit is a
-// better outcome for integrators than 5xx answers.
+// Rate-limit buckets in Redis, shared by every api replica: one EVALSHA per counted request, behind
+// a circuit breaker. Every call is bounded by a command timeout (tens of ms); a timeout or an error
+// opens the breaker, and while it is open every request is decided by an in-process bucket with no
+// Redis call at all, health reports "degraded" and a background probe asks Redis once a second.
+// The first successful probe closes it. One log line when it opens, one when it closes. So the
+// worst a Redis gray failure (a paused process, a vanished host: sockets open, no answers) adds to a
+// request is the command timeout, once: a brief per-replica limit beats stalls and 5xx answers.
 import { createClient } from 'redis'
 import { ipv4FromNumber } from '../../domain/client-address.ts'
 import type { BucketKey, BucketStore, TakeResult } from '../../ports/bucket-store.ts'
@@ -17,40 +20,93 @@ export type RedisBucketStoreOptions = {
   perSec: number
   clock: Clock
   logger: Pick<Logger, 'warn' | 'info'>
-  /** how long one Redis step may take before the request is decided in process instead */
+  /** how long one Redis step may take before the breaker opens (default 50 ms) */
   commandTimeoutMs?: number
+  /** how often the open breaker probes Redis (default 1000 ms) */
+  probeEveryMs?: number
+}
+
+export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 50
+const DEFAULT_PROBE_EVERY_MS = 1000
+
+class RedisTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`)
+    this.name = 'RedisTimeoutError'
+  }
+}
+
+/** `promise`, or a RedisTimeoutError after `ms`; the late answer, if any, is dropped. */
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms)
+  })
+  promise.catch(() => undefined)
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 export async function createRedisBucketStore(opts: RedisBucketStoreOptions): Promise<BucketStore> {
   const { url, prefix, burst, perSec, logger } = opts
+  const timeoutMs = opts.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS
+  const probeEveryMs = opts.probeEveryMs ?? DEFAULT_PROBE_EVERY_MS
   const intervalMs = 1000 / perSec
   const fallback = createMemoryBucketStore({ burst, perSec, clock: opts.clock })
   const client = createClient({
     url,
     disableOfflineQueue: true,
-    commandOptions: { timeout: opts.commandTimeoutMs ?? 250 },
+    // The library's own timeout only clears its queue of commands we have already given up on.
+    commandOptions: { timeout: Math.max(1000, timeoutMs) },
     socket: {
       connectTimeout: 1000,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000),
     },
   })
-  let degraded = false
+  let open = false
+  let closed = false
+  let probeTimer: NodeJS.Timeout | undefined
   let sha: string | null = null
-  const enterDegraded = (err: unknown) => {
-    if (!degraded)
-      logger.warn({ err: String(err) }, 'Redis unreachable: rate limiting falls back to in-process buckets')
-    degraded = true
+
+  function trip(err: unknown): void {
+    if (open || closed) return
+    open = true
+    logger.warn(
+      { err: String(err), timeoutMs },
+      'Redis circuit open: rate limiting falls back to in-process buckets until Redis answers again',
+    )
+    scheduleProbe(probeEveryMs)
   }
-  client.on('error', enterDegraded)
+
+  function scheduleProbe(ms: number): void {
+    if (closed) return
+    clearTimeout(probeTimer)
+    probeTimer = setTimeout(() => void probe(), ms)
+    probeTimer.unref()
+  }
+
+  async function probe(): Promise<void> {
+    if (!open || closed) return
+    try {
+      if (!client.isReady) throw new Error('not connected')
+      await bounded(client.ping(), Math.max(timeoutMs, 250))
+      open = false
+      logger.info({}, 'Redis circuit closed: rate limiting is shared across replicas again')
+    } catch {
+      scheduleProbe(probeEveryMs)
+    }
+  }
+
+  client.on('error', trip)
   client.on('ready', () => {
     sha = null
-    if (degraded) logger.info({}, 'Redis reachable again: rate limiting is shared across replicas')
-    degraded = false
+    // A fresh connection is a good moment to check; the probe, not the event, closes the circuit.
+    if (open) scheduleProbe(0)
   })
   // Starting with Redis down is allowed: the client keeps reconnecting in the background (its
   // connect() only settles once a connection is made), and requests use the fallback meanwhile.
-  const connecting = client.connect().catch(enterDegraded)
+  const connecting = client.connect().catch(trip)
   await Promise.race([connecting, new Promise((resolve) => setTimeout(resolve, 1000).unref())])
+  if (!client.isReady) trip('not connected at start')
 
   async function takeInRedis(key: BucketKey): Promise<TakeResult> {
     sha ??= await client.scriptLoad(TOKEN_BUCKET_SCRIPT)
@@ -75,22 +131,25 @@ export async function createRedisBucketStore(opts: RedisBucketStoreOptions): Pro
 
   return {
     async take(key) {
+      if (open) return fallback.take(key)
       if (!client.isReady) {
-        enterDegraded('not connected')
+        trip('not connected')
         return fallback.take(key)
       }
       try {
-        return await takeInRedis(key)
+        return await bounded(takeInRedis(key), timeoutMs)
       } catch (err) {
-        enterDegraded(err)
+        trip(err)
         return fallback.take(key)
       }
     },
-    health: () => (degraded || !client.isReady ? 'degraded' : 'ok'),
+    health: () => (open ? 'degraded' : 'ok'),
     async close() {
+      closed = true
+      clearTimeout(probeTimer)
       client.removeAllListeners('error')
       client.on('error', () => undefined)
-      await client.close().catch(() => undefined)
+      await bounded(client.close(), 1000).catch(() => client.destroy())
       await fallback.close()
     },
   }

@@ -1,0 +1,35 @@
+// `contest-signals backup PATH`: a consistent copy of the SQLite store, WAL included, that never
+// overwrites. PostgreSQL has its own tools (pg_dump).
+import path from 'node:path'
+import type { Config } from '../config/config.ts'
+import { describeStore, storeLocation } from '../main/store-location.ts'
+import { BackupRefused, backupSqlite } from '../store/sqlite/backup.ts'
+
+export async function runBackupCommand(config: Pick<Config, 'databaseUrl'>, target: string): Promise<number> {
+  const location = storeLocation(config.databaseUrl)
+  if (location.kind !== 'sqlite') {
+    process.stderr.write(
+      `contest-signals: backup copies a SQLite store; DATABASE_URL is ${location.display}: use pg_dump\n`,
+    )
+    return 2
+  }
+  if (location.path === ':memory:' || !location.exists) {
+    process.stderr.write(`contest-signals: DATABASE_URL: no store at ${location.path} to back up\n`)
+    return 1
+  }
+  process.stderr.write(`contest-signals: ${describeStore(location)}\n`)
+  const absolute = path.resolve(target)
+  try {
+    const r = backupSqlite(location.path, absolute)
+    process.stdout.write(
+      `backed up to ${absolute}: ${r.contests} contests, ${r.signals} signals, ${r.keys} keys, ${r.bytes} bytes\n`,
+    )
+    return 0
+  } catch (err) {
+    if (err instanceof BackupRefused) {
+      process.stderr.write(`contest-signals: backup refused: ${err.message}\n`)
+      return 1
+    }
+    throw err
+  }
+}

@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import {
+  type BacktestContest,
+  type BacktestSignal,
+  calibrationTable,
+  runBacktest,
+  signalProfitCents,
+  summarize,
+  thresholdGrid,
+  wilsonInterval,
+  Z95,
+} from './backtest.ts'
+
+// A small history worked out by hand. Series S, three settled contests plus distractors.
+//
+//   contest  expires  signal  side  conf  entry  edge  outcome  profit (one contract)
+//   C1       T1       a       up    80    60     20    win      100 − 60 = +40
+//   C1       T1       b       up    70    65      5    loss           − 65
+//   C2       T2       c       down  60    55      5    win      100 − 55 = +45
+//   C2       T2       d       down  90    80     10    win      100 − 80 = +20
+//   C3       T3       e       up    75    50     25    void               0
+//
+//   C4: another series (a win that must not count); C5: a live contest of S (a pending signal).
+const T1 = Date.UTC(2026, 10, 22, 12, 0)
+const T2 = Date.UTC(2026, 10, 22, 12, 15)
+const T3 = Date.UTC(2026, 10, 22, 12, 30)
+
+const sig = (
+  side: 'up' | 'down',
+  confidence: number,
+  entryPriceCents: number,
+  outcome: BacktestSignal['outcome'],
+): BacktestSignal => ({ side, confidence, entryPriceCents, edgeCents: confidence - entryPriceCents, outcome })
+
+const a = sig('up', 80, 60, 'win')
+const b = sig('up', 70, 65, 'loss')
+const c = sig('down', 60, 55, 'win')
+const d = sig('down', 90, 80, 'win')
+const e = sig('up', 75, 50, 'void')
+
+const history: BacktestContest[] = [
+  { series: 'S', state: 'settled', expiresAt: T1, signals: [a, b] },
+  { series: 'S', state: 'settled', expiresAt: T2, signals: [c, d] },
+  { series: 'S', state: 'settled', expiresAt: T3, signals: [e] },
+  { series: 'OTHER', state: 'settled', expiresAt: T2, signals: [sig('up', 99, 1, 'win')] },
+  { series: 'S', state: 'live', expiresAt: T3 + 900_000, signals: [sig('up', 95, 10, 'pending')] },
+]
+
+const close = (actual: number | null | undefined, expected: number, digits = 9) => {
+  assert.ok(actual !== null && actual !== undefined, `expected ${expected}, got ${actual}`)
+  assert.ok(Math.abs(actual - expected) < 10 ** -digits, `expected ${expected}, got ${actual}`)
+}
+
+describe('wilsonInterval', () => {
+  test('3 wins out of 4 at 95 %', () => {
+    // z = 1.959964, z² = 3.841459, n = 4, p = 0.75
+    // denominator = 1 + z²/n = 1.960365
+    // centre = (p + z²/2n) / denominator = (0.75 + 0.480182) / 1.960365 = 0.627527
+    // half = z/denominator · √(p(1−p)/n + z²/4n²) = 0.999796 · √(0.046875 + 0.060023) = 0.326885
+    // → [0.300642, 0.954413]
+    const i = wilsonInterval(3, 4)!
+    close(i.low, 0.300642, 6)
+    close(i.high, 0.954413, 6)
+  })
+
+  test('all wins: the upper end is 1 and the lower end well below', () => {
+    // n = 2, p = 1: centre = (1 + z²/4) / (1 + z²/2) = 1.960365 / 2.920729 = 0.671190
+    // half = (z / 2.920729) · (z / 4) = 0.671052 · 0.489991 = 0.328810 → [0.342380, 1]
+    const i = wilsonInterval(2, 2)!
+    close(i.low, 0.34238, 5)
+    close(i.high, 1)
+  })
+
+  test('no trial has no interval', () => {
+    assert.equal(wilsonInterval(0, 0), null)
+    assert.equal(Z95.toFixed(6), '1.959964')
+  })
+})
+
+describe('signalProfitCents', () => {
+  test('a win pays 100 − entry, a loss costs entry, a void is refunded', () => {
+    assert.equal(signalProfitCents(a), 40)
+    assert.equal(signalProfitCents(b), -65)
+    assert.equal(signalProfitCents(e), 0)
+  })
+})
+
+describe('runBacktest', () => {
+  test('the whole series: counts, win rate and its interval, entry, profit and Brier score', () => {
+    const r = runBacktest(history, { series: 'S' })
+    assert.equal(r.contests, 3) // the live contest and the other series are left out
+    assert.deepEqual([r.signals, r.wins, r.losses, r.voids], [5, 3, 1, 1])
+    close(r.winRate, 0.75) // 3 / (3 + 1): voids are not graded
+    close(r.winRateInterval!.low, 0.300642, 6)
+    close(r.winRateInterval!.high, 0.954413, 6)
+    close(r.averageEntryCents, 62) // (60 + 65 + 55 + 80 + 50) / 5 = 310 / 5
+    close(r.averageEdgeCents, 13) // (20 + 5 + 5 + 10 + 25) / 5 = 65 / 5
+    assert.equal(r.totalProfitCents, 40) // 40 − 65 + 45 + 20 + 0
+    close(r.profitPerContractCents, 8) // 40 / 5 contracts (the void one refunded)
+    // Brier over graded signals: (0.8−1)² + (0.7−0)² + (0.6−1)² + (0.9−1)² = 0.04 + 0.49 + 0.16 + 0.01
+    // = 0.70, / 4 = 0.175
+    close(r.brierScore, 0.175)
+  })
+
+  test('the calibration table buckets graded signals by confidence, voids left out', () => {
+    const rows = runBacktest(history, { series: 'S' }).calibration.filter((row) => row.signals > 0)
+    assert.deepEqual(
+      rows.map((row) => [row.from, row.to, row.signals, row.wins, row.meanConfidence, row.winRate]),
+      [
+        [60, 70, 1, 1, 60, 1], // c
+        [70, 80, 1, 0, 70, 0], // b (e, at 75, is void)
+        [80, 90, 1, 1, 80, 1], // a
+        [90, 100, 1, 1, 90, 1], // d
+      ],
+    )
+    // one win out of one: centre = (1 + z²/2) / (1 + z²) = 2.920729 / 4.841459 = 0.603275,
+    // half = (z / 4.841459) · (z / 2) = 0.404826 · 0.979982 = 0.396725 → [0.206549, 1]
+    close(rows[0]!.winRateInterval!.low, 0.206549, 6)
+    close(rows[0]!.winRateInterval!.high, 1)
+    // no win out of one: the mirror image → [0, 0.793451]
+    close(rows[1]!.winRateInterval!.low, 0)
+    close(rows[1]!.winRateInterval!.high, 0.793451, 6)
+  })
+
+  test('a minimum confidence keeps a, b, d and the void e', () => {
+    const r = runBacktest(history, { series: 'S', minConfidence: 70 })
+    assert.deepEqual([r.signals, r.wins, r.losses, r.voids], [4, 2, 1, 1])
+    close(r.winRate, 2 / 3)
+    assert.equal(r.totalProfitCents, -5) // 40 − 65 + 20 + 0
+    close(r.profitPerContractCents, -1.25) // −5 / 4
+    // (0.04 + 0.49 + 0.01) / 3 = 0.18
+    close(r.brierScore, 0.18)
+  })
+
+  test('a minimum edge keeps a (20), d (10) and e (25)', () => {
+    const r = runBacktest(history, { series: 'S', minEdge: 10 })
+    assert.deepEqual([r.signals, r.wins, r.losses, r.voids], [3, 2, 0, 1])
+    close(r.winRate, 1)
+    close(r.winRateInterval!.low, 0.34238, 5) // 2 of 2, worked out above
+    assert.equal(r.totalProfitCents, 60) // 40 + 20 + 0
+    close(r.profitPerContractCents, 20)
+  })
+
+  test('a side keeps only that side', () => {
+    const r = runBacktest(history, { series: 'S', side: 'down' })
+    assert.deepEqual([r.signals, r.wins], [2, 2])
+    assert.equal(r.totalProfitCents, 65) // 45 + 20
+    close(r.averageEntryCents, 67.5) // (55 + 80) / 2
+  })
+
+  test('the time window applies to expiresAt, both bounds inclusive', () => {
+    const r = runBacktest(history, { series: 'S', since: T2, before: T3 })
+    assert.equal(r.contests, 2)
+    assert.deepEqual([r.signals, r.wins, r.voids], [3, 2, 1]) // c, d, e
+    assert.equal(runBacktest(history, { series: 'S', before: T1 }).signals, 2) // a, b
+  })
+
+  test('nothing passing the filter gives counts of zero and null rates', () => {
+    const r = runBacktest(history, { series: 'S', minConfidence: 99 })
+    assert.equal(r.signals, 0)
+    assert.equal(r.winRate, null)
+    assert.equal(r.winRateInterval, null)
+    assert.equal(r.brierScore, null)
+    assert.equal(r.profitPerContractCents, null)
+    assert.equal(r.totalProfitCents, 0)
+  })
+})
+
+describe('thresholdGrid', () => {
+  test('one cell per confidence × edge threshold, each the same as a backtest with those thresholds', () => {
+    const cells = thresholdGrid(history, { series: 'S' }, { confidences: [null, 70], edges: [null, 10] })
+    assert.deepEqual(
+      cells.map((x) => [x.minConfidence, x.minEdge, x.signals, x.totalProfitCents]),
+      [
+        [null, null, 5, 40],
+        [null, 10, 3, 60], // a, d, e
+        [70, null, 4, -5], // a, b, d, e
+        [70, 10, 3, 60], // a, d, e
+      ],
+    )
+    for (const cell of cells) {
+      const r = runBacktest(history, {
+        series: 'S',
+        ...(cell.minConfidence === null ? {} : { minConfidence: cell.minConfidence }),
+        ...(cell.minEdge === null ? {} : { minEdge: cell.minEdge }),
+      })
+      assert.equal(cell.winRate, r.winRate)
+      assert.equal(cell.profitPerContractCents, r.profitPerContractCents)
+    }
+  })
+})
+
+describe('summarize and calibrationTable on their own', () => {
+  test('take any list of graded signals', () => {
+    assert.equal(summarize([a, c]).totalProfitCents, 85)
+    assert.equal(calibrationTable([a], 25).length, 4)
+    assert.deepEqual(
+      calibrationTable([sig('up', 100, 90, 'win')]).at(-1)!.signals,
+      1, // confidence 100 falls in the last, closed bucket
+    )
+  })
+})

@@ -1,0 +1,251 @@
+// The operator's short commands, run as the real CLI: --version and --help, backtest on a SQLite store
+// populated here, keys list --json, backup (WAL included, never overwriting) and a restore from it.
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { CONTEST_MS, type Contest } from '../src/domain/contest.ts'
+import type { Store } from '../src/ports/store.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { DOWN, makeContest, makeKey, makeSettledContest, makeSignal, UP } from './support/contest-fixtures.ts'
+import { REPO_ROOT, runCli, tempDir } from './support/service-process.ts'
+
+const SERIES = 'KXBT15M'
+const NEWEST = Date.UTC(2026, 10, 22, 12, 30)
+
+/**
+ * The unit test's hand-worked history (src/domain/backtest.test.ts), as stored contests:
+ *   C1 settles up:   up 80/60 win (+40), down 70/65 loss (−65)
+ *   C2 settles down: down 60/55 win (+45), down 90/80 win (+20)
+ *   C3 void:         up 75/50 void (0)
+ * → 5 signals, 3 wins, 1 loss, 1 void; win rate 75 % [30.1 %, 95.4 %]; +40¢ in all, +8¢ a contract;
+ *   average entry 62¢; Brier 0.175. Before them, 1100 settled contests without signals, so the
+ *   command pages through the history (500 a page) and still counts every contest once.
+ */
+function fixtureHistory(): Contest[] {
+  const at = (expiresAt: number) => ({ series: SERIES, opensAt: expiresAt - CONTEST_MS, expiresAt })
+  const c1 = makeContest(at(NEWEST - 2 * CONTEST_MS))
+  const c2 = makeContest(at(NEWEST - CONTEST_MS))
+  const c3 = makeContest(at(NEWEST))
+  const s = (c: Contest, minute: number, side: 'up' | 'down', confidence: number, entry: number) =>
+    makeSignal(c, { minute, side, confidence, entryPriceCents: entry, edgeCents: confidence - entry })
+  const empty = Array.from({ length: 1100 }, (_, i) =>
+    makeSettledContest({ ...at(NEWEST - (3 + i) * CONTEST_MS), signals: [] }, UP),
+  )
+  return [
+    makeSettledContest({ ...c1, signals: [s(c1, 1, 'up', 80, 60), s(c1, 2, 'down', 70, 65)] }, UP),
+    makeSettledContest({ ...c2, signals: [s(c2, 1, 'down', 60, 55), s(c2, 2, 'down', 90, 80)] }, DOWN),
+    makeSettledContest({ ...c3, signals: [s(c3, 3, 'up', 75, 50)] }, { kind: 'void', priceDollars: null }),
+    ...empty,
+  ]
+}
+
+describe('contest-signals --version and --help', () => {
+  it('prints the package version', async () => {
+    const r = await runCli(['--version'], {})
+    assert.equal(r.code, 0)
+    assert.equal(r.stdout, 'contest-signals 1.0.0\n')
+  })
+
+  it('answers --help for every command, whatever the environment holds', async () => {
+    const commands = ['serve', 'api', 'engine', 'keys', 'migrate', 'backtest', 'backup', 'venue']
+    const runs = await Promise.all(commands.map((c) => runCli([c, '--help'], { PORT: 'eighty' })))
+    runs.forEach((r, i) => {
+      assert.equal(r.code, 0, `${commands[i]} --help: ${r.stderr}`)
+      assert.match(r.stdout, new RegExp(`^usage: contest-signals ${commands[i]}`))
+    })
+    const top = await runCli(['--help'], {})
+    assert.equal(top.code, 0)
+    for (const command of ['backtest', 'backup', 'keys list [--json]'])
+      assert.ok(top.stdout.includes(command))
+  })
+
+  it('refuses an option the command does not have, with exit code 2', async () => {
+    const r = await runCli(['migrate', '--grid'], {})
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /--grid/)
+  })
+})
+
+describe('contest-signals backtest', () => {
+  const tmp = tempDir()
+  const file = path.join(tmp.dir, 'cs.db')
+  const env = { DATABASE_URL: `sqlite:${file}` }
+
+  before(async () => {
+    const store = createSqliteStore(file)
+    await store.migrate()
+    await store.importHistory(fixtureHistory())
+    await store.close()
+  })
+  after(() => tmp.remove())
+
+  it('prints the report: counts, win rate with its interval, entry, profit, Brier and calibration', async () => {
+    const r = await runCli(['backtest', '--series', SERIES], env)
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stderr, `contest-signals: store sqlite:${file}\n`)
+    const out = r.stdout
+    assert.match(out, /^backtest of KXBT15M: all settled contests$/m)
+    assert.match(out, /^contests +1103 settled$/m)
+    assert.match(out, /^signals +5 passing: 3 wins, 1 losses, 1 voids$/m)
+    assert.match(out, /^win rate +75\.0% \(95% Wilson interval 30\.1% – 95\.4%\)$/m)
+    assert.match(out, /^average entry +62\.00¢/m)
+    assert.match(out, /^profit +\+8\.00¢ per contract, \+40\.00¢ in all$/m)
+    assert.match(out, /^Brier score +0\.1750 /m)
+    assert.match(out, /^ {2}70–80 +1 +0 +70\.0 +0\.0% +0\.0% – 79\.3%$/m)
+  })
+
+  it('gives the same numbers as JSON, with the filter applied', async () => {
+    const r = await runCli(
+      ['backtest', '--series', SERIES, '--min-confidence', '70', '--side', 'up', '--json'],
+      env,
+    )
+    assert.equal(r.code, 0, r.stderr)
+    const report = JSON.parse(r.stdout)
+    // up signals with confidence ≥ 70: 80/60 win and 75/50 void → +40¢ over 2 contracts
+    assert.deepEqual(
+      [report.signals, report.wins, report.losses, report.voids, report.totalProfitCents],
+      [2, 1, 0, 1, 40],
+    )
+    assert.equal(report.profitPerContractCents, 20)
+    assert.deepEqual(report.filter, {
+      series: SERIES,
+      since: null,
+      before: null,
+      minConfidence: 70,
+      minEdge: null,
+      side: 'up',
+    })
+  })
+
+  it('limits the window on expiry, both bounds inclusive', async () => {
+    const since = new Date(NEWEST - CONTEST_MS).toISOString()
+    const r = await runCli(['backtest', '--series', SERIES, '--since', since, '--json'], env)
+    const report = JSON.parse(r.stdout)
+    assert.deepEqual([report.contests, report.signals, report.totalProfitCents], [2, 3, 65])
+  })
+
+  it('prints the threshold grid, or its cells as JSON', async () => {
+    const text = await runCli(['backtest', '--series', SERIES, '--grid'], env)
+    assert.equal(text.code, 0, text.stderr)
+    assert.match(text.stdout, /^profit per contract$/m)
+    assert.match(text.stdout, /^ {2}confidence any +\+8\.00¢/m)
+    const json = JSON.parse((await runCli(['backtest', '--series', SERIES, '--grid', '--json'], env)).stdout)
+    const cell = json.grid.find(
+      (c: { minConfidence: number | null; minEdge: number | null }) =>
+        c.minConfidence === 70 && c.minEdge === 10,
+    )
+    // confidence ≥ 70 and edge ≥ 10: 80/60 (edge 20, win +40), 90/80 (edge 10, win +20) and 75/50
+    // (edge 25, void) → +60¢
+    assert.deepEqual([cell.signals, cell.totalProfitCents], [3, 60])
+  })
+
+  it('refuses bad arguments with exit code 2', async () => {
+    for (const args of [
+      ['--side', 'sideways'],
+      ['--min-confidence', 'high'],
+      ['--since', 'yesterday'],
+    ]) {
+      const r = await runCli(['backtest', ...args], env)
+      assert.equal(r.code, 2, args.join(' '))
+      assert.match(r.stderr, new RegExp(args[0]!))
+    }
+  })
+
+  it('resolves a relative store path against the current directory, and never creates one to read', async () => {
+    const r = await runCli(['backtest'], { DATABASE_URL: 'sqlite:./no-such-dir/cs.db' })
+    assert.equal(r.code, 1)
+    const absolute = path.join(REPO_ROOT, 'no-such-dir/cs.db')
+    assert.equal(
+      r.stderr,
+      `contest-signals: DATABASE_URL: no store at ${absolute} ${r.stderr.slice(r.stderr.indexOf('('))}`,
+    )
+    assert.ok(!existsSync(path.join(REPO_ROOT, 'no-such-dir')))
+  })
+})
+
+describe('contest-signals keys on a new store', () => {
+  it('says it created the store, and keys list --json lists the keys with RFC 3339 times', async () => {
+    const tmp = tempDir()
+    try {
+      const env = { DATABASE_URL: `sqlite:${path.join(tmp.dir, 'fresh', 'cs.db')}` }
+      const created = await runCli(['keys', 'create', '--label', 'bot'], env)
+      assert.equal(created.code, 0)
+      assert.match(
+        created.stderr,
+        /store sqlite:\/.+\/fresh\/cs\.db \(new: no file was there, an empty store was created\)/,
+      )
+      const listed = await runCli(['keys', 'list', '--json'], env)
+      assert.equal(listed.code, 0)
+      const keys = JSON.parse(listed.stdout)
+      assert.equal(keys.length, 1)
+      assert.deepEqual(Object.keys(keys[0]), [
+        'id',
+        'label',
+        'prefix',
+        'created_at',
+        'last_used_at',
+        'revoked_at',
+      ])
+      assert.equal(keys[0].label, 'bot')
+      assert.match(keys[0].created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+      assert.equal(keys[0].last_used_at, null)
+      assert.doesNotMatch(listed.stderr, /new:/)
+    } finally {
+      tmp.remove()
+    }
+  })
+})
+
+describe('contest-signals backup', () => {
+  const tmp = tempDir()
+  const file = path.join(tmp.dir, 'live.db')
+  let writer: Store
+
+  before(async () => {
+    // The writer stays open, as a running service would: what it committed may still be in the -wal.
+    writer = createSqliteStore(file)
+    await writer.migrate()
+    await writer.importHistory(fixtureHistory().slice(0, 3))
+    await writer.createKey(makeKey({ label: 'restored-key' }))
+    assert.ok(existsSync(`${file}-wal`))
+  })
+  after(async () => {
+    await writer.close()
+    tmp.remove()
+  })
+
+  it('copies a live store with its WAL, and the copy serves the same backtest and keys', async () => {
+    const copy = path.join(tmp.dir, 'backup.db')
+    const r = await runCli(['backup', copy], { DATABASE_URL: `sqlite:${file}` })
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout.split(':')[0], `backed up to ${copy}`)
+    assert.match(r.stdout, /3 contests, 5 signals, 1 keys/)
+    // Restore: point DATABASE_URL at the copy.
+    const restored = { DATABASE_URL: `sqlite:${copy}` }
+    const report = JSON.parse((await runCli(['backtest', '--series', SERIES, '--json'], restored)).stdout)
+    assert.deepEqual([report.signals, report.totalProfitCents, report.brierScore], [5, 40, 0.175])
+    const keys = JSON.parse((await runCli(['keys', 'list', '--json'], restored)).stdout)
+    assert.deepEqual(
+      keys.map((k: { label: string }) => k.label),
+      ['restored-key'],
+    )
+  })
+
+  it('never overwrites an existing file', async () => {
+    const copy = path.join(tmp.dir, 'twice.db')
+    assert.equal((await runCli(['backup', copy], { DATABASE_URL: `sqlite:${file}` })).code, 0)
+    const again = await runCli(['backup', copy], { DATABASE_URL: `sqlite:${file}` })
+    assert.equal(again.code, 1)
+    assert.match(again.stderr, /backup refused: .*twice\.db already exists; a backup never overwrites/)
+  })
+
+  it('sends a PostgreSQL store to pg_dump', async () => {
+    const r = await runCli(['backup', path.join(tmp.dir, 'pg.db')], {
+      DATABASE_URL: 'postgres://contest:secret@127.0.0.1:5432/x',
+    })
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /pg_dump/)
+    assert.doesNotMatch(r.stderr, /secret/)
+  })
+})

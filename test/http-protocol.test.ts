@@ -1,0 +1,119 @@
+// Protocol details every response and every method shares: nosniff on every answer, 405 with Allow
+// for any other method on a known path (QUERY included), plain OPTIONS, malformed escapes in the
+// query, and invalid_params naming every bad parameter.
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { rawRequest } from './support/raw-request.ts'
+import { openStream } from './support/sse-client.ts'
+import { useTestWorld } from './support/test-world.ts'
+
+const { world } = useTestWorld()
+const auth = () => ({ authorization: `Bearer ${world.key}` })
+
+describe('X-Content-Type-Options', () => {
+  test('every response says nosniff: data, problems, 404, 405, health, OpenAPI, problem pages, preflight, stream, unparseable', async () => {
+    const cases: Array<[string, string, Record<string, string>]> = [
+      ['GET', '/v1/contests?series=X', auth()],
+      ['GET', '/v1/contests?series=X&limit=0', auth()],
+      ['GET', '/v1/contests/active?series=X', {}],
+      ['GET', '/nowhere', {}],
+      ['DELETE', '/v1/contests', {}],
+      ['GET', '/v1/health', {}],
+      ['HEAD', '/v1/health', {}],
+      ['GET', '/v1/openapi.json', {}],
+      ['GET', '/problems/not-found', {}],
+      ['OPTIONS', '/v1/contests', { origin: 'https://a.example', 'access-control-request-method': 'GET' }],
+      ['GET', '/v1/contests/%E0%A4%A', auth()],
+    ]
+    for (const [method, path, headers] of cases) {
+      const res = await rawRequest(`${world.baseUrl}${path}`, { method, headers })
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', `${method} ${path} → ${res.status}`)
+    }
+    const stream = await openStream(`${world.baseUrl}/v1/stream/contests?series=X`, { key: world.key })
+    assert.equal(stream.headers.get('x-content-type-options'), 'nosniff')
+    stream.close()
+  })
+})
+
+describe('methods', () => {
+  for (const method of ['QUERY', 'PROPFIND', 'TRACE', 'POST', 'DELETE']) {
+    test(`${method} on a known path › 405 method-not-allowed with Allow`, async () => {
+      const res = await rawRequest(`${world.baseUrl}/v1/contests?series=X`, { method, headers: auth() })
+      assert.equal(res.status, 405)
+      assert.equal(res.headers.allow, 'GET, HEAD')
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
+      if (method !== 'HEAD') assert.equal(JSON.parse(res.body.toString()).status, 405)
+    })
+  }
+
+  test('QUERY on an unknown path › 404 problem', async () => {
+    const res = await rawRequest(`${world.baseUrl}/v2/nothing`, { method: 'QUERY' })
+    assert.equal(res.status, 404)
+    assert.equal(JSON.parse(res.body.toString()).status, 404)
+  })
+
+  test('a plain OPTIONS (not a preflight) › 405 with Allow on a known path, 404 problem elsewhere', async () => {
+    const known = await rawRequest(`${world.baseUrl}/v1/stream/contests`, { method: 'OPTIONS' })
+    assert.equal(known.status, 405)
+    assert.equal(known.headers.allow, 'GET')
+    assert.equal(JSON.parse(known.body.toString()).status, 405)
+    const withOriginOnly = await rawRequest(`${world.baseUrl}/v1/contests/X-1`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://a.example' },
+    })
+    assert.equal(withOriginOnly.status, 405)
+    assert.equal(withOriginOnly.headers.allow, 'GET, HEAD')
+    assert.equal(withOriginOnly.headers['access-control-allow-origin'], '*')
+    const unknown = await rawRequest(`${world.baseUrl}/nowhere`, { method: 'OPTIONS' })
+    assert.equal(unknown.status, 404)
+    assert.equal(unknown.headers.allow, undefined)
+    assert.equal(JSON.parse(unknown.body.toString()).status, 404)
+  })
+
+  test('a CORS preflight is still answered 204 without a key', async () => {
+    const res = await rawRequest(`${world.baseUrl}/v1/contests`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' },
+    })
+    assert.equal(res.status, 204)
+    assert.equal(res.headers['access-control-allow-origin'], '*')
+  })
+})
+
+describe('query parameters', () => {
+  test('?series=%ZZ › 400 invalid-parameter, as a malformed escape in the path is 400', async () => {
+    for (const bad of ['%ZZ', '%', 'a%2', '%E0%A4%A']) {
+      const res = await rawRequest(`${world.baseUrl}/v1/contests?series=${bad}`, { headers: auth() })
+      const body = JSON.parse(res.body.toString())
+      assert.equal(res.status, 400, bad)
+      assert.match(body.type, /\/problems\/invalid-parameter$/)
+      assert.deepEqual(
+        body.invalid_params.map((p: { name: string }) => p.name),
+        ['series'],
+      )
+    }
+    const active = await rawRequest(`${world.baseUrl}/v1/contests/active?series=%ZZ`, { headers: auth() })
+    assert.equal(active.status, 400)
+    const fine = await rawRequest(`${world.baseUrl}/v1/contests?series=A%25B&x=%ZZ`, { headers: auth() })
+    assert.equal(fine.status, 200, 'a valid escape and a malformed unknown parameter are fine')
+  })
+
+  test('invalid_params lists every bad parameter, whatever rule each breaks', async () => {
+    const cases: Array<[string, string[]]> = [
+      ['limit=0&since=yesterday&before=never', ['series', 'limit', 'since', 'before']],
+      ['series=A&series=B&limit=1e1&since=x', ['series', 'limit', 'since']],
+      ['series=%ZZ&limit=101', ['series', 'limit']],
+      [`series=${'x'.repeat(129)}&limit=abc`, ['limit', 'series']],
+    ]
+    for (const [query, names] of cases) {
+      const res = await rawRequest(`${world.baseUrl}/v1/contests?${query}`, { headers: auth() })
+      const body = JSON.parse(res.body.toString())
+      assert.equal(res.status, 400, query)
+      assert.deepEqual(
+        body.invalid_params.map((p: { name: string }) => p.name).sort(),
+        [...names].sort(),
+        query,
+      )
+    }
+  })
+})

@@ -1,0 +1,61 @@
+// The calibration plot: realised win rate against model confidence per bucket, each with its 95%
+// interval, beside the diagonal a perfectly calibrated model would sit on.
+import uPlot from './vendor/uPlot.esm.js'
+
+export type CalibrationPoint = {
+  label: string
+  /** bucket midpoint, 0–100 */
+  mid: number
+  count: number
+  wins: number
+  winRate: number | null
+  low: number | null
+  high: number | null
+}
+
+let chart: uPlot | null = null
+
+export function drawCalibration(el: HTMLElement, buckets: readonly CalibrationPoint[]): void {
+  const shown = buckets.filter((b) => b.winRate !== null)
+  const xs = shown.map((b) => b.mid)
+  const pct = (v: number | null) => (v === null ? null : 100 * v)
+  const data: uPlot.AlignedData = [
+    xs,
+    xs,
+    shown.map((b) => pct(b.winRate)),
+    shown.map((b) => pct(b.low)),
+    shown.map((b) => pct(b.high)),
+  ]
+  const style = getComputedStyle(document.documentElement)
+  const fg = style.getPropertyValue('--fg').trim() || '#333'
+  const accent = style.getPropertyValue('--accent').trim() || '#1f5fd1'
+  const muted = style.getPropertyValue('--muted').trim() || '#888'
+  const width = Math.max(280, Math.min(el.clientWidth || 640, 900))
+  const axis = { stroke: fg, grid: { stroke: `${muted}33` }, ticks: { stroke: `${muted}55` } }
+  const opts: uPlot.Options = {
+    width,
+    height: Math.round(Math.min(360, width * 0.6)),
+    scales: { x: { time: false, range: [0, 100] }, y: { range: [0, 100] } },
+    axes: [
+      { ...axis, label: 'model confidence (%)' },
+      { ...axis, label: 'realised win rate (%)' },
+    ],
+    series: [
+      {},
+      { label: 'perfectly calibrated', stroke: muted, dash: [4, 4], points: { show: false } },
+      {
+        label: 'realised',
+        stroke: accent,
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 9, fill: accent },
+      },
+      { label: '95% low', stroke: accent, dash: [2, 3], width: 1, points: { show: false } },
+      { label: '95% high', stroke: accent, dash: [2, 3], width: 1, points: { show: false } },
+    ],
+    // the table below carries the numbers; a live legend would only repeat them as dashes
+    legend: { show: true, live: false },
+  }
+  chart?.destroy()
+  chart = new uPlot(opts, data, el)
+}
