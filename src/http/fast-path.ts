@@ -216,9 +216,8 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         return
       }
       const h = readHotHeaders(req.rawHeaders)
-      // Cross-origin requests are @fastify/cors's (the fast path builds heads for requests without
-      // Origin), and an HTTP/1.1 request without Host gets the framework's 400.
-      if (h.origin !== undefined || (!h.host && req.httpVersion === '1.1')) {
+      // Cross-origin requests are @fastify/cors's (the fast path builds heads for requests without Origin).
+      if (h.origin !== undefined) {
         framework(req, res)
         return
       }

@@ -11,8 +11,6 @@ export type HotHeaders = {
   origin: string | undefined
   requestId: string | undefined
   lastEventId: string | undefined
-  /** whether a Host header came (an HTTP/1.1 request without one is the framework's 400) */
-  host: boolean
 }
 
 const join = (current: string | undefined, value: string) =>
@@ -27,16 +25,12 @@ export function readHotHeaders(raw: readonly string[]): HotHeaders {
     origin: undefined,
     requestId: undefined,
     lastEventId: undefined,
-    host: false,
   }
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!
     const value = raw[i + 1]!
     // Only a name of a wanted length is lower-cased and compared.
     switch (name.length) {
-      case 4:
-        if (name.toLowerCase() === 'host') h.host = true
-        break
       case 6:
         if (name.toLowerCase() === 'origin') h.origin = join(h.origin, value)
         break
