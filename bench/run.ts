@@ -1,8 +1,8 @@
 // npm run bench: HTTP throughput of the read paths as ratios to a bare node:http server replaying the
 // same bytes, then stream fan-out spread and memory per open stream as ratios to a bare broadcaster,
 // all measured in interleaved pairs in one run. Prints a table and writes bench/results/latest.json.
-// Knobs: BENCH_RUN_S (seconds per single HTTP run, default 2), BENCH_ROUNDS (interleaved pairs per
-// request kind, default 5), BENCH_STREAMS (default 8000,15000), BENCH_ONLY (http or stream).
+// Knobs: BENCH_RUN_S (seconds per single HTTP run, default 3), BENCH_ROUNDS (interleaved pairs per
+// request kind, default 7), BENCH_STREAMS (default 8000,15000), BENCH_ONLY (http or stream).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -160,8 +160,8 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
 }
 
 async function main(): Promise<void> {
-  const runS = envNumber('BENCH_RUN_S', 2, 1, 30)
-  const rounds = envNumber('BENCH_ROUNDS', 5, 3, 20)
+  const runS = envNumber('BENCH_RUN_S', 3, 1, 30)
+  const rounds = envNumber('BENCH_ROUNDS', 7, 3, 20)
   const streams = envStreams()
   const only = envOnly()
   watchdog(only === 'stream' ? 0 : maxLoadSeconds({ runS, rounds }), only === 'http' ? [] : streams)
