@@ -9,7 +9,7 @@ export const FIRST_READING_MINUTE = 1
 export const LAST_READING_MINUTE = CONTEST_MINUTES - 1
 
 /** Why a minute raised no reading (decisions §8): each is counted in metrics and logged once per contest. */
-export const SKIP_REASONS = ['no-strike', 'no-quote', 'no-spot'] as const
+export const SKIP_REASONS = ['no-strike', 'no-quote', 'no-spot', 'paused'] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]
 export type SkippedReading = { skipped: SkipReason }
 
@@ -20,8 +20,8 @@ export function isSkipped(reading: Signal | SkippedReading): reading is SkippedR
 /**
  * The reading for `minute`, evaluated at that whole minute (decisions §3), not at the moment the
  * tick happened to run: a late tick then raises the same numbers, and so does a backfill or a
- * restart with the same simulator seed. Skipped when the strike is unknown, neither side has an ask,
- * or no spot source is fresh.
+ * restart with the same simulator seed. Skipped while the exchange has paused trading, when the
+ * strike is unknown, neither side has an ask, or too few spot sources are fresh.
  */
 export async function takeReading(
   deps: { venue: Venue; feed: PriceFeed },
@@ -29,6 +29,8 @@ export async function takeReading(
   minute: number,
   raisedAt: number,
 ): Promise<Signal | SkippedReading> {
+  // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
+  if (deps.venue.tradingPaused?.()) return { skipped: 'paused' }
   const strike = contest.strikePriceDollars
   if (strike === null) return { skipped: 'no-strike' }
   const at = contest.opensAt + minute * MINUTE_MS

@@ -39,5 +39,6 @@ export function createSkippedReadings(logger: Pick<Logger, 'warn'>, observe?: Sk
 const REASON_TEXT: Record<SkipReason, string> = {
   'no-strike': 'the venue has not set the strike yet',
   'no-quote': 'neither side has an ask on the venue',
-  'no-spot': 'no spot source is fresh',
+  'no-spot': 'too few spot sources are fresh',
+  paused: 'the exchange has paused trading',
 }

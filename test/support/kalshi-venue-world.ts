@@ -21,7 +21,7 @@ export type KalshiVenueWorld = {
   telemetry: { requests: Array<{ endpoint: string; status: string; seconds: number }>; retries: string[] }
   /** requests the fixture saw for one path, optionally with one query value */
   requestsTo(path: string, query?: Record<string, string>): KalshiFixture['requests']
-  /** resolves after the adapter has completed `count` more polls (seen as new open-listing requests) */
+  /** resolves after the adapter has completed `count` more polls (seen as new close-window listings) */
   polls(count?: number): Promise<void>
   close(): Promise<void>
 }
@@ -64,7 +64,9 @@ export async function startKalshiVenueWorld(
     kalshi.requests.filter(
       (r) => r.path === `/trade-api/v2${path}` && Object.entries(query).every(([k, v]) => r.query[k] === v),
     )
-  const openListings = () => requestsTo('/markets', { status: 'open' }).filter((r) => !r.query.cursor).length
+  // each poll starts each series with one close-window listing
+  const openListings = () =>
+    requestsTo('/markets').filter((r) => r.query.min_close_ts !== undefined && !r.query.cursor).length
   await venue.start()
   return {
     kalshi,

@@ -4,7 +4,21 @@ import { setTimeout as delay } from 'node:timers/promises'
 import type { Settlement } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { SourceStatus, Venue, VenueMarket, VenueQuote, VenueTelemetry } from '../../ports/venue.ts'
+import type {
+  SourceStatus,
+  Venue,
+  VenueCheck,
+  VenueMarket,
+  VenueQuote,
+  VenueTelemetry,
+} from '../../ports/venue.ts'
+import {
+  type ExchangeSchedule,
+  type ExchangeStatus,
+  isScheduledPause,
+  parseExchangeStatus,
+  parseSchedule,
+} from './exchange-status.ts'
 import { createKalshiClient, type KalshiClient } from './kalshi-client.ts'
 import { createMarketBook, type MarketBook, toVenueMarket } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
@@ -34,6 +48,10 @@ export type KalshiVenueOptions = {
   orderbookMinIntervalMs?: number
   /** status() turns `down` after this long without a clean poll; default 60 s */
   downAfterMs?: number
+  /** health says `malformed` once every quote this long failed to parse; default 3 min */
+  malformedAfterMs?: number
+  /** the exchange schedule is re-read this often; default 1 h */
+  scheduleEveryMs?: number
   /** a followed market that keeps answering 404 is dropped after this long; default 1 h */
   notFoundGiveUpMs?: number
   /** markets the venue has not shown for this long are forgotten; default 24 h */
@@ -50,8 +68,17 @@ export type KalshiVenueOptions = {
  */
 const ORDERBOOK_ATTEMPTS = 2
 const QUOTES_KEPT = 100
+/** An exchange status older than this says nothing about now (several missed polls). */
+const EXCHANGE_STATUS_TTL_MS = 60_000
 
 type CachedQuote = { fetchedAt: number; quote: Promise<VenueQuote | null> }
+
+/** A failed call as the venue gave it: `HTTP 451: <first words of the body>`, or `timeout`, `error: ECONNREFUSED …`. */
+export function describeFailure(status: string, message: string): string {
+  const words = message.trim().split(/\s+/).slice(0, 12).join(' ')
+  const head = /^\d+$/.test(status) ? `HTTP ${status}` : status
+  return words === '' ? head : `${head}: ${words}`
+}
 
 const sleepUnlessAborted: Sleep = (ms, signal) => delay(ms, undefined, { signal })
 
@@ -60,7 +87,10 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   const { logger } = opts
   const orderbookMinIntervalMs = opts.orderbookMinIntervalMs ?? 2_000
   const downAfterMs = opts.downAfterMs ?? 60_000
+  const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
+  const scheduleEveryMs = opts.scheduleEveryMs ?? 3_600_000
   const forgetAfterMs = opts.forgetAfterMs ?? 24 * 3_600_000
+  const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
   const client: KalshiClient = createKalshiClient({
     baseUrl: opts.baseUrl,
     clock,
@@ -73,7 +103,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     backoff: opts.backoff,
     random: opts.random,
   })
-  const book: MarketBook = createMarketBook({ series: opts.series, logger })
+  const book: MarketBook = createMarketBook({ series: opts.series, logger, onRejected: rejected })
   const poller = createMarketPoller({
     client,
     book,
@@ -81,17 +111,90 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     logger,
     clock,
     notFoundGiveUpMs: opts.notFoundGiveUpMs ?? 3_600_000,
+    onListingFailed: (status, message) => {
+      lastFailure = describeFailure(status, message)
+    },
   })
+  let lastFailure: string | null = null
   const stop = new AbortController()
   const quotes = new Map<string, CachedQuote>()
   let startedAt: number | null = null
   let lastOkAt: number | null = null
   let loop: Promise<void> | null = null
+  let exchange: { status: ExchangeStatus; at: number } | null = null
+  let schedule: ExchangeSchedule | null = null
+  let scheduleAt = Number.NEGATIVE_INFINITY
+  // quotes: the start of the current run of unparseable books (null after a good one), and the last
+  let quotesFailingSince: number | null = null
+  let lastQuoteFailureAt: number | null = null
+
+  /**
+   * `GET /exchange/status` once a poll (a few dozen bytes) and the schedule now and then. Optional:
+   * a failure holds up nothing. The status is read from an error answer too (the venue sends it
+   * with a 503 during maintenance, reference §1.13).
+   */
+  async function readExchange(): Promise<void> {
+    const reply = await client.get(
+      'exchange_status',
+      '/exchange/status',
+      {},
+      { signal: stop.signal, maxAttempts: 1 },
+    )
+    const { body } = reply
+    if (body !== undefined) {
+      const status = parseExchangeStatus(body)
+      if (status.ok) {
+        if (exchange?.status.tradingActive !== status.value.tradingActive)
+          logger.info(
+            {
+              venue: 'kalshi',
+              tradingActive: status.value.tradingActive,
+              exchangeActive: status.value.exchangeActive,
+            },
+            status.value.tradingActive ? 'kalshi trading active' : 'kalshi trading paused',
+          )
+        exchange = { status: status.value, at: clock.now() }
+      } else if (reply.ok) rejected('exchange_status', status.field)
+    }
+    if (clock.now() - scheduleAt < scheduleEveryMs) return
+    const answer = await client.get(
+      'exchange_schedule',
+      '/exchange/schedule',
+      {},
+      { signal: stop.signal, maxAttempts: 1 },
+    )
+    if (!answer.ok) return
+    const parsedSchedule = parseSchedule(answer.body)
+    if (!parsedSchedule.ok) return rejected('exchange_schedule', parsedSchedule.field)
+    schedule = parsedSchedule.value
+    scheduleAt = clock.now()
+  }
+
+  function tradingPaused(): boolean {
+    return (
+      exchange !== null &&
+      clock.now() - exchange.at <= EXCHANGE_STATUS_TTL_MS &&
+      !exchange.status.tradingActive
+    )
+  }
+
+  function quotesMalformed(now: number): boolean {
+    return (
+      quotesFailingSince !== null &&
+      lastQuoteFailureAt !== null &&
+      now - quotesFailingSince >= malformedAfterMs &&
+      now - lastQuoteFailureAt <= malformedAfterMs
+    )
+  }
 
   async function pollAndRecord(): Promise<void> {
     const began = clock.now()
     try {
-      if (await poller.pollOnce(stop.signal)) lastOkAt = clock.now()
+      await readExchange()
+      if (await poller.pollOnce(stop.signal)) {
+        lastOkAt = clock.now()
+        lastFailure = null
+      }
       book.prune(clock.now(), forgetAfterMs)
     } catch (err) {
       logger.error({ venue: 'kalshi', err }, 'kalshi poll failed')
@@ -131,10 +234,15 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
       return null
     }
     const asks = asksFromOrderbook(reply.body)
+    const now = clock.now()
     if (!asks.ok) {
+      rejected('orderbook', asks.field)
+      quotesFailingSince ??= now
+      lastQuoteFailureAt = now
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
       return null
     }
+    quotesFailingSince = null
     const { upAskCents, downAskCents } = asks.value
     return upAskCents === null && downAskCents === null ? null : asks.value
   }
@@ -179,8 +287,20 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     status(): SourceStatus {
       const now = clock.now()
       const since = lastOkAt ?? startedAt ?? now
-      return { name: 'kalshi', state: now - since > downAfterMs ? 'down' : 'ok', lastOkAt }
+      const state = now - since > downAfterMs ? 'down' : 'ok'
+      const scheduledPause = isScheduledPause(schedule, now)
+      const check: VenueCheck = quotesMalformed(now)
+        ? 'malformed'
+        : tradingPaused()
+          ? 'paused'
+          : state === 'down'
+            ? scheduledPause
+              ? 'paused'
+              : 'unreachable'
+            : 'ok'
+      return { name: 'kalshi', state, lastOkAt, check, scheduledPause, failure: lastFailure }
     },
+    tradingPaused,
     async start() {
       if (startedAt !== null) return
       startedAt = clock.now()

@@ -27,8 +27,14 @@ export const DEFAULT_DOWN_AFTER_MS = 60_000
 export type SpotFeedOptions = {
   sources: readonly SpotExchange[]
   urls: Readonly<Record<SpotExchange, Readonly<SpotEndpoints>>>
-  /** SPOT_MAX_AGE_S × 1000: an older mid is not fresh and stays out of the median */
+  /**
+   * SPOT_MAX_AGE_S × 1000: an older mid is not fresh and stays out of the median. Its age runs from
+   * the exchange's own timestamp where it sends one (a backlogged socket still delivers "new" frames),
+   * else from receipt.
+   */
   maxAgeMs: number
+  /** fewer fresh sources than this give no spot (decisions §8: a median of one has no outlier protection); default 2 */
+  minFreshSources?: number
   wallClock: Clock
   logger: Logger
   /** a source silent this long (or never heard from this long after start) is `down`; default 60 s */
@@ -53,8 +59,11 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
     }),
   )
 
+  const minFresh = opts.minFreshSources ?? 2
   const isFresh = (snap: SpotSourceSnapshot, now: number): boolean =>
-    snap.midAt !== null && now - snap.midAt <= maxAgeMs
+    snap.midAt !== null &&
+    !snap.maintenance &&
+    now - Math.min(snap.midAt, snap.exchangeAt ?? snap.midAt) <= maxAgeMs
 
   const status = (s: SpotSource, now: number): SpotSourceStatus => {
     const snap = s.snapshot()
@@ -68,6 +77,9 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
       midDollars: snap.mid === null ? null : round2(snap.mid),
       midAt: snap.midAt,
       fresh: isFresh(snap, now),
+      lagMs:
+        snap.midAt === null || snap.exchangeAt === null ? null : Math.round(snap.midAt - snap.exchangeAt),
+      maintenance: snap.maintenance,
     }
   }
 
@@ -81,7 +93,7 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
         .map((s) => s.snapshot())
         .filter((snap) => isFresh(snap, now))
         .map((snap) => snap.mid as number)
-      const m = median(mids)
+      const m = mids.length >= minFresh ? median(mids) : null
       return m === null ? null : round2(m)
     },
     minuteClosesBefore: async (at, count) => {

@@ -6,7 +6,7 @@ import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
 import { createMinuteBook } from './minute-book.ts'
 import { getJson } from './rest-client.ts'
-import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchange.ts'
+import type { ExchangeAdapter, PriceObservation, SpotEndpoints, SpotExchange } from './spot-exchange.ts'
 import { SpotParseError } from './spot-fields.ts'
 import { openWsSession, type WsSession } from './ws-session.ts'
 
@@ -56,8 +56,12 @@ export type SpotSourceSnapshot = {
   /** wall ms of the last good frame or REST answer */
   lastOkAt: number | null
   mid: number | null
-  /** wall ms the mid was observed at (the exchange's own clock is not trusted for freshness) */
+  /** wall ms the mid was received at */
   midAt: number | null
+  /** the exchange's own time of the mid (ms), when it sends one: a backlogged socket shows as old */
+  exchangeAt: number | null
+  /** true while the exchange reports maintenance (its quotes are not live) */
+  maintenance: boolean
 }
 
 export type SpotSource = {
@@ -97,6 +101,8 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   let lastOkAt: number | null = null
   let mid: number | null = null
   let midAt: number | null = null
+  let exchangeAt: number | null = null
+  let maintenance = false
   let closed = false
 
   let session: WsSession | null = null
@@ -122,12 +128,13 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   const ok = (): void => {
     lastOkAt = wallClock.now()
   }
-  const observe = (price: number): void => {
+  const observe = (price: PriceObservation): void => {
     const now = wallClock.now()
-    mid = price
+    mid = price.mid
     midAt = now
+    exchangeAt = price.exchangeAt
     lastOkAt = now
-    book.recordLive(now, price)
+    book.recordLive(now, price.mid)
     settleFirst()
   }
 
@@ -142,7 +149,18 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     switch (ev.kind) {
       case 'price':
         pricedThisSocket = true
-        observe(ev.price.mid)
+        observe(ev.price)
+        return
+      case 'status':
+        ok()
+        socketAnswered = true
+        maybeSettleOnFailure()
+        if (maintenance === ev.online)
+          logger[ev.online ? 'info' : 'warn'](
+            { source, system: ev.note },
+            ev.online ? 'spot exchange back online' : 'spot exchange in maintenance; its quotes are left out',
+          )
+        maintenance = !ev.online
         return
       case 'alive':
         ok()
@@ -217,7 +235,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       if (closed) return
       if (restFailing) logger.info({ source }, 'spot REST ticker answering again')
       restFailing = false
-      observe(price.mid)
+      observe(price)
     } catch (err) {
       if (closed) return
       // one warning per failing streak: the poll repeats every few seconds
@@ -258,7 +276,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
 
   return {
     name: source,
-    snapshot: () => ({ startedAt, lastOkAt, mid, midAt }),
+    snapshot: () => ({ startedAt, lastOkAt, mid, midAt, exchangeAt, maintenance }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
     start() {
       if (started) return started
