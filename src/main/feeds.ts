@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
+import { checkKalshiSeries, type SeriesCheck } from '../feeds/kalshi/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
@@ -25,7 +26,12 @@ export type FeedSettings = Pick<
   | 'spotMaxAgeS'
 >
 
-export type Feeds = { venue: Venue; feed: PriceFeed }
+export type Feeds = {
+  venue: Venue
+  feed: PriceFeed
+  /** with a real venue, what it said of the configured series at start (decisions §8) */
+  seriesCheck: SeriesCheck | null
+}
 
 export async function createFeeds(
   config: FeedSettings,
@@ -33,9 +39,27 @@ export async function createFeeds(
 ): Promise<Feeds> {
   if (config.venue === 'sim') {
     const feed = createSimPriceFeed({ seed: config.simSeed })
-    return { venue: createSimVenue({ seed: config.simSeed, feed, series: config.series }), feed }
+    return {
+      venue: createSimVenue({ seed: config.simSeed, feed, series: config.series }),
+      feed,
+      seriesCheck: null,
+    }
   }
   const credentials = await readCredentials(config)
+  // only series the engine can price: anything else stops the program here, one line per series
+  const seriesCheck = await checkKalshiSeries({
+    baseUrl: config.kalshiBaseUrl,
+    series: config.series,
+    clock: deps.wallClock,
+    logger: deps.logger,
+    ...(credentials ? { credentials } : {}),
+  })
+  if (seriesCheck.kind === 'refused') throw new ConfigError(seriesCheck.problems)
+  if (seriesCheck.kind === 'unreachable')
+    deps.logger.warn(
+      { venue: 'kalshi', failure: seriesCheck.failure },
+      'could not check the series against the venue; following them anyway',
+    )
   const venue = createKalshiVenue({
     baseUrl: config.kalshiBaseUrl,
     series: config.series,
@@ -52,7 +76,7 @@ export async function createFeeds(
     wallClock: deps.wallClock,
     logger: deps.logger,
   })
-  return { venue, feed }
+  return { venue, feed, seriesCheck }
 }
 
 /** The signing key is read at start, so a missing or unreadable file stops the program naming its variable. */

@@ -64,8 +64,10 @@ export function parseSchedule(body: unknown): Parsed<ExchangeSchedule> {
     const sessions = new Map<string, Array<[number, number]>>()
     for (const day of DAYS) {
       const list = entry[day]
+      // a day the template does not give is unknown, not closed: nothing is inferred from it
+      if (!Array.isArray(list)) continue
       const spans: Array<[number, number]> = []
-      for (const session of Array.isArray(list) ? list : []) {
+      for (const session of list) {
         if (!isRecord(session)) continue
         const open = minuteOfDay(session.open_time)
         const close = minuteOfDay(session.close_time)
@@ -119,6 +121,6 @@ export function isScheduledPause(schedule: ExchangeSchedule | null, at: number):
   const template = schedule.standardHours.find((h) => at >= h.from && at < h.to)
   if (!template) return false
   const { day, minute } = easternClock(at)
-  const sessions = template.sessions.get(day) ?? []
-  return !sessions.some(([open, close]) => minute >= open && minute < close)
+  const sessions = template.sessions.get(day)
+  return sessions !== undefined && !sessions.some(([open, close]) => minute >= open && minute < close)
 }

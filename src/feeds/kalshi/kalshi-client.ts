@@ -73,6 +73,13 @@ export const KALSHI_DEFAULTS = {
   maxRequestsPerSec: 5,
 } as const
 
+/** A failed call as the venue gave it: `HTTP 451: <first words of the body>`, or `timeout`, `error: ECONNREFUSED …`. */
+export function describeFailure(status: string, message: string): string {
+  const words = message.trim().split(/\s+/).slice(0, 12).join(' ')
+  const head = /^\d+$/.test(status) ? `HTTP ${status}` : status
+  return words === '' ? head : `${head}: ${words}`
+}
+
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal })
 
 const isRetryable = (status: string): boolean =>

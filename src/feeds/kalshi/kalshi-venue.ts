@@ -19,7 +19,7 @@ import {
   parseExchangeStatus,
   parseSchedule,
 } from './exchange-status.ts'
-import { createKalshiClient, type KalshiClient } from './kalshi-client.ts'
+import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
 import { createMarketBook, type MarketBook, toVenueMarket } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
 import { phaseForStatus } from './market-status.ts'
@@ -72,13 +72,6 @@ const QUOTES_KEPT = 100
 const EXCHANGE_STATUS_TTL_MS = 60_000
 
 type CachedQuote = { fetchedAt: number; quote: Promise<VenueQuote | null> }
-
-/** A failed call as the venue gave it: `HTTP 451: <first words of the body>`, or `timeout`, `error: ECONNREFUSED …`. */
-export function describeFailure(status: string, message: string): string {
-  const words = message.trim().split(/\s+/).slice(0, 12).join(' ')
-  const head = /^\d+$/.test(status) ? `HTTP ${status}` : status
-  return words === '' ? head : `${head}: ${words}`
-}
 
 const sleepUnlessAborted: Sleep = (ms, signal) => delay(ms, undefined, { signal })
 
@@ -288,7 +281,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
       const now = clock.now()
       const since = lastOkAt ?? startedAt ?? now
       const state = now - since > downAfterMs ? 'down' : 'ok'
-      const scheduledPause = isScheduledPause(schedule, now)
+      // a venue never reached since start is a configuration fault (a 451, a wrong URL), whatever the day
+      const scheduledPause = (lastOkAt !== null || schedule !== null) && isScheduledPause(schedule, now)
       const check: VenueCheck = quotesMalformed(now)
         ? 'malformed'
         : tradingPaused()
