@@ -58,7 +58,7 @@ export type SpotSourceSnapshot = {
   mid: number | null
   /** wall ms the mid was received at */
   midAt: number | null
-  /** the exchange's own time of the mid (ms), when it sends one: a backlogged socket shows as old */
+  /** the exchange's own time of a mid that came by socket (ms), when it sends one: a backlog shows as old */
   exchangeAt: number | null
   /** true while the exchange reports maintenance (its quotes are not live) */
   maintenance: boolean
@@ -235,7 +235,10 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       if (closed) return
       if (restFailing) logger.info({ source }, 'spot REST ticker answering again')
       restFailing = false
-      observe(price)
+      // an answer to a request made just now is as fresh as its receipt; a REST ticker's own time is
+      // the last trade's (Coinbase) or a whole second (Bitstamp), not the book's: only socket frames,
+      // which a backlog can delay, are judged by the exchange's clock
+      observe({ mid: price.mid, exchangeAt: null })
     } catch (err) {
       if (closed) return
       // one warning per failing streak: the poll repeats every few seconds
