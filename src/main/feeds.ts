@@ -3,7 +3,10 @@
 import { readFile } from 'node:fs/promises'
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
+import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
+import { createKalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
+import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
 import { checkKalshiSeries, type SeriesCheck } from '../feeds/kalshi/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
@@ -60,8 +63,19 @@ export async function createFeeds(
       { venue: 'kalshi', failure: seriesCheck.failure },
       'could not check the series against the venue; following them anyway',
     )
+  // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
+  const socket = credentials
+    ? createKalshiSocket({
+        url: socketUrlFor(config.kalshiBaseUrl),
+        signer: createRequestSigner(credentials),
+        clock: deps.wallClock,
+        logger: deps.logger,
+        ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
+      })
+    : null
   const venue = createKalshiVenue({
     baseUrl: config.kalshiBaseUrl,
+    ...(socket ? { socket } : {}),
     series: config.series,
     pollMs: config.kalshiPollS * 1000,
     wallClock: deps.wallClock,
@@ -69,13 +83,22 @@ export async function createFeeds(
     ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
     ...(credentials ? { credentials } : {}),
   })
-  const feed = createSpotFeed({
+  const proxy = createSpotFeed({
     sources: config.priceFeeds,
     urls: config.feedUrls,
     maxAgeMs: config.spotMaxAgeS * 1000,
     wallClock: deps.wallClock,
     logger: deps.logger,
   })
+  // BRTI is the settlement index itself: while its prints are fresh it is the model's spot
+  const feed = socket
+    ? withSettlementIndex({
+        proxy,
+        index: socket,
+        maxAgeMs: config.spotMaxAgeS * 1000,
+        wallClock: deps.wallClock,
+      })
+    : proxy
   return { venue, feed, seriesCheck }
 }
 

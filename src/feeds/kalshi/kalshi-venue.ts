@@ -19,7 +19,9 @@ import {
   parseExchangeStatus,
   parseSchedule,
 } from './exchange-status.ts'
+import { parseDollarsMillionths } from './fixed-point.ts'
 import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
+import type { KalshiSocket, LifecycleEvent } from './kalshi-socket.ts'
 import { createMarketBook, type MarketBook, toVenueMarket } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
 import { phaseForStatus } from './market-status.ts'
@@ -40,6 +42,8 @@ export type KalshiVenueOptions = {
   telemetry?: VenueTelemetry
   /** when set, every request is signed */
   credentials?: KalshiCredentials
+  /** the venue's WebSocket (with a key): lifecycle events applied as they happen, on top of REST */
+  socket?: KalshiSocket
   /** per attempt; default 5 s */
   requestTimeoutMs?: number
   /** across the whole adapter; default 5 (see KalshiClientOptions) */
@@ -240,6 +244,78 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     return upAskCents === null && downAskCents === null ? null : asks.value
   }
 
+  // results the WebSocket announced (`determined`), kept apart so a REST page fetched meanwhile,
+  // still showing `closed`, cannot make the later `settled` event lose them
+  const announced = new Map<string, { result: string; settlementValueMillionths: number | null }>()
+
+  /**
+   * One `market_lifecycle_v2` event (reference §1.11): openings, strikes, moved closes, pauses and
+   * results as they happen. Only markets of the configured series are taken; REST keeps the full view.
+   */
+  function applyLifecycle(event: LifecycleEvent): void {
+    const now = clock.now()
+    const { ticker } = event
+    switch (event.eventType) {
+      case 'created':
+        if (book.get(ticker) || event.openAt === null || event.closeAt === null) return
+        book.ingest(
+          {
+            ticker,
+            event_ticker: event.eventTicker,
+            status: 'initialized',
+            open_time: new Date(event.openAt).toISOString(),
+            close_time: new Date(event.closeAt).toISOString(),
+            strike_type: event.strikeType,
+            result: '',
+            expiration_value: '',
+          },
+          null,
+          now,
+          'socket',
+        )
+        return
+      case 'metadata_updated':
+        if (event.floorStrike !== null) book.patch(ticker, { floorStrike: event.floorStrike }, now)
+        return
+      case 'close_date_updated':
+        if (event.closeAt !== null) book.patch(ticker, { closeTime: event.closeAt }, now)
+        return
+      case 'deactivated':
+      case 'activated':
+        if (event.deactivated !== null)
+          book.patch(ticker, { status: event.deactivated ? 'inactive' : 'active' }, now)
+        return
+      case 'determined': {
+        if (event.result === null || !book.get(ticker)) return
+        const settlementValueMillionths =
+          event.settlementValue === null ? null : parseDollarsMillionths(event.settlementValue)
+        announced.set(ticker, { result: event.result, settlementValueMillionths })
+        if (announced.size > QUOTES_KEPT) announced.delete(announced.keys().next().value as string)
+        // provisional: a determined result can still be disputed, so it settles nothing yet
+        book.patch(ticker, { status: 'determined', result: event.result, settlementValueMillionths }, now)
+        return
+      }
+      case 'settled':
+        void settleFromSocket(ticker)
+        return
+    }
+  }
+
+  /**
+   * `settled` is final (paid out), about ten seconds before REST shows `finalized`: the market is
+   * looked up once (for `expiration_value`, when REST has it already) and then taken as finalized with
+   * the result the socket announced.
+   */
+  async function settleFromSocket(ticker: string): Promise<void> {
+    if (!book.get(ticker)) return
+    await poller.refresh(ticker, stop.signal)
+    const result = announced.get(ticker)
+    if (!result) return
+    book.patch(ticker, { status: 'finalized', ...result }, clock.now())
+    logger.info({ venue: 'kalshi', ticker, result: result.result }, 'kalshi result final by socket')
+  }
+  opts.socket?.onLifecycle(applyLifecycle)
+
   /** The cached view, noting the ticker for follow-up until its result is known. */
   function viewOf(ticker: string) {
     const entry = book.get(ticker)
@@ -308,12 +384,13 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         },
         'kalshi venue starting',
       )
+      opts.socket?.start()
       await pollAndRecord()
       loop = pollForever(startedAt)
     },
     async close() {
       stop.abort()
-      await loop
+      await Promise.all([loop, opts.socket?.close()])
     },
   }
 }

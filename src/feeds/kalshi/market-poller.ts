@@ -30,6 +30,8 @@ export type MarketPoller = {
   pollOnce(signal: AbortSignal): Promise<boolean>
   /** The engine asked about `ticker`: follow it until its result is known. */
   noteAsked(ticker: string): void
+  /** Looks one market up by ticker now (the WebSocket said it changed). */
+  refresh(ticker: string, signal: AbortSignal): Promise<void>
 }
 
 const isSettled = (book: MarketBook, ticker: string): boolean => {
@@ -131,6 +133,7 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
       for (const ticker of unlistedToFollow(listed)) if (!signal.aborted) await fetchOne(ticker, signal)
       return ok
     },
+    refresh: fetchOne,
     noteAsked(ticker) {
       if (asked.has(ticker) || givenUp.has(ticker) || isSettled(book, ticker)) return
       if (asked.size >= ASKED_MAX) asked.delete(asked.values().next().value as string)
