@@ -6,6 +6,7 @@
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueTelemetry } from '../../ports/venue.ts'
+import { KALSHI_USER_AGENT } from './kalshi-client.ts'
 import type { RequestSigner } from './request-signing.ts'
 import { type BackoffOptions, retryDelayMs } from './retry-backoff.ts'
 
@@ -226,7 +227,7 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
     printedThisSocket = false
     const url = new URL(opts.url)
     // the handshake is signed like a REST call: timestamp + GET + the socket's path (reference §1.11)
-    const headers = opts.signer('GET', url, clock.now())
+    const headers = { 'user-agent': KALSHI_USER_AGENT, ...opts.signer('GET', url, clock.now()) }
     const socket = new WebSocket(url, { headers })
     ws = socket
     socket.binaryType = 'arraybuffer'

@@ -74,6 +74,8 @@ export async function checkKalshiSeries(opts: SeriesCheckOptions): Promise<Serie
     signer: opts.credentials ? createRequestSigner(opts.credentials) : undefined,
     timeoutMs: opts.timeoutMs,
     maxAttempts: 2,
+    // a one-off burst of two requests per series at start: well inside the venue's budget
+    maxRequestsPerSec: 10,
   })
   const problems: string[] = []
   for (const ticker of opts.series) {
