@@ -210,6 +210,11 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       assert.ok(c.signals.every((s: Json) => s.outcome === 'pending'))
     }
     assert.equal((await contest(tickers.btc)).signals.length, 3)
+    // the next market opens at the close, before any result of the last one is known
+    await waitFor('the next BTC contest open', async () => {
+      const res = await get(`/v1/contests/active?series=${BTC}`)
+      return res.status === 200 && res.body.ticker === tickers.btcNext ? true : undefined
+    })
   })
 
   it('settles on the venue’s final result: yes → up, no → down, a void only on its word; and grades', async () => {
