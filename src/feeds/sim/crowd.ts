@@ -4,7 +4,7 @@
 // and YES (logit q = γ·logit q* + δ), its view is noisy, and now and then a minute opens with the
 // previous minute's book. Its fair value is computed here with the sandbox's own formula: nothing
 // of the model is used (a lint rule forbids it).
-import { normalCdf } from './draws.ts'
+import { normalCdf, normalPairFrom } from './draws.ts'
 import type { IndexPath } from './index-path.ts'
 import type { SeededRandom } from './seeded-random.ts'
 import { DOLLAR, floorToGrid, stepDown, stepUp, tickAt } from './tick-grid.ts'
@@ -71,15 +71,42 @@ export type Crowd = {
 export function createCrowd(rnd: SeededRandom, index: IndexPath): Crowd {
   const c = index.params.crowd
 
+  // what the crowd draws once per contest minute: its errors, whether the minute opens stale, the
+  // spread and the sizes at each level (memoised: a tape asks for the book every few seconds)
+  type MinuteDraws = { volError: number; noise: number; stale: boolean; ticks: number; sizes: number[] }
+  const minutes = new Map<number, MinuteDraws>()
+  const drawsFor = (contest: CrowdContest, minute: number): MinuteDraws => {
+    const cacheKey = contest.key * 16 + minute
+    const hit = minutes.get(cacheKey)
+    if (hit) return hit
+    const [lo, hi] = c.spreadTicks
+    const sizeDraws = rnd.sequence(S_SIZE, cacheKey)
+    const sizes: number[] = []
+    for (let i = 0; i < 2 * c.bookLevels; i++) {
+      const z = normalPairFrom(sizeDraws)[0]
+      sizes.push(Math.max(100, Math.round(100 * c.levelSizeMedian * Math.exp(c.levelSizeLogSd * z))))
+    }
+    const made: MinuteDraws = {
+      volError:
+        c.volErrorContestSd * rnd.normal(S_VOL_ERROR, contest.key) +
+        c.volErrorMinuteSd * rnd.normal(S_VOL_ERROR, contest.key, 1 + minute),
+      noise:
+        c.noiseContestSd * rnd.normal(S_NOISE, contest.key) +
+        c.noiseMinuteSd * rnd.normal(S_NOISE, contest.key, 1 + minute),
+      stale: minute >= 1 && rnd.uniform(S_STALE_BOOK, contest.key, minute) < c.staleQuoteRate,
+      ticks: lo + Math.floor((hi - lo + 1) * rnd.uniform(S_SPREAD, contest.key, minute)),
+      sizes,
+    }
+    if (minutes.size >= 20_000) minutes.delete(minutes.keys().next().value as number)
+    minutes.set(cacheKey, made)
+    return made
+  }
+
   // a minute that opens stale shows the book of the previous minute's last second for a while
   const effectiveInstant = (contest: CrowdContest, at: number): { at: number; minute: number } => {
     const minute = Math.floor((at - contest.opensAt) / MINUTE_MS)
     const minuteStart = contest.opensAt + minute * MINUTE_MS
-    if (
-      minute >= 1 &&
-      at - minuteStart < c.staleQuoteMs &&
-      rnd.uniform(S_STALE_BOOK, contest.key, minute) < c.staleQuoteRate
-    )
+    if (at - minuteStart < c.staleQuoteMs && drawsFor(contest, minute).stale)
       return { at: minuteStart - 1000, minute: minute - 1 }
     return { at, minute }
   }
@@ -87,15 +114,10 @@ export function createCrowd(rnd: SeededRandom, index: IndexPath): Crowd {
   const midAt = (contest: CrowdContest, at: number, minute: number): number => {
     const second = Math.floor(at / 1000)
     const state = index.state(index.minuteOf(at))
-    const volError =
-      c.volErrorContestSd * rnd.normal(S_VOL_ERROR, contest.key) +
-      c.volErrorMinuteSd * rnd.normal(S_VOL_ERROR, contest.key, 1 + minute)
-    const volLevel = state.slow * Math.sqrt(state.garchH) * Math.exp(volError)
+    const draws = drawsFor(contest, minute)
+    const volLevel = state.slow * Math.sqrt(state.garchH) * Math.exp(draws.volError)
     const fair = Math.min(1 - 1e-9, Math.max(1e-9, crowdFairValue(index, contest, second, volLevel)))
-    const noise =
-      c.noiseContestSd * rnd.normal(S_NOISE, contest.key) +
-      c.noiseMinuteSd * rnd.normal(S_NOISE, contest.key, 1 + minute)
-    return 1 / (1 + Math.exp(-(c.gamma * logit(fair) + c.delta + noise)))
+    return 1 / (1 + Math.exp(-(c.gamma * logit(fair) + c.delta + draws.noise)))
   }
 
   return {
@@ -106,8 +128,7 @@ export function createCrowd(rnd: SeededRandom, index: IndexPath): Crowd {
     book(contest, at) {
       const e = effectiveInstant(contest, at)
       const q = Math.round(midAt(contest, e.at, e.minute) * DOLLAR)
-      const [lo, hi] = c.spreadTicks
-      const ticks = lo + Math.floor((hi - lo + 1) * rnd.uniform(S_SPREAD, contest.key, e.minute))
+      const { ticks, sizes } = drawsFor(contest, e.minute)
       // the spread is `ticks` steps of the grid, centred on the mid as far as the grid allows
       let bid = floorToGrid(q - (ticks * tickAt(q)) / 2)
       bid = Math.min(Math.max(bid, 1_000), DOLLAR - 1_000)
@@ -118,22 +139,11 @@ export function createCrowd(rnd: SeededRandom, index: IndexPath): Crowd {
         bid = ask
         for (let i = 0; i < ticks; i++) bid = stepDown(bid)
       }
-      const size = (side: number, level: number): number =>
-        Math.max(
-          100,
-          Math.round(
-            100 *
-              c.levelSizeMedian *
-              Math.exp(
-                c.levelSizeLogSd * rnd.normal(S_SIZE, contest.key, ((e.minute * 2 + side) << 4) + level),
-              ),
-          ),
-        )
       const side = (best: number, s: number): [number, number][] => {
         const levels: [number, number][] = []
         let price = best
         for (let level = 0; level < c.bookLevels && price >= 1_000; level++) {
-          levels.unshift([price, size(s, level)])
+          levels.unshift([price, sizes[s * c.bookLevels + level] as number])
           price = stepDown(price)
         }
         return levels

@@ -9,6 +9,22 @@ export function normalPair(rnd: SeededRandom, stream: number, index: number, sub
   return [r * Math.cos(a), r * Math.sin(a)]
 }
 
+/** A standard normal pair from a sequence of uniforms (Box–Muller). */
+export function normalPairFrom(next: () => number): [number, number] {
+  const r = Math.sqrt(-2 * Math.log(1 - next()))
+  const a = 2 * Math.PI * next()
+  return [r * Math.cos(a), r * Math.sin(a)]
+}
+
+/** unitStudentT on a sequence of uniforms. */
+export function unitStudentTFrom(next: () => number, nu: number): number {
+  const [z, extra] = normalPairFrom(next)
+  const pairs = Math.floor(nu / 2)
+  let chi2 = nu % 2 === 1 ? extra * extra : 0
+  for (let i = 0; i < pairs; i++) chi2 -= 2 * Math.log(1 - next())
+  return (z / Math.sqrt(chi2 / nu)) * Math.sqrt((nu - 2) / nu)
+}
+
 /**
  * A Student-t draw scaled to unit variance (ν > 2). The χ² in the denominator is built from
  * −2·ln(U₁U₂…) (two degrees of freedom per pair of uniforms) plus one squared normal for odd ν, so

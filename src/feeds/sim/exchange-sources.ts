@@ -33,7 +33,7 @@ export function createExchangeSources(seed: number, params: SimParams, index: In
 
   // an episode of `stream` for `source` starting in hour `hour`, if the hour has one
   // (memoised: every spot and every minute close asks about the same few hours)
-  const episodes = new Map<string, { from: number; to: number } | null>()
+  const episodes = new Map<number, { from: number; to: number } | null>()
   const episode = (
     stream: number,
     rate: number,
@@ -41,7 +41,7 @@ export function createExchangeSources(seed: number, params: SimParams, index: In
     source: number,
     hour: number,
   ) => {
-    const key = `${stream}:${source}:${hour}`
+    const key = (hour * 8 + source) * 2 + (stream === S_OFF ? 1 : 0)
     const hit = episodes.get(key)
     if (hit !== undefined) return hit
     let made: { from: number; to: number } | null = null

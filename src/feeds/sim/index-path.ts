@@ -10,7 +10,7 @@
 // epoch is built once and memoised, and a minute's seconds are built on demand; so the first call
 // costs one epoch of minute steps (~10 000), and every later call is a lookup.
 
-import { laplace, normalPair, unitStudentT } from './draws.ts'
+import { laplace, normalPairFrom, unitStudentTFrom } from './draws.ts'
 import { createSeasonality } from './seasonality.ts'
 import { createSeededRandom } from './seeded-random.ts'
 import type { SimParams } from './sim-params.ts'
@@ -130,7 +130,12 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
     const x = new Float64Array(M + 1)
     x[0] = slowAt(e)
     const innovation = p.slowSd * Math.sqrt(1 - phi * phi)
-    for (let i = 0; i < M; i++) x[i + 1] = phi * (x[i] as number) + innovation * rnd.normal(S_SLOW, k0 + i)
+    const slowDraws = rnd.sequence(S_SLOW, e)
+    for (let i = 0; i < M; i += 2) {
+      const [z1, z2] = normalPairFrom(slowDraws)
+      x[i + 1] = phi * (x[i] as number) + innovation * z1
+      if (i + 1 < M) x[i + 2] = phi * (x[i + 1] as number) + innovation * z2
+    }
     const miss = slowAt(e + 1) - (x[M] as number)
     const denominator = 1 - phiM * phiM
     const halfVar = p.slowSd * p.slowSd
@@ -141,6 +146,8 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
 
     // the minutes, in order: GARCH from h = 1 at the epoch's start
     const returns = new Float64Array(M)
+    const innovations = rnd.sequence(S_INNOVATION, e)
+    const jumps = rnd.sequence(S_JUMP, e)
     let h = 1
     let sumVar = 0
     let sumMoves = 0
@@ -149,14 +156,18 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
       const sd = p.sigmaPerMinute * seasonality.at(minuteStart(k)) * (slow[i] as number) * Math.sqrt(h)
       sigma[i] = sd
       garchH[i] = h
-      const z = unitStudentT(rnd, p.studentNu, S_INNOVATION, k)
+      const z = unitStudentTFrom(innovations, p.studentNu)
       returns[i] = sd * z
       h = omega + p.garchAlpha * h * z * z + p.garchBeta * h
       const ratio = sd / p.sigmaPerMinute
       const lambda = lambdaBar * ratio * ratio
-      if (rnd.uniform(S_JUMP, k, 0) < 1 - Math.exp(-lambda)) {
-        jumpSize[i] = laplace(rnd.uniform(S_JUMP, k, 1), p.jumpScale)
-        jumpSecond[i] = 1 + Math.floor(59 * rnd.uniform(S_JUMP, k, 2))
+      // three draws every minute, used or not, so each minute's draws stay in step
+      const occurs = jumps()
+      const size = jumps()
+      const second = jumps()
+      if (occurs < 1 - Math.exp(-lambda)) {
+        jumpSize[i] = laplace(size, p.jumpScale)
+        jumpSecond[i] = 1 + Math.floor(59 * second)
       }
       sumVar += sd * sd
       sumMoves += (returns[i] as number) + (jumpSize[i] as number)
@@ -217,8 +228,9 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
     const drift = (ep.level[i + 1] as number) - a - jump
     const sdSecond = (ep.sigma[i] as number) / Math.sqrt(60)
     const w = scratch
+    const draws = rnd.sequence(S_SECONDS, k)
     for (let j = 0; j < 30; j++) {
-      const [z1, z2] = normalPair(rnd, S_SECONDS, k, j)
+      const [z1, z2] = normalPairFrom(draws)
       w[2 * j + 1] = (w[2 * j] as number) + sdSecond * z1
       w[2 * j + 2] = (w[2 * j + 1] as number) + sdSecond * z2
     }

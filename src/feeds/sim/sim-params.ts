@@ -1,6 +1,7 @@
-// Every number the honest sandbox is drawn with (decisions §3; the values and their sources are in
-// docs/signals.md §3), in one object so a test or a study can sweep any of them. Values marked
-// "assumed" have no published estimate behind them; the rest follow the cited literature.
+// Every number the honest sandbox is drawn with (decisions §3; what each part does is in this
+// folder's README), in one object so a test or a study can sweep any of them. Values marked
+// "assumed" have no published estimate behind them; the rest follow published estimates of
+// bitcoin's intraday volatility and of Kalshi's pricing biases.
 
 export const SIM_PARAMS = {
   /** where the path is pinned: 2026-01-01T00:00Z at 90 000 USD */

@@ -6,6 +6,7 @@ import { MINUTE_MS } from '../../domain/contest.ts'
 import { formatTicker, QUARTER_MS } from '../../domain/ticker.ts'
 import type { VenueMarket } from '../../ports/venue.ts'
 import { parseMarket } from '../kalshi/market.ts'
+import { asksFromOrderbook } from '../kalshi/orderbook.ts'
 import { createSimOracle } from './oracle.ts'
 import { sixtySecondMeanCents } from './settlement-rule.ts'
 import { withParams } from './sim-params.ts'
@@ -137,6 +138,10 @@ describe('createSimVenue', () => {
         spreads.add(steps)
         const quote = await venue.quote(c.ticker, t)
         assert.ok(quote)
+        // the port's quote is the Kalshi adapter's reading of the body a tape would carry
+        const parsed = asksFromOrderbook(w.orderbookBody(c, t))
+        assert.ok(parsed.ok)
+        assert.deepEqual(quote, parsed.value)
         assert.equal(quote.upAskCents, ask / 10_000)
         assert.equal(quote.downAskCents, (1_000_000 - bid) / 10_000)
         if (!Number.isInteger(quote.upAskCents) || !Number.isInteger(quote.downAskCents)) subCent++

@@ -1,15 +1,15 @@
-// The simulator's venue (decisions §3): Kalshi's KXBTC15M as the sandbox presents it. Every answer
-// is the Market object or `orderbook_fp` body Kalshi would have returned at that instant, read
-// through the Kalshi adapter's own parsing and mapping, so the simulator, a tape of it and the real
-// venue meet in one mapping. Strike and settlement follow the written rule (sim-world.ts), quotes
+// The simulator's venue (decisions §3): Kalshi's KXBTC15M as the sandbox presents it. Every market
+// answer is the Market object Kalshi would have returned at that instant, read through the Kalshi
+// adapter's own parsing and mapping, so the simulator, a tape of it and the real venue meet in one
+// mapping; quotes are the best asks of the `orderbook_fp` body of that instant. Strike and settlement follow the written rule (sim-world.ts), quotes
 // come from the crowd on the tapered grid, nothing trades during the weekly pause, and results come
 // 30–90 s after the close with the occasional void and missing settlement value.
 import type { Settlement } from '../../domain/contest.ts'
 import { QUARTER_MS, quarterStart } from '../../domain/ticker.ts'
 import type { Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
+import { MILLIONTHS_PER_DOLLAR, millionthsToCents } from '../kalshi/fixed-point.ts'
 import { type KalshiMarket, parseMarket } from '../kalshi/market.ts'
 import { toVenueMarket } from '../kalshi/market-book.ts'
-import { asksFromOrderbook } from '../kalshi/orderbook.ts'
 import { settlementOf } from '../kalshi/settlement.ts'
 import type { SimPriceFeed } from './sim-price-feed.ts'
 import { type SimContest, type SimWorld, sharedSimWorld } from './sim-world.ts'
@@ -42,10 +42,16 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
   const quoteAt = (c: SimContest, at: number): VenueQuote | null => {
     // nothing trades before the open; after the close quotes are meaningless (reference §2.6)
     if (at < c.opensAt || at >= c.expiresAt || !world.tradingActive(at)) return null
-    const asks = asksFromOrderbook(world.orderbookBody(c, at))
-    if (!asks.ok) throw new Error(`simulated book of ${c.ticker} fails to parse at ${asks.field}`)
-    const q = asks.value
-    return q.upAskCents === null && q.downAskCents === null ? null : q
+    // the best asks of the book orderbookBody() writes out, read without the round trip through
+    // strings (a reading's hot path; a test holds the two equal): YES ask = 1 − best NO bid
+    const book = world.book(c, at)
+    const bestYes = book.yes.at(-1)
+    const bestNo = book.no.at(-1)
+    if (!bestYes && !bestNo) return null
+    return {
+      upAskCents: bestNo ? millionthsToCents(MILLIONTHS_PER_DOLLAR - bestNo[0]) : null,
+      downAskCents: bestYes ? millionthsToCents(MILLIONTHS_PER_DOLLAR - bestYes[0]) : null,
+    }
   }
 
   return {

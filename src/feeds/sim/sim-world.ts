@@ -107,6 +107,8 @@ export function createSimWorld(seed: number, params: SimParams = SIM_PARAMS): Si
     meanBeforeCents,
     contest,
     contestOf(ticker) {
+      const known = contests.get(ticker)
+      if (known) return known
       const parsed = parseTicker(ticker)
       return parsed && parsed.expiresAt % QUARTER_MS === 0 ? contest(parsed.series, parsed.expiresAt) : null
     },
