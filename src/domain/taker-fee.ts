@@ -11,7 +11,8 @@ const MILLIONTHS = 1_000_000n
  * series' `fee_multiplier`, 1 on KXBTC15M).
  */
 export function takerFeeCents(priceCents: number, contracts = 1, multiplier = 1): number {
-  if (!(priceCents >= 0 && priceCents <= 100)) throw new RangeError(`price must be 0–100 cents, got ${priceCents}`)
+  if (!(priceCents >= 0 && priceCents <= 100))
+    throw new RangeError(`price must be 0–100 cents, got ${priceCents}`)
   if (!(contracts >= 0)) throw new RangeError(`contracts must be ≥ 0, got ${contracts}`)
   const p = BigInt(Math.round(priceCents * 10_000))
   const c = BigInt(Math.round(contracts * 100))
