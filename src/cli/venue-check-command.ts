@@ -55,7 +55,7 @@ export async function runVenueCheck(
       const failure = venueStatus.failure ?? 'no answer'
       return fail(`${venueName} unreachable: ${failure}${hintFor(failure)}`)
     }
-    if (venue.tradingPaused?.()) lines.push('  trading paused by the exchange')
+    if (venue.tradingPaused?.(now)) lines.push('  trading paused by the exchange')
 
     for (const series of config.series) {
       const market = await venue.marketAt(series, now)

@@ -29,11 +29,11 @@ export async function takeReading(
   minute: number,
   raisedAt: number,
 ): Promise<Signal | SkippedReading> {
+  const at = contest.opensAt + minute * MINUTE_MS
   // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
-  if (deps.venue.tradingPaused?.()) return { skipped: 'paused' }
+  if (deps.venue.tradingPaused?.(at)) return { skipped: 'paused' }
   const strike = contest.strikePriceDollars
   if (strike === null) return { skipped: 'no-strike' }
-  const at = contest.opensAt + minute * MINUTE_MS
   const quote = await deps.venue.quote(contest.ticker, at)
   if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
   const [spot, closes] = await Promise.all([

@@ -83,10 +83,11 @@ export interface Venue {
   result(ticker: string, at: number): Promise<Settlement | null>
   status(): SourceStatus
   /**
-   * True while the exchange says trading is paused (the weekly maintenance, say): no reading is
-   * raised then, whatever the markets' own statuses say. A venue without such a status never pauses.
+   * True when the exchange says trading is paused at `at` (the weekly maintenance, say): no reading
+   * is raised then, whatever the markets' own statuses say. A live venue answers for now. A venue
+   * without such a status never pauses.
    */
-  tradingPaused?(): boolean
+  tradingPaused?(at: number): boolean
   /** Starts background work (polling); resolves once the first attempt finished, failed or not. */
   start(): Promise<void>
   close(): Promise<void>
