@@ -4,10 +4,13 @@
 // interrupted nothing of them is left running or on disk.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { connect } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { resolveRedis } from './prerequisites/redis.ts'
+import { Unmet } from './prerequisites/report.ts'
+import { ensureTools } from './prerequisites/tools.ts'
 import { freePort } from './support/redis.ts'
 import { REPO_ROOT, tempDir } from './support/service-process.ts'
 import { waitFor } from './support/wait.ts'
@@ -19,10 +22,11 @@ type Run = { child: ReturnType<typeof spawn>; output: () => string; exited: Prom
 
 /** `node --test` under the step, with TEST_DATABASE_URL and TEST_REDIS_URL unset and the probes closed. */
 async function runUnderStep(files: string[], extra: Record<string, string> = {}): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, ...extra }
+  const env: Record<string, string | undefined> = { ...process.env }
   delete env.TEST_DATABASE_URL
   delete env.TEST_REDIS_URL
   delete env.NODE_TEST_CONTEXT
+  Object.assign(env, extra)
   env.TEST_PROBE_DATABASE_URL = `postgres://postgres@127.0.0.1:${await freePort()}/test`
   env.TEST_PROBE_REDIS_URL = `redis://127.0.0.1:${await freePort()}`
   const child = spawn(process.execPath, ['--test', '--test-reporter=spec', SETUP, ...files], {
@@ -162,4 +166,56 @@ describe('npm test prerequisites when the run fails or is interrupted', () => {
       await assertGone(redis)
     })
   }
+})
+
+describe('npm test prerequisites that cannot be had', () => {
+  const tmp = tempDir()
+  after(() => tmp.remove())
+
+  it('names the command that installs the missing tools when the run may not install them', async () => {
+    // a PATH holding apt-get alone: chromium, curl and jq are all missing
+    const bin = path.join(tmp.dir, 'bin')
+    mkdirSync(bin)
+    symlinkSync('/usr/bin/apt-get', path.join(bin, 'apt-get'))
+    await assert.rejects(ensureTools({ searchPath: bin, chromiumPath: undefined, isRoot: false }), (err) => {
+      assert.ok(err instanceof Unmet)
+      assert.equal(
+        err.line(),
+        'prerequisite  chromium    missing chromium, curl, jq: run: sudo apt-get update && sudo apt-get install -y chromium curl jq (or point CHROMIUM_PATH at a Chromium)',
+      )
+      return true
+    })
+  })
+
+  it('stops the run with one line, starting nothing, when CHROMIUM_PATH is not a program', async () => {
+    const run = await runUnderStep([WITNESS], { CHROMIUM_PATH: path.join(tmp.dir, 'no-chromium') })
+    assert.equal(await run.exited, 1, run.output())
+    assert.equal(
+      run.output(),
+      `prerequisite  chromium    CHROMIUM_PATH=${path.join(tmp.dir, 'no-chromium')} is not an executable file: point it at a Chromium or unset it\n`,
+    )
+  })
+
+  it('stops the run with one line when TEST_DATABASE_URL does not answer', async () => {
+    const url = `postgres://postgres@127.0.0.1:${await freePort()}/test`
+    const run = await runUnderStep([WITNESS], { TEST_DATABASE_URL: url })
+    assert.equal(await run.exited, 1, run.output())
+    assert.match(
+      run.output(),
+      new RegExp(`^prerequisite  PostgreSQL  TEST_DATABASE_URL=${url}: connection refused$`, 'm'),
+    )
+    assert.doesNotMatch(run.output(), /^\s+at /m, 'no stack trace')
+  })
+
+  it('names the package when Redis neither answers nor is installed', async () => {
+    const probe = `redis://127.0.0.1:${await freePort()}`
+    await assert.rejects(resolveRedis({ given: undefined, probe, searchPath: tmp.dir }), (err) => {
+      assert.ok(err instanceof Unmet)
+      assert.match(
+        err.message,
+        /does not answer \(connection refused\) and redis-server is not installed: apt-get install redis-server/,
+      )
+      return true
+    })
+  })
 })
