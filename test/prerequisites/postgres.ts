@@ -125,6 +125,8 @@ async function startPrivatePostgres(bin: string, runAs: RunAs): Promise<PrivateS
         { cwd: dir },
       )
       started = start.code === 0
+      // a start that timed out may still come up: make sure it is down before another try
+      if (!started) await run(...pgCtl('-m', 'immediate', '-w', 'stop'), { cwd: dir })
       if (!started && attempt === 3)
         throw new Unmet('PostgreSQL', `pg_ctl start failed: ${lastLine(serverLog(dir) || start.output)}`)
     }

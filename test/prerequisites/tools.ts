@@ -1,7 +1,6 @@
 // chromium (the browser tests, driven by playwright-core, which downloads no browser), curl and jq
 // (the README's curl walkthrough): found on the PATH, installed with apt-get when missing and the run
 // may (root), else named with the command that installs them.
-
 import { isExecutable, lastLine, onPath, run } from './programs.ts'
 import { begin, say, Unmet } from './report.ts'
 
@@ -57,7 +56,12 @@ export async function ensureTools(settings: ToolSettings): Promise<Record<string
       continue
     }
     const line = begin(tool, `missing: apt-get update, ${command} … `)
-    await aptInstall(aptGet!, missing, tool)
+    try {
+      await aptInstall(aptGet!, missing, tool)
+    } catch (err) {
+      line.finish('failed')
+      throw err
+    }
     installed = true
     line.finish(await installedPath(tool, settings.searchPath))
   }
