@@ -33,6 +33,8 @@ export type Config = Readonly<{
   eventRetentionHours: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   bootstrapKey: boolean
+  /** answer the hot GETs before the framework (src/http/fast-path.ts); off only for debugging */
+  fastPath: boolean
   metricsPort: number | null
   /** prefix for every Redis key, so deployments (and test runs) sharing a server never collide */
   redisPrefix: string
@@ -243,6 +245,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
 
   const bootstrapRaw = (read('BOOTSTRAP_KEY') ?? 'on').toLowerCase()
+  const fastPathRaw = (read('FAST_PATH') ?? 'on').toLowerCase()
+  if (fastPathRaw !== 'on' && fastPathRaw !== 'off')
+    problems.push(`FAST_PATH=${JSON.stringify(fastPathRaw)} must be on or off`)
   if (!['on', 'off'].includes(bootstrapRaw)) problems.push('BOOTSTRAP_KEY must be on or off')
 
   const metricsRaw = read('METRICS_PORT')
@@ -296,6 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionHours,
     logLevel,
     bootstrapKey: bootstrapRaw === 'on',
+    fastPath: fastPathRaw === 'on',
     metricsPort,
     redisPrefix,
     redisCommandTimeoutMs,

@@ -2,12 +2,14 @@
 // (Fastify's frameworkErrors, which skip every hook, so they are counted and rate limited here) and
 // requests Node cannot parse at all (clientErrorHandler, answered on the bare socket).
 import type { Duplex } from 'node:stream'
+import type { AccessLog } from './access-log.ts'
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import {
   EVERY_RESPONSE_HEADERS,
   PROBLEM_MEDIA_TYPE,
   PROBLEMS,
+  type ProblemName,
   problemBody,
   sendProblem,
   TICKER_NOT_FOUND,
@@ -21,8 +23,20 @@ export type FrameworkErrorDeps = {
   cors: CorsPolicy
   rateLimiter: RateLimiter
   metrics?: RequestMetrics
+  accessLog: AccessLog
   /** the app's logger, read when a socket error arrives (the app exists by then) */
   log: () => FastifyBaseLogger
+}
+
+/**
+ * The problem for each error of Node's HTTP parser that has its own answer; any other is a 400. A
+ * method token the parser does not know (FROBNICATE) is 501: the server does not implement it
+ * (RFC 9110 §9.1), which says more than a 400 about the URL.
+ */
+const PARSER_ERRORS: Record<string, ProblemName> = {
+  HPE_HEADER_OVERFLOW: 'request-header-fields-too-large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
+  HPE_INVALID_METHOD: 'not-implemented',
 }
 
 export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
@@ -55,12 +69,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       socket.destroy()
       return
     }
-    const name =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? 'request-header-fields-too-large'
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? 'request-timeout'
-          : 'bad-request'
+    const name = PARSER_ERRORS[error.code ?? ''] ?? 'bad-request'
     const body = JSON.stringify(problemBody(baseUrl, name))
     const { status, title } = PROBLEMS[name]
     deps.log().debug({ code: error.code }, 'client error')
@@ -68,12 +77,23 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     // The answer to HEAD has no body (RFC 9110 §9.3.2), even when the request was too big to parse.
     const raw = error.rawPacket
     const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD '
+    const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? ''
     const always = Object.entries(EVERY_RESPONSE_HEADERS)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     socket.end(
       `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${head ? '' : body}`,
     )
+    // No request was parsed: the line has what the socket knows (no method, target or request id).
+    deps.accessLog.write({
+      method: '',
+      path: '',
+      status,
+      bytes: Buffer.byteLength(body),
+      durationMs: 0,
+      address,
+      reqId: '',
+    })
   }
 
   return {

@@ -1,9 +1,10 @@
 // The request headers the fast path reads, taken straight from `rawHeaders`. Node builds
 // `req.headers` lazily, on first access, by lower-casing and merging every header line; the fast
-// path needs seven of them, so reading those from the raw list saves that work on every request.
+// path needs eight of them, so reading those from the raw list saves that work on every request.
 // Duplicates follow Node's own rules for these names, so each value is exactly what `req.headers`
 // would hold: Authorization keeps the first line, the others join their lines with ", ".
 export type HotHeaders = {
+  host: string | undefined
   authorization: string | undefined
   forwardedFor: string | undefined
   acceptEncoding: string | undefined
@@ -18,6 +19,7 @@ const join = (current: string | undefined, value: string) =>
 
 export function readHotHeaders(raw: readonly string[]): HotHeaders {
   const h: HotHeaders = {
+    host: undefined,
     authorization: undefined,
     forwardedFor: undefined,
     acceptEncoding: undefined,
@@ -31,6 +33,10 @@ export function readHotHeaders(raw: readonly string[]): HotHeaders {
     const value = raw[i + 1]!
     // Only a name of a wanted length is lower-cased and compared.
     switch (name.length) {
+      case 4:
+        // Node keeps the first Host line and drops the others.
+        if (name.toLowerCase() === 'host') h.host ??= value
+        break
       case 6:
         if (name.toLowerCase() === 'origin') h.origin = join(h.origin, value)
         break
