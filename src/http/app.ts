@@ -8,7 +8,12 @@ import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify'
 import { createStoreProbe } from '../store/store-probe.ts'
 import { countBodyBytes, countedBodyBytes, createAccessLog, serializeRequest } from './access-log.ts'
 import type { AppDeps } from './app-deps.ts'
@@ -102,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger,
     // One access-log line per request, written below (access-log.ts), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => rules(req).requestId,
     trustProxy: settings.trustProxy.length > 0 ? [...settings.trustProxy] : false,
     // Open streams and keep-alive sockets must not hold close() for the 72 s keep-alive timeout.

@@ -36,7 +36,7 @@ export type TestWorldOptions = {
   version?: string
   /** receives every log line (JSON); set LOG_LEVEL in env to see more than the silent default */
   logSink?: (line: string) => void
-  /** false: every request goes through Fastify, none through the fast path (default true) */
+  /** false: every request goes through Fastify, none through the fast path (default: FAST_PATH) */
   fastPath?: boolean
   /** runs on the built app before it listens (hooks can still be added then) */
   beforeListen?: (app: FastifyInstance) => void
@@ -71,6 +71,8 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     RATE_LIMIT_BURST: '1000000',
     LOG_LEVEL: 'silent',
     BOOTSTRAP_KEY: 'off',
+    // `FAST_PATH=off npm run test:http` runs the whole HTTP suite through the framework path alone.
+    ...(process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {}),
     ...opts.env,
   })
   const wallClock: Clock = { now: () => Date.now() }
@@ -89,7 +91,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     : createMemoryBucketStore({ ...rateLimitPolicy(config), clock: wallClock })
   const streams = opts.streams ?? createStubStreamHub()
   const app = await buildApp({
-    settings: { ...appSettingsFrom(config), ...(opts.fastPath === false ? { fastPath: false } : {}) },
+    settings: { ...appSettingsFrom(config), ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}) },
     store,
     buckets,
     follower,
