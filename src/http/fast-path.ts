@@ -134,7 +134,13 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     return built
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, facts: RequestFacts, route: Route, rep: Representation) {
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    facts: RequestFacts,
+    route: Route,
+    rep: Representation,
+  ) {
     const h = facts.headers
     const encoding = encodingFor(rep, h.acceptEncoding, chooseRemembered)
     const notModified = ifNoneMatchHits(h.ifNoneMatch, rep.etag)
@@ -193,7 +199,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
       }
       if (route.kind === 'stream') {
         // over the per-address cap, the stream route answers its 429 (the token travels with it)
-        if (deps.openStreams.admit(facts.bucketKey, result.keyId, res)) stream(req, res, facts, route.name)
+        if (deps.openStreams.admit(facts.bucketKey, result.keyId, res)) stream(res, facts, route.name)
         else handOver(req, res, verdict)
         return
       }
@@ -220,7 +226,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     }
 
     /** The stream route's work without the route: the same head, the same hand-over to the hub. */
-    function stream(req: IncomingMessage, res: ServerResponse, facts: RequestFacts, series: string): void {
+    function stream(res: ServerResponse, facts: RequestFacts, series: string): void {
       const head = streamHead(cors)
       head.headers[head.idAt] = facts.requestId
       if (metrics) res.once('close', () => metrics.countRequest(PATHS.stream, 'GET', 200))
@@ -270,7 +276,8 @@ type RouteStore = { kind: Kind; label: string }
 function createRouter(options: { maxParamLength: number }) {
   const router = FindMyWay({ maxParamLength: options.maxParamLength })
   const noop = () => undefined
-  const add = (label: string, kind: Kind) => router.on('GET', label, noop, { kind, label } satisfies RouteStore)
+  const add = (label: string, kind: Kind) =>
+    router.on('GET', label, noop, { kind, label } satisfies RouteStore)
   add(PATHS.contest, 'contest')
   add(PATHS.activeContest, 'active')
   add(PATHS.contests, 'history')

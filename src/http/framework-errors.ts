@@ -2,8 +2,8 @@
 // (Fastify's frameworkErrors, which skip every hook, so they are counted and rate limited here) and
 // requests Node cannot parse at all (clientErrorHandler, answered on the bare socket).
 import type { Duplex } from 'node:stream'
-import type { AccessLog } from './access-log.ts'
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { AccessLog } from './access-log.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import {
   EVERY_RESPONSE_HEADERS,

@@ -98,7 +98,10 @@ export function createWireClient(port: number): WireClient {
         retire = true
       const noBody = method === 'HEAD' || status === 304 || status === 204
       const start = headEnd + 4
-      if (!noBody && headerLines.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v === 'chunked')) {
+      if (
+        !noBody &&
+        headerLines.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v === 'chunked')
+      ) {
         const chunks: Buffer[] = []
         let at = start
         for (;;) {
