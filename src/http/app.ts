@@ -12,6 +12,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   LogController,
 } from 'fastify'
 import { createStoreProbe } from '../store/store-probe.ts'
@@ -65,6 +66,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rules,
   })
   const accessLog = createAccessLog(deps.logger)
+  function logAnswer(request: FastifyRequest, reply: FastifyReply): void {
+    const facts = rules(request.raw)
+    accessLog.write({
+      method: request.method,
+      path: request.url,
+      status: reply.statusCode,
+      bytes: bytesSent(reply),
+      durationMs: performance.now() - facts.startedAt,
+      address: facts.address,
+      reqId: request.id,
+    })
+  }
   let closing = false
 
   // The request serializer logs no headers; the redaction holds should anyone log them.
@@ -81,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cors: settings,
     rateLimiter,
     accessLog,
+    logAnswer,
     ...(metrics ? { metrics } : {}),
     log: () => app.log,
   })
@@ -165,17 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done()
   })
   app.addHook('onResponse', async (request, reply) => {
-    if (request.routeOptions.url === PATHS.health) return
-    const facts = rules(request.raw)
-    accessLog.write({
-      method: request.method,
-      path: request.url,
-      status: reply.statusCode,
-      bytes: bytesSent(reply),
-      durationMs: performance.now() - facts.startedAt,
-      address: facts.address,
-      reqId: request.id,
-    })
+    if (request.routeOptions.url !== PATHS.health) logAnswer(request, reply)
   })
   app.addHook('onRequest', rateLimiter.onRequest)
   // Counted like any request, then answered before CORS and body handling: 405 with Allow on a

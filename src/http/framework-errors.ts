@@ -24,6 +24,8 @@ export type FrameworkErrorDeps = {
   rateLimiter: RateLimiter
   metrics?: RequestMetrics
   accessLog: AccessLog
+  /** writes a framework answer's access line (the hooks that would do it never run here) */
+  logAnswer(request: FastifyRequest, reply: FastifyReply): void
   /** the app's logger, read when a socket error arrives (the app exists by then) */
   log: () => FastifyBaseLogger
 }
@@ -46,6 +48,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
   async function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     try {
       if (metrics) countWhenAnswered(metrics, request, reply)
+      reply.raw.once('finish', () => deps.logAnswer(request, reply))
       setEdgeHeaders(reply, request.id)
       addCorsHeaders(deps.cors, request, reply)
       if (await deps.rateLimiter.refuse(request, reply)) return
