@@ -8,6 +8,7 @@ import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
 import { rawExchange, rawRequest } from './support/raw-request.ts'
 import { createStubStreamHub } from './support/stub-stream-hub.ts'
 import { createTestWorld, TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
+import { waitUntil } from './support/wait.ts'
 
 const { world, api } = useTestWorld()
 
@@ -143,7 +144,7 @@ describe('problem responses', () => {
       await seedLiveContest(closing.store, series, 0)
       assert.equal((await client.get(`/v1/contests/active?series=${series}`, closing.key)).status, 200)
       const closed = closing.app.close()
-      await new Promise((r) => setTimeout(r, 50))
+      await waitUntil(() => streams.closing, 'the shutdown to begin')
       for (const path of [`/v1/contests/active?series=${series}`, '/v1/health']) {
         const res = await client.get(path, closing.key)
         assert.equal(res.status, 503, path)

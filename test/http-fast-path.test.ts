@@ -17,6 +17,7 @@ import {
 } from './support/contest-fixtures.ts'
 import { createStubStreamHub, type StubStreamHub } from './support/stub-stream-hub.ts'
 import { createTestWorld, type TestWorld } from './support/test-world.ts'
+import { waitUntil } from './support/wait.ts'
 import { createWireClient, type WireResponse } from './support/wire-client.ts'
 
 type Case = {
@@ -394,9 +395,10 @@ for (const cors of ['*', 'https://app.example.com,https://other.example.com']) {
       for (const w of [fast, framework]) {
         const client = createWireClient(Number(new URL(w.baseUrl).port))
         await client.send('GET', `/v1/contests/${settled[0]!.ticker}`, { ...auth(), 'X-Request-Id': 'warm' })
-        ;(w.streams as ReturnType<typeof createStubStreamHub>).closeDelayMs = 300
+        const hub = w.streams as StubStreamHub
+        hub.closeDelayMs = 300
         closing.push(w.app.close())
-        await new Promise((r) => setTimeout(r, 50))
+        await waitUntil(() => hub.closing, 'the shutdown to begin')
         const fresh = createWireClient(Number(new URL(w.baseUrl).port))
         answers.push(
           await fresh.send('GET', `/v1/contests/${settled[0]!.ticker}`, { ...auth(), 'X-Request-Id': 'bye' }),
