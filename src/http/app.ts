@@ -34,7 +34,7 @@ import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
 import { setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered } from './request-metrics.ts'
-import { createRequestRules } from './request-rules.ts'
+import { answerRefusal, createRequestRules } from './request-rules.ts'
 import { createRequireKey } from './require-key.ts'
 import { registerContestRoutes } from './routes/contests.ts'
 import { registerHealthRoute } from './routes/health.ts'
@@ -94,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cors: settings,
     rateLimiter,
     accessLog,
+    rules,
     logAnswer,
     ...(metrics ? { metrics } : {}),
     log: () => app.log,
@@ -148,11 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onRequest', async (request, reply) => {
     setEdgeHeaders(reply, request.id)
-    const { refusal } = rules(request.raw)
-    if (refusal !== null) {
-      addCorsHeaders(settings, request, reply)
-      return sendProblem(reply, baseUrl, refusal.problem, refusal.options)
-    }
+    if (answerRefusal({ baseUrl, cors: settings, rules }, request, reply)) return reply
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {

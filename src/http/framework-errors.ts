@@ -17,6 +17,7 @@ import {
 import type { RateLimiter } from './rate-limit.ts'
 import { setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
+import { answerRefusal, type RequestRules } from './request-rules.ts'
 
 export type FrameworkErrorDeps = {
   baseUrl: string
@@ -24,6 +25,7 @@ export type FrameworkErrorDeps = {
   rateLimiter: RateLimiter
   metrics?: RequestMetrics
   accessLog: AccessLog
+  rules: RequestRules
   /** writes a framework answer's access line (the hooks that would do it never run here) */
   logAnswer(request: FastifyRequest, reply: FastifyReply): void
   /** the app's logger, read when a socket error arrives (the app exists by then) */
@@ -50,6 +52,8 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       if (metrics) countWhenAnswered(metrics, request, reply)
       reply.raw.once('finish', () => deps.logAnswer(request, reply))
       setEdgeHeaders(reply, request.id)
+      // as in app.ts's first hook: the request rules come before the limiter
+      if (answerRefusal(deps, request, reply)) return
       addCorsHeaders(deps.cors, request, reply)
       if (await deps.rateLimiter.refuse(request, reply)) return
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {

@@ -1,10 +1,10 @@
 // The request headers the fast path reads, taken straight from `rawHeaders`. Node builds
 // `req.headers` lazily, on first access, by lower-casing and merging every header line; the fast
-// path needs eight of them, so reading those from the raw list saves that work on every request.
+// path needs seven of them, so reading those from the raw list saves that work on every request.
 // Duplicates follow Node's own rules for these names, so each value is exactly what `req.headers`
-// would hold: Authorization keeps the first line, the others join their lines with ", ".
+// would hold: Authorization keeps the first line, the others join their lines with ", ". Host and
+// Authorization lines are counted as well, for the request rules (request-rules.ts).
 export type HotHeaders = {
-  host: string | undefined
   authorization: string | undefined
   forwardedFor: string | undefined
   acceptEncoding: string | undefined
@@ -12,6 +12,8 @@ export type HotHeaders = {
   origin: string | undefined
   requestId: string | undefined
   lastEventId: string | undefined
+  hostLines: number
+  authorizationLines: number
 }
 
 const join = (current: string | undefined, value: string) =>
@@ -19,7 +21,6 @@ const join = (current: string | undefined, value: string) =>
 
 export function readHotHeaders(raw: readonly string[]): HotHeaders {
   const h: HotHeaders = {
-    host: undefined,
     authorization: undefined,
     forwardedFor: undefined,
     acceptEncoding: undefined,
@@ -27,6 +28,8 @@ export function readHotHeaders(raw: readonly string[]): HotHeaders {
     origin: undefined,
     requestId: undefined,
     lastEventId: undefined,
+    hostLines: 0,
+    authorizationLines: 0,
   }
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!
@@ -34,8 +37,7 @@ export function readHotHeaders(raw: readonly string[]): HotHeaders {
     // Only a name of a wanted length is lower-cased and compared.
     switch (name.length) {
       case 4:
-        // Node keeps the first Host line and drops the others.
-        if (name.toLowerCase() === 'host') h.host ??= value
+        if (name.toLowerCase() === 'host') h.hostLines++
         break
       case 6:
         if (name.toLowerCase() === 'origin') h.origin = join(h.origin, value)
@@ -45,8 +47,10 @@ export function readHotHeaders(raw: readonly string[]): HotHeaders {
         break
       case 13: {
         const lower = name.toLowerCase()
-        if (lower === 'authorization') h.authorization ??= value
-        else if (lower === 'if-none-match') h.ifNoneMatch = join(h.ifNoneMatch, value)
+        if (lower === 'authorization') {
+          h.authorization ??= value
+          h.authorizationLines++
+        } else if (lower === 'if-none-match') h.ifNoneMatch = join(h.ifNoneMatch, value)
         else if (lower === 'last-event-id') h.lastEventId = join(h.lastEventId, value)
         break
       }

@@ -1,15 +1,23 @@
 // The request-level rules, in one place for both request paths (decisions §4): whether the request
-// may be served at all (a Host header on HTTP/1.1), the headers the API reads, the request id, and
-// the client address that the rate limiter, the stream cap and the access log all use. The fast path
-// calls `requestFacts` first; the framework path calls it from genReqId and its first hook. The
+// may be served at all, the headers the API reads, the request id, and the client address that the
+// rate limiter, the stream cap and the access log all use. The fast path calls `requestFacts` first;
+// the framework path calls it from genReqId, its first hook and the framework-error answers. The
 // answer is kept on the raw request, so a request the fast path hands over is never judged twice and
-// both paths see the very same facts.
+// both paths see the very same facts. A request that breaks a rule is answered 400 `bad-request` by
+// the framework path (the fast path hands it over), before the rate limiter:
+// - RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one Host line;
+// - Authorization is a singleton field (RFC 9110 §11.6.2): two lines are an ambiguous credential,
+//   refused rather than resolved by picking one;
+// - a fragment is not part of a request target (RFC 9112 §3.2, RFC 9110 §4.2.5): a `#` in one is
+//   refused, never half-stripped.
 import type { IncomingMessage } from 'node:http'
 import { performance } from 'node:perf_hooks'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { bucketKeyOf } from '../domain/client-address.ts'
 import type { ClientAddressOf } from './client-address.ts'
+import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import { type HotHeaders, readHotHeaders } from './hot-headers.ts'
-import type { ProblemName, ProblemOptions } from './problems.ts'
+import { type ProblemName, type ProblemOptions, sendProblem } from './problems.ts'
 import { requestIdFrom } from './request-id.ts'
 
 /** Why a request is refused before anything else looks at it: the problem it is answered with. */
@@ -32,10 +40,21 @@ export type RequestFacts = {
 const FACTS = Symbol('request facts')
 type WithFacts = IncomingMessage & { [FACTS]?: RequestFacts }
 
-const NO_HOST: Refusal = {
+const refusal = (detail: string, close: boolean): Refusal => ({
   problem: 'bad-request',
-  options: { detail: 'An HTTP/1.1 request must carry a Host header.', headers: { connection: 'close' } },
-}
+  // a request whose framing cannot be trusted ends its connection
+  options: close ? { detail, headers: { connection: 'close' } } : { detail },
+})
+const NO_HOST = refusal('An HTTP/1.1 request must carry a Host header.', true)
+const HOSTS = refusal('A request must carry exactly one Host header line; this one carries several.', true)
+const AUTHORIZATIONS = refusal(
+  'A request may carry one Authorization header line; this one carries several.',
+  false,
+)
+const FRAGMENT = refusal(
+  'The request target contains "#": a fragment is not sent to the server; remove it.',
+  false,
+)
 
 export type RequestRules = (req: IncomingMessage) => RequestFacts
 
@@ -59,7 +78,24 @@ export function createRequestRules(clientAddress: ClientAddressOf): RequestRules
   }
 }
 
+/** The first rule the request breaks, or null. */
 function refusalOf(req: IncomingMessage, headers: HotHeaders): Refusal | null {
-  if (req.httpVersion === '1.1' && headers.host === undefined) return NO_HOST
+  if (headers.hostLines > 1) return HOSTS
+  if (headers.hostLines === 0 && req.httpVersion === '1.1') return NO_HOST
+  if (headers.authorizationLines > 1) return AUTHORIZATIONS
+  if (req.url?.includes('#')) return FRAGMENT
   return null
+}
+
+/** The framework path's answer to a request that breaks a rule; false when it breaks none. */
+export function answerRefusal(
+  policy: { baseUrl: string; cors: CorsPolicy; rules: RequestRules },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): boolean {
+  const { refusal } = policy.rules(request.raw)
+  if (refusal === null) return false
+  addCorsHeaders(policy.cors, request, reply)
+  sendProblem(reply, policy.baseUrl, refusal.problem, refusal.options)
+  return true
 }

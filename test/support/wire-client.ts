@@ -73,9 +73,11 @@ export function createWireClient(port: number): WireClient {
         retire = false
       }
       const s = open()
+      // Host: 127.0.0.1 unless the caller gives its own Host line(s) or asks for none
+      const hasHost = Object.keys(headers).some((k) => k.toLowerCase() === 'host')
       const lines = [
         `${method} ${path} HTTP/1.1`,
-        ...(opts.noHost ? [] : ['Host: 127.0.0.1']),
+        ...(hasHost || opts.noHost ? [] : ['Host: 127.0.0.1']),
         ...Object.entries(headers).flatMap(([k, v]) =>
           (Array.isArray(v) ? v : [v]).map((one) => `${k}: ${one}`),
         ),
