@@ -39,6 +39,8 @@ export type TestWorldOptions = {
   logSink?: (line: string) => void
   /** false: every request goes through Fastify, none through the fast path (default: FAST_PATH) */
   fastPath?: boolean
+  /** the wall clock of the app (key and store-probe caches, buckets); Date.now by default */
+  wallClock?: Clock
   /** runs on the built app before it listens (hooks can still be added then) */
   beforeListen?: (app: FastifyInstance) => void
 }
@@ -77,7 +79,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     ...(TEST_FAST_PATH ? { FAST_PATH: TEST_FAST_PATH } : {}),
     ...opts.env,
   })
-  const wallClock: Clock = { now: () => Date.now() }
+  const wallClock: Clock = opts.wallClock ?? { now: () => Date.now() }
   const sink = opts.logSink
   const logger = pino({ level: config.logLevel }, { write: (line: string) => sink?.(line) })
   const rawStore = createSqliteStore(dbPath)
