@@ -84,6 +84,8 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
     backfillDays: BACKFILL_DAYS,
     memoryProbe: true,
     fileLimit: FILE_LIMIT,
+    // every stream comes from loopback: the per-address cap (STREAM_MAX_PER_ADDRESS) must not refuse
+    env: { STREAM_MAX_PER_ADDRESS: '1000000' },
   })
   const bareMemory = tempMemoryFile()
   const bare = startHelper('bare-broadcaster.ts', {

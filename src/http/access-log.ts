@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http'
 import type { FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { pino } from 'pino'
+import { maskKeys } from '../domain/api-key.ts'
 
 export type AccessLine = {
   method: string
@@ -29,14 +30,8 @@ export type AccessLog = {
   write(line: AccessLine): void
 }
 
-const KEY_IN_TEXT = /cs_[A-Za-z0-9_-]{20,}/g
 const INFO = 30
 const MESSAGE = 'request'
-
-/** Masks anything shaped like an API key (decisions §7): a client may paste one into a URL. */
-export function maskKeys(text: string): string {
-  return text.includes('cs_') ? text.replace(KEY_IN_TEXT, 'cs_[redacted]') : text
-}
 
 type PinoInternals = Record<symbol, unknown>
 
