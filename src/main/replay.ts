@@ -132,7 +132,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
           return false
       }
     }
-    const player: TapePlayer = createTapePlayer(tape.records()[Symbol.asyncIterator](), sink)
+    const player: TapePlayer = createTapePlayer(tape.batches()[Symbol.asyncIterator](), sink)
     const counts: Counts = { opened: 0, settled: 0, voided: 0, signals: 0 }
     const skipped: Record<string, number> = {}
     const notifier = createMemoryEventNotifier()

@@ -26,8 +26,8 @@ export type TapePlayer = {
   lastApplied(): number
 }
 
-export function createTapePlayer(records: AsyncIterator<TapeRecord>, sink: RecordSink): TapePlayer {
-  // records read ahead but not applied yet (only ever as far as a book window reaches)
+export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: RecordSink): TapePlayer {
+  // records read but not applied yet: the rest of the current batch, and more while a book window reaches
   let ahead: TapeRecord[] = []
   let head = 0
   let ended = false
@@ -38,16 +38,13 @@ export function createTapePlayer(records: AsyncIterator<TapeRecord>, sink: Recor
 
   const readOne = async (): Promise<boolean> => {
     if (ended) return false
-    const next = await records.next()
+    const next = await batches.next()
     if (next.done) {
       ended = true
       return false
     }
-    if (head > 1024 && head * 2 > ahead.length) {
-      ahead = ahead.slice(head)
-      head = 0
-    }
-    ahead.push(next.value)
+    ahead = head >= ahead.length ? next.value : ahead.slice(head).concat(next.value)
+    head = 0
     return true
   }
   const peek = async (): Promise<TapeRecord | undefined> => {
@@ -88,18 +85,19 @@ export function createTapePlayer(records: AsyncIterator<TapeRecord>, sink: Recor
     async bookBetween(ticker, from, to) {
       for (const book of recentBooks.get(ticker) ?? [])
         if (book.t >= from && book.t <= to && book.t <= applied) return book
-      // look ahead without applying anything until the book is found
-      let i = head
+      // look ahead without applying anything until the book is found (offsets from head: reading
+      // another batch re-bases the buffer)
+      let offset = 0
       let found: BookRecord | null = null
       for (;;) {
-        if (i >= ahead.length && !(await readOne())) break
-        const r = ahead[i] as TapeRecord
+        if (head + offset >= ahead.length && !(await readOne())) break
+        const r = ahead[head + offset] as TapeRecord
         if (r.t > to) break
         if (r.k === 'book' && r.ticker === ticker && r.t >= from) {
           found = r
           break
         }
-        i++
+        offset++
       }
       if (!found) return null
       // the request took until the book's instant: everything up to then has happened
