@@ -20,6 +20,10 @@ export type Config = Readonly<{
   priceFeeds: readonly SpotSourceName[]
   feedUrls: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>>
   spotMaxAgeS: number
+  /** with a real venue: record what the engine sees as one tape per UTC day here (decisions §12); null = off */
+  recordDir: string | null
+  /** day tapes older than this many days are removed */
+  recordKeepDays: number
   simSpeed: number
   simSeed: number
   simBackfillDays: number
@@ -97,6 +101,7 @@ const EMPTY_MEANS_UNSET: ReadonlySet<string> = new Set([
   'KALSHI_PRIVATE_KEY_FILE',
   'METRICS_PORT',
   'SIM_SEED',
+  'RECORD_DIR',
 ])
 
 export function loadConfig(env: Env = process.env): Config {
@@ -203,6 +208,12 @@ export function loadConfig(env: Env = process.env): Config {
     }),
   ) as Record<SpotSourceName, { ws: string; rest: string }>
   const spotMaxAgeS = num('SPOT_MAX_AGE_S', 10, 1, 3600)
+  const recordDir = read('RECORD_DIR') ?? null
+  const recordKeepDays = int('RECORD_KEEP_DAYS', 30, 1, 3650)
+  if (recordDir !== null && venue === 'sim')
+    problems.push(
+      'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
+    )
 
   const simSpeed = num('SIM_SPEED', 1, 1, 10_000)
   const seedRaw = read('SIM_SEED')
@@ -283,6 +294,8 @@ export function loadConfig(env: Env = process.env): Config {
     priceFeeds: Object.freeze(priceFeeds as SpotSourceName[]),
     feedUrls: Object.freeze(feedUrls),
     spotMaxAgeS,
+    recordDir,
+    recordKeepDays,
     simSpeed,
     simSeed,
     simBackfillDays,

@@ -14,7 +14,8 @@ import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
 import type { TapeRecord } from '../tape/tape-format.ts'
-import { openTape, TapeError } from '../tape/tape-reader.ts'
+import { TapeError } from '../tape/tape-reader.ts'
+import { openTapeSet } from '../tape/tape-set.ts'
 
 /** A replay that must not start: one line for the operator, non-zero exit. */
 export class ReplayRefused extends Error {
@@ -25,6 +26,7 @@ export class ReplayRefused extends Error {
 }
 
 export type ReplayOptions = {
+  /** a tape file, or a directory of them (replayed one after the other, in name order) */
   tapePath: string
   /** only these series of the tape (default: every series its header names) */
   series?: readonly string[]
@@ -97,7 +99,7 @@ function countingStore(store: Store, counts: Counts): Store {
 export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
   const { store, logger, wallClock } = opts
   const startedWall = wallClock.now()
-  const tape = await openTape(opts.tapePath, opts.onNotice ? { onNotice: opts.onNotice } : {})
+  const tape = await openTapeSet(opts.tapePath, opts.onNotice ? { onNotice: opts.onNotice } : {})
   try {
     const { header } = tape
     if (!(REPLAYABLE_VENUES as readonly string[]).includes(header.venue))
@@ -123,6 +125,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const sink = (record: TapeRecord): boolean => {
       switch (record.k) {
         case 'spot':
+        case 'closes':
           feed.take(record)
           return false
         case 'market':

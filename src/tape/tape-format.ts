@@ -35,8 +35,15 @@ export type BookRecord = { t: number; k: 'book'; ticker: string; ob: unknown }
 export type ExchangeRecord = { t: number; k: 'exchange'; status: unknown }
 /** A settlement-index print (a keyed Kalshi WebSocket). */
 export type IndexRecord = { t: number; k: 'index'; id: string; v: number }
+/**
+ * A spot source's one-minute closes as its REST history answered at `t` (the warm-up a live feed
+ * loads at start): `c` is `[minute start (Unix ms), close]` pairs. They fill only minutes no live
+ * price reached, exactly as live. An addition to the kinds of decisions §12: a reader that does not
+ * know it skips it, and then lacks only that warm-up.
+ */
+export type ClosesRecord = { t: number; k: 'closes'; src: string; c: [number, number][] }
 
-export type TapeRecord = SpotRecord | MarketRecord | BookRecord | ExchangeRecord | IndexRecord
+export type TapeRecord = SpotRecord | MarketRecord | BookRecord | ExchangeRecord | IndexRecord | ClosesRecord
 export type TapeKind = TapeRecord['k']
 
 /** What is wrong with a line, in words that follow "line N: ". */
@@ -123,6 +130,18 @@ export function parseRecord(value: unknown): TapeRecord | null | LineProblem {
       if (typeof value.id !== 'string' || !isFiniteNumber(value.v))
         return { problem: 'index record needs "id" (text) and "v" (a number)' }
       return { t, k, id: value.id, v: value.v }
+    case 'closes': {
+      const { src, c } = value
+      if (typeof src !== 'string' || src === '') return { problem: 'closes record without "src"' }
+      if (
+        !Array.isArray(c) ||
+        !c.every(
+          (p) => Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && isFiniteNumber(p[1]),
+        )
+      )
+        return { problem: 'closes "c" must be a list of [minute start in Unix ms, close] pairs' }
+      return { t, k, src, c: c as [number, number][] }
+    }
     default:
       return null
   }

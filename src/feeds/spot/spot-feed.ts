@@ -12,6 +12,7 @@ import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchan
 import {
   createSpotSource,
   type SpotSource,
+  type SpotSourceOptions,
   type SpotSourceSnapshot,
   type SpotSourceTiming,
 } from './spot-source.ts'
@@ -36,6 +37,9 @@ export type SpotFeedOptions = {
   /** per-source timers; quietAfterMs defaults to half of maxAgeMs so a quiet socket is topped up by REST in time */
   timing?: Partial<SpotSourceTiming>
   random?: () => number
+  /** told every price a source accepted, and the warm-up closes it loaded (RECORD_DIR, decisions §12) */
+  onPrice?: SpotSourceOptions['onPrice']
+  onCloses?: SpotSourceOptions['onCloses']
 }
 
 /** What the median and the health checks read of a source: live exchanges, or a replayed tape's. */
@@ -56,6 +60,8 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
       logger: opts.logger,
       timing: { quietAfterMs: maxAgeMs / 2, ...opts.timing },
       ...(opts.random ? { random: opts.random } : {}),
+      ...(opts.onPrice ? { onPrice: opts.onPrice } : {}),
+      ...(opts.onCloses ? { onCloses: opts.onCloses } : {}),
     }),
   )
   return spotFeedOver(sources, opts)

@@ -3,7 +3,7 @@
 // replay's clock. A source's minute closes are built from its records exactly as live prices build them.
 import type { Logger } from '../../ports/logger.ts'
 import type { PriceFeed } from '../../ports/venue.ts'
-import type { SpotRecord } from '../../tape/tape-format.ts'
+import type { ClosesRecord, SpotRecord } from '../../tape/tape-format.ts'
 import { createMinuteBook } from '../spot/minute-book.ts'
 import { type FeedSource, spotFeedOver } from '../spot/spot-feed.ts'
 import { midOf } from '../spot/spot-fields.ts'
@@ -11,11 +11,14 @@ import { DEFAULT_SPOT_SOURCE_TIMING } from '../spot/spot-source.ts'
 import type { ReplayClock } from './replay-clock.ts'
 
 export type TapeSpotFeed = PriceFeed & {
-  /** Takes one spot record; false when its source is not one the tape's header names. */
-  take(record: SpotRecord): boolean
+  /** Takes one spot or closes record; false when its source is not one the tape's header names. */
+  take(record: SpotRecord | ClosesRecord): boolean
 }
 
-type TapeSource = FeedSource & { observe(at: number, mid: number): void }
+type TapeSource = FeedSource & {
+  observe(at: number, mid: number): void
+  loadCloses(closes: ClosesRecord['c']): void
+}
 
 function createTapeSource(name: string): TapeSource {
   const book = createMinuteBook({ keepMinutes: DEFAULT_SPOT_SOURCE_TIMING.keepMinutes })
@@ -29,6 +32,9 @@ function createTapeSource(name: string): TapeSource {
       mid = price
       midAt = at
       book.recordLive(at, price)
+    },
+    loadCloses(closes) {
+      book.loadCandles(closes.map(([minuteStart, close]) => ({ minuteStart, close })))
     },
     snapshot: () => ({ startedAt, lastOkAt: midAt, mid, midAt }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
@@ -64,6 +70,10 @@ export function createTapeSpotFeed(opts: {
           )
         }
         return false
+      }
+      if (record.k === 'closes') {
+        source.loadCloses(record.c)
+        return true
       }
       const price = record.px ?? midOf(record.bid as number, record.ask as number)
       source.observe(record.t, price)
