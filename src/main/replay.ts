@@ -178,7 +178,9 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
           'another engine holds this store’s lease: stop it before replaying into this store',
         )
       while (clock.now() < to && (await player.nextTime()) !== null) {
-        const boundary = Math.floor(clock.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS
+        // the next whole minute of the clock and of every known window (which need not sit on the clock's)
+        const wholeMinute = Math.floor(clock.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS
+        const boundary = Math.min(wholeMinute, venue.nextBoundaryAfter(clock.now()))
         clock.advanceTo(await player.playUntil(Math.min(boundary, to)))
         await engine.tick()
         opts.onProgress?.({ at: clock.now(), from, to, opened: counts.opened, signals: counts.signals })

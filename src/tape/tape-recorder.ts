@@ -48,6 +48,8 @@ export type TapeRecorder = {
   index(id: string, value: number): void
   /** Opens today's file (repairing a cut one) and removes expired ones. */
   start(): Promise<void>
+  /** Writes out everything buffered now (the timer does this every couple of seconds). */
+  flush(): Promise<void>
   close(): Promise<void>
 }
 
@@ -241,6 +243,10 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
       timer = setInterval(flush, flushMs)
       timer.unref()
       logger.info({ dir: opts.dir, keepDays: opts.keepDays }, 'recording tapes')
+    },
+    async flush() {
+      await opening
+      await writer?.flush()
     },
     async close() {
       if (closed) return

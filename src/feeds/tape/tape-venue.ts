@@ -2,7 +2,7 @@
 // adapter's market book (the same validation, series filing and mapping as live), recorded order
 // books through its ask derivation, and results through its settlement mapping. Only the source of
 // the bodies differs: the tape instead of HTTP.
-import type { Settlement } from '../../domain/contest.ts'
+import { MINUTE_MS, type Settlement } from '../../domain/contest.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { SourceStatus, Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
 import type { TapeRecord } from '../../tape/tape-format.ts'
@@ -21,6 +21,11 @@ export type TapeVenue = Venue & {
   take(record: TapeRecord): boolean
   /** The exchange-status body last recorded, null before the first. */
   exchangeStatus(): unknown
+  /**
+   * The first instant after `t` at which a known market's window reaches a whole minute (a reading)
+   * or its close: windows count their minutes from their own open, wherever the venue puts it.
+   */
+  nextBoundaryAfter(t: number): number
 }
 
 export type TapeVenueOptions = {
@@ -37,6 +42,8 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
   const prefixes = opts.series.map((s) => `${s}-`)
   // the parsed view per ticker, to tell a change the engine acts on from a poll that changed nothing
   const seen = new Map<string, string>()
+  // windows not yet closed, for the replay's tick instants
+  const windows = new Map<string, { opensAt: number; closesAt: number }>()
   let exchange: unknown = null
   let exchangeKey = ''
 
@@ -57,6 +64,7 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
         const key = JSON.stringify(market)
         if (seen.get(market.ticker) === key) return false
         seen.set(market.ticker, key)
+        windows.set(market.ticker, { opensAt: market.openTime, closesAt: market.closeTime })
         return true
       }
       if (record.k === 'exchange') {
@@ -69,6 +77,20 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
       return false
     },
     exchangeStatus: () => exchange,
+    nextBoundaryAfter(t) {
+      let next = Number.POSITIVE_INFINITY
+      for (const [ticker, w] of windows) {
+        if (w.closesAt < t - MINUTE_MS) {
+          windows.delete(ticker)
+          continue
+        }
+        if (t >= w.closesAt) continue
+        const minute =
+          t < w.opensAt ? w.opensAt : w.opensAt + (Math.floor((t - w.opensAt) / MINUTE_MS) + 1) * MINUTE_MS
+        next = Math.min(next, minute, w.closesAt)
+      }
+      return next
+    },
     async marketAt(series: string, at: number): Promise<VenueMarket | null> {
       const entry = book.liveIn(series, at)
       return entry ? toVenueMarket(entry) : null
@@ -81,17 +103,14 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
       const entry = book.get(ticker)
       return entry ? settlementOf(entry.market) : null
     },
-    async quote(ticker: string, at: number): Promise<VenueQuote | null> {
+    async quote(ticker: string): Promise<VenueQuote | null> {
       const entry = book.get(ticker)
+      const now = clock.now()
       // as live: never a quote of a market that is not trading, or after its close
-      if (
-        !entry ||
-        phaseForStatus(entry.market.status) !== 'trading' ||
-        clock.now() >= entry.market.closeTime
-      )
+      if (!entry || phaseForStatus(entry.market.status) !== 'trading' || now >= entry.market.closeTime)
         return null
-      const from = Math.max(at, Math.min(clock.now(), at + BOOK_WINDOW_MS))
-      const recorded = await opts.player().bookBetween(ticker, from, at + BOOK_WINDOW_MS)
+      // the request is made now, as live, whatever instant the reading is for
+      const recorded = await opts.player().bookBetween(ticker, now, now + BOOK_WINDOW_MS)
       // no book within the window: the request failed like a timeout
       if (!recorded) return null
       clock.advanceTo(recorded.t)
