@@ -107,7 +107,8 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
     }
     if (!truncated) return lastT
     // rewrite the whole records into a fresh file and put it in place of the cut one
-    const fixed = `${file}.repair`
+    // a name that is gzip to the writer and no tape to a directory replay
+    const fixed = `${file}.repairing.gz`
     await rm(fixed, { force: true })
     const rewrite = await createTapeWriter(fixed, { header: tape.header })
     const again = await openTape(file)
@@ -250,9 +251,10 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
     },
     async close() {
       if (closed) return
-      closed = true
       clearInterval(timer)
+      // a day's file still opening takes the records that waited for it first
       await opening
+      closed = true
       await writer?.close()
     },
   }
