@@ -23,6 +23,9 @@ const summary = await runReplay({
   wallClock: systemClock,
 })
 const cpu = process.cpuUsage(cpu0)
+// what the replay still holds at the end (run with --expose-gc): flat when it streams
+;(globalThis as { gc?: () => void }).gc?.()
+const liveHeapMiB = process.memoryUsage().heapUsed / 2 ** 20
 await store.close()
 rmSync(dir, { recursive: true, force: true })
 process.stdout.write(
@@ -31,5 +34,6 @@ process.stdout.write(
     wallMs: summary.wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    liveHeapMiB,
   })}\n`,
 )

@@ -51,12 +51,26 @@ async function simTape(days: number): Promise<{ file: string; bytes: number; rec
   return { file, bytes: statSync(file).size, records }
 }
 
-type Run = { wallMs: number; cpuMs: number; maxRssMiB: number; summary: { opened: number; signals: number } }
-function replay(file: string): Run {
-  const out = execFileSync(process.execPath, [path.join(import.meta.dirname, 'replay-run.ts'), file], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  })
+type Run = {
+  wallMs: number
+  cpuMs: number
+  maxRssMiB: number
+  liveHeapMiB: number
+  summary: { opened: number; signals: number }
+}
+/** Old-space cap of the last run: the longest tape replayed in a heap too small to hold it. */
+const CAP_MIB = 48
+
+function replay(file: string, capMiB?: number): Run {
+  const flags = ['--expose-gc', ...(capMiB ? [`--max-old-space-size=${capMiB}`] : [])]
+  const out = execFileSync(
+    process.execPath,
+    [...flags, path.join(import.meta.dirname, 'replay-run.ts'), file],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  )
   return JSON.parse(out.trim().split('\n').at(-1) as string) as Run
 }
 
@@ -127,9 +141,11 @@ try {
   )
   const rows: string[] = []
   let oneDay = ''
+  let longest = ''
   for (const days of LENGTHS) {
     const tape = await simTape(days)
     if (days === LENGTHS[0]) oneDay = tape.file
+    longest = tape.file
     const run = replay(tape.file)
     const dps = days / (run.wallMs / 1000)
     rows.push(
@@ -144,10 +160,16 @@ try {
         `${Math.round((days * DAY_MS) / run.wallMs).toLocaleString('en-US')}× real`.padStart(14),
         `${Math.round((days * DAY_MS) / run.cpuMs).toLocaleString('en-US')}× per CPU`.padStart(16),
         `peak RSS ${run.maxRssMiB.toFixed(0)} MiB`.padStart(18),
+        `live heap at end ${run.liveHeapMiB.toFixed(1)} MiB`.padStart(24),
       ].join('  '),
     )
     console.log(rows.at(-1))
   }
+  const capped = replay(longest, CAP_MIB)
+  console.log(
+    `${LENGTHS.at(-1)} d again with the JS heap capped at ${CAP_MIB} MiB: ${capped.summary.signals} signals, ` +
+      `peak RSS ${capped.maxRssMiB.toFixed(0)} MiB, cpu ${(capped.cpuMs / 1000).toFixed(1)} s (more collection, same result)`,
+  )
   const rec = await recordDay(oneDay)
   console.log(
     `recorder: ${rec.records.toLocaleString('en-US')} records of a day in ${rec.cpuMs.toFixed(0)} ms CPU ` +
