@@ -59,6 +59,9 @@ export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: Rec
     }
     list.push(book)
     while (list.length > 0 && (list[0] as BookRecord).t < book.t - RECENT_BOOK_MS) list.shift()
+    if (recentBooks.size > 64)
+      for (const [ticker, books] of recentBooks)
+        if ((books.at(-1) as BookRecord).t < book.t - RECENT_BOOK_MS) recentBooks.delete(ticker)
   }
   /** Applies the next record; true when it wakes the engine. */
   const applyNext = (): boolean => {

@@ -13,6 +13,9 @@ import { settlementOf } from '../kalshi/settlement.ts'
 import type { ReplayClock } from './replay-clock.ts'
 import { BOOK_WINDOW_MS, type TapePlayer } from './tape-player.ts'
 
+/** A market last recorded this long ago is forgotten, as the live adapter forgets one it has not seen. */
+const FORGET_AFTER_MS = 24 * 3_600_000
+
 /** The venues a tape can be replayed for: each needs its adapter's parsing behind a tape venue. */
 export const REPLAYABLE_VENUES = ['kalshi'] as const
 
@@ -45,6 +48,7 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
   // windows not yet closed, for the replay's tick instants
   const windows = new Map<string, { opensAt: number; closesAt: number }>()
   let exchange: unknown = null
+  let prunedAt = Number.NEGATIVE_INFINITY
   let exchangeKey = ''
 
   const ofReplayedSeries = (raw: unknown): boolean => {
@@ -78,6 +82,12 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
     },
     exchangeStatus: () => exchange,
     nextBoundaryAfter(t) {
+      if (t - prunedAt >= FORGET_AFTER_MS / 24) {
+        // as live, a market not shown for a day is forgotten: a month's replay holds only recent ones
+        prunedAt = t
+        book.prune(t, FORGET_AFTER_MS)
+        for (const ticker of seen.keys()) if (!book.get(ticker)) seen.delete(ticker)
+      }
       let next = Number.POSITIVE_INFINITY
       for (const [ticker, w] of windows) {
         if (w.closesAt < t - MINUTE_MS) {
