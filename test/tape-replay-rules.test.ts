@@ -12,6 +12,7 @@ import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { TapeHeader, TapeRecord } from '../src/tape/tape-format.ts'
 import { createRecordingLogger } from './support/engine-world.ts'
+import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
 import { runCli, tempDir } from './support/service-process.ts'
 
 const MINUTE = 60_000
@@ -252,6 +253,21 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       assert.equal(contest?.signals.length, 2)
     } finally {
       await store.close()
+    }
+  })
+
+  it('replays into PostgreSQL as into SQLite, and refuses it the second time', async () => {
+    const url = uniqueSchemaUrl('replay')
+    try {
+      const file = writeTape(tapeLines(good))
+      const first = await runCli(['replay', '--tape', file], { DATABASE_URL: url })
+      assert.equal(first.code, 0, first.stderr)
+      assert.match(first.stdout, /1 contests opened, 1 settled \(0 void\), 2 signals raised/)
+      const again = await runCli(['replay', '--tape', file], { DATABASE_URL: url })
+      assert.equal(again.code, 1)
+      assert.match(oneLine(again.stderr), /the store already holds contests of KXBTC15M/)
+    } finally {
+      await dropSchema(url)
     }
   })
 
