@@ -26,9 +26,10 @@ describe('takeReading', () => {
     const at = OPEN + 6 * MINUTE_MS
     const signal = await takeReading({ feed, venue }, contest, 6, at + 1_234)
     const quote = await venue.quote(contest.ticker, at)
-    assert.ok(!isSkipped(signal) && quote)
+    const spot = feed.spotAtSync(at)
+    assert.ok(!isSkipped(signal) && quote && spot !== null)
     const expected = evaluateReading({
-      spot: feed.spotAtSync(at),
+      spot,
       strike: contest.strikePriceDollars as number,
       closes: feed.minuteClosesBeforeSync(at, EWMA_CLOSES),
       minutesLeft: 9,

@@ -6,6 +6,7 @@ import { type Contest, MINUTE_MS, sideForPrice } from '../src/domain/contest.ts'
 import { MODEL_VERSION } from '../src/domain/model.ts'
 import { formatTicker, QUARTER_MS } from '../src/domain/ticker.ts'
 import type { Engine } from '../src/engine/engine.ts'
+import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import type { Store } from '../src/ports/store.ts'
 import type { Venue } from '../src/ports/venue.ts'
@@ -98,9 +99,12 @@ describe('engine', () => {
         live.signals.map(({ outcome: _o, ...s }) => s),
       )
       if (!settled.voided) {
-        const close = w.feed.spotAtSync(Q + QUARTER_MS)
-        assert.equal(settled.settledSide, sideForPrice(close, settled.strikePriceDollars as number))
-        if (settled.settledPriceDollars !== null) assert.equal(settled.settledPriceDollars, close)
+        // the venue's rule: the mean of the index over the minute before the close, against the strike
+        const truth = createSimOracle({ seed: 42 })
+        const value = truth.settlementDollars(Q + QUARTER_MS)
+        assert.equal(settled.strikePriceDollars, truth.strikeDollars(Q + QUARTER_MS))
+        assert.equal(settled.settledSide, sideForPrice(value, settled.strikePriceDollars as number))
+        if (settled.settledPriceDollars !== null) assert.equal(settled.settledPriceDollars, value)
       }
 
       assert.deepEqual(await eventTypes(w.store, TICKER), [
