@@ -6,8 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
-import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import { openTape } from '../src/tape/tape-reader.ts'
@@ -25,14 +24,9 @@ const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 
 async function simTape(days: number): Promise<{ file: string; bytes: number; records: number }> {
   const file = path.join(dir, `sim-${days}d.ndjson.gz`)
-  const feed = createSimPriceFeed({ seed: SEED })
-  const venue = createSimVenue({ seed: SEED, feed, series: SERIES })
   const opts = {
-    venue,
-    feed,
+    world: sharedSimWorld(SEED),
     series: SERIES,
-    sources: SOURCES,
-    tradeOnlySources: ['bitstamp'],
     from: FROM,
     days,
     origin: `sim seed ${SEED}`,

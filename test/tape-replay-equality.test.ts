@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Contest } from '../src/domain/contest.ts'
-import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
-import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
@@ -22,7 +21,6 @@ const DAYS = 7
 const FROM = Date.UTC(2026, 10, 16)
 const DAY_MS = 86_400_000
 const SERIES = ['KXBTC15M']
-const SOURCES = ['coinbase', 'kraken', 'bitstamp']
 
 async function allContests(store: Store): Promise<Contest[]> {
   const contests = await store.listSettled({ series: SERIES[0] as string, limit: 100_000 })
@@ -47,14 +45,9 @@ describe(`a seeded week of the simulator, replayed from its own tape (seed ${SEE
     simulated = await allContests(world.store)
 
     const tape = path.join(dir, 'week.ndjson.gz')
-    const feed = createSimPriceFeed({ seed: SEED })
-    const venue = createSimVenue({ seed: SEED, feed, series: SERIES })
     const opts = {
-      venue,
-      feed,
+      world: sharedSimWorld(SEED),
       series: SERIES,
-      sources: SOURCES,
-      tradeOnlySources: ['bitstamp'],
       from: FROM,
       days: DAYS,
       origin: `sim seed ${SEED}`,

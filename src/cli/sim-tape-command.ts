@@ -3,8 +3,7 @@
 import { existsSync } from 'node:fs'
 import type { Config } from '../config/config.ts'
 import { QUARTER_MS } from '../domain/ticker.ts'
-import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
-import { createSimVenue } from '../feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../feeds/sim-tape/sim-tape.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { createTapeWriter } from '../tape/tape-writer.ts'
@@ -56,14 +55,9 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     return 1
   }
 
-  const feed = createSimPriceFeed({ seed })
-  const venue = createSimVenue({ seed, feed, series: config.series })
   const opts = {
-    venue,
-    feed,
+    world: sharedSimWorld(seed),
     series: config.series,
-    sources: config.priceFeeds,
-    tradeOnlySources: ['bitstamp'],
     from,
     days,
     origin: `sim seed ${seed}`,

@@ -1,15 +1,12 @@
-// `contest-signals sim tape` (decisions §12): the simulator's world written as a tape in Kalshi's own
-// shapes, second by second — spot per source, every change of each market as the venue would show
-// it, a book every few seconds of each live contest, the exchange status — so that a replay of the
-// tape gives the same contests and signals as the simulator itself. It reads the simulator only
-// through the ports the engine reads it through (Venue, PriceFeed), never its internals, so it keeps
-// working whatever the simulator does inside.
-
-import type { Settlement } from '../../domain/contest.ts'
-import { CONTEST_MS } from '../../domain/contest.ts'
-import type { MarketPhase, PriceFeed, Venue, VenueMarket } from '../../ports/venue.ts'
+// `contest-signals sim tape` (decisions §12): the honest sandbox written as a tape in Kalshi's own
+// shapes, second by second — each exchange's messages as a client receives them, every change of
+// each market's body, a book every 2 s of each live contest, every change of the exchange status —
+// so that a replay of the tape gives the same contests and signals as the sandbox itself. It reads
+// the sandbox only through the surface it presents the venue with (sim-world.ts: the Market,
+// orderbook_fp and exchange-status bodies, and the exchanges' observations), never its internals.
+import { QUARTER_MS } from '../../domain/ticker.ts'
 import type { TapeHeader, TapeRecord } from '../../tape/tape-format.ts'
-import { KALSHI_EXCHANGE_OPEN, kalshiMarket, kalshiOrderbook } from './kalshi-bodies.ts'
+import type { SimContest, SimWorld } from '../sim/sim-world.ts'
 
 const SECOND_MS = 1_000
 const DAY_MS = 86_400_000
@@ -17,10 +14,8 @@ const DAY_MS = 86_400_000
 export const SIM_TAPE_WARMUP_MS = 70 * 60_000
 /** Written after the last contest closes, for its result. */
 export const SIM_TAPE_TAIL_MS = 5 * 60_000
-/** A book every this often during each live contest (on the contest's own 2-s grid, so every minute boundary has one). */
+/** A book every this often during each live contest, on the contest's own grid (every minute boundary has one). */
 export const SIM_TAPE_BOOK_EVERY_MS = 2_000
-/** Half the spread a source quotes around the index (USD): bid and ask average back to it exactly. */
-const HALF_SPREAD_USD = 0.5
 
 export type SimTapeSink = {
   write(record: TapeRecord): void
@@ -30,102 +25,80 @@ export type SimTapeSink = {
 }
 
 export type SimTapeOptions = {
-  venue: Venue
-  feed: PriceFeed
+  world: SimWorld
   series: readonly string[]
-  /** the spot sources written, each at one update a second */
-  sources: readonly string[]
   /** first contest window opens here (a quarter hour) */
   from: number
   days: number
   origin: string
-  /** sources written as trade prices (`px`) rather than a bid and an ask */
-  tradeOnlySources?: readonly string[]
   onProgress?: (at: number, from: number, to: number) => void
 }
 
 export function simTapeHeader(
-  opts: Pick<SimTapeOptions, 'series' | 'sources' | 'from' | 'days' | 'origin'>,
+  opts: Pick<SimTapeOptions, 'world' | 'series' | 'from' | 'days' | 'origin'>,
 ): TapeHeader {
   return {
     tape: 1,
     venue: 'kalshi',
     series: [...opts.series],
-    sources: [...opts.sources],
+    sources: [...opts.world.sources.names],
     from: new Date(opts.from).toISOString(),
     to: new Date(opts.from + opts.days * DAY_MS + SIM_TAPE_TAIL_MS).toISOString(),
     origin: opts.origin,
   }
 }
 
-type Followed = { market: VenueMarket; lastKey: string }
+type Followed = { contest: SimContest; lastBody: string }
 
 /** Writes the records of the tape (the header is the writer's) into `sink`. */
 export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Promise<void> {
-  const { venue, feed } = opts
+  const { world } = opts
+  const names = world.sources.names
   const start = opts.from - SIM_TAPE_WARMUP_MS
   const lastOpen = opts.from + opts.days * DAY_MS
   const end = lastOpen + SIM_TAPE_TAIL_MS
-  const tradeOnly = new Set(opts.tradeOnlySources ?? [])
   const followed = new Map<string, Followed>()
+  const lastMessage = names.map(() => Number.NEGATIVE_INFINITY)
+  let lastStatus = ''
 
-  /** Writes the market's body when what the venue shows of it changed (a poll that changed nothing is no record). */
-  const writeMarket = (
-    f: Followed,
-    t: number,
-    market: VenueMarket,
-    phase: MarketPhase,
-    settlement: Settlement | null,
-  ): void => {
-    const strike = phase === 'upcoming' ? null : market.strikePriceDollars
-    const key = `${phase}|${strike}|${market.opensAt}|${market.expiresAt}|${JSON.stringify(settlement)}`
-    if (key === f.lastKey) return
-    f.lastKey = key
-    sink.write({
-      t,
-      k: 'market',
-      m: kalshiMarket({ ...market, strikePriceDollars: strike }, phase, settlement, null),
-    })
-  }
-
-  sink.write({ t: start, k: 'exchange', status: KALSHI_EXCHANGE_OPEN })
   for (let s = start; s <= end; s += SECOND_MS) {
-    // The simulator's index prints once a second and closes each minute at the minute's boundary;
-    // a live minute close is the last price received before the boundary, so each print is stamped
-    // 1 ms before its second (decisions §12: nothing after t is visible at t).
-    const spot = await feed.spotAt(s)
-    if (spot !== null)
-      for (const src of opts.sources)
-        sink.write(
-          tradeOnly.has(src)
-            ? { t: s - 1, k: 'spot', src, px: spot }
-            : { t: s - 1, k: 'spot', src, bid: spot - HALF_SPREAD_USD, ask: spot + HALF_SPREAD_USD },
-        )
+    // each exchange message once, at the instant a client receives it
+    for (const [i, src] of names.entries()) {
+      const seen = world.sources.observe(i, s)
+      if (!seen || seen.observedAt <= (lastMessage[i] as number)) continue
+      lastMessage[i] = seen.observedAt
+      sink.write({ t: seen.observedAt, k: 'spot', src, bid: seen.bid, ask: seen.ask })
+    }
 
-    if (s >= opts.from - CONTEST_MS && s < lastOpen) {
-      for (const series of opts.series) {
-        // the next window is listed a quarter ahead, without its strike, as the venue lists it
-        const next = await venue.marketAt(series, s + CONTEST_MS)
-        if (next && next.opensAt >= opts.from && next.opensAt < lastOpen && !followed.has(next.ticker)) {
-          const f: Followed = { market: next, lastKey: '' }
-          followed.set(next.ticker, f)
-          writeMarket(f, s, next, 'upcoming', null)
+    const status = world.exchangeStatusBody(s)
+    const statusText = JSON.stringify(status)
+    if (statusText !== lastStatus) {
+      lastStatus = statusText
+      sink.write({ t: s, k: 'exchange', status })
+    }
+
+    // the current window and the next (listed a quarter ahead, as the venue lists them)
+    if (s >= opts.from - QUARTER_MS && s < lastOpen) {
+      const current = Math.floor(s / QUARTER_MS) * QUARTER_MS
+      for (const series of opts.series)
+        for (const expiresAt of [current + QUARTER_MS, current + 2 * QUARTER_MS]) {
+          const contest = world.contest(series, expiresAt)
+          if (contest.opensAt >= opts.from && contest.opensAt < lastOpen && !followed.has(contest.ticker))
+            followed.set(contest.ticker, { contest, lastBody: '' })
         }
-      }
     }
 
     for (const [ticker, f] of followed) {
-      const market = await venue.market(ticker, s)
-      if (!market) continue
-      f.market = market
-      const settlement = market.phase === 'closed' ? await venue.result(ticker, s) : null
-      const trading = market.phase === 'trading' && s >= market.opensAt && s < market.expiresAt
-      const onBookGrid = trading && (s - market.opensAt) % SIM_TAPE_BOOK_EVERY_MS === 0
-      const quote = onBookGrid ? await venue.quote(ticker, s) : null
-      const phase: MarketPhase = s < market.opensAt ? 'upcoming' : market.phase
-      writeMarket(f, s, market, phase, settlement)
-      if (onBookGrid) sink.write({ t: s, k: 'book', ticker, ob: kalshiOrderbook(quote) })
-      if (settlement) followed.delete(ticker)
+      const body = world.marketBody(f.contest, s)
+      const text = JSON.stringify(body)
+      if (text !== f.lastBody) {
+        f.lastBody = text
+        sink.write({ t: s, k: 'market', m: body })
+      }
+      const { opensAt, expiresAt } = f.contest
+      if (s >= opensAt && s < expiresAt && (s - opensAt) % SIM_TAPE_BOOK_EVERY_MS === 0)
+        sink.write({ t: s, k: 'book', ticker, ob: world.orderbookBody(f.contest, s) })
+      if (body.status === 'finalized') followed.delete(ticker)
     }
 
     if (sink.buffered() > 4 << 20) await sink.flush()
