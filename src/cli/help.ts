@@ -111,9 +111,10 @@ SPOT_MAX_AGE_S applies as live. The engine's warnings go to stderr (LOG_LEVEL=de
 A bad tape ends with one line naming its line number and a non-zero exit.`,
   sim: `usage: contest-signals sim tape --days N [--seed S] [--from T] --out PATH
 
-Writes the simulator's world as a tape in Kalshi's own shapes: each spot source of PRICE_FEEDS once
-a second, every change of each market of SERIES (listed, opened with its strike, closed, finalized
-with its result), an orderbook_fp body every 2 s of each live contest, and the exchange status.
+Writes the simulator's world as a tape in Kalshi's own shapes: each of the sandbox's exchanges'
+messages as a client receives them, every change of each market of SERIES (listed, opened with its
+strike, closed, finalized with its result), an orderbook_fp body every 2 s of each live contest, and
+every change of the exchange status.
 Replaying it (contest-signals replay --tape PATH) gives the same contests and signals as the
 simulator with that seed. PATH ending in .gz is gzip-compressed; an existing PATH is refused.
 
