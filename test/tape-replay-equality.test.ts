@@ -82,21 +82,54 @@ describe(`a seeded week of the simulator, replayed from its own tape (seed ${SEE
     assert.ok(simulated.some((c) => c.voided) && simulated.some((c) => c.settledSide === 'up'))
   })
 
-  it('has the same signals: minutes, sides, confidences, entry prices, edges, outcomes and versions; raised_at within a second', () => {
+  it('has the same signals: minutes, sides, confidences, entry prices, edges, outcomes and versions; raised_at within a second', (t) => {
+    const sandbox = sharedSimWorld(SEED)
+    const sources = sandbox.sources.names.map((_, i) => i)
+    const off = (i: number, second: number) => sandbox.sources.condition(i, second) === 'off'
+    // The one thing a tape cannot carry (decisions §12): a sandbox exchange that goes off drops out
+    // of the sandbox's median at once, while on a tape — as live — it is silence, its last price
+    // fresh for SPOT_MAX_AGE_S more, and its last mid closes the minute. Readings whose spot instant
+    // or hour of closes meets such a moment are identified from the sandbox's own record of its
+    // exchanges and left out; every other reading must be identical.
+    const touchedByOff = (at: number): boolean =>
+      sources.some((i) => {
+        const second = at / 1000
+        for (let s = second - 10; s <= second; s++) if (off(i, s)) return true
+        for (let m = 1; m <= 61; m++) if (off(i, second - 60 * (m - 1) - 1)) return true
+        return false
+      })
+    const key = (ticker: string, minute: number) => `${ticker}#${minute}`
+    const replayedSignals = new Map(
+      fromTape.flatMap((c) => c.signals.map((s) => [key(s.ticker, s.minute), s] as const)),
+    )
     let compared = 0
-    for (const [i, sim] of simulated.entries()) {
-      const tape = fromTape[i] as Contest
-      assert.equal(tape.signals.length, sim.signals.length, `signal count of ${sim.ticker}`)
-      for (const [j, a] of sim.signals.entries()) {
-        const b = tape.signals[j]!
+    let touched = 0
+    let readings = 0
+    for (const sim of simulated) {
+      const minutes = new Set([
+        ...sim.signals.map((s) => s.minute),
+        ...(fromTape.find((c) => c.ticker === sim.ticker)?.signals.map((s) => s.minute) ?? []),
+      ])
+      for (const minute of minutes) {
+        readings++
+        if (touchedByOff(sim.opensAt + minute * 60_000)) {
+          touched++
+          continue
+        }
+        const a = sim.signals.find((s) => s.minute === minute)
+        const b = replayedSignals.get(key(sim.ticker, minute))
+        assert.ok(a && b, `${sim.ticker} minute ${minute}: raised on one side only`)
         const { raisedAt: ra, ...restA } = a
         const { raisedAt: rb, ...restB } = b
-        assert.deepEqual(restB, restA, `${sim.ticker} minute ${a.minute}`)
-        assert.ok(Math.abs(rb - ra) < 1000, `${sim.ticker} minute ${a.minute}: raised ${rb - ra} ms apart`)
+        assert.deepEqual(restB, restA, `${sim.ticker} minute ${minute}`)
+        assert.ok(Math.abs(rb - ra) < 1000, `${sim.ticker} minute ${minute}: raised ${rb - ra} ms apart`)
         compared++
       }
     }
-    // every minute 1–14 of every contest reads on the simulator
-    assert.equal(compared, DAYS * 96 * 14)
+    t.diagnostic(
+      `${compared} signals identical; ${touched} of ${readings} readings met an exchange going off`,
+    )
+    assert.ok(compared > DAYS * 96 * 10, `${compared} signals compared`)
+    assert.ok(touched < readings * 0.2, `${touched} of ${readings} readings left out`)
   })
 })
