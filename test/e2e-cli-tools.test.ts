@@ -48,7 +48,18 @@ describe('contest-signals --version and --help', () => {
   })
 
   it('answers --help for every command, whatever the environment holds', async () => {
-    const commands = ['serve', 'api', 'engine', 'keys', 'migrate', 'backtest', 'backup', 'venue']
+    const commands = [
+      'serve',
+      'api',
+      'engine',
+      'keys',
+      'migrate',
+      'backtest',
+      'backup',
+      'venue',
+      'replay',
+      'sim',
+    ]
     const runs = await Promise.all(commands.map((c) => runCli([c, '--help'], { PORT: 'eighty' })))
     runs.forEach((r, i) => {
       assert.equal(r.code, 0, `${commands[i]} --help: ${r.stderr}`)

@@ -11,6 +11,8 @@ import { runBackupCommand } from './backup-command.ts'
 import { COMMAND_HELP, USAGE } from './help.ts'
 import { runKeysCommand } from './keys-command.ts'
 import { runMigrate } from './migrate-command.ts'
+import { runReplayCommand } from './replay-command.ts'
+import { runSimTapeCommand } from './sim-tape-command.ts'
 import { runVenueCheck } from './venue-check-command.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -34,6 +36,19 @@ const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
   },
   backup: {},
   venue: {},
+  replay: {
+    tape: { type: 'string' },
+    series: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    model: { type: 'string' },
+  },
+  sim: {
+    days: { type: 'string' },
+    seed: { type: 'string' },
+    from: { type: 'string' },
+    out: { type: 'string' },
+  },
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -92,6 +107,24 @@ async function main(argv: string[]): Promise<number> {
         side: str('side'),
         json: values.json === true,
         grid: values.grid === true,
+      })
+    case 'replay':
+      if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
+      return runReplayCommand(config, {
+        tape: str('tape'),
+        series: str('series'),
+        from: str('from'),
+        to: str('to'),
+        model: str('model'),
+      })
+    case 'sim':
+      if (positionals[0] !== 'tape' || positionals.length !== 1)
+        return usageError(first, 'usage: sim tape --days N [--seed S] [--from T] --out PATH')
+      return runSimTapeCommand(config, {
+        days: str('days'),
+        seed: str('seed'),
+        from: str('from'),
+        out: str('out'),
       })
     case 'backup':
       if (positionals.length !== 1) return usageError(first, 'needs exactly one PATH')

@@ -17,7 +17,11 @@ export async function runVenueCheck(
     err: (line) => process.stderr.write(`${line}\n`),
   },
 ): Promise<number> {
-  const { venue, feed } = await createFeeds(config, { wallClock: systemClock, logger: quiet })
+  // a check records nothing, whatever RECORD_DIR says
+  const { venue, feed } = await createFeeds(
+    { ...config, recordDir: null },
+    { wallClock: systemClock, logger: quiet },
+  )
   const failures: string[] = []
   try {
     // one poll of the venue and one round of the exchanges, each bounded by the adapters' own timeouts

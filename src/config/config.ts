@@ -21,6 +21,10 @@ export type Config = Readonly<{
   priceFeeds: readonly SpotSourceName[]
   feedUrls: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>>
   spotMaxAgeS: number
+  /** with a real venue: record what the engine sees as one tape per UTC day here (decisions §12); null = off */
+  recordDir: string | null
+  /** day tapes older than this many days are removed */
+  recordKeepDays: number
   simSpeed: number
   simSeed: number
   simBackfillDays: number
@@ -198,6 +202,12 @@ export function loadConfig(env: Env = process.env): Config {
     }),
   ) as Record<SpotSourceName, { ws: string; rest: string }>
   const spotMaxAgeS = num('SPOT_MAX_AGE_S', 1, 3600)
+  const recordDir = read('RECORD_DIR') ?? null
+  const recordKeepDays = int('RECORD_KEEP_DAYS', 1, 3650)
+  if (recordDir !== null && venue === 'sim')
+    problems.push(
+      'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
+    )
 
   const simSpeed = num('SIM_SPEED', 1, 10_000)
   const seedRaw = read('SIM_SEED')
@@ -281,6 +291,8 @@ export function loadConfig(env: Env = process.env): Config {
     priceFeeds: Object.freeze(priceFeeds as SpotSourceName[]),
     feedUrls: Object.freeze(feedUrls),
     spotMaxAgeS,
+    recordDir,
+    recordKeepDays,
     simSpeed,
     simSeed,
     simBackfillDays,

@@ -68,6 +68,9 @@ export const SETTINGS = {
   BITSTAMP_WS_URL: { value: 'wss://ws.bitstamp.net' },
   BITSTAMP_REST_URL: { value: 'https://www.bitstamp.net' },
   SPOT_MAX_AGE_S: { value: '10' },
+  // tapes (decisions §12): what a real venue's engine saw, one file per UTC day
+  RECORD_DIR: unset,
+  RECORD_KEEP_DAYS: { value: '30' },
 } as const satisfies Record<string, Setting>
 
 export type SettingName = keyof typeof SETTINGS

@@ -78,7 +78,7 @@ export async function startService(
 
     if (role !== 'api') {
       const feedLogger = logger.child({ role: 'engine', component: 'feeds' })
-      const { venue, feed } = await createFeeds(config, {
+      const { venue, feed, recorder } = await createFeeds(config, {
         wallClock,
         logger: feedLogger,
         ...(metrics ? { telemetry: metrics.venueTelemetry } : {}),
@@ -93,6 +93,7 @@ export async function startService(
         close: async () => {
           await Promise.all([venue.close(), feed.close()])
           await feedsStarted
+          await recorder?.close()
         },
       })
       metrics?.watchFeeds(

@@ -42,6 +42,14 @@ export type KalshiVenueOptions = {
   maxAttempts?: number
   backoff?: BackoffOptions
   random?: () => number
+  /** told every market body and order-book body received, as received (RECORD_DIR, decisions §12) */
+  tap?: KalshiTap
+}
+
+/** Where the raw bodies go when the engine records what it sees. */
+export type KalshiTap = {
+  market(raw: unknown): void
+  book(ticker: string, body: unknown): void
 }
 
 /**
@@ -74,9 +82,18 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     random: opts.random,
   })
   const book: MarketBook = createMarketBook({ series: opts.series, logger })
+  const { tap } = opts
   const poller = createMarketPoller({
     client,
-    book,
+    book: tap
+      ? {
+          ...book,
+          ingest(raw, series, now) {
+            tap.market(raw)
+            return book.ingest(raw, series, now)
+          },
+        }
+      : book,
     series: opts.series,
     logger,
     clock,
@@ -130,6 +147,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         )
       return null
     }
+    tap?.book(ticker, reply.body)
     const asks = asksFromOrderbook(reply.body)
     if (!asks.ok) {
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')

@@ -12,6 +12,7 @@ import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchan
 import {
   createSpotSource,
   type SpotSource,
+  type SpotSourceOptions,
   type SpotSourceSnapshot,
   type SpotSourceTiming,
 } from './spot-source.ts'
@@ -36,10 +37,19 @@ export type SpotFeedOptions = {
   /** per-source timers; quietAfterMs defaults to half of maxAgeMs so a quiet socket is topped up by REST in time */
   timing?: Partial<SpotSourceTiming>
   random?: () => number
+  /** told every price a source accepted, and the warm-up closes it loaded (RECORD_DIR, decisions §12) */
+  onPrice?: SpotSourceOptions['onPrice']
+  onCloses?: SpotSourceOptions['onCloses']
 }
 
+/** What the median and the health checks read of a source: live exchanges, or a replayed tape's. */
+export type FeedSource = Pick<SpotSource, 'snapshot' | 'closeOf' | 'start' | 'close'> & {
+  readonly name: string
+}
+
+export type SpotFeedCoreOptions = Pick<SpotFeedOptions, 'maxAgeMs' | 'wallClock' | 'logger' | 'downAfterMs'>
+
 export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
-  const downAfterMs = opts.downAfterMs ?? DEFAULT_DOWN_AFTER_MS
   const { maxAgeMs, wallClock } = opts
   const names = [...new Set(opts.sources)]
   const sources: SpotSource[] = names.map((name) =>
@@ -50,13 +60,27 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
       logger: opts.logger,
       timing: { quietAfterMs: maxAgeMs / 2, ...opts.timing },
       ...(opts.random ? { random: opts.random } : {}),
+      ...(opts.onPrice ? { onPrice: opts.onPrice } : {}),
+      ...(opts.onCloses ? { onCloses: opts.onCloses } : {}),
     }),
   )
+  return spotFeedOver(sources, opts)
+}
+
+/**
+ * The PriceFeed over a set of sources: the median of the fresh mids, minute closes merged across
+ * sources, and each source's health. Live exchanges and a replayed tape (decisions §12) both go
+ * through this one piece, so a replay judges freshness and takes medians exactly as live.
+ */
+export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreOptions): PriceFeed {
+  const downAfterMs = opts.downAfterMs ?? DEFAULT_DOWN_AFTER_MS
+  const { maxAgeMs, wallClock } = opts
+  const names = sources.map((s) => s.name)
 
   const isFresh = (snap: SpotSourceSnapshot, now: number): boolean =>
     snap.midAt !== null && now - snap.midAt <= maxAgeMs
 
-  const status = (s: SpotSource, now: number): SpotSourceStatus => {
+  const status = (s: FeedSource, now: number): SpotSourceStatus => {
     const snap = s.snapshot()
     const silentFor =
       snap.lastOkAt !== null ? now - snap.lastOkAt : snap.startedAt !== null ? now - snap.startedAt : null

@@ -6,7 +6,13 @@ import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
 import { createMinuteBook } from './minute-book.ts'
 import { getJson } from './rest-client.ts'
-import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchange.ts'
+import type {
+  ExchangeAdapter,
+  MinuteClose,
+  PriceObservation,
+  SpotEndpoints,
+  SpotExchange,
+} from './spot-exchange.ts'
 import { SpotParseError } from './spot-fields.ts'
 import { openWsSession, type WsSession } from './ws-session.ts'
 
@@ -78,6 +84,10 @@ export type SpotSourceOptions = {
   timing?: Partial<SpotSourceTiming>
   /** for the backoff jitter */
   random?: () => number
+  /** told every price this source accepted (RECORD_DIR, decisions §12) */
+  onPrice?: (source: SpotExchange, price: PriceObservation) => void
+  /** told the warm-up closes this source loaded (RECORD_DIR) */
+  onCloses?: (source: SpotExchange, closes: readonly MinuteClose[]) => void
 }
 
 const errorFields = (err: unknown): Record<string, unknown> =>
@@ -122,7 +132,9 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   const ok = (): void => {
     lastOkAt = wallClock.now()
   }
-  const observe = (price: number): void => {
+  const observe = (observation: PriceObservation): void => {
+    const price = observation.mid
+    opts.onPrice?.(source, observation)
     const now = wallClock.now()
     mid = price
     midAt = now
@@ -142,7 +154,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     switch (ev.kind) {
       case 'price':
         pricedThisSocket = true
-        observe(ev.price.mid)
+        observe(ev.price)
         return
       case 'alive':
         ok()
@@ -217,7 +229,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       if (closed) return
       if (restFailing) logger.info({ source }, 'spot REST ticker answering again')
       restFailing = false
-      observe(price.mid)
+      observe(price)
     } catch (err) {
       if (closed) return
       // one warning per failing streak: the poll repeats every few seconds
@@ -239,6 +251,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       )
       if (closed) return
       book.loadCandles(closes)
+      opts.onCloses?.(source, closes)
       ok()
       logger.info({ source, minutes: closes.length }, 'spot candles loaded')
     } catch (err) {
