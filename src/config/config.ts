@@ -2,6 +2,7 @@
 // reported at once, the result frozen.
 import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
+import { DEFAULT_MODEL, isModelName, MODEL_NAMES } from '../model/models.ts'
 
 export type Config = Readonly<{
   port: number
@@ -20,6 +21,10 @@ export type Config = Readonly<{
   priceFeeds: readonly SpotSourceName[]
   feedUrls: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>>
   spotMaxAgeS: number
+  /** the pricing model by name (MODEL): v2 by default, gbm-ewma-1 for comparison */
+  model: string
+  /** a reading whose inputs cannot be had this long after its minute's boundary is skipped (decisions §11) */
+  readingMaxLateS: number
   simSpeed: number
   simSeed: number
   simBackfillDays: number
@@ -203,6 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
     }),
   ) as Record<SpotSourceName, { ws: string; rest: string }>
   const spotMaxAgeS = num('SPOT_MAX_AGE_S', 10, 1, 3600)
+  const model = read('MODEL') ?? DEFAULT_MODEL
+  if (!isModelName(model))
+    problems.push(`MODEL=${JSON.stringify(model)} is not a known model (known: ${MODEL_NAMES.join(', ')})`)
+  const readingMaxLateS = num('READING_MAX_LATE_S', 10, 1, 59)
 
   const simSpeed = num('SIM_SPEED', 1, 1, 10_000)
   const seedRaw = read('SIM_SEED')
@@ -283,6 +292,8 @@ export function loadConfig(env: Env = process.env): Config {
     priceFeeds: Object.freeze(priceFeeds as SpotSourceName[]),
     feedUrls: Object.freeze(feedUrls),
     spotMaxAgeS,
+    model,
+    readingMaxLateS,
     simSpeed,
     simSeed,
     simBackfillDays,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
 import { createEngine } from '../engine/engine.ts'
+import { createReadingModel } from '../model/models.ts'
 import { buildApp } from '../http/app.ts'
 import type { AppSettings } from '../http/app-settings.ts'
 import { createMetrics, type Metrics } from '../metrics/metrics.ts'
@@ -110,6 +111,8 @@ export async function startService(
         wallClock,
         backfillDays: config.venue === 'sim' ? config.simBackfillDays : 0,
         retentionMs: config.eventRetentionHours * 3_600_000,
+        model: createReadingModel(config.model),
+        readingMaxLateMs: config.readingMaxLateS * 1000,
         logger: logger.child({ role: 'engine' }),
         ...(metrics ? { onSkippedReading: (reason: string) => metrics.countSkippedReading(reason) } : {}),
       })

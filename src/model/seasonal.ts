@@ -1,0 +1,43 @@
+// The seasonal table of model v2: bitcoin's per-minute volatility by hour of day (UTC), by minute of
+// the hour (bursts right after :00 and :15/:30/:45, smaller at other 5-minute marks) and on weekends.
+// Factors multiply the standard deviation; their squares the variance.
+import type { MinuteGroup, ModelV2Params } from './params.ts'
+
+const MINUTE_MS = 60_000
+
+export function minuteGroup(minuteOfHour: number): MinuteGroup {
+  if (minuteOfHour === 0) return 'hour'
+  if (minuteOfHour % 15 === 0) return 'quarter'
+  if (minuteOfHour % 5 === 0) return 'five'
+  return 'other'
+}
+
+export function isWeekend(at: number): boolean {
+  const day = new Date(at).getUTCDay()
+  return day === 0 || day === 6
+}
+
+/** The sd multiplier of the one-minute return over the minute that starts at or contains `at`. */
+export function seasonalFactor(seasonal: ModelV2Params['seasonal'], at: number): number {
+  const minuteStart = Math.floor(at / MINUTE_MS) * MINUTE_MS
+  const d = new Date(minuteStart)
+  const hour = seasonal.hour[d.getUTCHours()] as number
+  const minute = seasonal.minute[minuteGroup(d.getUTCMinutes())]
+  return hour * minute * (isWeekend(minuteStart) ? seasonal.weekend : 1)
+}
+
+/**
+ * Σ of squared seasonal factors over [from, to) in minutes, counting a partial minute by the share of
+ * it covered: the seasonal variance of a span, in units of the deseasonalised per-minute variance.
+ */
+export function seasonalVariance(seasonal: ModelV2Params['seasonal'], from: number, to: number): number {
+  let total = 0
+  let t = from
+  while (t < to) {
+    const next = Math.min(to, (Math.floor(t / MINUTE_MS) + 1) * MINUTE_MS)
+    const f = seasonalFactor(seasonal, t)
+    total += (f * f * (next - t)) / MINUTE_MS
+    t = next
+  }
+  return total
+}
