@@ -2,8 +2,8 @@
 // file, and v1, kept selectable for comparison. The one place that maps a name to a model.
 import { gbmEwma1Model, MODEL_VERSION as V1_VERSION } from '../domain/model.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
-import { checkModelV2Params } from './params.ts'
 import fitted from './params/settle-mean-t-2.json' with { type: 'json' }
+import { checkModelV2Params } from './params.ts'
 import { createSettlementMeanModel } from './settlement-mean-model.ts'
 
 export const V2_PARAMS = checkModelV2Params(fitted)

@@ -60,8 +60,9 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   }
   if (typeof p.model !== 'string' || !/^[a-z0-9-]+$/.test(p.model)) fail('model must be a lowercase name')
   positive(p.sigmaBar, 'sigmaBar')
-  if (!Array.isArray(p.seasonal?.hour) || p.seasonal.hour.length !== 24) fail('seasonal.hour must have 24 values')
-  p.seasonal.hour.forEach((h, i) => positive(h, `seasonal.hour[${i}]`))
+  if (!Array.isArray(p.seasonal?.hour) || p.seasonal.hour.length !== 24)
+    fail('seasonal.hour must have 24 values')
+  for (const [i, h] of p.seasonal.hour.entries()) positive(h, `seasonal.hour[${i}]`)
   for (const g of MINUTE_GROUPS) positive(p.seasonal.minute?.[g], `seasonal.minute.${g}`)
   positive(p.seasonal.weekend, 'seasonal.weekend')
   positive(p.variance?.fastHalfLifeMin, 'variance.fastHalfLifeMin')

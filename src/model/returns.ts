@@ -25,7 +25,12 @@ export function scaledReturns(closes: readonly MinuteClose[], params: ModelV2Par
     if (prev && c.at > prev.at) {
       const r = Math.log(c.priceDollars / prev.priceDollars)
       const span = seasonalVariance(params.seasonal, prev.at, c.at)
-      out.push({ at: c.at, minutes: (c.at - prev.at) / 60_000, logReturn: r, scaledSquare: (r * r) / (base * span) })
+      out.push({
+        at: c.at,
+        minutes: (c.at - prev.at) / 60_000,
+        logReturn: r,
+        scaledSquare: (r * r) / (base * span),
+      })
     }
     if (!prev || c.at > prev.at) prev = c
   }

@@ -14,7 +14,11 @@ export type VolatilityLevel = { fast: number; slow: number; level: number; retur
  * its age in minutes (so a gap reduces the evidence rather than doubling a return's weight), and
  * clipped at winsorSd² times the slow level before it, so one jump cannot dominate an hour.
  */
-export function volatilityLevel(returns: readonly ScaledReturn[], at: number, p: ModelV2Params): VolatilityLevel {
+export function volatilityLevel(
+  returns: readonly ScaledReturn[],
+  at: number,
+  p: ModelV2Params,
+): VolatilityLevel {
   const v = p.variance
   const lnFast = Math.LN2 / v.fastHalfLifeMin
   const lnSlow = Math.LN2 / v.slowHalfLifeMin
@@ -84,7 +88,7 @@ export function settlementVariance(
     units = seasonalVariance(p.seasonal, observedAt, windowStart) + last / 3
   } else {
     const tau = Math.max(0, expiresAt - observedAt) / AVERAGING_MS
-    units = seasonalVariance(p.seasonal, windowStart, expiresAt) * (tau * tau * tau) / 3
+    units = (seasonalVariance(p.seasonal, windowStart, expiresAt) * (tau * tau * tau)) / 3
   }
   const variance = perMinute * units * p.variance.scale + p.basis.variance
   return {
