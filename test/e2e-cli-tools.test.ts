@@ -48,7 +48,7 @@ describe('contest-signals --version and --help', () => {
   })
 
   it('answers --help for every command, whatever the environment holds', async () => {
-    const commands = ['serve', 'api', 'engine', 'keys', 'migrate', 'backtest', 'backup', 'venue']
+    const commands = ['serve', 'api', 'engine', 'keys', 'migrate', 'backtest', 'evaluate', 'backup', 'venue']
     const runs = await Promise.all(commands.map((c) => runCli([c, '--help'], { PORT: 'eighty' })))
     runs.forEach((r, i) => {
       assert.equal(r.code, 0, `${commands[i]} --help: ${r.stderr}`)
@@ -56,7 +56,7 @@ describe('contest-signals --version and --help', () => {
     })
     const top = await runCli(['--help'], {})
     assert.equal(top.code, 0)
-    for (const command of ['backtest', 'backup', 'keys list [--json]'])
+    for (const command of ['backtest', 'evaluate', 'backup', 'keys list [--json]'])
       assert.ok(top.stdout.includes(command))
   })
 
@@ -88,9 +88,13 @@ describe('contest-signals backtest', () => {
     assert.match(out, /^backtest of KXBT15M: all settled contests$/m)
     assert.match(out, /^contests +1103 settled$/m)
     assert.match(out, /^signals +5 passing: 3 wins, 1 losses, 1 voids$/m)
-    assert.match(out, /^win rate +75\.0% \(95% Wilson interval 30\.1% – 95\.4%\)$/m)
+    // 3 wins of 4 in two contests (1 of 2, 2 of 2): 3 effective trials, Wilson on 2.25 of 3
+    assert.match(out, /^win rate +75\.0% \(95% Wilson interval, clustered by contest: 25\.6% – 96\.3%\)$/m)
     assert.match(out, /^average entry +62\.00¢/m)
-    assert.match(out, /^profit +\+8\.00¢ per contract, \+40\.00¢ in all$/m)
+    assert.match(out, /^edge +claimed \+13\.00¢, realised \+10\.00¢ per graded signal$/m)
+    assert.match(out, /^profit +\+8\.00¢ per contract \(95% .+\), \+40\.00¢ in all$/m)
+    // four taker fees of 2¢ (entries 60, 65, 55, 80), the void's refunded
+    assert.match(out, /^after the fee +\+6\.40¢ per contract \(95% .+\), \+32\.00¢ in all; fees \+8\.00¢$/m)
     assert.match(out, /^Brier score +0\.1750 /m)
     assert.match(out, /^ {2}70–80 +1 +0 +70\.0 +0\.0% +0\.0% – 79\.3%$/m)
   })
