@@ -5,8 +5,8 @@
 import { CONTEST_MINUTES, type Contest, MINUTE_MS, type Signal } from '../domain/contest.ts'
 import { chooseSide } from '../domain/model.ts'
 import type { BasisSample, MinuteClose } from '../domain/price-history.ts'
-import type { ReadingModel } from '../domain/reading-model.ts'
-import type { PriceFeed, SpotObservation, Venue } from '../ports/venue.ts'
+import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
+import type { PriceFeed, SpotObservation, Venue, VenueQuote } from '../ports/venue.ts'
 
 /** Readings are taken at minutes 1..14: minute 0 has no price history inside the window yet. */
 export const FIRST_READING_MINUTE = 1
@@ -50,6 +50,14 @@ export type ReadingDeps = {
   basisCache?: Map<string, BasisSample | null>
 }
 
+/** What a reading observed: the model's inputs, the book, and the spot's source count. */
+export type ObservedInputs = {
+  model: ModelInputs
+  quote: VenueQuote
+  bookObservedAt: number
+  freshSources: number
+}
+
 /**
  * The reading for `minute`, made at `now`: skipped when `now` is more than maxLateMs past the
  * minute's boundary (a minute missed stays missed), the strike is unknown, no side has an ask, the spot
@@ -61,6 +69,44 @@ export async function takeReading(
   minute: number,
   now: number,
 ): Promise<Signal | SkippedReading> {
+  const observed = await observeReadingInputs(deps, contest, minute, now)
+  if ('skipped' in observed) return observed
+  const { quote } = observed
+  const out = deps.model.probabilityUp(observed.model)
+  const reading = chooseSide(out.probabilityUp, quote)
+  if (!reading) return { skipped: 'no-quote' }
+  return {
+    ticker: contest.ticker,
+    minute,
+    raisedAt: now,
+    ...reading,
+    outcome: 'pending',
+    modelVersion: deps.model.version,
+    inputs: {
+      spotObservedAt: observed.model.spotObservedAt,
+      bookObservedAt: observed.bookObservedAt,
+      spotDollars: observed.model.spotDollars,
+      freshSources: observed.freshSources,
+      upAskCents: quote.upAskCents,
+      downAskCents: quote.downAskCents,
+      sigmaPerMinute: out.sigmaPerMinute,
+      effectiveMinutes: out.effectiveMinutes,
+      probabilityUp: out.probabilityUp,
+    },
+  }
+}
+
+/**
+ * Everything a reading observes at `now`, or why the minute raises none: the one path by which both
+ * the engine and the model's fitting and judging tools see the world (so a model is fitted and
+ * judged on exactly what it will be given live).
+ */
+export async function observeReadingInputs(
+  deps: ReadingDeps,
+  contest: Contest,
+  minute: number,
+  now: number,
+): Promise<ObservedInputs | SkippedReading> {
   const boundary = contest.opensAt + minute * MINUTE_MS
   if (now - boundary > deps.maxLateMs) return { skipped: 'late' }
   const strike = contest.strikePriceDollars
@@ -77,36 +123,20 @@ export async function takeReading(
   const { upAskCents, downAskCents } = quote
   const midProbability =
     upAskCents !== null && downAskCents !== null ? (upAskCents + 100 - downAskCents) / 200 : null
-  const out = deps.model.probabilityUp({
-    spotDollars: spot.priceDollars,
-    spotObservedAt: spot.observedAt,
-    strikeDollars: strike,
-    opensAt: contest.opensAt,
-    expiresAt: contest.expiresAt,
-    closes,
-    basisSamples,
-    midProbability,
-  })
-  const reading = chooseSide(out.probabilityUp, quote)
-  if (!reading) return { skipped: 'no-quote' }
   return {
-    ticker: contest.ticker,
-    minute,
-    raisedAt: now,
-    ...reading,
-    outcome: 'pending',
-    modelVersion: deps.model.version,
-    inputs: {
-      spotObservedAt: spot.observedAt,
-      bookObservedAt: quote.observedAt ?? now,
+    model: {
       spotDollars: spot.priceDollars,
-      freshSources: spot.freshSources,
-      upAskCents,
-      downAskCents,
-      sigmaPerMinute: out.sigmaPerMinute,
-      effectiveMinutes: out.effectiveMinutes,
-      probabilityUp: out.probabilityUp,
+      spotObservedAt: spot.observedAt,
+      strikeDollars: strike,
+      opensAt: contest.opensAt,
+      expiresAt: contest.expiresAt,
+      closes,
+      basisSamples,
+      midProbability,
     },
+    quote,
+    bookObservedAt: quote.observedAt ?? now,
+    freshSources: spot.freshSources,
   }
 }
 
@@ -119,7 +149,7 @@ async function observeSpot(feed: PriceFeed, at: number): Promise<SpotObservation
 }
 
 /** Closes stamped with their minute's end; a feed without stamps has every minute up to `at`. */
-async function stampedCloses(feed: PriceFeed, at: number, count: number): Promise<MinuteClose[]> {
+export async function stampedCloses(feed: PriceFeed, at: number, count: number): Promise<MinuteClose[]> {
   if (feed.stampedClosesBefore) return feed.stampedClosesBefore(at, count)
   const prices = await feed.minuteClosesBefore(at, count)
   const last = Math.floor(at / MINUTE_MS) * MINUTE_MS

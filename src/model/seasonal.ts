@@ -12,18 +12,20 @@ export function minuteGroup(minuteOfHour: number): MinuteGroup {
   return 'other'
 }
 
+const DAY_MS = 86_400_000
+
+/** Saturday or Sunday, UTC (1970-01-01 was a Thursday). Arithmetic, not Date: it runs per close. */
 export function isWeekend(at: number): boolean {
-  const day = new Date(at).getUTCDay()
-  return day === 0 || day === 6
+  const weekday = (((Math.floor(at / DAY_MS) + 4) % 7) + 7) % 7
+  return weekday === 0 || weekday === 6
 }
 
 /** The sd multiplier of the one-minute return over the minute that starts at or contains `at`. */
 export function seasonalFactor(seasonal: ModelV2Params['seasonal'], at: number): number {
-  const minuteStart = Math.floor(at / MINUTE_MS) * MINUTE_MS
-  const d = new Date(minuteStart)
-  const hour = seasonal.hour[d.getUTCHours()] as number
-  const minute = seasonal.minute[minuteGroup(d.getUTCMinutes())]
-  return hour * minute * (isWeekend(minuteStart) ? seasonal.weekend : 1)
+  const minuteOfDay = ((Math.floor(at / MINUTE_MS) % 1440) + 1440) % 1440
+  const hour = seasonal.hour[Math.floor(minuteOfDay / 60)] as number
+  const minute = seasonal.minute[minuteGroup(minuteOfDay % 60)]
+  return hour * minute * (isWeekend(at) ? seasonal.weekend : 1)
 }
 
 /**
