@@ -53,21 +53,13 @@ function scriptedFeed(
   return {
     ...sim,
     sources: () => [source('a', fresh >= 1), source('b', fresh >= 2), source('c', fresh >= 3)],
-    observeSpot: async (at) =>
-      script.spotFrom !== undefined && at < script.spotFrom
-        ? null
-        : {
-            priceDollars: sim.spotAtSync(at),
-            observedAt: at - (script.observedLagMs ?? 0),
-            freshSources: fresh,
-          },
+    observeSpot: async (at) => {
+      const price = sim.spotAtSync(at)
+      if (price === null || (script.spotFrom !== undefined && at < script.spotFrom)) return null
+      return { priceDollars: price, observedAt: at - (script.observedLagMs ?? 0), freshSources: fresh }
+    },
     stampedClosesBefore: async (at, count) =>
-      script.closes
-        ? script.closes(at, count)
-        : sim.minuteClosesBeforeSync(at, count).map((priceDollars, i, all) => ({
-            at: Math.floor(at / MINUTE_MS) * MINUTE_MS - (all.length - 1 - i) * MINUTE_MS,
-            priceDollars,
-          })),
+      script.closes ? script.closes(at, count) : (sim.stampedClosesBefore?.(at, count) ?? []),
   }
 }
 
@@ -132,14 +124,10 @@ describe('takeReading', () => {
     for (const name of MODEL_NAMES) {
       const { feed, deps, contest } = await setup(createReadingModel(name))
       const at = OPEN + 3 * MINUTE_MS
+      const history = (await feed.stampedClosesBefore?.(at, 120)) ?? []
+      assert.ok(history.length > 60)
       const withCloses = (n: number) =>
-        scriptedFeed(feed, {
-          closes: (t) =>
-            Array.from({ length: n }, (_, i) => ({
-              at: Math.floor(t / MINUTE_MS) * MINUTE_MS - (n - 1 - i) * MINUTE_MS,
-              priceDollars: feed.spotAtSync(t - (n - 1 - i) * MINUTE_MS),
-            })),
-        })
+        scriptedFeed(feed, { closes: () => (n === 0 ? [] : history.slice(-n)) })
       assert.deepEqual(await takeReading({ ...deps, feed: withCloses(0) }, contest, 3, at), {
         skipped: 'short-history',
       })
@@ -179,9 +167,12 @@ describe('takeReading', () => {
 
   it('never reads "down" off a decided 99.4/99.6 book, whichever the model', async () => {
     for (const name of MODEL_NAMES) {
-      const { feed, venue, deps, contest } = await setup(createReadingModel(name))
+      const { venue, deps, contest } = await setup(createReadingModel(name))
       // a contest whose strike is far below the spot: up is decided
-      const decided = { ...contest, strikePriceDollars: Math.round(feed.spotAtSync(OPEN) * 0.97) }
+      const decided = {
+        ...contest,
+        strikePriceDollars: Math.round((contest.strikePriceDollars as number) * 0.97),
+      }
       const book: Venue = { ...venue, quote: async () => ({ upAskCents: 99.6, downAskCents: 0.6 }) }
       for (let minute = 1; minute <= 14; minute++) {
         const r = await takeReading(

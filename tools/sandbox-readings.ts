@@ -13,6 +13,7 @@ import {
   observeReadingInputs,
   type SkipReason,
 } from '../src/engine/reading.ts'
+import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
 import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/venue.ts'
@@ -50,7 +51,8 @@ export type SandboxWorld = {
 export function sandboxWorld(seed: number): SandboxWorld {
   const feed = createSimPriceFeed({ seed })
   const venue = createSimVenue({ seed, feed, series: [SERIES] })
-  return { feed, venue, oracle: null }
+  const truth = createSimOracle({ seed })
+  return { feed, venue, oracle: (ticker, at) => truth.probabilityYes(ticker, at) }
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Config } from '../config/config.ts'
 import { type EvaluationReport, evaluateReadings } from '../domain/evaluation.ts'
 import type { GradedReading } from '../domain/graded-reading.ts'
+import { createSimOracle } from '../feeds/sim/oracle.ts'
 import { parseInstant } from './backtest-command.ts'
 import { openCommandStore } from './command-store.ts'
 import { formatEvaluation } from './evaluate-report.ts'
@@ -17,6 +18,18 @@ export type EvaluateArgs = {
 }
 
 export type OracleFactory = (seed: number) => (r: GradedReading) => number | null
+
+/** The sandbox's hidden P(up) at each reading's instant (decisions §13): the oracle of seed `seed`. */
+export const sandboxOracle: OracleFactory = (seed) => {
+  const oracle = createSimOracle({ seed })
+  return (r) => {
+    try {
+      return oracle.probabilityYes({ expiresAt: r.expiresAt }, r.raisedAt)
+    } catch {
+      return null
+    }
+  }
+}
 
 export async function runEvaluateCommand(
   config: Config,

@@ -8,7 +8,7 @@ import { type Role, startService } from '../main/runtime.ts'
 import { VERSION } from '../main/version.ts'
 import { runBacktestCommand } from './backtest-command.ts'
 import { runBackupCommand } from './backup-command.ts'
-import { runEvaluateCommand } from './evaluate-command.ts'
+import { runEvaluateCommand, sandboxOracle } from './evaluate-command.ts'
 import { COMMAND_HELP, USAGE } from './help.ts'
 import { runKeysCommand } from './keys-command.ts'
 import { runMigrate } from './migrate-command.ts'
@@ -103,13 +103,17 @@ async function main(argv: string[]): Promise<number> {
       })
     case 'evaluate':
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
-      return runEvaluateCommand(config, {
-        series: str('series'),
-        since: str('since'),
-        before: str('before'),
-        json: values.json === true,
-        simSeed: str('sim-seed'),
-      })
+      return runEvaluateCommand(
+        config,
+        {
+          series: str('series'),
+          since: str('since'),
+          before: str('before'),
+          json: values.json === true,
+          simSeed: str('sim-seed'),
+        },
+        sandboxOracle,
+      )
     case 'backup':
       if (positionals.length !== 1) return usageError(first, 'needs exactly one PATH')
       return runBackupCommand(config, positionals[0]!)

@@ -12,7 +12,6 @@ import {
   wilsonInterval,
   Z95,
 } from './backtest.ts'
-import { takerFeeCents } from './fees.ts'
 
 // A small history worked out by hand. Series S, three settled contests plus distractors.
 //
@@ -229,7 +228,7 @@ describe('summarize and calibrationTable on their own', () => {
   })
 })
 
-describe('clustered intervals and fees', () => {
+describe('clustered intervals', () => {
   test('signals of one contest count as fewer trials than independent ones', () => {
     // 4 wins and 4 losses: in 8 contests, the plain Wilson interval; in 4 contests of 2 alike, wider
     const apart = clusteredWilsonInterval(
@@ -245,17 +244,5 @@ describe('clustered intervals and fees', () => {
     const three = wilsonInterval(1.5, 3)!
     close(paired.low, three.low)
     assert.ok(paired.high - paired.low > apart.high - apart.low)
-  })
-
-  test("Kalshi's taker fee is 7·p·(1 − p) per contract, rounded up to the cent per order", () => {
-    assert.equal(takerFeeCents(50), 2) // 1.75
-    assert.equal(takerFeeCents(50, 100), 175) // $1.75
-    assert.equal(takerFeeCents(10), 1) // 0.63
-    assert.equal(takerFeeCents(0.6), 1) // 0.0417
-    assert.equal(takerFeeCents(99.4), 1)
-    assert.equal(takerFeeCents(0), 0)
-    assert.equal(takerFeeCents(100), 0)
-    assert.equal(takerFeeCents(30, 10), 15) // 14.7
-    assert.equal(takerFeeCents(20, 25), 28) // 0.07·25·.2·.8 = $0.28 exactly: no rounding up
   })
 })

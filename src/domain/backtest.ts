@@ -5,14 +5,14 @@
 // Conventions (written down in docs/design-decisions.md §10):
 // - one contract is bought per signal at its entry price: a win pays 100 − entry cents, a loss costs
 //   entry cents, a void is refunded (0, its fee too); after the fee, each buy is one order paying
-//   Kalshi's taker fee (src/domain/fees.ts);
+//   Kalshi's taker fee (src/domain/taker-fee.ts);
 // - win rate, its interval, the Brier score and the calibration table count graded signals only
 //   (wins and losses); voids count in the signals, the average entry and the profit per contract;
 // - intervals are clustered by contest (decisions §13): the signals of one contest share its outcome,
 //   so they count as fewer independent trials than there are signals;
 // - the time window applies to a contest's expiresAt, both bounds inclusive, as in the history API.
 import type { Contest, Side, Signal } from './contest.ts'
-import { takerFeeCents } from './fees.ts'
+import { takerFeeCents } from './taker-fee.ts'
 
 /** The parts of a signal the backtest reads: a domain Signal qualifies. */
 export type BacktestSignal = Pick<

@@ -31,7 +31,7 @@ const offsetByHour = new Map<number, number>()
 const OFFSET_CACHE_MAX = 50_000
 
 /** Eastern local time minus UTC, in ms (−4 h or −5 h), at the instant `ms`. */
-function easternOffset(ms: number): number {
+export function easternOffset(ms: number): number {
   const hour = Math.floor(ms / HOUR_MS)
   let offset = offsetByHour.get(hour)
   if (offset === undefined) {

@@ -9,7 +9,7 @@ import { scaledReturns } from './returns.ts'
 import { isWeekend, minuteGroup, seasonalFactor, seasonalVariance } from './seasonal.ts'
 import { settlementMeanProbability } from './settlement-mean-model.ts'
 import { studentTCdf, unitStudentTCdf } from './student-t.ts'
-import { settlementVariance, volatilityLevel } from './variance.ts'
+import { settlementVariance, volatilityLevel, volatilityLevelOfCloses } from './variance.ts'
 
 const MIN = 60_000
 /** A Monday, 00:00 UTC */
@@ -168,6 +168,12 @@ describe('volatility level', () => {
     const v = volatilityLevel(scaledReturns(closes, p), MONDAY + 600 * MIN, p)
     assert.ok(Math.abs(v.fast - 4) < 0.1 && v.slow > 3 && v.slow < 4, JSON.stringify(v))
     assert.ok(Math.abs(v.level - (0.5 * v.fast + 0.3 * v.slow + 0.2)) < 1e-12)
+    // the engine's one-pass form gives the same numbers, gaps included
+    const gappy = closes.filter((_, i) => i % 7 !== 3)
+    assert.deepEqual(
+      volatilityLevelOfCloses(gappy, MONDAY + 600 * MIN, p),
+      volatilityLevel(scaledReturns(gappy, p), MONDAY + 600 * MIN, p),
+    )
   })
 
   it('clips one jump so it cannot take over an hour', () => {

@@ -4,16 +4,14 @@
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { estimateBasis } from './basis.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
-import { scaledReturns } from './returns.ts'
 import { unitStudentTCdf } from './student-t.ts'
-import { settlementVariance, volatilityLevel } from './variance.ts'
+import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
 
 /** Half a cent: a mean that rounds to the strike is a tie, and a tie goes up. */
 const HALF_CENT = 0.005
 
 export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params): ModelOutput {
-  const returns = scaledReturns(input.closes, p)
-  const level = volatilityLevel(returns, input.spotObservedAt, p).level
+  const level = volatilityLevelOfCloses(input.closes, input.spotObservedAt, p).level
   const v = settlementVariance(input.spotObservedAt, input.expiresAt, level, p)
   const basis = estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
   const index = input.spotDollars - basis

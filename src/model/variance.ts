@@ -1,7 +1,8 @@
 // Model v2's volatility level and the variance of the venue's settlement quantity.
+import type { MinuteClose } from '../domain/price-history.ts'
 import type { ModelV2Params } from './params.ts'
 import type { ScaledReturn } from './returns.ts'
-import { seasonalVariance } from './seasonal.ts'
+import { minuteOfWeek, seasonalVariance, weekTable } from './seasonal.ts'
 
 /** Averaging window of the settlement quantity: the 60 one-second prints before the close. */
 export const AVERAGING_MS = 60_000
@@ -19,39 +20,96 @@ export function volatilityLevel(
   at: number,
   p: ModelV2Params,
 ): VolatilityLevel {
+  const ewma = createLevelEwma(p)
+  for (const r of returns) ewma.add(r.at, r.scaledSquare)
+  return ewma.level(at)
+}
+
+/**
+ * volatilityLevel straight from the closes, without building the returns: the same arithmetic in
+ * one pass, as the engine runs it on a day of closes every reading.
+ */
+export function volatilityLevelOfCloses(
+  closes: readonly MinuteClose[],
+  at: number,
+  p: ModelV2Params,
+): VolatilityLevel {
+  const ewma = createLevelEwma(p)
+  const base = p.sigmaBar * p.sigmaBar
+  const table = weekTable(p.seasonal)
+  let prevAt = Number.NaN
+  let prevPrice = Number.NaN
+  for (let i = 0; i < closes.length; i++) {
+    const c = closes[i] as MinuteClose
+    const price = c.priceDollars
+    const t = c.at
+    if (!(price > 0 && price < Number.POSITIVE_INFINITY && Number.isFinite(t))) continue
+    const started = !Number.isNaN(prevAt)
+    if (started && t <= prevAt) continue
+    if (started) {
+      const r = Math.log(price / prevPrice)
+      // one whole minute from the week's table, anything else summed minute by minute
+      const span =
+        t - prevAt === 60_000 && prevAt % 60_000 === 0
+          ? (table[minuteOfWeek(prevAt)] as number)
+          : seasonalVariance(p.seasonal, prevAt, t)
+      ewma.add(t, (r * r) / (base * span))
+    }
+    prevAt = t
+    prevPrice = price
+  }
+  return ewma.level(at)
+}
+
+function createLevelEwma(p: ModelV2Params) {
   const v = p.variance
   const lnFast = Math.LN2 / v.fastHalfLifeMin
   const lnSlow = Math.LN2 / v.slowHalfLifeMin
   const cap = v.winsorSd * v.winsorSd
-  // slow level seen so far, for the clip; starts at the long-run level
   let slowNum = 0
   let slowDen = 0
   let fastNum = 0
   let fastDen = 0
-  let lastAt = returns.length > 0 ? (returns[0] as ScaledReturn).at : at
-  for (const r of returns) {
-    const dt = (r.at - lastAt) / 60_000
-    lastAt = r.at
-    const ds = Math.exp(-lnSlow * dt)
-    const df = Math.exp(-lnFast * dt)
-    slowNum *= ds
-    slowDen *= ds
-    fastNum *= df
-    fastDen *= df
-    const slowSoFar = slowDen > 0.5 ? slowNum / slowDen : 1
-    const x = Math.min(r.scaledSquare, cap * slowSoFar)
-    slowNum += x
-    slowDen += 1
-    fastNum += x
-    fastDen += 1
+  let count = 0
+  let lastAt = Number.NaN
+  // decays by the minutes between returns, almost always 1: computed again only when that changes
+  let lastDt = Number.NaN
+  let ds = 1
+  let df = 1
+  return {
+    add(at: number, scaledSquare: number): void {
+      const dt = Number.isNaN(lastAt) ? 0 : (at - lastAt) / 60_000
+      lastAt = at
+      if (dt !== lastDt) {
+        ds = Math.exp(-lnSlow * dt)
+        df = Math.exp(-lnFast * dt)
+        lastDt = dt
+      }
+      slowNum *= ds
+      slowDen *= ds
+      fastNum *= df
+      fastDen *= df
+      // the slow level so far, for the clip; the long-run level until there is some evidence
+      const slowSoFar = slowDen > 0.5 ? slowNum / slowDen : 1
+      const x = Math.min(scaledSquare, cap * slowSoFar)
+      slowNum += x
+      slowDen += 1
+      fastNum += x
+      fastDen += 1
+      count++
+    },
+    level(at: number): VolatilityLevel {
+      // the estimates are as of the last return; shrink toward 1 by the weight lost to its age
+      const age = Number.isNaN(lastAt) ? 0 : (at - lastAt) / 60_000
+      const prior = 1
+      const fast =
+        fastDen > 0 ? blendPrior(fastNum / fastDen, fastDen * Math.exp(-lnFast * age), prior) : prior
+      const slow =
+        slowDen > 0 ? blendPrior(slowNum / slowDen, slowDen * Math.exp(-lnSlow * age), prior) : prior
+      const level = v.fastWeight * fast + v.slowWeight * slow + (1 - v.fastWeight - v.slowWeight) * prior
+      return { fast, slow, level, returns: count }
+    },
   }
-  const age = (at - lastAt) / 60_000
-  // the estimates are as of the last return; shrink toward 1 by the weight lost to its age
-  const prior = 1
-  const fast = fastDen > 0 ? blendPrior(fastNum / fastDen, fastDen * Math.exp(-lnFast * age), prior) : prior
-  const slow = slowDen > 0 ? blendPrior(slowNum / slowDen, slowDen * Math.exp(-lnSlow * age), prior) : prior
-  const level = v.fastWeight * fast + v.slowWeight * slow + (1 - v.fastWeight - v.slowWeight) * prior
-  return { fast, slow, level, returns: returns.length }
 }
 
 /** An estimate from `n` effective observations, pulled toward the prior by one pseudo-observation. */

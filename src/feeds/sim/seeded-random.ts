@@ -7,6 +7,31 @@ export type SeededRandom = {
   uniform(stream: number, index: number, sub?: number): number
   /** standard normal (Box–Muller on two independent uniforms) */
   normal(stream: number, index: number, sub?: number): number
+  /**
+   * A fast sequential generator of uniforms on [0, 1) keyed by (seed, stream, index): for a block of
+   * draws always consumed in the same order (a minute's seconds, an epoch's minutes), so the block
+   * is still a pure function of its key while each draw costs a few integer operations.
+   */
+  sequence(stream: number, index: number): () => number
+}
+
+// sfc32 (Chris Doty-Humphrey's small fast counter generator), 32-bit state words
+function sfc32(a0: number, b0: number, c0: number, d0: number): () => number {
+  let a = a0 | 0
+  let b = b0 | 0
+  let c = c0 | 0
+  let d = d0 | 0
+  const next = (): number => {
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return (t >>> 0) / TWO_32
+  }
+  for (let i = 0; i < 12; i++) next()
+  return next
 }
 
 const TWO_32 = 4_294_967_296
@@ -75,5 +100,12 @@ export function createSeededRandom(seed: number): SeededRandom {
       const u2 = unit(0x6a09e667, 0x510e527f, stream, index, sub)
       return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2)
     },
+    sequence: (stream, index) =>
+      sfc32(
+        word(0x243f6a88, stream, index, 0),
+        word(0x85a308d3, stream, index, 0),
+        word(0x13198a2e, stream, index, 0),
+        word(0x03707344, stream, index, 0),
+      ),
   }
 }

@@ -1,0 +1,155 @@
+// The venue as a crowd (decisions §3): it knows the settlement rule, the index and roughly how
+// volatile bitcoin is now, and errs in known ways — its volatility guess is off by a lognormal error
+// per contest and per minute, it ignores jumps and fat tails (a normal CDF), it overprices long shots
+// and YES (logit q = γ·logit q* + δ), its view is noisy, and now and then a minute opens with the
+// previous minute's book. Its fair value is computed here with the sandbox's own formula: nothing
+// of the model is used (a lint rule forbids it).
+import { normalCdf, normalPairFrom } from './draws.ts'
+import type { IndexPath } from './index-path.ts'
+import type { SeededRandom } from './seeded-random.ts'
+import { DOLLAR, floorToGrid, stepDown, stepUp, tickAt } from './tick-grid.ts'
+
+const MINUTE_MS = 60_000
+
+const S_VOL_ERROR = 301
+const S_NOISE = 302
+const S_STALE_BOOK = 303
+const S_SPREAD = 304
+const S_SIZE = 305
+
+export type CrowdContest = { key: number; opensAt: number; expiresAt: number; strikeCents: number }
+
+/** Bids per side, ascending, best last: [price in millionths, contracts in hundredths]. */
+export type CrowdBook = { yes: [number, number][]; no: [number, number][] }
+
+/**
+ * The probability of YES a crowd computes at whole second `second` from the index print it sees,
+ * the strike and the settlement rule, with `volLevel` its guess of the volatility level (the
+ * multiplier of σ̄ · seasonal), Gaussian on the log price.
+ */
+export function crowdFairValue(
+  index: IndexPath,
+  contest: CrowdContest,
+  second: number,
+  volLevel: number,
+): number {
+  const sigmaBar = index.params.index.sigmaPerMinute
+  const endS = contest.expiresAt / 1000
+  const windowS = endS - 60
+  const threshold = (contest.strikeCents - 0.5) / 100 // a mean half a cent below still rounds up to a tie
+  const spot = index.printCents(second) / 100
+  const kLast = index.minuteOf(contest.expiresAt - MINUTE_MS)
+  const lastVar = (sigmaBar * index.seasonal(kLast) * volLevel) ** 2
+  if (second < windowS) {
+    // variance of the settlement mean: the minutes before the window plus a third of the last one
+    let v = lastVar / 3
+    for (let s = second; s < windowS; ) {
+      const k = index.minuteOf(s * 1000)
+      const next = Math.min(windowS, Math.floor(index.minuteStart(k + 1) / 1000))
+      v += ((next - s) / 60) * (sigmaBar * index.seasonal(k) * volLevel) ** 2
+      s = next
+    }
+    return normalCdf(Math.log(spot / threshold) / Math.sqrt(v))
+  }
+  // inside the window: the prints seen so far are part of the mean
+  let seen = 0
+  for (let s = windowS; s <= second; s++) seen += index.printCents(s) / 100
+  const left = endS - 1 - second
+  if (left <= 0) return seen / 60 >= threshold ? 1 : 0
+  const sdSum = spot * Math.sqrt(((lastVar / 60) * left * (left + 1) * (2 * left + 1)) / 6)
+  return normalCdf(((seen + left * spot) / 60 - threshold) / (sdSum / 60))
+}
+
+const logit = (q: number): number => Math.log(q / (1 - q))
+
+export type Crowd = {
+  /** the crowd's mid (probability of YES) at `at`, before the book is laid on the grid */
+  mid(contest: CrowdContest, at: number): number
+  book(contest: CrowdContest, at: number): CrowdBook
+}
+
+export function createCrowd(rnd: SeededRandom, index: IndexPath): Crowd {
+  const c = index.params.crowd
+
+  // what the crowd draws once per contest minute: its errors, whether the minute opens stale, the
+  // spread and the sizes at each level (memoised: a tape asks for the book every few seconds)
+  type MinuteDraws = { volError: number; noise: number; stale: boolean; ticks: number; sizes: number[] }
+  const minutes = new Map<number, MinuteDraws>()
+  const drawsFor = (contest: CrowdContest, minute: number): MinuteDraws => {
+    const cacheKey = contest.key * 16 + minute
+    const hit = minutes.get(cacheKey)
+    if (hit) return hit
+    const [lo, hi] = c.spreadTicks
+    const sizeDraws = rnd.sequence(S_SIZE, cacheKey)
+    const sizes: number[] = []
+    for (let i = 0; i < 2 * c.bookLevels; i++) {
+      const z = normalPairFrom(sizeDraws)[0]
+      sizes.push(Math.max(100, Math.round(100 * c.levelSizeMedian * Math.exp(c.levelSizeLogSd * z))))
+    }
+    const made: MinuteDraws = {
+      volError:
+        c.volErrorContestSd * rnd.normal(S_VOL_ERROR, contest.key) +
+        c.volErrorMinuteSd * rnd.normal(S_VOL_ERROR, contest.key, 1 + minute),
+      noise:
+        c.noiseContestSd * rnd.normal(S_NOISE, contest.key) +
+        c.noiseMinuteSd * rnd.normal(S_NOISE, contest.key, 1 + minute),
+      stale: minute >= 1 && rnd.uniform(S_STALE_BOOK, contest.key, minute) < c.staleQuoteRate,
+      ticks: lo + Math.floor((hi - lo + 1) * rnd.uniform(S_SPREAD, contest.key, minute)),
+      sizes,
+    }
+    if (minutes.size >= 20_000) minutes.delete(minutes.keys().next().value as number)
+    minutes.set(cacheKey, made)
+    return made
+  }
+
+  // a minute that opens stale shows the book of the previous minute's last second for a while
+  const effectiveInstant = (contest: CrowdContest, at: number): { at: number; minute: number } => {
+    const minute = Math.floor((at - contest.opensAt) / MINUTE_MS)
+    const minuteStart = contest.opensAt + minute * MINUTE_MS
+    if (at - minuteStart < c.staleQuoteMs && drawsFor(contest, minute).stale)
+      return { at: minuteStart - 1000, minute: minute - 1 }
+    return { at, minute }
+  }
+
+  const midAt = (contest: CrowdContest, at: number, minute: number): number => {
+    const second = Math.floor(at / 1000)
+    const state = index.state(index.minuteOf(at))
+    const draws = drawsFor(contest, minute)
+    const volLevel = state.slow * Math.sqrt(state.garchH) * Math.exp(draws.volError)
+    const fair = Math.min(1 - 1e-9, Math.max(1e-9, crowdFairValue(index, contest, second, volLevel)))
+    return 1 / (1 + Math.exp(-(c.gamma * logit(fair) + c.delta + draws.noise)))
+  }
+
+  return {
+    mid(contest, at) {
+      const e = effectiveInstant(contest, at)
+      return midAt(contest, e.at, e.minute)
+    },
+    book(contest, at) {
+      const e = effectiveInstant(contest, at)
+      const q = Math.round(midAt(contest, e.at, e.minute) * DOLLAR)
+      const { ticks, sizes } = drawsFor(contest, e.minute)
+      // the spread is `ticks` steps of the grid, centred on the mid as far as the grid allows
+      let bid = floorToGrid(q - (ticks * tickAt(q)) / 2)
+      bid = Math.min(Math.max(bid, 1_000), DOLLAR - 1_000)
+      let ask = bid
+      for (let i = 0; i < ticks; i++) ask = stepUp(ask)
+      if (ask > DOLLAR - 1_000) {
+        ask = DOLLAR - 1_000
+        bid = ask
+        for (let i = 0; i < ticks; i++) bid = stepDown(bid)
+      }
+      const side = (best: number, s: number): [number, number][] => {
+        const levels: [number, number][] = []
+        let price = best
+        for (let level = 0; level < c.bookLevels && price >= 1_000; level++) {
+          levels.unshift([price, sizes[s * c.bookLevels + level] as number])
+          price = stepDown(price)
+        }
+        return levels
+      }
+      // a YES ask at A is a NO bid at 1 − A
+      return { yes: side(bid, 0), no: side(DOLLAR - ask, 1) }
+    },
+  }
+}

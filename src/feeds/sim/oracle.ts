@@ -1,0 +1,99 @@
+// The sandbox's hidden truth, for tests and the evaluator only (decisions §3, §13): the index, the
+// true volatility and basis, and the probability of YES that someone knowing them would state. The
+// venue's crowd and the engine never see this module; nothing in src/ outside the tests' and the
+// evaluator's reach imports it.
+import { parseTicker, QUARTER_MS } from '../../domain/ticker.ts'
+import { normalCdf } from './draws.ts'
+import { SIM_PARAMS, type SimParams } from './sim-params.ts'
+import { createSimWorld, type SimWorld, sharedSimWorld } from './sim-world.ts'
+
+const MINUTE_MS = 60_000
+
+export type SimOracle = {
+  readonly world: SimWorld
+  /** the index print (USD) at the whole second containing `at` */
+  indexAt(at: number): number
+  /** the true per-minute sd of the log index (diffusion and jumps) of the minute containing `at` */
+  sigmaPerMinuteAt(at: number): number
+  /** the common proxy–index basis (log) at `at`: exchange mids sit about index·e^basis */
+  basisAt(at: number): number
+  /** strike and settlement value (USD) of the window closing at `expiresAt` */
+  strikeDollars(expiresAt: number): number
+  settlementDollars(expiresAt: number): number
+  /**
+   * P(YES) at `at` for the window closing at `expiresAt` (or named by `ticker`), from the true state:
+   * the index so far, the variance the process will have (GARCH forecast, seasonality, slow
+   * factor, jumps) and the averaging rule, Gaussian in the log price.
+   */
+  probabilityYes(contest: { expiresAt: number } | string, at: number): number
+}
+
+export function createSimOracle(opts: { seed: number; params?: SimParams; world?: SimWorld }): SimOracle {
+  const world =
+    opts.world ??
+    (opts.params && opts.params !== SIM_PARAMS
+      ? createSimWorld(opts.seed, opts.params)
+      : sharedSimWorld(opts.seed))
+  const { index, params } = world
+  const p = params.index
+  const persistence = p.garchAlpha + p.garchBeta
+  const jumpShare =
+    ((p.jumpsPerDay / 1440) * 2 * p.jumpScale * p.jumpScale) / (p.sigmaPerMinute * p.sigmaPerMinute)
+
+  // the expected variance of minute j seen from the start of minute k (j ≥ k): GARCH's forecast
+  // (h → 1 at rate α + β), the seasonal table and today's slow factor; jumps add in proportion
+  const forecastVar = (k: number, j: number): number => {
+    const s = index.state(k)
+    const h = 1 + persistence ** (j - k) * (s.garchH - 1)
+    return (p.sigmaPerMinute * index.seasonal(j) * s.slow) ** 2 * h * (1 + jumpShare)
+  }
+
+  const expiresOf = (contest: { expiresAt: number } | string): number => {
+    if (typeof contest !== 'string') return contest.expiresAt
+    const parsed = parseTicker(contest)
+    if (!parsed || parsed.expiresAt % QUARTER_MS !== 0)
+      throw new RangeError(`not a sandbox ticker: ${contest}`)
+    return parsed.expiresAt
+  }
+
+  return {
+    world,
+    indexAt: (at) => index.printCents(Math.floor(at / 1000)) / 100,
+    sigmaPerMinuteAt(at) {
+      const s = index.state(index.minuteOf(at))
+      // jumps arrive in proportion to the variance, so they scale it by a constant
+      return s.sigma * Math.sqrt(1 + jumpShare)
+    },
+    basisAt: (at) => index.basisAt(at),
+    strikeDollars: (expiresAt) => world.meanBeforeCents(expiresAt - QUARTER_MS) / 100,
+    settlementDollars: (expiresAt) => world.meanBeforeCents(expiresAt) / 100,
+    probabilityYes(contest, at) {
+      const expiresAt = expiresOf(contest)
+      const strike = world.meanBeforeCents(expiresAt - QUARTER_MS)
+      const threshold = (strike - 0.5) / 100
+      const second = Math.floor(at / 1000)
+      const endS = expiresAt / 1000
+      const windowS = endS - 60
+      const spot = index.printCents(second) / 100
+      const k = index.minuteOf(second * 1000)
+      const kLast = index.minuteOf(expiresAt - MINUTE_MS)
+      if (second < windowS) {
+        let v = forecastVar(k, kLast) / 3
+        for (let s = second; s < windowS; ) {
+          const j = index.minuteOf(s * 1000)
+          const next = Math.min(windowS, Math.floor(index.minuteStart(j + 1) / 1000))
+          v += ((next - s) / 60) * forecastVar(k, j)
+          s = next
+        }
+        return normalCdf(Math.log(spot / threshold) / Math.sqrt(v))
+      }
+      let seen = 0
+      for (let s = windowS; s <= Math.min(second, endS - 1); s++) seen += index.printCents(s) / 100
+      const left = endS - 1 - second
+      if (left <= 0) return world.meanBeforeCents(expiresAt) >= strike ? 1 : 0
+      const perSecond = forecastVar(k, kLast) / 60
+      const sdSum = spot * Math.sqrt((perSecond * left * (left + 1) * (2 * left + 1)) / 6)
+      return normalCdf(((seen + left * spot) / 60 - threshold) / (sdSum / 60))
+    },
+  }
+}
