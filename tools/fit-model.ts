@@ -18,10 +18,11 @@ import {
   type MinuteGroup,
   type ModelV2Params,
   modelV2Version,
+  type PoolBucket,
 } from '../src/model/params.ts'
 import { scaledReturns } from '../src/model/returns.ts'
 import { isWeekend, minuteGroup } from '../src/model/seasonal.ts'
-import { poolLogOdds } from '../src/model/settlement-mean-model.ts'
+import { logitOf, poolLogOdds } from '../src/model/settlement-mean-model.ts'
 import { unitStudentTCdf } from '../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../src/model/variance.ts'
 import { DAY_MS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
@@ -41,6 +42,49 @@ const WARMUP_DAYS = 1
 const log = (msg: string) => process.stderr.write(`fit:model: ${msg}\n`)
 
 const HOURS = 24
+/** minutes-left buckets of the pooling */
+const POOL_BUCKETS = [
+  [1, 1],
+  [2, 2],
+  [3, 7],
+  [8, 14],
+] as const
+
+/** Newton's method for a logistic regression on three columns (the first the constant). */
+function logisticFit(x: readonly number[][], y: readonly number[]): [number, number, number] {
+  const beta = [0, 1, 0]
+  for (let iter = 0; iter < 50; iter++) {
+    const g = [0, 0, 0]
+    const h = [
+      [0, 0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]
+    for (let i = 0; i < x.length; i++) {
+      const row = x[i]!
+      const mu = 1 / (1 + Math.exp(-(beta[0]! * row[0]! + beta[1]! * row[1]! + beta[2]! * row[2]!)))
+      const w = mu * (1 - mu)
+      for (let a = 0; a < 3; a++) {
+        g[a]! += (y[i]! - mu) * row[a]!
+        for (let b = 0; b < 3; b++) h[a]![b]! += w * row[a]! * row[b]!
+      }
+    }
+    const step = solve3(h, g)
+    for (let j = 0; j < 3; j++) beta[j]! += step[j]!
+    if (step.every((s) => Math.abs(s) < 1e-10)) break
+  }
+  return [beta[0]!, beta[1]!, beta[2]!]
+}
+
+/** Solves the 3×3 system m·s = g by Cramer's rule. */
+function solve3(m: number[][], g: number[]): number[] {
+  const det = (a: number[][]) =>
+    a[0]![0]! * (a[1]![1]! * a[2]![2]! - a[1]![2]! * a[2]![1]!) -
+    a[0]![1]! * (a[1]![0]! * a[2]![2]! - a[1]![2]! * a[2]![0]!) +
+    a[0]![2]! * (a[1]![0]! * a[2]![1]! - a[1]![1]! * a[2]![0]!)
+  const d = det(m)
+  return [0, 1, 2].map((c) => det(m.map((row, r) => row.map((v, j) => (j === c ? g[r]! : v)))) / d)
+}
 const GROUP_SHARE: Record<MinuteGroup, number> = {
   hour: 1 / 60,
   quarter: 3 / 60,
@@ -142,7 +186,7 @@ const base: ModelV2Params = checkModelV2Params({
   },
   nu: 12,
   basis: { samples: 16, shrink: 1, variance: 0 },
-  poolWeight: 1,
+  pool: [],
   training: { seeds, days, from: new Date(from).toISOString().slice(0, 10), readings: 0 },
 })
 
@@ -225,7 +269,15 @@ log(
 )
 
 // ---- stage C: readings the engine would make, priced with A and B
-type Obs = { z0: number; v: number; centre: number; mid: number | null; y: number; spot: number }
+type Obs = {
+  z0: number
+  v: number
+  centre: number
+  mid: number | null
+  y: number
+  spot: number
+  left: number
+}
 const obs: Obs[] = []
 const basisErrors: number[] = []
 for (const d of data) {
@@ -250,6 +302,7 @@ for (const d of data) {
       mid: r.inputs.midProbability,
       y: r.settledSide === 'up' ? 1 : 0,
       spot: r.inputs.spotDollars,
+      left: Math.ceil((r.expiresAt - r.inputs.spotObservedAt) / MINUTE_MS - 1e-9),
     })
     if (r.minute === 14)
       lastEstimates.push({
@@ -299,17 +352,35 @@ params = { ...params, nu: bestC.nu, variance: { ...params.variance, scale: bestC
 log(
   `stage C: ν ${bestC.nu}, scale ${bestC.scale} (log loss ${(bestC.loss / obs.length).toFixed(5)} over ${obs.length} readings)`,
 )
-let bestW = { loss: Number.POSITIVE_INFINITY, w: 1 }
-for (let w = 0; w <= 1.0001; w += 0.05) {
-  let loss = 0
-  for (const o of obs) {
-    const p = unitStudentTCdf(o.centre / Math.sqrt(bestC.scale * o.v + params.basis.variance), bestC.nu)
-    loss += logLoss(o.mid === null ? p : poolLogOdds(p, o.mid, w), o.y)
+// pooling with the mid: a logistic regression of the outcome on the two log-odds, per bucket
+const modelP = (o: Obs) =>
+  unitStudentTCdf(o.centre / Math.sqrt(bestC.scale * o.v + params.basis.variance), bestC.nu)
+const pool: PoolBucket[] = []
+for (const [fromMinutesLeft, toMinutesLeft] of POOL_BUCKETS) {
+  const rows = obs.filter((o) => o.mid !== null && o.left >= fromMinutesLeft && o.left <= toMinutesLeft)
+  const beta = logisticFit(
+    rows.map((o) => [1, logitOf(modelP(o)), logitOf(o.mid as number)]),
+    rows.map((o) => o.y),
+  )
+  const bucket = {
+    fromMinutesLeft,
+    toMinutesLeft,
+    intercept: round(beta[0], 4),
+    model: round(beta[1], 4),
+    mid: round(beta[2], 4),
   }
-  if (loss < bestW.loss) bestW = { loss, w: round(w, 2) }
+  let before = 0
+  let after = 0
+  for (const o of rows) {
+    before += logLoss(modelP(o), o.y)
+    after += logLoss(poolLogOdds(modelP(o), o.mid as number, bucket), o.y)
+  }
+  pool.push(bucket)
+  log(
+    `pool ${fromMinutesLeft}–${toMinutesLeft} min left: ${JSON.stringify(bucket)} (log loss ${(before / rows.length).toFixed(5)} → ${(after / rows.length).toFixed(5)} over ${rows.length})`,
+  )
 }
-params = { ...params, poolWeight: bestW.w, training: { ...params.training, readings: obs.length } }
-log(`pooling: model weight ${bestW.w} (log loss ${(bestW.loss / obs.length).toFixed(5)})`)
+params = { ...params, pool, training: { ...params.training, readings: obs.length } }
 
 const checked = checkModelV2Params(params)
 writeFileSync(values.out, `${JSON.stringify(checked, null, 2)}\n`)

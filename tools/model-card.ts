@@ -48,7 +48,7 @@ type ModelFigures = {
   slopeByBucket: Record<string, number | null>
   logLossByBucket: Record<string, number | null>
   money: Money[]
-  /** minute-14 signals on the cheap side (entry < 50 ¢) that lost, as a share of them */
+  /** of all minute-14 signals, those on the cheap side (entry < 50 ¢) that lost */
   cheapSideLoss: { signals: number; lost: number }
   /** entry < 2 ¢ and confidence above the side's true probability by more than the 0.1 ¢ tick */
   longShotArtefacts: number | null
@@ -129,7 +129,8 @@ for (const seed of seeds) {
         se: i ? (i.high - i.low) / (2 * Z95) : null,
       }
     })
-    const cheap = rows.filter((x) => x.minute === 14 && x.entryPriceCents < 50)
+    const lastMinute = rows.filter((x) => x.minute === 14)
+    const cheapLost = lastMinute.filter((x) => x.entryPriceCents < 50 && x.outcome === 'loss')
     const longShots = oracle
       ? rows.filter((x) => {
           const up = oracle(x)
@@ -148,7 +149,7 @@ for (const seed of seeds) {
       ),
       logLossByBucket: Object.fromEntries(report.byBucket.map((b) => [b.label, b.model.logLoss.value])),
       money,
-      cheapSideLoss: { signals: cheap.length, lost: cheap.filter((x) => x.outcome === 'loss').length },
+      cheapSideLoss: { signals: lastMinute.length, lost: cheapLost.length },
       longShotArtefacts: longShots,
       report,
     }
@@ -202,7 +203,7 @@ const lines: string[] = []
 lines.push(
   `Held-out sandbox seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the fit saw seeds ${V2_PARAMS.training.seeds.join(', ') || 'none'}); v2 is \`${models[1]?.model.version}\`. ± is one standard error clustered by contest.`,
   '',
-  '| seed | readings | model | log loss | Brier | slope 1–2 | slope 3–7 | slope 8–14 | fee-net ¢/contract at edge ≥ 0 / 2 / 5 / 10 ¢ | minute-14 cheap side lost | long-shot artefacts |',
+  '| seed | readings | model | log loss | Brier | slope 1–2 | slope 3–7 | slope 8–14 | fee-net ¢/contract at edge ≥ 0 / 2 / 5 / 10 ¢ (signals) | minute-14 signals on the cheap side that lost | long-shot artefacts |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
 )
 for (const s of figures) {
@@ -253,11 +254,36 @@ writeFileSync(
     2,
   )}\n`,
 )
-const START = '<!-- model:card start -->'
-const END = '<!-- model:card end -->'
-const card = readFileSync(values.card, 'utf8')
-const a = card.indexOf(START)
-const b = card.indexOf(END)
-if (a < 0 || b < a) throw new Error(`${values.card} has no ${START} … ${END} markers`)
-writeFileSync(values.card, `${card.slice(0, a + START.length)}\n${table}\n${card.slice(b)}`)
+const P = V2_PARAMS
+const paramLines = [
+  `\`${models[1]?.model.version}\`, fitted on sandbox seeds ${P.training.seeds.join(', ')}, ${P.training.days} days each from ${P.training.from} (${P.training.readings} readings):`,
+  '',
+  '| parameter | value |',
+  '|---|---|',
+  `| σ̄ (per minute, deseasonalised) | ${P.sigmaBar} |`,
+  `| hour-of-day sd factors, 00–23 UTC | ${P.seasonal.hour.map((h) => h.toFixed(2)).join(' ')} |`,
+  `| minute-of-hour sd factors | :00 ${P.seasonal.minute.hour}, :15/:30/:45 ${P.seasonal.minute.quarter}, other 5-minute marks ${P.seasonal.minute.five}, the rest ${P.seasonal.minute.other} |`,
+  `| weekend sd factor | ${P.seasonal.weekend} |`,
+  `| volatility level | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${(1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
+  `| variance scale | ${P.variance.scale} |`,
+  `| Student t ν | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
+  `| basis | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
+  ...P.pool.map(
+    (b) =>
+      `| pooling, ${b.fromMinutesLeft === b.toMinutesLeft ? b.fromMinutesLeft : `${b.fromMinutesLeft}–${b.toMinutesLeft}`} min left | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
+  ),
+].join('\n')
+
+let card = readFileSync(values.card, 'utf8')
+const replaceBlock = (name: string, body: string): void => {
+  const start = `<!-- ${name} start -->`
+  const end = `<!-- ${name} end -->`
+  const a = card.indexOf(start)
+  const b = card.indexOf(end)
+  if (a < 0 || b < a) throw new Error(`${values.card} has no ${start} … ${end} markers`)
+  card = `${card.slice(0, a + start.length)}\n${body}\n${card.slice(b)}`
+}
+replaceBlock('model:card', table)
+replaceBlock('model:params', paramLines)
+writeFileSync(values.card, card)
 log(`wrote ${values.card} and ${values.json}`)

@@ -34,7 +34,7 @@ function flatParams(overrides: Partial<ModelV2Params> = {}): ModelV2Params {
     },
     nu: 1_000,
     basis: { samples: 4, shrink: 1, variance: 0 },
-    poolWeight: 1,
+    pool: [],
     training: { seeds: [], days: 0, from: '', readings: 0 },
     ...overrides,
   })

@@ -40,10 +40,24 @@ export type ModelV2Params = {
     /** variance of the basis (relative, squared log units) added to the settlement variance */
     variance: number
   }
-  /** weight of the model in log-odds pooling with the venue's mid (1 = model alone) */
-  poolWeight: number
+  /**
+   * Pooling with the venue's mid in log-odds, by minutes left: logit p = intercept + model·logit(the
+   * model's p) + mid·logit(the mid), fitted on training readings (so the crowd's known biases, its
+   * long-shot shading and YES optimism, are undone rather than copied). A reading without a two-sided
+   * book, or in no bucket, keeps the model's own p. Empty: the model alone.
+   */
+  pool: PoolBucket[]
   /** what the fit saw, for the model card */
   training: { seeds: number[]; days: number; from: string; readings: number }
+}
+
+export type PoolBucket = {
+  /** whole minutes left at the reading (1 in the last minute), both bounds inclusive */
+  fromMinutesLeft: number
+  toMinutesLeft: number
+  intercept: number
+  model: number
+  mid: number
 }
 
 export function checkModelV2Params(value: unknown): ModelV2Params {
@@ -76,7 +90,19 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   if (!Number.isInteger(p.basis?.samples) || p.basis.samples < 0) fail('basis.samples must be a whole number')
   if (typeof p.basis.shrink !== 'number' || !(p.basis.shrink >= 0)) fail('basis.shrink must be ≥ 0')
   if (typeof p.basis.variance !== 'number' || !(p.basis.variance >= 0)) fail('basis.variance must be ≥ 0')
-  share(p.poolWeight, 'poolWeight')
+  if (!Array.isArray(p.pool)) fail('pool must be a list')
+  for (const [i, b] of p.pool.entries()) {
+    const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
+    if (
+      !Number.isInteger(b?.fromMinutesLeft) ||
+      !Number.isInteger(b.toMinutesLeft) ||
+      b.fromMinutesLeft > b.toMinutesLeft ||
+      !finite(b.intercept) ||
+      !finite(b.model) ||
+      !finite(b.mid)
+    )
+      fail(`pool[${i}] must have whole minutes from ≤ to and finite coefficients`)
+  }
   return p
 }
 

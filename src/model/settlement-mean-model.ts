@@ -3,7 +3,7 @@
 // the instant it observed it (signals.md §4, decisions §3 and §11).
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { estimateBasis } from './basis.ts'
-import { type ModelV2Params, modelV2Version } from './params.ts'
+import { type ModelV2Params, modelV2Version, type PoolBucket } from './params.ts'
 import { unitStudentTCdf } from './student-t.ts'
 import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
 
@@ -23,19 +23,29 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
     probabilityUp =
       v.variance > 0 ? unitStudentTCdf(centre / Math.sqrt(v.variance), p.nu) : centre >= 0 ? 1 : 0
   }
-  if (input.midProbability !== null && p.poolWeight < 1) {
-    probabilityUp = poolLogOdds(probabilityUp, input.midProbability, p.poolWeight)
+  if (input.midProbability !== null) {
+    const minutesLeft = Math.ceil((input.expiresAt - input.spotObservedAt) / 60_000 - 1e-9)
+    const bucket = p.pool.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
+    if (bucket) probabilityUp = poolLogOdds(probabilityUp, input.midProbability, bucket)
   }
   return { probabilityUp, sigmaPerMinute: v.sigmaPerMinute, effectiveMinutes: v.effectiveMinutes }
 }
 
-/** Log-odds pooling: logit p = w·logit(model) + (1 − w)·logit(mid), with both kept off 0 and 1. */
-export function poolLogOdds(model: number, mid: number, w: number): number {
-  const logit = (q: number): number => {
-    const c = Math.min(1 - 1e-9, Math.max(1e-9, q))
-    return Math.log(c / (1 - c))
-  }
-  const z = w * logit(model) + (1 - w) * logit(mid)
+/** Logits are taken no closer to 0 and 1 than this: a decided model and a 0.1 ¢ mid stay finite. */
+export const POOL_LOGIT_BOUND = 1e-4
+
+export function logitOf(q: number): number {
+  const c = Math.min(1 - POOL_LOGIT_BOUND, Math.max(POOL_LOGIT_BOUND, q))
+  return Math.log(c / (1 - c))
+}
+
+/** logit p = intercept + model·logit(model's p) + mid·logit(mid). */
+export function poolLogOdds(
+  model: number,
+  mid: number,
+  w: Pick<PoolBucket, 'intercept' | 'model' | 'mid'>,
+): number {
+  const z = w.intercept + w.model * logitOf(model) + w.mid * logitOf(mid)
   return 1 / (1 + Math.exp(-z))
 }
 
