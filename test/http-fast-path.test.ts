@@ -225,17 +225,22 @@ for (const cors of ['*', 'https://app.example.com,https://other.example.com']) {
           fast: true,
         },
         {
-          name: 'repeated header lines: X-Forwarded-For and Accept-Encoding joined, the first Authorization',
+          name: 'repeated header lines: X-Forwarded-For and Accept-Encoding joined',
           path: history,
           headers: {
-            Authorization: [`Bearer ${key.key}`, 'Bearer cs_notTheKeyButSecondSoIgnored'],
+            Authorization: `Bearer ${key.key}`,
             'X-Forwarded-For': ['203.0.113.50', '10.0.0.1'],
             'Accept-Encoding': ['identity;q=0.5', 'gzip'],
           },
           fast: true,
         },
         {
-          name: 'repeated Authorization, the first one unknown',
+          name: 'repeated Authorization is a 400 (request-rules.ts), the first line the key',
+          path: one,
+          headers: { Authorization: [`Bearer ${key.key}`, 'Bearer cs_notTheKeyButSecond'] },
+        },
+        {
+          name: 'repeated Authorization is a 400, the first line unknown',
           path: one,
           headers: { Authorization: ['Bearer cs_notTheKeyButFirstSoItCounts', `Bearer ${key.key}`] },
         },

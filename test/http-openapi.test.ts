@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { PROBLEM_NAMES, PROBLEMS } from '../src/http/problems.ts'
+import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
 import { TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
 type Operation = {
@@ -17,7 +18,7 @@ type Operation = {
 type Doc = any
 
 let doc: Doc
-const { world } = useTestWorld({}, async (_, client) => {
+const { world, api } = useTestWorld({}, async (_, client) => {
   const res = await client.get('/v1/openapi.json')
   assert.equal(res.status, 200)
   doc = res.json
@@ -71,6 +72,60 @@ describe('GET /v1/openapi.json', () => {
       '/v1/health',
       '/v1/openapi.json',
     ])
+  })
+
+  test("declares each HEAD answer as headers only: the GET's status codes and headers, no content", () => {
+    let heads = 0
+    for (const [path, method, head] of operations()) {
+      if (method !== 'head') continue
+      heads++
+      const get = op(path)
+      assert.deepEqual(Object.keys(head.responses), Object.keys(get.responses), `HEAD ${path} statuses`)
+      for (const [status, response] of Object.entries(head.responses)) {
+        assert.equal(response.content, undefined, `HEAD ${path} ${status} declares a body`)
+        assert.deepEqual(response.headers, get.responses[status]!.headers, `HEAD ${path} ${status} headers`)
+      }
+      assert.deepEqual(head.parameters, get.parameters, `HEAD ${path} parameters`)
+      assert.deepEqual(head.security, get.security, `HEAD ${path} security`)
+    }
+    assert.equal(heads, 5)
+    // and the GETs keep their bodies
+    assert.ok(op('/v1/contests/{ticker}').responses['200']!.content!['application/json'])
+  })
+
+  test('every HEAD answer is what its operation declares: a declared status, its headers, no body', async () => {
+    const series = newSeries()
+    const live = await seedLiveContest(world.store, series)
+    await world.sync()
+    const etag = (await api.get(`/v1/contests/${live.ticker}`, world.key)).headers.get('etag')!
+    const cases: [string, string, Record<string, string>, number][] = [
+      ['/v1/contests/{ticker}', `/v1/contests/${live.ticker}`, {}, 200],
+      ['/v1/contests/{ticker}', `/v1/contests/${live.ticker}`, { 'if-none-match': etag }, 304],
+      ['/v1/contests/{ticker}', `/v1/contests/${series}-NOPE`, {}, 404],
+      ['/v1/contests/active', `/v1/contests/active?series=${series}`, {}, 200],
+      ['/v1/contests', `/v1/contests?series=${series}&limit=0`, {}, 400],
+      ['/v1/contests', `/v1/contests?series=${series}`, { authorization: 'Bearer cs_nope' }, 401],
+      ['/v1/health', '/v1/health', {}, 200],
+      ['/v1/openapi.json', '/v1/openapi.json', {}, 200],
+    ]
+    for (const [template, url, headers, status] of cases) {
+      // api.request checks the answer against the document (test/support/openapi-contract.ts)
+      const key = headers.authorization === undefined ? world.key : undefined
+      const res = await api.request(url, { method: 'HEAD', key, headers })
+      assert.equal(res.status, status, `HEAD ${url}`)
+      assert.equal(res.text, '')
+      const declared = doc.paths[template].head.responses[String(status)]
+      assert.equal(declared.content, undefined)
+      for (const name of Object.keys(declared.headers ?? {}))
+        assert.ok(res.headers.has(name), `HEAD ${url} ${status}: ${name}`)
+    }
+  })
+
+  test('describes every operation (Spectral operation-description)', () => {
+    for (const [path, method, operation] of operations()) {
+      const { description } = operation as Operation & { description?: string }
+      assert.ok(description && description.trim().length > 20, `${method} ${path}`)
+    }
   })
 
   test('declares bearer authentication on every keyed endpoint and none on health', () => {

@@ -27,6 +27,7 @@ import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
 import { requestIdOf, setEdgeHeaders } from './request-id.ts'
 import { serializeRequest } from './request-log.ts'
 import { countWhenAnswered } from './request-metrics.ts'
+import { answerRequestFault } from './request-rules.ts'
 import { createRequireKey } from './require-key.ts'
 import { registerContestRoutes } from './routes/contests.ts'
 import { registerHealthRoute } from './routes/health.ts'
@@ -81,7 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const serverTimeouts = {
     headersTimeout: limits.headersTimeoutMs,
     connectionsCheckingInterval: 1000,
-    // Node would answer a missing Host with a bare text 400; the hook below answers it as a problem.
+    // Node would answer a missing Host with a bare text 400; the first hook answers it as a problem
+    // (request-rules.ts).
     requireHostHeader: false,
   }
   const app = Fastify({
@@ -123,13 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onRequest', async (request, reply) => {
     setEdgeHeaders(reply, request.id)
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      addCorsHeaders(settings, request, reply)
-      return sendProblem(reply, baseUrl, 'bad-request', {
-        detail: 'An HTTP/1.1 request must carry a Host header.',
-        headers: { connection: 'close' },
-      })
-    }
+    if (answerRequestFault({ baseUrl, cors: settings }, request, reply)) return reply
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {

@@ -4,7 +4,8 @@
 // answer, so a request that is certain to be a cache hit for a well-formed URL is answered here,
 // through the same modules as the framework path: the rate limiter, the key check, the contest
 // cache, the request id and the header builder (representationHead). Anything else — an unusual
-// URL, a cache miss, a 429 or 401, a cross-origin request, shutdown, request logging enabled —
+// URL, a request that breaks a request rule (request-rules.ts), a cache miss, a 429 or 401, a
+// cross-origin request, shutdown, request logging enabled —
 // is handed to Fastify untouched; a token already taken travels with it, so nothing is counted twice.
 // test/http-fast-path.test.ts sends one matrix of requests through both paths and requires
 // identical answers, headers included.
@@ -32,6 +33,7 @@ import {
 } from './representation.ts'
 import { edgeHeaders, requestIdFrom } from './request-id.ts'
 import type { RequestMetrics } from './request-metrics.ts'
+import { requestFault } from './request-rules.ts'
 import { CONTEST_CACHE_CONTROL } from './routes/contests.ts'
 import { lazyRequestLogger, openStream, STREAM_HEADERS } from './routes/stream.ts'
 import { LIMIT_DEFAULT, SERIES_MAX_LENGTH, TICKER_MAX_LENGTH } from './schemas.ts'
@@ -216,8 +218,9 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         return
       }
       const h = readHotHeaders(req.rawHeaders)
-      // Cross-origin requests are @fastify/cors's (the fast path builds heads for requests without Origin).
-      if (h.origin !== undefined) {
+      // A request that breaks a request rule gets its 400 from the framework path (request-rules.ts);
+      // cross-origin requests are @fastify/cors's (the fast path builds heads for requests without Origin).
+      if (h.origin !== undefined || requestFault(req.httpVersion, req.url ?? '', h) !== null) {
         framework(req, res)
         return
       }

@@ -15,6 +15,7 @@ import {
 import type { RateLimiter } from './rate-limit.ts'
 import { setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
+import { answerRequestFault } from './request-rules.ts'
 
 export type FrameworkErrorDeps = {
   baseUrl: string
@@ -33,6 +34,8 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     try {
       if (metrics) countWhenAnswered(metrics, request, reply)
       setEdgeHeaders(reply, request.id)
+      // as in app.ts's first hook: the request rules come before the limiter
+      if (answerRequestFault(deps, request, reply)) return
       addCorsHeaders(deps.cors, request, reply)
       if (await deps.rateLimiter.refuse(request, reply)) return
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {

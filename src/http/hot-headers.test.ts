@@ -57,6 +57,14 @@ describe('readHotHeaders', () => {
   })
 
   test('leaves absent headers undefined', () => {
-    assert.deepEqual(Object.values(readHotHeaders(['Host', 'x'])), Array(7).fill(undefined))
+    const { hostLines, authorizationLines, ...values } = readHotHeaders(['Host', 'x'])
+    assert.deepEqual(Object.values(values), Array(7).fill(undefined))
+    assert.deepEqual([hostLines, authorizationLines], [1, 0])
+  })
+
+  test('counts the Host and Authorization lines, whatever their case', () => {
+    const h = readHotHeaders(['Host', 'a', 'HOST', 'b', 'Authorization', 'Bearer x', 'authorization', ''])
+    assert.deepEqual([h.hostLines, h.authorizationLines], [2, 2])
+    assert.deepEqual([readHotHeaders([]).hostLines, readHotHeaders([]).authorizationLines], [0, 0])
   })
 })

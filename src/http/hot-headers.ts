@@ -2,7 +2,8 @@
 // `req.headers` lazily, on first access, by lower-casing and merging every header line; the fast
 // path needs seven of them, so reading those from the raw list saves that work on every request.
 // Duplicates follow Node's own rules for these names, so each value is exactly what `req.headers`
-// would hold: Authorization keeps the first line, the others join their lines with ", ".
+// would hold: Authorization keeps the first line, the others join their lines with ", ". Host and
+// Authorization lines are counted as well, for the request rules (request-rules.ts).
 export type HotHeaders = {
   authorization: string | undefined
   forwardedFor: string | undefined
@@ -11,6 +12,8 @@ export type HotHeaders = {
   origin: string | undefined
   requestId: string | undefined
   lastEventId: string | undefined
+  hostLines: number
+  authorizationLines: number
 }
 
 const join = (current: string | undefined, value: string) =>
@@ -25,12 +28,17 @@ export function readHotHeaders(raw: readonly string[]): HotHeaders {
     origin: undefined,
     requestId: undefined,
     lastEventId: undefined,
+    hostLines: 0,
+    authorizationLines: 0,
   }
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!
     const value = raw[i + 1]!
     // Only a name of a wanted length is lower-cased and compared.
     switch (name.length) {
+      case 4:
+        if (name.toLowerCase() === 'host') h.hostLines++
+        break
       case 6:
         if (name.toLowerCase() === 'origin') h.origin = join(h.origin, value)
         break
@@ -39,8 +47,10 @@ export function readHotHeaders(raw: readonly string[]): HotHeaders {
         break
       case 13: {
         const lower = name.toLowerCase()
-        if (lower === 'authorization') h.authorization ??= value
-        else if (lower === 'if-none-match') h.ifNoneMatch = join(h.ifNoneMatch, value)
+        if (lower === 'authorization') {
+          h.authorization ??= value
+          h.authorizationLines++
+        } else if (lower === 'if-none-match') h.ifNoneMatch = join(h.ifNoneMatch, value)
         else if (lower === 'last-event-id') h.lastEventId = join(h.lastEventId, value)
         break
       }

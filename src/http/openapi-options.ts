@@ -42,9 +42,27 @@ export function openApiOptions(opts: {
     exposeHeadRoutes: true,
     transformObject: (document) =>
       'openapiObject' in document
-        ? attachExamples(document.openapiObject, opts.baseUrl)
+        ? headersOnlyHeads(attachExamples(document.openapiObject, opts.baseUrl))
         : document.swaggerObject,
     // Shared schemas appear under components.schemas by their $id (Contest, Signal, Problem…).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is plain JSON walked by key
+type Json = any
+
+/**
+ * The HEAD operations @fastify/swagger mirrors from each GET carry the GET's response bodies; a
+ * HEAD answer has none (RFC 9110 §9.3.2), and a schema-checking client would fail every one. Each
+ * keeps its GET's status codes and headers, without `content`.
+ */
+function headersOnlyHeads(doc: Json): Json {
+  for (const operations of Object.values(doc.paths ?? {}) as Json[]) {
+    const head = operations.head
+    if (head === undefined) continue
+    head.description = `The headers GET answers, without a body.${head.description ? ` ${head.description}` : ''}`
+    for (const response of Object.values(head.responses ?? {}) as Json[]) delete response.content
+  }
+  return doc
 }

@@ -240,7 +240,7 @@ const integerHeader = (description: string) => ({ type: 'integer', minimum: 0, d
 export const PROBLEM_RESPONSES = {
   400: {
     description:
-      'Invalid query parameter (problem type invalid-parameter), or a malformed URL (bad-request).',
+      'Invalid query parameter (problem type invalid-parameter), or a malformed request (bad-request): invalid percent-encoding or a fragment (#) in the URL, a missing or repeated Host header, a repeated Authorization header.',
     content: {
       [PROBLEM_MEDIA_TYPE]: { schema: { anyOf: [Type.Ref('InvalidParameterProblem'), Type.Ref('Problem')] } },
     },

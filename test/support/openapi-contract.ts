@@ -1,5 +1,6 @@
 // Checks a response against the OpenAPI document the server serves: the path template, the declared
-// status and media type, and (Ajv 2020-12 + formats) the body against the declared schema.
+// status and media type, and (Ajv 2020-12 + formats) the body against the declared schema; a HEAD
+// answer has no body, and its declared response no content.
 import assert from 'node:assert/strict'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
@@ -83,6 +84,17 @@ export function createContractChecker(document: unknown): ContractChecker {
       )
     },
     check(method, url, status, contentType, body) {
+      if (method.toUpperCase() === 'HEAD') {
+        // headers only, as the document must declare it: the GET's statuses, no content
+        assert.equal(body, '', `HEAD ${url} ${status}: a body`)
+        const template = templateOf(url)
+        const operation = template ? doc.paths[template]?.head : undefined
+        if (!operation || status === 405) return
+        const response = operation.responses?.[String(status)]
+        assert.ok(response, `HEAD ${template} does not declare status ${status}`)
+        assert.equal(response.content, undefined, `HEAD ${template} ${status} declares a body`)
+        return
+      }
       const mediaType = contentType?.split(';')[0]?.trim() ?? null
       const isJson = mediaType === 'application/json' || mediaType === 'application/problem+json'
       if (!isJson || body === '') return

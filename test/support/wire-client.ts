@@ -10,7 +10,7 @@ export type WireClient = {
   send(
     method: string,
     path: string,
-    headers: Record<string, string>,
+    headers: Record<string, string | string[]>,
     opts?: { headOnly?: boolean },
   ): Promise<WireResponse>
   close(): void
@@ -55,9 +55,11 @@ export function createWireClient(port: number): WireClient {
   return {
     async send(method, path, headers, opts = {}) {
       const s = open()
+      // Host: 127.0.0.1 unless the caller gives its own Host line(s)
+      const hasHost = Object.keys(headers).some((k) => k.toLowerCase() === 'host')
       const lines = [
         `${method} ${path} HTTP/1.1`,
-        'Host: 127.0.0.1',
+        ...(hasHost ? [] : ['Host: 127.0.0.1']),
         ...Object.entries(headers).flatMap(([k, v]) =>
           (Array.isArray(v) ? v : [v]).map((one) => `${k}: ${one}`),
         ),

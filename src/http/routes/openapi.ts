@@ -13,6 +13,8 @@ export function registerOpenApiRoute(app: TypedApp): void {
       schema: {
         operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI 3.1.0 document',
+        description:
+          'The OpenAPI 3.1.0 description of this API, built from the same schemas that validate requests: every operation, parameter, response, header and problem type, with examples recorded from the running service. No key needed; rate limited like every endpoint but the health check.',
         tags: ['meta'],
         security: [],
         response: {
