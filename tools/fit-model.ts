@@ -7,7 +7,9 @@
 //   C. from the readings the engine would have made: the variance scale and the t's ν by log loss on
 //      the outcomes, the basis variance from the settlements, then the pooling weight with the mid.
 // Usage: node tools/fit-model.ts [--seeds 1001,1002,1003] [--from 2026-06-01] [--days 20] [--out FILE]
+import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MINUTE_MS } from '../src/domain/contest.ts'
 import { stampedCloses } from '../src/engine/reading.ts'
@@ -384,4 +386,6 @@ params = { ...params, pool, training: { ...params.training, readings: obs.length
 
 const checked = checkModelV2Params(params)
 writeFileSync(values.out, `${JSON.stringify(checked, null, 2)}\n`)
+// in the repository's own JSON style, so a refit's diff shows only the numbers that moved
+spawnSync(join(import.meta.dirname, '..', 'node_modules', '.bin', 'biome'), ['format', '--write', values.out])
 log(`wrote ${values.out}: ${modelV2Version(checked)}`)

@@ -206,26 +206,35 @@ describe('evaluateReading', () => {
       fc.integer({ min: 1, max: 999 }).map((t) => t / 10),
     )
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), askArb, askArb, (p, upAskCents, downAskCents) => {
-        const r = chooseSide(p, { upAskCents, downAskCents })
-        if (r === null) {
-          // no side left: none has an ask, or the only one is the side the bound decided against
-          assert.ok(
-            (upAskCents === null || p < PROBABILITY_FLOOR) && (downAskCents === null || p > PROBABILITY_CEILING),
-          )
-          return
-        }
-        assert.ok(Math.abs(r.edgeCents - (r.confidence - r.entryPriceCents)) < 1e-9)
-        assert.ok(hasAtMost2Decimals(r.confidence))
-        assert.ok(hasAtMost2Decimals(r.entryPriceCents))
-        assert.ok(hasAtMost2Decimals(r.edgeCents))
-        // bounded no tighter than the 0.1 ¢ tick
-        assert.ok(r.confidence >= 0.1 && r.confidence <= 99.9)
-        assert.equal(r.entryPriceCents, r.side === 'up' ? upAskCents : downAskCents)
-        const otherAsk = r.side === 'up' ? downAskCents : upAskCents
-        if (otherAsk !== null && (r.side === 'up' ? p <= PROBABILITY_CEILING : p >= PROBABILITY_FLOOR))
-          assert.ok(r.edgeCents >= 100 - r.confidence - otherAsk - 1e-9, 'the chosen side has the larger edge')
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        askArb,
+        askArb,
+        (p, upAskCents, downAskCents) => {
+          const r = chooseSide(p, { upAskCents, downAskCents })
+          if (r === null) {
+            // no side left: none has an ask, or the only one is the side the bound decided against
+            assert.ok(
+              (upAskCents === null || p < PROBABILITY_FLOOR) &&
+                (downAskCents === null || p > PROBABILITY_CEILING),
+            )
+            return
+          }
+          assert.ok(Math.abs(r.edgeCents - (r.confidence - r.entryPriceCents)) < 1e-9)
+          assert.ok(hasAtMost2Decimals(r.confidence))
+          assert.ok(hasAtMost2Decimals(r.entryPriceCents))
+          assert.ok(hasAtMost2Decimals(r.edgeCents))
+          // bounded no tighter than the 0.1 ¢ tick
+          assert.ok(r.confidence >= 0.1 && r.confidence <= 99.9)
+          assert.equal(r.entryPriceCents, r.side === 'up' ? upAskCents : downAskCents)
+          const otherAsk = r.side === 'up' ? downAskCents : upAskCents
+          if (otherAsk !== null && (r.side === 'up' ? p <= PROBABILITY_CEILING : p >= PROBABILITY_FLOOR))
+            assert.ok(
+              r.edgeCents >= 100 - r.confidence - otherAsk - 1e-9,
+              'the chosen side has the larger edge',
+            )
+        },
+      ),
       { numRuns: 3_000 },
     )
   })
@@ -238,7 +247,12 @@ describe('evaluateReading', () => {
       assert.deepEqual(r, { side: 'up', confidence: 99.9, entryPriceCents: 99.6, edgeCents: 0.3 })
     }
     // below the bound the model's own number stands, and the cheap side wins when its edge is real
-    assert.deepEqual(chooseSide(0.99, book), { side: 'down', confidence: 1, entryPriceCents: 0.6, edgeCents: 0.4 })
+    assert.deepEqual(chooseSide(0.99, book), {
+      side: 'down',
+      confidence: 1,
+      entryPriceCents: 0.6,
+      edgeCents: 0.4,
+    })
     // the bound's side alone: nothing to read
     assert.equal(chooseSide(1, { upAskCents: null, downAskCents: 0.6 }), null)
   })
