@@ -264,7 +264,7 @@ const paramLines = [
   `| hour-of-day sd factors, 00–23 UTC | ${P.seasonal.hour.map((h) => h.toFixed(2)).join(' ')} |`,
   `| minute-of-hour sd factors | :00 ${P.seasonal.minute.hour}, :15/:30/:45 ${P.seasonal.minute.quarter}, other 5-minute marks ${P.seasonal.minute.five}, the rest ${P.seasonal.minute.other} |`,
   `| weekend sd factor | ${P.seasonal.weekend} |`,
-  `| volatility level | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${(1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
+  `| volatility level | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
   `| variance scale | ${P.variance.scale} |`,
   `| Student t ν | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
   `| basis | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
