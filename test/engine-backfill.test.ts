@@ -48,6 +48,38 @@ describe('backfillHistory', () => {
     }
   })
 
+  it("raises no signal during the venue's weekly trading pause, and reads every other minute", async () => {
+    // Thursday 2026-11-26 03:00–05:00 New York time is 08:00–10:00Z
+    const pauseFrom = Date.parse('2026-11-26T08:00:00Z')
+    const pauseTo = Date.parse('2026-11-26T10:00:00Z')
+    const w = await createEngineWorld({ seed: 13, start: Date.parse('2026-11-26T12:00:00Z') + 5 * MINUTE_MS })
+    try {
+      await backfillHistory(contextOf(w), {
+        series: [SERIES],
+        now: w.time.now(),
+        days: 0.5,
+        keepLease: async () => true,
+      })
+      const contests = await w.store.listSettled({ series: SERIES, limit: 100 })
+      assert.equal(contests.length, 48)
+      let read = 0
+      for (const c of contests) {
+        const paused = c.opensAt >= pauseFrom && c.expiresAt <= pauseTo
+        if (paused) assert.equal(c.signals.length, 0, c.ticker)
+        for (const s of c.signals) {
+          const minute = c.opensAt + s.minute * MINUTE_MS
+          assert.ok(minute < pauseFrom || minute >= pauseTo, `${c.ticker} minute ${s.minute}`)
+        }
+        read += c.signals.length
+      }
+      assert.equal(contests.filter((c) => c.opensAt >= pauseFrom && c.expiresAt <= pauseTo).length, 8)
+      // outside the pause a minute is skipped only when every exchange is stale or off at once
+      assert.ok(read > 0.97 * 40 * 14, `${read} readings`)
+    } finally {
+      await w.close()
+    }
+  })
+
   it('stops with LeadershipLostError, writing nothing more, once the lease is lost', async () => {
     const w = await createEngineWorld({ seed: 12, start: Q + 5 * MINUTE_MS })
     try {

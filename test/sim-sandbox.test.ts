@@ -11,8 +11,10 @@ import { MINUTE_MS } from '../src/domain/contest.ts'
 import { EWMA_CLOSES, evaluateReading, ewmaVolatility, probabilityUp } from '../src/domain/model.ts'
 import { QUARTER_MS } from '../src/domain/ticker.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
+import { type SimParams, withParams } from '../src/feeds/sim/sim-params.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { createSimWorld } from '../src/feeds/sim/sim-world.ts'
 
 const SERIES = 'KXBTC15M'
 const START = Date.parse('2026-09-01T00:00:00Z')
@@ -29,9 +31,13 @@ type Row = {
 }
 
 /** Every minute 1–14 of `contests` consecutive windows of one seed, with what each party says. */
-async function readings(seed: number, contests: number): Promise<Row[]> {
+async function readings(seed: number, contests: number, params?: SimParams): Promise<Row[]> {
   const feed = createSimPriceFeed({ seed })
-  const venue = createSimVenue({ seed, series: [SERIES] })
+  const venue = createSimVenue({
+    seed,
+    series: [SERIES],
+    ...(params ? { world: createSimWorld(seed, params) } : {}),
+  })
   const oracle = createSimOracle({ seed })
   const rows: Row[] = []
   for (let q = 0; q < contests; q++) {
@@ -160,16 +166,25 @@ describe('the honest sandbox', () => {
     assert.ok(rows.filter((r) => r.edge < 0).length > 300)
   })
 
-  it('has a crowd that overprices long shots and YES, against the truth', async () => {
-    const rows = await readings(12, 600)
-    const longShots = rows.filter((r) => r.oracle < 0.08)
-    const favourites = rows.filter((r) => r.oracle > 0.92)
-    assert.ok(longShots.length > 300 && favourites.length > 300)
-    // a long shot's YES is dear and a favourite's YES cheap (γ < 1), and YES overall a little dear (δ > 0)
-    assert.ok(mean(longShots.map((r) => r.mid - r.oracle)) > 0.005)
-    assert.ok(mean(favourites.map((r) => r.mid - r.oracle)) < 0)
-    const middle = rows.filter((r) => r.oracle > 0.3 && r.oracle < 0.7)
-    assert.ok(mean(middle.map((r) => r.mid - r.oracle)) > 0, 'YES optimism at the money')
+  it('has a crowd that overprices long shots and YES: its quotes against the same crowd without those biases', async () => {
+    // the same seed with γ = 1 and δ = 0: the same index, errors and noise, no favourite–longshot
+    // bias and no YES optimism, so the difference is the bias alone
+    const biased = await readings(12, 600)
+    const plain = await readings(12, 600, withParams({ crowd: { gamma: 1, delta: 0 } }))
+    assert.equal(biased.length, plain.length)
+    const shift = biased.map((r, i) => ({ oracle: r.oracle, d: r.mid - (plain[i] as Row).mid }))
+    const longShots = shift.filter((r) => r.oracle < 0.08)
+    const favourites = shift.filter((r) => r.oracle > 0.92)
+    const middle = shift.filter((r) => r.oracle > 0.3 && r.oracle < 0.7)
+    assert.ok(longShots.length > 300 && favourites.length > 300 && middle.length > 1_000)
+    // a long shot's YES is dear, a favourite's cheap (γ < 1); YES a little dear at the money (δ > 0)
+    assert.ok(mean(longShots.map((r) => r.d)) > 0.003, `long shots ${mean(longShots.map((r) => r.d))}`)
+    assert.ok(mean(favourites.map((r) => r.d)) < -0.003, `favourites ${mean(favourites.map((r) => r.d))}`)
+    const atTheMoney = mean(middle.map((r) => r.d))
+    assert.ok(
+      atTheMoney > 0.005 && atTheMoney < 0.015,
+      `at the money ${atTheMoney} (δ = 0.04 in log-odds ≈ 1 point)`,
+    )
   })
 
   it('hides a truth that is calibrated and scores better than the venue and the model', async () => {

@@ -4,7 +4,7 @@
 // and YES (logit q = γ·logit q* + δ), its view is noisy, and now and then a minute opens with the
 // previous minute's book. Its fair value is computed here with the sandbox's own formula: nothing
 // of the model is used (a lint rule forbids it).
-import { normalCdf, normalPairFrom } from './draws.ts'
+import { normalCdf, normalPair } from './draws.ts'
 import type { IndexPath } from './index-path.ts'
 import type { SeededRandom } from './seeded-random.ts'
 import { DOLLAR, floorToGrid, stepDown, stepUp, tickAt } from './tick-grid.ts'
@@ -83,7 +83,7 @@ export function createCrowd(rnd: SeededRandom, index: IndexPath): Crowd {
     const sizeDraws = rnd.sequence(S_SIZE, cacheKey)
     const sizes: number[] = []
     for (let i = 0; i < 2 * c.bookLevels; i++) {
-      const z = normalPairFrom(sizeDraws)[0]
+      const z = normalPair(sizeDraws)[0]
       sizes.push(Math.max(100, Math.round(100 * c.levelSizeMedian * Math.exp(c.levelSizeLogSd * z))))
     }
     const made: MinuteDraws = {

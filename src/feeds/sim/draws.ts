@@ -1,40 +1,23 @@
-// The sandbox's distributions, each a pure function of counter-based uniforms so that any draw can
-// be made in any order (see seeded-random.ts).
-import type { SeededRandom } from './seeded-random.ts'
-
-/** A standard normal pair from two uniforms (Box–Muller), both halves used. */
-export function normalPair(rnd: SeededRandom, stream: number, index: number, sub = 0): [number, number] {
-  const r = Math.sqrt(-2 * Math.log(1 - rnd.uniform(stream, index, 2 * sub)))
-  const a = 2 * Math.PI * rnd.uniform(stream, index, 2 * sub + 1)
-  return [r * Math.cos(a), r * Math.sin(a)]
-}
+// The sandbox's distributions, drawn from a sequence of uniforms (seeded-random.ts: a block keyed
+// by seed, stream and counter, so each block can still be made in any order).
 
 /** A standard normal pair from a sequence of uniforms (Box–Muller). */
-export function normalPairFrom(next: () => number): [number, number] {
+export function normalPair(next: () => number): [number, number] {
   const r = Math.sqrt(-2 * Math.log(1 - next()))
   const a = 2 * Math.PI * next()
   return [r * Math.cos(a), r * Math.sin(a)]
 }
 
-/** unitStudentT on a sequence of uniforms. */
-export function unitStudentTFrom(next: () => number, nu: number): number {
-  const [z, extra] = normalPairFrom(next)
+/**
+ * A Student-t draw scaled to unit variance (ν > 2). The χ² in the denominator is built from
+ * −2·ln(U₁U₂…) (two degrees of freedom per uniform) plus one squared normal for odd ν, so ν = 5
+ * costs four uniforms.
+ */
+export function unitStudentT(next: () => number, nu: number): number {
+  const [z, extra] = normalPair(next)
   const pairs = Math.floor(nu / 2)
   let chi2 = nu % 2 === 1 ? extra * extra : 0
   for (let i = 0; i < pairs; i++) chi2 -= 2 * Math.log(1 - next())
-  return (z / Math.sqrt(chi2 / nu)) * Math.sqrt((nu - 2) / nu)
-}
-
-/**
- * A Student-t draw scaled to unit variance (ν > 2). The χ² in the denominator is built from
- * −2·ln(U₁U₂…) (two degrees of freedom per pair of uniforms) plus one squared normal for odd ν, so
- * ν = 5 costs four uniforms.
- */
-export function unitStudentT(rnd: SeededRandom, nu: number, stream: number, index: number): number {
-  const [z, extra] = normalPair(rnd, stream, index, 0)
-  const pairs = Math.floor(nu / 2)
-  let chi2 = nu % 2 === 1 ? extra * extra : 0
-  for (let i = 0; i < pairs; i++) chi2 -= 2 * Math.log(1 - rnd.uniform(stream, index, 2 + i))
   return (z / Math.sqrt(chi2 / nu)) * Math.sqrt((nu - 2) / nu)
 }
 

@@ -64,11 +64,10 @@ export function createExchangeSources(seed: number, params: SimParams, index: In
     second: number,
   ) => {
     const hour = Math.floor(second / HOUR_S)
-    for (const h of [hour, hour - 1]) {
-      const ep = episode(stream, rate, range, source, h)
-      if (ep && second >= ep.from && second < ep.to) return ep
-    }
-    return null
+    const now = episode(stream, rate, range, source, hour)
+    if (now && second >= now.from && second < now.to) return now
+    const before = episode(stream, rate, range, source, hour - 1)
+    return before && second >= before.from && second < before.to ? before : null
   }
 
   const condition = (source: number, second: number): SourceCondition => {

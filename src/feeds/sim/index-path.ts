@@ -10,7 +10,7 @@
 // epoch is built once and memoised, and a minute's seconds are built on demand; so the first call
 // costs one epoch of minute steps (~10 000), and every later call is a lookup.
 
-import { laplace, normalPairFrom, unitStudentTFrom } from './draws.ts'
+import { laplace, normalPair, unitStudentT } from './draws.ts'
 import { createSeasonality } from './seasonality.ts'
 import { createSeededRandom } from './seeded-random.ts'
 import type { SimParams } from './sim-params.ts'
@@ -132,7 +132,7 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
     const innovation = p.slowSd * Math.sqrt(1 - phi * phi)
     const slowDraws = rnd.sequence(S_SLOW, e)
     for (let i = 0; i < M; i += 2) {
-      const [z1, z2] = normalPairFrom(slowDraws)
+      const [z1, z2] = normalPair(slowDraws)
       x[i + 1] = phi * (x[i] as number) + innovation * z1
       if (i + 1 < M) x[i + 2] = phi * (x[i + 1] as number) + innovation * z2
     }
@@ -156,7 +156,7 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
       const sd = p.sigmaPerMinute * seasonality.at(minuteStart(k)) * (slow[i] as number) * Math.sqrt(h)
       sigma[i] = sd
       garchH[i] = h
-      const z = unitStudentTFrom(innovations, p.studentNu)
+      const z = unitStudentT(innovations, p.studentNu)
       returns[i] = sd * z
       h = omega + p.garchAlpha * h * z * z + p.garchBeta * h
       const ratio = sd / p.sigmaPerMinute
@@ -230,7 +230,7 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
     const w = scratch
     const draws = rnd.sequence(S_SECONDS, k)
     for (let j = 0; j < 30; j++) {
-      const [z1, z2] = normalPairFrom(draws)
+      const [z1, z2] = normalPair(draws)
       w[2 * j + 1] = (w[2 * j] as number) + sdSecond * z1
       w[2 * j + 2] = (w[2 * j + 1] as number) + sdSecond * z2
     }

@@ -64,6 +64,25 @@ describe('createSeededRandom', () => {
     assert.ok(Math.abs(lagged / n) < 0.01)
   })
 
+  it('makes sequences that are pure functions of (seed, stream, index) and flat on [0, 1)', () => {
+    const take = (seed: number, stream: number, index: number, n: number): number[] => {
+      const next = createSeededRandom(seed).sequence(stream, index)
+      return Array.from({ length: n }, () => next())
+    }
+    assert.deepEqual(take(5, 1, 42, 50), take(5, 1, 42, 50))
+    assert.notDeepEqual(take(5, 1, 42, 50), take(5, 1, 43, 50))
+    assert.notDeepEqual(take(5, 1, 42, 50), take(5, 2, 42, 50))
+    assert.notDeepEqual(take(5, 1, 42, 50), take(6, 1, 42, 50))
+    const xs = take(7, 3, 0, 100_000)
+    const bins = new Array<number>(10).fill(0)
+    for (const x of xs) {
+      assert.ok(x >= 0 && x < 1)
+      bins[Math.floor(x * 10)] = (bins[Math.floor(x * 10)] as number) + 1
+    }
+    // 10 000 expected per bin, sd 95
+    for (const b of bins) assert.ok(Math.abs(b - 10_000) < 400, `${bins}`)
+  })
+
   it('rejects seeds that are not safe integers', () => {
     assert.throws(() => createSeededRandom(1.5), RangeError)
     assert.throws(() => createSeededRandom(2 ** 60), RangeError)
