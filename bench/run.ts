@@ -2,7 +2,7 @@
 // same bytes, then stream fan-out spread and memory per open stream as ratios to a bare broadcaster,
 // all measured in interleaved pairs in one run. Prints a table and writes bench/results/latest.json.
 // Knobs: BENCH_RUN_S (seconds per single HTTP run, default 3), BENCH_ROUNDS (interleaved pairs per
-// request kind, default 7), BENCH_STREAMS (default 8000,15000), BENCH_ONLY (http or stream).
+// request kind, default 7), BENCH_STREAMS (default 8000,19000), BENCH_ONLY (http or stream).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -10,10 +10,10 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { rawRequest } from '../test/support/raw-request.ts'
 import { waitFor } from '../test/support/wait.ts'
-import { benchHttp, HTTP_SERVICE_ENV, maxLoadSeconds } from './http-bench.ts'
+import { benchHttp, HTTP_CONFIGURATIONS, HTTP_SERVICE_ENV, maxLoadSeconds } from './http-bench.ts'
 import { startLoadMeter } from './machine-load.ts'
 import { killAllHelpers, startHelper } from './processes.ts'
-import { type BenchReport, formatReport } from './report.ts'
+import { type BenchReport, formatReport, type HttpReport } from './report.ts'
 import {
   killAllServices,
   RATE_LIMIT_NEVER_REFUSES,
@@ -49,7 +49,7 @@ function envNumber(name: string, dflt: number, min: number, max: number): number
 
 function envStreams(): number[] {
   const raw = process.env.BENCH_STREAMS
-  if (raw === undefined || raw.trim() === '') return [8000, 15000]
+  if (raw === undefined || raw.trim() === '') return [8000, 19000]
   const list = raw.split(',').map((s) => Number(s.trim()))
   // Each stream is a socket on both ends of loopback: a descriptor in the server and one in a client.
   if (list.some((n) => !Number.isInteger(n) || n < 1 || n > 20000))
@@ -84,6 +84,8 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
     backfillDays: BACKFILL_DAYS,
     memoryProbe: true,
     fileLimit: FILE_LIMIT,
+    // every stream comes from loopback: the per-address cap (STREAM_MAX_PER_ADDRESS) must not refuse
+    env: { STREAM_MAX_PER_ADDRESS: '1000000' },
   })
   const bareMemory = tempMemoryFile()
   const bare = startHelper('bare-broadcaster.ts', {
@@ -164,7 +166,7 @@ async function main(): Promise<void> {
   const rounds = envNumber('BENCH_ROUNDS', 7, 3, 20)
   const streams = envStreams()
   const only = envOnly()
-  watchdog(only === 'stream' ? 0 : maxLoadSeconds({ runS, rounds }), only === 'http' ? [] : streams)
+  watchdog(only === 'stream' ? 0 : maxLoadSeconds({ runS, rounds, kinds: 9 }), only === 'http' ? [] : streams)
   const startedAt = new Date()
   const cpus = os.cpus()
   const commit = git(['rev-parse', 'HEAD'])
@@ -172,19 +174,22 @@ async function main(): Promise<void> {
 
   const loadBefore = os.loadavg()[0]!
 
-  const http =
-    only === 'stream'
-      ? null
-      : await benchHttp({
-          series: SERIES,
-          backfillDays: BACKFILL_DAYS,
-          connections: CONNECTIONS,
-          clientProcesses: CLIENT_PROCESSES,
-          forwardedPool: FORWARDED_POOL,
-          runS,
-          rounds,
-          log,
-        })
+  const http: HttpReport[] | null = only === 'stream' ? null : []
+  for (const configuration of only === 'stream' ? [] : HTTP_CONFIGURATIONS) {
+    http?.push(
+      await benchHttp({
+        series: SERIES,
+        backfillDays: BACKFILL_DAYS,
+        connections: CONNECTIONS,
+        clientProcesses: CLIENT_PROCESSES,
+        forwardedPool: FORWARDED_POOL,
+        runS,
+        rounds,
+        configuration,
+        log,
+      }),
+    )
+  }
   const stream = only === 'http' ? null : await benchStreams(streams)
 
   const report: BenchReport = {
@@ -210,7 +215,7 @@ async function main(): Promise<void> {
         SIM_BACKFILL_DAYS: String(BACKFILL_DAYS),
         SIM_SEED: '1',
         SIM_SPEED: `1 (HTTP), ${STREAM_SIM_SPEED} (streams)`,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info with its access log to a file, then warn (HTTP); warn (streams)',
         ...RATE_LIMIT_NEVER_REFUSES,
         ...HTTP_SERVICE_ENV,
       },

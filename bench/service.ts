@@ -1,10 +1,11 @@
 // Starts the real `contest-signals serve` as a child process on a temp SQLite file, the way an operator
 // does, and stops it again. Every process started here is tracked so a failing run never leaves one behind.
-import { readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { readFileSync, rmSync, statSync, truncateSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
-import { bootstrapKeyFrom, startProcess, tempDir } from '../test/support/service-process.ts'
+import { startProcess, tempDir } from '../test/support/service-process.ts'
 import { waitFor } from '../test/support/wait.ts'
 
 export type BenchService = {
@@ -17,6 +18,8 @@ export type BenchService = {
   alive(): boolean
   /** JSON log lines at warn level or above printed so far */
   warnings(): string[]
+  /** with `logToFile`: empties the log file (its warnings are kept) and returns the bytes it held */
+  rotateLog(): number
   /** everything printed on stdout so far (the banner, with the key, and the JSON log lines) */
   stdout(): string
   stop(): Promise<void>
@@ -40,6 +43,8 @@ export type BenchServiceOptions = {
   fileLimit?: number
   /** another tree's src/cli/main.ts (bench/profile.ts, to profile main's code) */
   cli?: string
+  /** stdout, the access log included, appended to a file (as a log collector would take it) */
+  logToFile?: boolean
 }
 
 /**
@@ -55,8 +60,12 @@ const running = new Set<{ kill(): void }>()
 export async function startBenchService(opts: BenchServiceOptions): Promise<BenchService> {
   const dir = tempDir('cs-bench-')
   const memoryFile = path.join(dir.dir, 'memory.json')
+  const keyFile = path.join(dir.dir, 'bootstrap-key.txt')
+  const logFile = opts.logToFile ? path.join(dir.dir, 'stdout.log') : undefined
+  const keptWarnings: string[] = []
   const env = {
     DATABASE_URL: `sqlite:${path.join(dir.dir, 'bench.db')}`,
+    BOOTSTRAP_KEY_FILE: keyFile,
     HOST: '127.0.0.1',
     PORT: '0',
     SIM_BACKFILL_DAYS: String(opts.backfillDays),
@@ -75,6 +84,7 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
   const proc = startProcess(['serve'], env, {
     ...(opts.fileLimit === undefined ? {} : { fileLimit: opts.fileLimit }),
     ...(opts.cli === undefined ? {} : { cli: opts.cli }),
+    ...(logFile === undefined ? {} : { stdoutFile: logFile }),
   })
   const handle = {
     kill: () => {
@@ -95,8 +105,6 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
     dir.remove()
   }
   try {
-    // At LOG_LEVEL=warn the "api listening" line is not logged; the bootstrap banner (printed at every
-    // level) carries both the key and the URL in its curl examples.
     const died = proc.exited.then(({ code, signal }): never => {
       throw new Error(`service exited (${code ?? signal}) during start-up: ${proc.stderr() || proc.stdout()}`)
     })
@@ -113,14 +121,21 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
     })
     const banner = await Promise.race([
       waitFor(
-        'the bootstrap banner',
+        'the bootstrap key file',
         () => {
-          const out = proc.stdout()
-          const key = bootstrapKeyFrom(out)
-          const url = /"(http:\/\/127\.0\.0\.1:\d+)\/v1\/stream\/contests/.exec(out)?.[1]
+          // The first start writes the key, with curl examples naming the URL, to this file at any
+          // LOG_LEVEL (the log line naming the file is info, which warn leaves out).
+          let text: string
+          try {
+            text = readFileSync(keyFile, 'utf8')
+          } catch {
+            return undefined
+          }
+          const key = /^\s+(cs_[A-Za-z0-9_-]+)\s*$/m.exec(text)?.[1]
+          const url = /"(http:\/\/127\.0\.0\.1:\d+)\/v1\/stream\/contests/.exec(text)?.[1]
           return key && url ? { key, url } : undefined
         },
-        60_000,
+        180_000,
       ),
       died,
     ])
@@ -132,7 +147,18 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
       memory: async () =>
         opts.memoryProbe ? readMemory(pid, memoryFile) : { rssKiB: readRssKiB(pid), liveKiB: null },
       alive: () => proc.child.exitCode === null && proc.child.signalCode === null,
-      warnings: () => proc.stdout().split('\n').filter(isWarning),
+      warnings: () =>
+        logFile === undefined
+          ? proc.stdout().split('\n').filter(isWarning)
+          : [...keptWarnings, ...warningsIn(logFile)],
+      rotateLog: () => {
+        if (logFile === undefined) return 0
+        keptWarnings.push(...warningsIn(logFile))
+        const bytes = statSync(logFile).size
+        // The service appends (O_APPEND), so it goes on writing at the new end.
+        truncateSync(logFile, 0)
+        return bytes
+      },
       stdout: () => proc.stdout(),
       stop,
     }
@@ -189,5 +215,16 @@ function isWarning(line: string): boolean {
     return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 40
   } catch {
     return false
+  }
+}
+
+/** Lines at warn level and above in a (possibly very large) log file, found without reading it in. */
+function warningsIn(file: string): string[] {
+  try {
+    return execFileSync('grep', ['-E', '"level":(40|50|60)', file], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+  } catch {
+    return [] // grep exits 1 when nothing matches
   }
 }

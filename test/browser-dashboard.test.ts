@@ -1,5 +1,6 @@
 // The dashboard and the API reference in a real headless Chromium (Debian's package, driven by
-// playwright-core; .ci/run installs it), against the real CLI on the simulator's fast clock.
+// playwright-core; the test run's prerequisite step installs it), against the real CLI on the
+// simulator's fast clock.
 import assert from 'node:assert/strict'
 import { mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'

@@ -18,7 +18,7 @@ describe('fast path vs framework path at the hardened edges', () => {
   let framework: TestWorld
 
   before(async () => {
-    fast = await createTestWorld({ env, streams: createStubStreamHub() })
+    fast = await createTestWorld({ env, fastPath: true, streams: createStubStreamHub() })
     framework = await createTestWorld({ env, fastPath: false, streams: createStubStreamHub() })
     for (const w of [fast, framework]) {
       await w.store.openContest(makeContest({ series, opensAt: quarterHourOf(Date.now()) }))

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Config } from '../src/config/config.ts'
 import { encodeFeedStatus, FEED_STATUS_SETTING } from '../src/domain/feed-status.ts'
 import { rateLimitPolicy } from '../src/main/app-settings.ts'
@@ -9,8 +8,10 @@ import type { BucketStore } from '../src/ports/bucket-store.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createMemoryBucketStore } from '../src/store/memory/memory-bucket-store.ts'
 import { createApiClient } from './support/api-client.ts'
+import { createManualClock } from './support/manual-clock.ts'
 import { rawRequest } from './support/raw-request.ts'
 import { createTestWorld, type TestWorld } from './support/test-world.ts'
+import { waitUntil } from './support/wait.ts'
 
 async function withWorld(
   opts: Parameters<typeof createTestWorld>[0],
@@ -47,8 +48,8 @@ describe('GET /v1/health', () => {
       const client = createApiClient(w)
       assert.equal((await client.get('/v1/health')).status, 200)
       assert.equal((await client.get('/v1/contests/active?series=KXBTC15M', w.key)).status, 404)
-      await new Promise((r) => setTimeout(r, 50))
-      const urls = lines.map((l) => JSON.parse(l) as { req?: { url?: string } }).map((e) => e.req?.url)
+      await waitUntil(() => lines.some((l) => l.includes('/v1/contests/active')), 'the access line')
+      const urls = lines.map((l) => JSON.parse(l) as { path?: string }).map((e) => e.path)
       assert.ok(urls.includes('/v1/contests/active?series=KXBTC15M'), 'other requests are logged')
       assert.ok(!urls.includes('/v1/health'), 'health probes are not')
     } finally {
@@ -83,8 +84,9 @@ describe('GET /v1/health', () => {
       assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok', venue: 'unreachable' })
     }))
 
-  test('reports degraded with the spot unreachable only when every spot source is down', () =>
-    withWorld({}, async (w) => {
+  test('reports degraded with the spot unreachable only when every spot source is down', () => {
+    const clock = createManualClock(Date.now())
+    return withWorld({ wallClock: clock }, async (w) => {
       await w.store.recordEngineHeartbeat(Date.now())
       const oneLeft = [
         { name: 'coinbase', state: 'down' as const },
@@ -95,13 +97,14 @@ describe('GET /v1/health', () => {
         encodeFeedStatus({ name: 'kalshi', state: 'ok' }, oneLeft),
       )
       assert.equal((await createApiClient(w).get('/v1/health')).json.status, 'ok')
-      await sleep(1100) // the store probe caches its reading for a second
+      clock.advance(1100) // the store probe caches its reading for a second
       const none = oneLeft.map((s) => ({ ...s, state: 'down' as const }))
       await w.store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus({ name: 'kalshi', state: 'ok' }, none))
       const res = await createApiClient(w).get('/v1/health')
       assert.equal(res.json.status, 'degraded')
       assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok', spot: 'unreachable' })
-    }))
+    })
+  })
 
   test('reports the engine stale, and the service degraded, after 2 minutes without a heartbeat', () =>
     withWorld({}, async (w) => {

@@ -3,7 +3,7 @@
 // query, and invalid_params naming every bad parameter.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { rawRequest } from './support/raw-request.ts'
+import { rawExchange, rawRequest } from './support/raw-request.ts'
 import { openStream } from './support/sse-client.ts'
 import { useTestWorld } from './support/test-world.ts'
 
@@ -52,22 +52,33 @@ describe('methods', () => {
     assert.equal(JSON.parse(res.body.toString()).status, 404)
   })
 
-  test('a plain OPTIONS (not a preflight) › 405 with Allow on a known path, 404 problem elsewhere', async () => {
+  test('a plain OPTIONS (not a preflight) › 204 with Allow on a known path, 404 problem elsewhere', async () => {
     const known = await rawRequest(`${world.baseUrl}/v1/stream/contests`, { method: 'OPTIONS' })
-    assert.equal(known.status, 405)
+    assert.equal(known.status, 204)
     assert.equal(known.headers.allow, 'GET')
-    assert.equal(JSON.parse(known.body.toString()).status, 405)
+    assert.equal(known.body.length, 0)
     const withOriginOnly = await rawRequest(`${world.baseUrl}/v1/contests/X-1`, {
       method: 'OPTIONS',
       headers: { origin: 'https://a.example' },
     })
-    assert.equal(withOriginOnly.status, 405)
+    assert.equal(withOriginOnly.status, 204)
     assert.equal(withOriginOnly.headers.allow, 'GET, HEAD')
     assert.equal(withOriginOnly.headers['access-control-allow-origin'], '*')
     const unknown = await rawRequest(`${world.baseUrl}/nowhere`, { method: 'OPTIONS' })
     assert.equal(unknown.status, 404)
     assert.equal(unknown.headers.allow, undefined)
     assert.equal(JSON.parse(unknown.body.toString()).status, 404)
+  })
+
+  test('a method token the parser does not know (FROBNICATE) › 501 not-implemented problem', async () => {
+    for (const target of ['/v1/contests', '/nowhere']) {
+      const text = await rawExchange(world.baseUrl, `FROBNICATE ${target} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      assert.match(text, /^HTTP\/1\.1 501 Not Implemented\r\n/)
+      assert.match(text, /\r\nContent-Type: application\/problem\+json\r\n/i)
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { type: string; status: number }
+      assert.equal(body.status, 501)
+      assert.match(body.type, /\/problems\/not-implemented$/)
+    }
   })
 
   test('a CORS preflight is still answered 204 without a key', async () => {

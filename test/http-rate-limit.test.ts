@@ -1,19 +1,25 @@
 import assert from 'node:assert/strict'
 import { randomInt } from 'node:crypto'
 import { describe, test } from 'node:test'
+import { rateLimitPolicy } from '../src/main/app-settings.ts'
 import type { Store } from '../src/ports/store.ts'
+import { createMemoryBucketStore } from '../src/store/memory/memory-bucket-store.ts'
 import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
+import { createManualClock } from './support/manual-clock.ts'
 import { createTestWorld, TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
 // One world whose proxy (the loopback test client) is trusted: each test sends its own
-// X-Forwarded-For address and so owns a fresh bucket of 5 that does not refill during the test.
+// X-Forwarded-For address and so owns a fresh bucket of 5. The buckets' clock stands still, so no
+// bucket refills during a test, however slowly the machine runs it.
 const BURST = 5
 let storeCalls = 0
 const series = newSeries()
+const bucketClock = createManualClock(Date.now())
 const { world, api } = useTestWorld(
   {
     env: { RATE_LIMIT_BURST: String(BURST), RATE_LIMIT_PER_SEC: '0.01', TRUST_PROXY: '127.0.0.1' },
+    buckets: (config) => createMemoryBucketStore({ ...rateLimitPolicy(config), clock: bucketClock }),
     wrapStore: countingStore,
   },
   async (w) => {
@@ -195,14 +201,21 @@ describe('rate limiting', () => {
   })
 
   test('lets a limited client through again once a token has refilled', async () => {
-    const fast = await createTestWorld({ env: { RATE_LIMIT_BURST: '1', RATE_LIMIT_PER_SEC: '20' } })
+    // The bucket's clock is the test's: no time passes between requests unless the test says so.
+    const clock = createManualClock(Date.now())
+    const fast = await createTestWorld({
+      env: { RATE_LIMIT_BURST: '1', RATE_LIMIT_PER_SEC: '20' },
+      buckets: (config) => createMemoryBucketStore({ ...rateLimitPolicy(config), clock }),
+    })
     try {
       const client = createApiClient(fast)
       assert.equal((await client.get('/nope')).status, 404)
       const refused = await client.get('/nope')
       assert.equal(refused.status, 429)
       assert.equal(refused.headers.get('retry-after'), '1')
-      await new Promise((r) => setTimeout(r, 60))
+      clock.advance(40)
+      assert.equal((await client.get('/nope')).status, 429, 'less than a token after 40 ms at 20/s')
+      clock.advance(20)
       assert.equal((await client.get('/nope')).status, 404)
     } finally {
       await fast.close()

@@ -46,6 +46,7 @@ describe('request rules on the fast path and the framework path', () => {
 
   before(async () => {
     fast = await createTestWorld({
+      fastPath: true,
       streams: createStubStreamHub(),
       beforeListen: (app) => {
         // onRequest (added last) misses what an earlier hook answers; onResponse misses a stream.

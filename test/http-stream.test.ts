@@ -8,6 +8,7 @@ import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
 import { openStream } from './support/sse-client.ts'
 import { createStubStreamHub } from './support/stub-stream-hub.ts'
 import { createTestWorld, TEST_BASE_URL, type TestWorld, useTestWorld } from './support/test-world.ts'
+import { waitUntil } from './support/wait.ts'
 
 const hub = createStubStreamHub()
 const { world, api } = useTestWorld({ streams: hub })
@@ -125,8 +126,7 @@ describe('GET /v1/stream/contests with the real stream hub', () => {
     const stream = await openStream(`${real.baseUrl}/v1/stream/contests?series=${series}`, { key: real.key })
     try {
       assert.equal(stream.status, 200)
-      const deadline = Date.now() + 2000
-      while (stream.events.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+      await waitUntil(() => stream.events.length >= 3, 'the snapshot').catch(() => undefined)
       assert.deepEqual(
         stream.events.map((e) => e.event),
         ['contest.opened', 'signal.emitted', 'signal.emitted'],

@@ -1,8 +1,9 @@
 // The only module that reads process.env: every setting of decisions §2, parsed once, every error
-// reported at once, the result frozen.
+// reported at once, the result frozen. Names and defaults come from the one table, settings.ts.
 import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
-import { DEFAULT_MODEL, isModelName, MODEL_NAMES } from '../model/models.ts'
+import { isModelName, MODEL_NAMES } from '../model/models.ts'
+import { type DefaultedSettingName, isSettingName, SETTINGS, type SettingName } from './settings.ts'
 
 export type Config = Readonly<{
   port: number
@@ -38,6 +39,8 @@ export type Config = Readonly<{
   eventRetentionHours: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   bootstrapKey: boolean
+  /** answer the hot GETs before the framework (src/http/fast-path.ts); off only for debugging */
+  fastPath: boolean
   metricsPort: number | null
   /** prefix for every Redis key, so deployments (and test runs) sharing a server never collide */
   redisPrefix: string
@@ -77,53 +80,44 @@ export const SPOT_SOURCES = ['coinbase', 'kraken', 'bitstamp'] as const
 export type SpotSourceName = (typeof SPOT_SOURCES)[number]
 
 /** decisions §8: the venue's production REST base; the demo environment's host works the same way */
-export const DEFAULT_KALSHI_BASE_URL = 'https://external-api.kalshi.com/trade-api/v2'
+export const DEFAULT_KALSHI_BASE_URL = SETTINGS.KALSHI_BASE_URL.value
 
-/** decisions §8: each exchange's public hosts (reference §4), overridable for fixtures and proxies */
+/** decisions §8: each exchange's public hosts, overridable for fixtures and proxies */
 export const DEFAULT_FEED_URLS: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>> = {
-  coinbase: { ws: 'wss://ws-feed.exchange.coinbase.com', rest: 'https://api.exchange.coinbase.com' },
-  kraken: { ws: 'wss://ws.kraken.com/v2', rest: 'https://api.kraken.com' },
-  bitstamp: { ws: 'wss://ws.bitstamp.net', rest: 'https://www.bitstamp.net' },
+  coinbase: { ws: SETTINGS.COINBASE_WS_URL.value, rest: SETTINGS.COINBASE_REST_URL.value },
+  kraken: { ws: SETTINGS.KRAKEN_WS_URL.value, rest: SETTINGS.KRAKEN_REST_URL.value },
+  bitstamp: { ws: SETTINGS.BITSTAMP_WS_URL.value, rest: SETTINGS.BITSTAMP_REST_URL.value },
 }
 const SERIES_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 
-/**
- * Variables whose default is "unset" (or random): for them an empty value is the same as unset, as
- * container and unit files often write them. Every other variable has a real default, and an empty
- * value there is surely a mistake (`SERIES=` publishing the default series, `CORS_ORIGINS=` allowing
- * every origin): it stops the program naming the variable (decisions §2).
- */
-const EMPTY_MEANS_UNSET: ReadonlySet<string> = new Set([
-  'REDIS_URL',
-  'TRUST_PROXY',
-  'TLS_CERT_FILE',
-  'TLS_KEY_FILE',
-  'KALSHI_KEY_ID',
-  'KALSHI_PRIVATE_KEY_FILE',
-  'METRICS_PORT',
-  'SIM_SEED',
-])
-
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
-  const read = (name: string): string | undefined => {
+  /** The variable as given (trimmed), or undefined when unset; only names in the table. */
+  const read = (name: SettingName): string | undefined => {
+    if (!isSettingName(name)) throw new Error(`${name} is not in src/config/settings.ts`)
     const v = env[name]
     if (v === undefined) return undefined
     if (v.trim() !== '') return v.trim()
-    if (!EMPTY_MEANS_UNSET.has(name))
+    if (!('emptyMeansUnset' in SETTINGS[name]))
       problems.push(`${name} is set but empty: give it a value, or unset it for the default`)
     return undefined
   }
-  const int = (name: string, dflt: number, min: number, max: number): number => {
-    const raw = read(name)
-    if (raw === undefined) return dflt
+  /** The variable, or its default from the table. */
+  const value = (name: DefaultedSettingName): string => read(name) ?? SETTINGS[name].value
+  const whole = (name: SettingName, raw: string, min: number, max: number): number | null => {
     if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
       problems.push(`${name}=${JSON.stringify(raw)} is not a whole number from ${min} to ${max}`)
-      return dflt
+      return null
     }
     return Number(raw)
   }
-  const num = (name: string, dflt: number, min: number, max: number): number => {
+  const int = (name: DefaultedSettingName, min: number, max: number): number => {
+    const dflt = Number(SETTINGS[name].value)
+    const raw = read(name)
+    return raw === undefined ? dflt : (whole(name, raw, min, max) ?? dflt)
+  }
+  const num = (name: DefaultedSettingName, min: number, max: number): number => {
+    const dflt = Number(SETTINGS[name].value)
     const raw = read(name)
     if (raw === undefined) return dflt
     const n = Number(raw)
@@ -134,11 +128,11 @@ export function loadConfig(env: Env = process.env): Config {
     return n
   }
 
-  const port = int('PORT', 8080, 0, 65535)
-  const host = read('HOST') ?? '127.0.0.1'
+  const port = int('PORT', 0, 65535)
+  const host = value('HOST')
   const hostOk = isHost(host)
   if (!hostOk) problems.push(`HOST=${JSON.stringify(host)} is not an IP address or host name`)
-  const databaseUrl = read('DATABASE_URL') ?? 'sqlite:./data/contest-signals.db'
+  const databaseUrl = value('DATABASE_URL')
   if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\/.+/.test(databaseUrl)) {
     problems.push('DATABASE_URL must be sqlite:PATH or postgres://…')
   }
@@ -159,20 +153,22 @@ export function loadConfig(env: Env = process.env): Config {
   if ((publicBaseUrlRaw !== undefined || hostOk) && !isHttpUrl(publicBaseUrl))
     problems.push('PUBLIC_BASE_URL must be an absolute http(s) URL')
 
-  const series = (read('SERIES') ?? 'KXBTC15M').split(',').map((s) => s.trim())
+  const series = value('SERIES')
+    .split(',')
+    .map((s) => s.trim())
   if (series.some((s) => !SERIES_PATTERN.test(s)) || new Set(series).size !== series.length) {
     problems.push(
       'SERIES must be a comma-separated list of distinct series prefixes (letters, digits, . _ -)',
     )
   }
 
-  const venue = (read('VENUE') ?? 'sim') as VenueName
+  const venue = value('VENUE') as VenueName
   if (!VENUES.includes(venue))
     problems.push(`VENUE=${JSON.stringify(venue)} is not a known venue (known: ${VENUES.join(', ')})`)
 
-  const kalshiBaseUrl = (read('KALSHI_BASE_URL') ?? DEFAULT_KALSHI_BASE_URL).replace(/\/+$/, '')
+  const kalshiBaseUrl = value('KALSHI_BASE_URL').replace(/\/+$/, '')
   if (!isHttpUrl(kalshiBaseUrl)) problems.push('KALSHI_BASE_URL must be an absolute http(s) URL')
-  const kalshiPollS = num('KALSHI_POLL_S', 5, 1, 300)
+  const kalshiPollS = num('KALSHI_POLL_S', 1, 300)
   const kalshiKeyId = read('KALSHI_KEY_ID') ?? null
   const kalshiPrivateKeyFile = read('KALSHI_PRIVATE_KEY_FILE') ?? null
   if ((kalshiKeyId === null) !== (kalshiPrivateKeyFile === null)) {
@@ -180,7 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const feedsRaw = read('PRICE_FEEDS')
-  const priceFeeds = (feedsRaw ?? SPOT_SOURCES.join(',')).split(',').map((s) => s.trim().toLowerCase())
+  const priceFeeds = (feedsRaw ?? SETTINGS.PRICE_FEEDS.value).split(',').map((s) => s.trim().toLowerCase())
   if (
     priceFeeds.some((f) => !(SPOT_SOURCES as readonly string[]).includes(f)) ||
     new Set(priceFeeds).size !== priceFeeds.length
@@ -189,31 +185,30 @@ export function loadConfig(env: Env = process.env): Config {
       `PRICE_FEEDS=${JSON.stringify(feedsRaw)} must be a comma-separated list of distinct sources from ${SPOT_SOURCES.join(', ')}`,
     )
   }
-  const feedUrl = (name: string, dflt: string, schemes: readonly string[]): string => {
-    const raw = read(name) ?? dflt
+  const feedUrl = (name: DefaultedSettingName, schemes: readonly string[]): string => {
+    const raw = value(name)
     if (!hasScheme(raw, schemes)) problems.push(`${name} must be an absolute ${schemes.join(' or ')} URL`)
     return raw.replace(/\/+$/, '')
   }
   const feedUrls = Object.fromEntries(
     SPOT_SOURCES.map((source) => {
-      const prefix = source.toUpperCase()
-      const dflt = DEFAULT_FEED_URLS[source]
+      const prefix = source.toUpperCase() as 'COINBASE' | 'KRAKEN' | 'BITSTAMP'
       return [
         source,
         Object.freeze({
-          ws: feedUrl(`${prefix}_WS_URL`, dflt.ws, ['ws:', 'wss:']),
-          rest: feedUrl(`${prefix}_REST_URL`, dflt.rest, ['http:', 'https:']),
+          ws: feedUrl(`${prefix}_WS_URL`, ['ws:', 'wss:']),
+          rest: feedUrl(`${prefix}_REST_URL`, ['http:', 'https:']),
         }),
       ]
     }),
   ) as Record<SpotSourceName, { ws: string; rest: string }>
-  const spotMaxAgeS = num('SPOT_MAX_AGE_S', 10, 1, 3600)
-  const model = read('MODEL') ?? DEFAULT_MODEL
+  const spotMaxAgeS = num('SPOT_MAX_AGE_S', 1, 3600)
+  const model = value('MODEL')
   if (!isModelName(model))
     problems.push(`MODEL=${JSON.stringify(model)} is not a known model (known: ${MODEL_NAMES.join(', ')})`)
-  const readingMaxLateS = num('READING_MAX_LATE_S', 10, 1, 59)
+  const readingMaxLateS = num('READING_MAX_LATE_S', 1, 59)
 
-  const simSpeed = num('SIM_SPEED', 1, 1, 10_000)
+  const simSpeed = num('SIM_SPEED', 1, 10_000)
   const seedRaw = read('SIM_SEED')
   let simSeed = randomInt(1, 2 ** 31)
   if (seedRaw !== undefined) {
@@ -221,7 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`SIM_SEED=${JSON.stringify(seedRaw)} is not a whole number`)
     else simSeed = Number(seedRaw)
   }
-  const simBackfillDays = int('SIM_BACKFILL_DAYS', 7, 0, 90)
+  const simBackfillDays = int('SIM_BACKFILL_DAYS', 0, 90)
 
   const trustProxy = (read('TRUST_PROXY') ?? '')
     .split(',')
@@ -231,7 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     if (!isIpOrCidr(t)) problems.push(`TRUST_PROXY entry ${JSON.stringify(t)} is not an IP address or CIDR`)
   }
 
-  const corsRaw = read('CORS_ORIGINS') ?? '*'
+  const corsRaw = value('CORS_ORIGINS')
   const corsOrigins =
     corsRaw === '*'
       ? ('*' as const)
@@ -243,32 +238,35 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('CORS_ORIGINS must be * or a comma-separated list of origins like https://example.com')
   }
 
-  const rateLimitBurst = int('RATE_LIMIT_BURST', 20, 1, 1_000_000)
-  const rateLimitPerSec = num('RATE_LIMIT_PER_SEC', 1, 0.001, 1_000_000)
-  const streamHeartbeatS = num('STREAM_HEARTBEAT_S', 15, 0.05, 3600)
-  const eventRetentionHours = num('EVENT_RETENTION_HOURS', 48, 0.01, 24 * 365)
+  const rateLimitBurst = int('RATE_LIMIT_BURST', 1, 1_000_000)
+  const rateLimitPerSec = num('RATE_LIMIT_PER_SEC', 0.001, 1_000_000)
+  const streamHeartbeatS = num('STREAM_HEARTBEAT_S', 0.05, 3600)
+  const eventRetentionHours = num('EVENT_RETENTION_HOURS', 0.01, 24 * 365)
 
-  const logLevel = (read('LOG_LEVEL') ?? 'info') as Config['logLevel']
+  const logLevel = value('LOG_LEVEL') as Config['logLevel']
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
 
-  const bootstrapRaw = (read('BOOTSTRAP_KEY') ?? 'on').toLowerCase()
+  const bootstrapRaw = value('BOOTSTRAP_KEY').toLowerCase()
+  const fastPathRaw = value('FAST_PATH').toLowerCase()
+  if (fastPathRaw !== 'on' && fastPathRaw !== 'off')
+    problems.push(`FAST_PATH=${JSON.stringify(fastPathRaw)} must be on or off`)
   if (!['on', 'off'].includes(bootstrapRaw)) problems.push('BOOTSTRAP_KEY must be on or off')
 
   const metricsRaw = read('METRICS_PORT')
-  const metricsPort = metricsRaw === undefined ? null : int('METRICS_PORT', 0, 0, 65535)
+  const metricsPort = metricsRaw === undefined ? null : whole('METRICS_PORT', metricsRaw, 0, 65535)
 
-  const redisPrefix = read('REDIS_PREFIX') ?? 'cs:'
-  const redisCommandTimeoutMs = int('REDIS_COMMAND_TIMEOUT_MS', 50, 5, 5000)
-  const pgStatementTimeoutMs = int('PG_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000)
-  const pgConnectTimeoutMs = int('PG_CONNECT_TIMEOUT_MS', 2000, 100, 60_000)
-  const httpHeadersTimeoutS = num('HTTP_HEADERS_TIMEOUT_S', 10, 0.1, 600)
-  const httpRequestTimeoutS = num('HTTP_REQUEST_TIMEOUT_S', 10, 0.1, 600)
-  const httpIdleTimeoutS = num('HTTP_IDLE_TIMEOUT_S', 15, 0.1, 3600)
-  const httpKeepAliveTimeoutS = num('HTTP_KEEP_ALIVE_TIMEOUT_S', 75, 0.1, 3600)
+  const redisPrefix = value('REDIS_PREFIX')
+  const redisCommandTimeoutMs = int('REDIS_COMMAND_TIMEOUT_MS', 5, 5000)
+  const pgStatementTimeoutMs = int('PG_STATEMENT_TIMEOUT_MS', 100, 600_000)
+  const pgConnectTimeoutMs = int('PG_CONNECT_TIMEOUT_MS', 100, 60_000)
+  const httpHeadersTimeoutS = num('HTTP_HEADERS_TIMEOUT_S', 0.1, 600)
+  const httpRequestTimeoutS = num('HTTP_REQUEST_TIMEOUT_S', 0.1, 600)
+  const httpIdleTimeoutS = num('HTTP_IDLE_TIMEOUT_S', 0.1, 3600)
+  const httpKeepAliveTimeoutS = num('HTTP_KEEP_ALIVE_TIMEOUT_S', 0.1, 3600)
   // Node refuses a headers timeout above the request timeout (the headers are part of the request).
   if (httpHeadersTimeoutS > httpRequestTimeoutS)
     problems.push('HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S')
-  const streamMaxPerAddress = int('STREAM_MAX_PER_ADDRESS', 50, 1, 1_000_000)
+  const streamMaxPerAddress = int('STREAM_MAX_PER_ADDRESS', 1, 1_000_000)
   // Beside the SQLite file by default (a directory the operator already owns); ./data/ otherwise.
   const sqliteDir = databaseUrl.startsWith('sqlite:')
     ? dirname(databaseUrl.slice('sqlite:'.length))
@@ -307,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionHours,
     logLevel,
     bootstrapKey: bootstrapRaw === 'on',
+    fastPath: fastPathRaw === 'on',
     metricsPort,
     redisPrefix,
     redisCommandTimeoutMs,

@@ -1,7 +1,10 @@
-// API keys: 160 random bits behind the `cs_` prefix, kept only as a SHA-256 digest.
+// API keys: 160 random bits behind the `cs_` prefix, kept only as a SHA-256 digest. The key format
+// lives here alone: how a key is written, what looks like one, and how one is masked in text.
 import { hash } from 'node:crypto'
 
 export const KEY_PREFIX = 'cs_'
+/** random bytes in a key: 160 bits */
+export const KEY_RANDOM_BYTES = 20
 /** characters of the key (prefix included) shown in listings */
 export const KEY_SHOWN_CHARS = 10
 
@@ -17,9 +20,22 @@ export type ApiKeyRecord = {
   revokedAt: number | null
 }
 
+/** URL-safe base64 of the random bytes, so the key pastes into a header or a shell unquoted. */
+export function formatKey(random: Uint8Array): string {
+  return `${KEY_PREFIX}${Buffer.from(random).toString('base64url')}`
+}
+
+const KEY_SHAPE = /^cs_[A-Za-z0-9_-]{20,100}$/
+const KEY_IN_TEXT = /cs_[A-Za-z0-9_-]{20,}/g
+
 /** A key must look like one before it is worth hashing and looking up. */
 export function looksLikeKey(token: string): boolean {
-  return /^cs_[A-Za-z0-9_-]{20,100}$/.test(token)
+  return KEY_SHAPE.test(token)
+}
+
+/** Masks anything shaped like a key (decisions §7): a client may paste one into a URL. */
+export function maskKeys(text: string): string {
+  return text.includes(KEY_PREFIX) ? text.replace(KEY_IN_TEXT, `${KEY_PREFIX}[redacted]`) : text
 }
 
 /** The hex SHA-256 under which a key is stored and looked up; the key itself is never kept. */

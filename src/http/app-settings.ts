@@ -13,8 +13,8 @@ export type AppSettings = Readonly<{
   /** PEM certificate and key: serve HTTPS directly; null for plain HTTP behind a proxy */
   tls: Readonly<{ cert: Buffer; key: Buffer }> | null
   /**
-   * Answer cache hits of the hot GETs before Fastify (fast-path.ts); default true. false sends every
-   * request through the framework, which the differential test compares the fast path with.
+   * Answer the hot GETs before Fastify (fast-path.ts); default true. false (FAST_PATH=off) sends
+   * every request through the framework: for debugging, and the other half of the differential tests.
    */
   fastPath?: boolean
   /** the HTTP server's connection limits (README, "Connection limits") */

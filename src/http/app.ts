@@ -2,13 +2,21 @@
 // listening (the composition root in src/main/ does that). Hook order is the contract: request
 // counting (when metrics are on), request id and shutdown first, then the rate limiter, so a refused
 // request runs nothing else yet is still counted.
+import { performance } from 'node:perf_hooks'
 import { constants as zlibConstants } from 'node:zlib'
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify'
 import { createStoreProbe } from '../store/store-probe.ts'
+import { countBodyBytes, countedBodyBytes, createAccessLog, serializeRequest } from './access-log.ts'
 import type { AppDeps } from './app-deps.ts'
 import { createClientAddress } from './client-address.ts'
 import { createContestCache } from './contest-cache.ts'
@@ -24,10 +32,9 @@ import { KNOWN_PATHS, PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './representation.ts'
-import { requestIdOf, setEdgeHeaders } from './request-id.ts'
-import { serializeRequest } from './request-log.ts'
+import { setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered } from './request-metrics.ts'
-import { answerRequestFault } from './request-rules.ts'
+import { answerRefusal, createRequestRules } from './request-rules.ts'
 import { createRequireKey } from './require-key.ts'
 import { registerContestRoutes } from './routes/contests.ts'
 import { registerHealthRoute } from './routes/health.ts'
@@ -50,14 +57,27 @@ const BODY_LIMIT = 16 * 1024
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { settings, metrics } = deps
   const baseUrl = settings.publicBaseUrl
-  const clientAddress = createClientAddress(settings.trustProxy)
+  const rules = createRequestRules(createClientAddress(settings.trustProxy))
   const rateLimiter = createRateLimiter({
     buckets: deps.buckets,
     policy: settings.rateLimit,
     baseUrl,
     cors: settings,
-    clientAddress,
+    rules,
   })
+  const accessLog = createAccessLog(deps.logger)
+  function logAnswer(request: FastifyRequest, reply: FastifyReply): void {
+    const facts = rules(request.raw)
+    accessLog.write({
+      method: request.method,
+      path: request.url,
+      status: reply.statusCode,
+      bytes: bytesSent(reply),
+      durationMs: performance.now() - facts.startedAt,
+      address: facts.address,
+      reqId: request.id,
+    })
+  }
   let closing = false
 
   // The request serializer logs no headers; the redaction holds should anyone log them.
@@ -73,6 +93,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     baseUrl,
     cors: settings,
     rateLimiter,
+    accessLog,
+    rules,
+    logAnswer,
     ...(metrics ? { metrics } : {}),
     log: () => app.log,
   })
@@ -82,8 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const serverTimeouts = {
     headersTimeout: limits.headersTimeoutMs,
     connectionsCheckingInterval: 1000,
-    // Node would answer a missing Host with a bare text 400; the first hook answers it as a problem
-    // (request-rules.ts).
+    // Node would answer a missing Host with a bare text 400; the hook below answers it as a problem.
     requireHostHeader: false,
   }
   const app = Fastify({
@@ -99,7 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // the proxy, never this server, closes an idle upstream connection: no request races a close.
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger,
-    genReqId: requestIdOf,
+    // One access-log line per request, written below (access-log.ts), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => rules(req).requestId,
     trustProxy: settings.trustProxy.length > 0 ? [...settings.trustProxy] : false,
     // Open streams and keep-alive sockets must not hold close() for the 72 s keep-alive timeout.
     forceCloseConnections: true,
@@ -125,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onRequest', async (request, reply) => {
     setEdgeHeaders(reply, request.id)
-    if (answerRequestFault({ baseUrl, cors: settings }, request, reply)) return reply
+    if (answerRefusal({ baseUrl, cors: settings, rules }, request, reply)) return reply
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {
@@ -151,6 +175,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     done()
   })
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.routeOptions.url !== PATHS.health) logAnswer(request, reply)
+  })
   app.addHook('onRequest', rateLimiter.onRequest)
   // Counted like any request, then answered before CORS and body handling: 405 with Allow on a
   // known path, 404 elsewhere (not-found.ts).
@@ -168,6 +195,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     threshold: COMPRESS_THRESHOLD + 1,
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+  })
+  // Bodies streamed without a Content-Length (compressed on the fly) are counted for the access log.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (isStream(payload) && !reply.hasHeader('content-length')) countBodyBytes(reply.raw)
+    return payload
   })
   await app.register(
     swagger,
@@ -193,18 +225,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const unwatchRevocations = deps.follower.onEvents(
     endStreamsOfRevokedKeys({ streams: openStreams, store: deps.store, logger: app.log }),
   )
+  const handOver = { streams: deps.streams, accessLog, log: app.log }
   if (settings.fastPath !== false) {
-    // Cache hits of the hot GETs are answered before Fastify's own request handling (fast-path.ts);
-    // everything else reaches Fastify's handler unchanged.
+    // The hot GETs are answered before Fastify's own request handling (fast-path.ts); everything
+    // else reaches Fastify's handler unchanged.
     const fastPath = createFastPath({
       cache,
       auth,
       limiter: rateLimiter,
       cors: settings,
-      log: pinoLogger,
-      streams: deps.streams,
+      rules,
+      accessLog,
+      handOver,
       openStreams,
-      clientAddress,
+      routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
       ...(metrics ? { metrics } : {}),
       isClosing: () => closing,
     })
@@ -214,7 +248,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.server.on('request', fastPath(framework))
   }
   registerStreamRoute(app, {
-    streams: deps.streams,
+    handOver,
+    rules,
     requireKey,
     openStreams,
     rateLimitBurst: settings.rateLimit.burst,
@@ -244,4 +279,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   return app as unknown as FastifyInstance
+}
+
+function isStream(payload: unknown): boolean {
+  return typeof (payload as { pipe?: unknown } | null)?.pipe === 'function'
+}
+
+/** The body bytes of a framework answer: its Content-Length, or what was counted as it went out. */
+function bytesSent(reply: FastifyReply): number {
+  const length = reply.getHeader('content-length')
+  return length === undefined ? countedBodyBytes(reply.raw) : Number(length)
 }

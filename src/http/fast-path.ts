@@ -1,28 +1,27 @@
-// The fast path: hot GETs answered from the contest cache before Fastify sees them. Fastify's own
+// The fast path: the hot GETs answered from the contest cache before Fastify sees them. Fastify's own
 // per-request work (request and reply objects, hooks, the CORS and compression plugins inspecting
 // bytes that are already precompressed) costs more than everything this API does for a cached
-// answer, so a request that is certain to be a cache hit for a well-formed URL is answered here,
-// through the same modules as the framework path: the rate limiter, the key check, the contest
-// cache, the request id and the header builder (representationHead). Anything else — an unusual
-// URL, a request that breaks a request rule (request-rules.ts), a cache miss, a 429 or 401, a
-// cross-origin request, shutdown, request logging enabled —
-// is handed to Fastify untouched; a token already taken travels with it, so nothing is counted twice.
-// test/http-fast-path.test.ts sends one matrix of requests through both paths and requires
-// identical answers, headers included.
+// answer, so a well-formed request for a contest, the active contest, a page of history or the
+// stream is answered here, through the same modules as the framework path: the request rules, the
+// rate limiter, the key check, the contest cache, the header builder (representationHead), the
+// stream hand-over and the access log. Anything else — a request the rules refuse, an unusual URL, a
+// 429 or 401, a contest that is not there, a cross-origin request, shutdown — is handed to Fastify
+// untouched; a token already taken travels with it, so nothing is counted twice.
+// Routes are found by find-my-way, Fastify's own router, with the same options, once per distinct
+// URL. test/http-fast-path.test.ts and test/http-differential.test.ts hold the two paths to
+// identical answers, headers included, and the whole HTTP suite runs on both (test/README.md).
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { FastifyBaseLogger } from 'fastify'
-import type { Logger } from 'pino'
-import { bucketKeyFor } from '../domain/client-address.ts'
-import type { StreamHub } from '../stream/stream-hub.ts'
-import type { ClientAddressOf } from './client-address.ts'
+import { performance } from 'node:perf_hooks'
+import FindMyWay from 'find-my-way'
+import type { AccessLog } from './access-log.ts'
 import { activeKey, type CachedEntry, type ContestCache, contestKey, historyKey } from './contest-cache.ts'
 import { type CorsPolicy, corsSimpleHeaders } from './cors.ts'
-import { type HotHeaders, readHotHeaders } from './hot-headers.ts'
 import type { AuthResult, KeyAuth } from './key-auth.ts'
 import type { OpenStreams } from './open-streams.ts'
 import { PATHS } from './paths.ts'
 import type { LimitVerdict, RateLimiter } from './rate-limit.ts'
 import {
+  CONTEST_CACHE_CONTROL,
   chooseEncoding,
   type Encoding,
   encodingFor,
@@ -31,48 +30,56 @@ import {
   type Representation,
   representationHead,
 } from './representation.ts'
-import { edgeHeaders, requestIdFrom } from './request-id.ts'
+import { edgeHeaders } from './request-id.ts'
 import type { RequestMetrics } from './request-metrics.ts'
-import { requestFault } from './request-rules.ts'
-import { CONTEST_CACHE_CONTROL } from './routes/contests.ts'
-import { lazyRequestLogger, openStream, STREAM_HEADERS } from './routes/stream.ts'
+import type { RequestFacts, RequestRules } from './request-rules.ts'
 import { LIMIT_DEFAULT, SERIES_MAX_LENGTH, TICKER_MAX_LENGTH } from './schemas.ts'
+import { openStream, STREAM_HEADERS, type StreamHandOver } from './stream-handover.ts'
 
 export type FastPathDeps = {
   cache: ContestCache
   auth: KeyAuth
   limiter: RateLimiter
   cors: CorsPolicy
-  /** the app's logger: with request logging on (info), every request goes through Fastify */
-  log: FastifyBaseLogger & Pick<Logger, 'isLevelEnabled'>
-  streams: StreamHub
+  rules: RequestRules
+  accessLog: AccessLog
+  handOver: StreamHandOver
   /** the per-address stream cap and the streams a revocation ends: shared with the stream route */
   openStreams: OpenStreams
-  /** the client address as the rate limiter and Fastify's request.ip see it */
-  clientAddress: ClientAddressOf
+  /** Fastify's router options (the same find-my-way settings) */
+  routerOptions: { maxParamLength: number }
   metrics?: RequestMetrics
   isClosing(): boolean
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
-/**
- * A URL the fast path may answer, parsed once and remembered: a cached read (its cache key and
- * entry), or a stream of a series.
- */
-type Route = { key: string; label: string; entry: CachedEntry | undefined; stream?: string }
+type Kind = 'contest' | 'active' | 'history' | 'stream'
+
+/** A URL the fast path may answer, looked up once and remembered, with its cached entry. */
+type Route = {
+  kind: Kind
+  /** the route pattern: the metrics label */
+  label: string
+  /** the series of an active contest, a history page or a stream; the ticker of a contest */
+  name: string
+  limit: number
+  key: string
+  entry: CachedEntry | undefined
+}
 
 /** One prebuilt answer: the flat header list (slot `idAt` takes the request id), status and bytes. */
-type Head = { status: number; headers: string[]; idAt: number; body: Buffer | null }
+type Head = { status: number; headers: string[]; idAt: number; body: Buffer | null; bytes: number }
 
-/** URLs remembered (parsed routes and refusals alike) before the memo starts over. */
+/** URLs remembered (routes and refusals alike) before the memo starts over. */
 const MAX_MEMO = 10_000
-/** Characters a series or ticker may have on the fast path: what needs no percent-decoding. */
+/** Characters a series may have on the fast path: what the query parser passes through unchanged. */
 const PLAIN = /^[A-Za-z0-9._~-]+$/
 const LIMIT = /^(?:[1-9][0-9]?|100)$/
 
 export function createFastPath(deps: FastPathDeps): (framework: Handler) => Handler {
-  const { cache, auth, limiter, cors, log, metrics } = deps
+  const { cache, auth, limiter, cors, rules, accessLog, metrics } = deps
+  const router = createRouter(deps.routerOptions)
   const routes = new Map<string, Route | null>()
   const heads = new WeakMap<Representation, Map<string, Head>>()
   const encodings = new Map<string, Encoding | null>()
@@ -81,17 +88,23 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     let route = routes.get(url)
     if (route === undefined) {
       if (routes.size >= MAX_MEMO) routes.clear()
-      route = parseRoute(url)
+      route = findRoute(router, url)
       routes.set(url, route)
     }
     return route
   }
 
-  function entryOf(route: Route): CachedEntry | undefined {
-    const held = route.entry
-    if (held?.live) return held
-    route.entry = cache.peek(route.key)
-    return route.entry
+  /** The cached answer, or null (none, or no such contest), without waiting for the store. */
+  function held(route: Route): Representation | null | undefined {
+    const entry = route.entry?.live ? route.entry : cache.peek(route.key)
+    route.entry = entry
+    return entry?.rep
+  }
+
+  function load(route: Route): Promise<Representation | null> {
+    if (route.kind === 'contest') return cache.contest(route.name)
+    if (route.kind === 'active') return cache.active(route.name)
+    return cache.history({ series: route.name, limit: route.limit, since: undefined, before: undefined })
   }
 
   /** chooseEncoding, remembered per Accept-Encoding value (clients send a handful of spellings). */
@@ -124,19 +137,30 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
   function answer(
     req: IncomingMessage,
     res: ServerResponse,
-    h: HotHeaders,
+    facts: RequestFacts,
     route: Route,
     rep: Representation,
-  ): void {
+  ) {
+    const h = facts.headers
     const encoding = encodingFor(rep, h.acceptEncoding, chooseRemembered)
     const notModified = ifNoneMatchHits(h.ifNoneMatch, rep.etag)
-    const head = headOf(rep, encoding, notModified, req.method === 'HEAD')
+    const method = req.method!
+    const head = headOf(rep, encoding, notModified, method === 'HEAD')
     // The list is copied into the header block synchronously, so one array serves every request.
-    head.headers[head.idAt] = requestIdFrom(h.requestId)
+    head.headers[head.idAt] = facts.requestId
     res.writeHead(head.status, head.headers)
     if (head.body === null) res.end()
     else res.end(head.body)
-    metrics?.countRequest(route.label, req.method!, head.status)
+    metrics?.countRequest(route.label, method, head.status)
+    accessLog.write({
+      method,
+      path: req.url!,
+      status: head.status,
+      bytes: head.bytes,
+      durationMs: performance.now() - facts.startedAt,
+      address: facts.address,
+      reqId: facts.requestId,
+    })
   }
 
   return (framework) => {
@@ -144,7 +168,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     function afterLimit(
       req: IncomingMessage,
       res: ServerResponse,
-      h: HotHeaders,
+      facts: RequestFacts,
       route: Route,
       verdict: LimitVerdict,
     ): void {
@@ -152,34 +176,48 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         handOver(req, res, verdict)
         return
       }
-      const checked = auth.checkNow(h.authorization, req.socket)
+      const checked = auth.checkNow(facts.headers.authorization, req.socket)
       if (checked instanceof Promise) {
         checked.then(
-          (result) => afterAuth(req, res, h, route, verdict, result),
+          (result) => afterAuth(req, res, facts, route, verdict, result),
           () => handOver(req, res, verdict),
         )
-      } else afterAuth(req, res, h, route, verdict, checked)
+      } else afterAuth(req, res, facts, route, verdict, checked)
     }
 
     function afterAuth(
       req: IncomingMessage,
       res: ServerResponse,
-      h: HotHeaders,
+      facts: RequestFacts,
       route: Route,
       verdict: LimitVerdict,
       result: AuthResult,
     ): void {
-      if (route.stream !== undefined) {
+      if (!result.ok) {
+        handOver(req, res, verdict)
+        return
+      }
+      if (route.kind === 'stream') {
         // over the per-address cap, the stream route answers its 429 (the token travels with it)
-        const address = bucketKeyFor(deps.clientAddress(req.socket?.remoteAddress, h.forwardedFor))
-        if (result.ok && deps.openStreams.admit(address, result.keyId, res)) stream(req, res, h, route.stream)
+        if (deps.openStreams.admit(facts.bucketKey, result.keyId, res)) stream(res, facts, route.name)
         else handOver(req, res, verdict)
         return
       }
-      // The entry may have been dropped while the limiter or the key store was asked.
-      const rep = result.ok ? entryOf(route)?.rep : null
-      if (rep) answer(req, res, h, route, rep)
-      else handOver(req, res, verdict)
+      const rep = held(route)
+      if (rep) {
+        answer(req, res, facts, route, rep)
+        return
+      }
+      // Not held (or held as "no such contest", which Fastify answers as its 404).
+      if (rep === null) {
+        handOver(req, res, verdict)
+        return
+      }
+      load(route).then(
+        (loaded) => (loaded ? answer(req, res, facts, route, loaded) : handOver(req, res, verdict)),
+        // The store failed: Fastify asks again and answers as its error handler decides (503).
+        () => handOver(req, res, verdict),
+      )
     }
 
     function handOver(req: IncomingMessage, res: ServerResponse, verdict: LimitVerdict): void {
@@ -188,109 +226,97 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     }
 
     /** The stream route's work without the route: the same head, the same hand-over to the hub. */
-    function stream(req: IncomingMessage, res: ServerResponse, h: HotHeaders, series: string): void {
-      // as in the stream route: quiet between keep-alives, cut off by its own rule, not the idle timeout
-      req.socket?.setTimeout(0)
+    function stream(res: ServerResponse, facts: RequestFacts, series: string): void {
       const head = streamHead(cors)
-      const id = requestIdFrom(h.requestId)
-      head.headers[head.idAt] = id
+      head.headers[head.idAt] = facts.requestId
       if (metrics) res.once('close', () => metrics.countRequest(PATHS.stream, 'GET', 200))
       void openStream(
-        deps.streams,
+        deps.handOver,
         res,
         head.headers,
-        { series, lastEventId: h.lastEventId ?? null },
-        lazyRequestLogger(log, id),
+        { series, lastEventId: facts.headers.lastEventId ?? null },
+        facts,
       )
     }
 
     return function fastPath(req, res) {
       const method = req.method
-      if ((method !== 'GET' && method !== 'HEAD') || deps.isClosing() || log.isLevelEnabled('info')) {
+      if ((method !== 'GET' && method !== 'HEAD') || deps.isClosing()) {
         framework(req, res)
         return
       }
       const route = routeOf(req.url ?? '')
-      const rep = route === null ? null : route.stream !== undefined ? true : entryOf(route)?.rep
       // HEAD on the stream is Fastify's 405.
-      if (!rep || route === null || (route.stream !== undefined && method !== 'GET')) {
+      if (route === null || (route.kind === 'stream' && method !== 'GET')) {
         framework(req, res)
         return
       }
-      const h = readHotHeaders(req.rawHeaders)
-      // A request that breaks a request rule gets its 400 from the framework path (request-rules.ts);
-      // cross-origin requests are @fastify/cors's (the fast path builds heads for requests without Origin).
-      if (h.origin !== undefined || requestFault(req.httpVersion, req.url ?? '', h) !== null) {
+      const facts = rules(req)
+      // Refused by the request rules (answered by Fastify's first hook, which reads the same facts),
+      // or cross-origin, which is @fastify/cors's (the fast path builds heads for requests without Origin).
+      if (facts.refusal !== null || facts.headers.origin !== undefined) {
         framework(req, res)
         return
       }
-      const verdict = limiter.takeFor(req.socket?.remoteAddress, h.forwardedFor, (err) =>
-        log.error(
-          { err, reqId: requestIdFrom(h.requestId) },
+      const verdict = limiter.take(req, (err) =>
+        deps.handOver.log.error(
+          { err, reqId: facts.requestId },
           'rate-limit store failed; request let through uncounted',
         ),
       )
-      if (verdict instanceof Promise) verdict.then((v) => afterLimit(req, res, h, route, v))
-      else afterLimit(req, res, h, route, verdict)
+      if (verdict instanceof Promise) verdict.then((v) => afterLimit(req, res, facts, route, v))
+      else afterLimit(req, res, facts, route, verdict)
     }
   }
+}
+
+type RouteStore = { kind: Kind; label: string }
+
+/** find-my-way, configured as Fastify configures it, holding the four routes the fast path answers. */
+function createRouter(options: { maxParamLength: number }) {
+  const router = FindMyWay({ maxParamLength: options.maxParamLength })
+  const noop = () => undefined
+  const add = (label: string, kind: Kind) =>
+    router.on('GET', label, noop, { kind, label } satisfies RouteStore)
+  add(PATHS.contest, 'contest')
+  add(PATHS.activeContest, 'active')
+  add(PATHS.contests, 'history')
+  add(PATHS.stream, 'stream')
+  return router
 }
 
 /**
- * The URLs the fast path answers, in their plain spelling only: a series or ticker that needs no
- * percent-decoding, `limit` in canonical decimal, no other parameter. Everything else (encoded
- * characters, repeated or unknown parameters, since/before, an overlong value) is Fastify's.
+ * The route of a URL the fast path answers. The router matches the path and splits the query as
+ * Fastify's does; on top, only the plain spellings are taken: nothing percent-encoded (a malformed
+ * escape is the framework's 400), each parameter once, no parameter the route does not read, a
+ * series in plain characters, `limit` in canonical decimal. Everything else is Fastify's.
  */
-function parseRoute(url: string): Route | null {
-  const q = url.indexOf('?')
-  const path = q === -1 ? url : url.slice(0, q)
-  const query = q === -1 ? null : url.slice(q + 1)
-  const contestsPrefix = `${PATHS.contests}/`
-  if (path === PATHS.activeContest) {
-    const series = query === null ? null : onlyParam(query, 'series')
-    if (series === null || !plain(series, SERIES_MAX_LENGTH)) return null
-    return { key: activeKey(series), label: PATHS.activeContest, entry: undefined }
+function findRoute(router: ReturnType<typeof createRouter>, url: string): Route | null {
+  if (url.includes('%')) return null
+  const found = router.find('GET', url)
+  if (found === null) return null
+  const { kind, label } = found.store as RouteStore
+  const query = found.searchParams as Record<string, string | string[]>
+  const names = Object.keys(query)
+  if (kind === 'contest') {
+    const ticker = found.params.ticker ?? ''
+    if (names.length > 0 || ticker.length < 1 || ticker.length > TICKER_MAX_LENGTH || ticker === 'active')
+      return null
+    return { kind, label, name: ticker, limit: 0, key: contestKey(ticker), entry: undefined }
   }
-  if (path === PATHS.contests) {
-    if (query === null) return null
-    let series: string | null = null
-    let limit: number = LIMIT_DEFAULT
-    const parts = query.split('&')
-    if (parts.length > 2) return null
-    let sawLimit = false
-    for (const part of parts) {
-      if (part.startsWith('series=') && series === null) series = part.slice(7)
-      else if (part.startsWith('limit=') && !sawLimit && LIMIT.test(part.slice(6))) {
-        sawLimit = true
-        limit = Number(part.slice(6))
-      } else return null
-    }
-    if (series === null || !plain(series, SERIES_MAX_LENGTH)) return null
-    return {
-      key: historyKey({ series, limit, since: undefined, before: undefined }),
-      label: PATHS.contests,
-      entry: undefined,
-    }
+  const series = query.series
+  if (typeof series !== 'string' || series.length > SERIES_MAX_LENGTH || !PLAIN.test(series)) return null
+  if (kind === 'history') {
+    const limit = query.limit
+    if (names.length > (limit === undefined ? 1 : 2)) return null
+    if (limit !== undefined && (typeof limit !== 'string' || !LIMIT.test(limit))) return null
+    const n = limit === undefined ? LIMIT_DEFAULT : Number(limit)
+    const key = historyKey({ series, limit: n, since: undefined, before: undefined })
+    return { kind, label, name: series, limit: n, key, entry: undefined }
   }
-  if (path === PATHS.stream) {
-    const series = query === null ? null : onlyParam(query, 'series')
-    if (series === null || !plain(series, SERIES_MAX_LENGTH)) return null
-    return { key: '', label: PATHS.stream, entry: undefined, stream: series }
-  }
-  if (path.startsWith(contestsPrefix) && query === null) {
-    const ticker = path.slice(contestsPrefix.length)
-    if (ticker === 'active' || !plain(ticker, TICKER_MAX_LENGTH)) return null
-    return { key: contestKey(ticker), label: PATHS.contest, entry: undefined }
-  }
-  return null
-}
-
-function onlyParam(query: string, name: string): string | null {
-  return query.startsWith(`${name}=`) && !query.includes('&') ? query.slice(name.length + 1) : null
-}
-
-function plain(value: string, maxLength: number): boolean {
-  return value.length >= 1 && value.length <= maxLength && PLAIN.test(value)
+  if (names.length > 1) return null
+  const key = kind === 'active' ? activeKey(series) : ''
+  return { kind, label, name: series, limit: 0, key, entry: undefined }
 }
 
 /** Headers in the order Fastify writes them: its reply header object keeps insertion order. */
@@ -318,9 +344,9 @@ function streamHead(cors: CorsPolicy): { headers: string[]; idAt: number } {
 
 /**
  * The framework path's header sequence for a cached representation, built once per variant: the
- * edge headers with the request id (app.ts's first hook), the CORS headers of a request without Origin (@fastify/cors),
- * the representation's own (representationHead), then what Fastify adds as it sends: the length
- * of the bytes, and `content-length: 0` on a HEAD that has none (its HEAD route's onSend).
+ * edge headers with the request id (app.ts's first hook), the CORS headers of a request without
+ * Origin (@fastify/cors), the representation's own (representationHead), then what Fastify adds as
+ * it sends: the length of the bytes, and `content-length: 0` on a HEAD that has none.
  */
 function buildHead(
   cors: CorsPolicy,
@@ -337,5 +363,5 @@ function buildHead(
   if (body !== null) builder.header('content-length', String(body.length))
   else if (head) builder.header('content-length', '0')
   const headers = builder.flat()
-  return { status, headers, idAt: headers.indexOf(ID), body }
+  return { status, headers, idAt: headers.indexOf(ID), body, bytes: body?.length ?? 0 }
 }

@@ -3,11 +3,13 @@
 // requests Node cannot parse at all (clientErrorHandler, answered on the bare socket).
 import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { AccessLog } from './access-log.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import {
   EVERY_RESPONSE_HEADERS,
   PROBLEM_MEDIA_TYPE,
   PROBLEMS,
+  type ProblemName,
   problemBody,
   sendProblem,
   TICKER_NOT_FOUND,
@@ -15,15 +17,30 @@ import {
 import type { RateLimiter } from './rate-limit.ts'
 import { setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
-import { answerRequestFault } from './request-rules.ts'
+import { answerRefusal, type RequestRules } from './request-rules.ts'
 
 export type FrameworkErrorDeps = {
   baseUrl: string
   cors: CorsPolicy
   rateLimiter: RateLimiter
   metrics?: RequestMetrics
+  accessLog: AccessLog
+  rules: RequestRules
+  /** writes a framework answer's access line (the hooks that would do it never run here) */
+  logAnswer(request: FastifyRequest, reply: FastifyReply): void
   /** the app's logger, read when a socket error arrives (the app exists by then) */
   log: () => FastifyBaseLogger
+}
+
+/**
+ * The problem for each error of Node's HTTP parser that has its own answer; any other is a 400. A
+ * method token the parser does not know (FROBNICATE) is 501: the server does not implement it
+ * (RFC 9110 §9.1), which says more than a 400 about the URL.
+ */
+const PARSER_ERRORS: Record<string, ProblemName> = {
+  HPE_HEADER_OVERFLOW: 'request-header-fields-too-large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
+  HPE_INVALID_METHOD: 'not-implemented',
 }
 
 export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
@@ -33,9 +50,10 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
   async function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     try {
       if (metrics) countWhenAnswered(metrics, request, reply)
+      reply.raw.once('finish', () => deps.logAnswer(request, reply))
       setEdgeHeaders(reply, request.id)
       // as in app.ts's first hook: the request rules come before the limiter
-      if (answerRequestFault(deps, request, reply)) return
+      if (answerRefusal(deps, request, reply)) return
       addCorsHeaders(deps.cors, request, reply)
       if (await deps.rateLimiter.refuse(request, reply)) return
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
@@ -58,12 +76,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       socket.destroy()
       return
     }
-    const name =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? 'request-header-fields-too-large'
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? 'request-timeout'
-          : 'bad-request'
+    const name = PARSER_ERRORS[error.code ?? ''] ?? 'bad-request'
     const body = JSON.stringify(problemBody(baseUrl, name))
     const { status, title } = PROBLEMS[name]
     deps.log().debug({ code: error.code }, 'client error')
@@ -71,12 +84,23 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     // The answer to HEAD has no body (RFC 9110 §9.3.2), even when the request was too big to parse.
     const raw = error.rawPacket
     const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD '
+    const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? ''
     const always = Object.entries(EVERY_RESPONSE_HEADERS)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     socket.end(
       `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${head ? '' : body}`,
     )
+    // No request was parsed: the line has what the socket knows (no method, target or request id).
+    deps.accessLog.write({
+      method: '',
+      path: '',
+      status,
+      bytes: Buffer.byteLength(body),
+      durationMs: 0,
+      address,
+      reqId: '',
+    })
   }
 
   return {

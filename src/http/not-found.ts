@@ -1,5 +1,7 @@
 // Requests that found no route: 405 with Allow when the path is known but the method is not (the
-// rarer methods, TRACE, PROPFIND, QUERY…, that have no stub route, and a plain OPTIONS), else 404.
+// rarer methods, TRACE, PROPFIND, QUERY…, that have no stub route), else 404. A plain OPTIONS (not a
+// CORS preflight) asks which methods a resource allows: 204 with Allow on a known path (RFC 9110
+// §9.3.7), 404 elsewhere (decisions §4).
 // The Allow lists come from paths.ts, the same table the 405 stub routes are registered from.
 // `answersBeforeRouting` sends these answers from an onRequest hook, before Fastify would read a
 // body (QUERY without Content-Type would otherwise be a misleading 400) or @fastify/cors would
@@ -23,6 +25,9 @@ export function createNotFoundHandler(baseUrl: string, paths: readonly KnownPath
   return function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const allow = allowFor(request.url.split('?')[0] ?? '')
+      if (allow !== null && request.method === 'OPTIONS') {
+        return reply.code(204).header('allow', allow).header('cache-control', 'no-store').send()
+      }
       if (allow !== null) return sendProblem(reply, baseUrl, 'method-not-allowed', { headers: { allow } })
     }
     return sendProblem(reply, baseUrl, 'not-found', { detail: 'There is no resource at this path.' })

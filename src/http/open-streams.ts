@@ -14,15 +14,15 @@ import type { Store } from '../ports/store.ts'
 
 export type OpenStreams = {
   /** Registers a stream unless its address already holds the maximum; false when refused. */
-  admit(address: string, keyId: string, res: ServerResponse): boolean
+  admit(address: string | number, keyId: string, res: ServerResponse): boolean
   /** Ends every open stream of this key; returns how many. */
   endForKey(keyId: string): number
   hasKey(keyId: string): boolean
-  countFor(address: string): number
+  countFor(address: string | number): number
 }
 
 export function createOpenStreams(maxPerAddress: number): OpenStreams {
-  const byAddress = new Map<string, number>()
+  const byAddress = new Map<string | number, number>()
   const byKey = new Map<string, Set<ServerResponse>>()
   return {
     admit(address, keyId, res) {

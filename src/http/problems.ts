@@ -95,6 +95,13 @@ export const PROBLEMS = {
     description:
       'An unexpected fault on the server. The response carries no internals; quote the `X-Request-Id` response header when reporting it.',
   },
+  'not-implemented': {
+    status: 501,
+    title: 'Not Implemented',
+    detail: 'The server does not implement this request method.',
+    description:
+      'The request method is not one this server knows (the API answers GET, HEAD and OPTIONS; other standard methods get 405 with `Allow`). Send a GET.',
+  },
   unavailable: {
     status: 503,
     title: 'Service Unavailable',

@@ -3,16 +3,16 @@
 // no key check, no store read. Only GET/HEAD /v1/health and CORS preflights are free; 401s, 404s,
 // 405s, the OpenAPI document and problem pages all count. The limit headers appear on 429 only.
 // The fast path (fast-path.ts) takes its token through `take` too; a request it hands over to the
-// framework carries that answer, and the hook uses it instead of taking a second token.
+// framework carries that answer, and the hook uses it instead of taking a second token. Both count by
+// the client address of request-rules.ts.
 import type { IncomingMessage } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { bucketKeyOf } from '../domain/client-address.ts'
 import type { BucketPolicy } from '../domain/token-bucket.ts'
 import type { BucketStore, TakeResult } from '../ports/bucket-store.ts'
-import type { ClientAddressOf } from './client-address.ts'
 import { addCorsHeaders, type CorsPolicy, isPreflight } from './cors.ts'
 import { PAGE_PATHS, PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
+import type { RequestRules } from './request-rules.ts'
 
 /** A limiter step: its answer, or null when the bucket store failed and the request goes uncounted. */
 export type LimitVerdict = TakeResult | null
@@ -30,12 +30,6 @@ export type RateLimiter = {
    * are logged through `onError` and let the request through uncounted (null).
    */
   take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict>
-  /** `take` with the socket's peer and the X-Forwarded-For value already in hand. */
-  takeFor(
-    socketAddress: string | undefined,
-    forwardedFor: string | undefined,
-    onError: (err: unknown) => void,
-  ): LimitVerdict | Promise<LimitVerdict>
   /** Hands a verdict already taken to the framework path, so the request is not counted twice. */
   remember(raw: IncomingMessage, verdict: LimitVerdict): void
 }
@@ -49,23 +43,13 @@ export function createRateLimiter(opts: {
   policy: BucketPolicy
   baseUrl: string
   cors: CorsPolicy
-  clientAddress: ClientAddressOf
+  rules: RequestRules
 }): RateLimiter {
-  const { buckets, policy, baseUrl, cors, clientAddress } = opts
+  const { buckets, policy, baseUrl, cors, rules } = opts
   const takeNow = buckets.takeNow?.bind(buckets)
 
   function take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict> {
-    const header = raw.headers['x-forwarded-for']
-    const forwarded = typeof header === 'string' || header === undefined ? header : header.join(', ')
-    return takeFor(raw.socket?.remoteAddress, forwarded, onError)
-  }
-
-  function takeFor(
-    socketAddress: string | undefined,
-    forwardedFor: string | undefined,
-    onError: (err: unknown) => void,
-  ): LimitVerdict | Promise<LimitVerdict> {
-    const key = bucketKeyOf(clientAddress(socketAddress, forwardedFor))
+    const key = rules(raw).bucketKey
     try {
       if (takeNow) return takeNow(key)
       return buckets.take(key).catch((err: unknown) => {
@@ -106,7 +90,6 @@ export function createRateLimiter(opts: {
     },
     refuse,
     take,
-    takeFor,
     remember(raw, verdict) {
       ;(raw as WithVerdict)[TAKEN] = verdict
     },

@@ -17,6 +17,12 @@ export type Representation = {
   variant(encoding: Encoding): Buffer
 }
 
+/**
+ * Cache-Control of every contest, active-contest and history answer, on either request path:
+ * authenticated data may be kept by the client but must be revalidated (ETag) before reuse.
+ */
+export const CONTEST_CACHE_CONTROL = 'private, no-cache'
+
 /** Bodies below this are sent as they are (decisions §4: compress when over 1 KiB). */
 export const COMPRESS_THRESHOLD = 1024
 

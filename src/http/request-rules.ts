@@ -1,61 +1,101 @@
-// The request-level rules every request meets before anything else looks at it, whatever path it
-// takes: app.ts's first hook, the framework-error answers and the fast path all ask `requestFault`,
-// and a request that breaks one is answered 400 `bad-request` by the framework path (the fast path
-// hands it over). RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than
-// one Host line, is a 400. Authorization is a singleton field (RFC 9110 §11.6.2): two lines are an
-// ambiguous credential, refused rather than resolved by picking one. A fragment is not part of a
-// request target (RFC 9112 §3.2, RFC 9110 §4.2.5): a `#` in one is refused, never half-stripped.
+// The request-level rules, in one place for both request paths (decisions §4): whether the request
+// may be served at all, the headers the API reads, the request id, and the client address that the
+// rate limiter, the stream cap and the access log all use. The fast path calls `requestFacts` first;
+// the framework path calls it from genReqId, its first hook and the framework-error answers. The
+// answer is kept on the raw request, so a request the fast path hands over is never judged twice and
+// both paths see the very same facts. A request that breaks a rule is answered 400 `bad-request` by
+// the framework path (the fast path hands it over), before the rate limiter:
+// - RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one Host line;
+// - Authorization is a singleton field (RFC 9110 §11.6.2): two lines are an ambiguous credential,
+//   refused rather than resolved by picking one;
+// - a fragment is not part of a request target (RFC 9112 §3.2, RFC 9110 §4.2.5): a `#` in one is
+//   refused, never half-stripped.
+import type { IncomingMessage } from 'node:http'
+import { performance } from 'node:perf_hooks'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { bucketKeyOf } from '../domain/client-address.ts'
+import type { ClientAddressOf } from './client-address.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import { type HotHeaders, readHotHeaders } from './hot-headers.ts'
-import { sendProblem } from './problems.ts'
+import { type ProblemName, type ProblemOptions, sendProblem } from './problems.ts'
+import { requestIdFrom } from './request-id.ts'
 
-export type RequestFault = {
-  detail: string
-  /** a request whose framing cannot be trusted ends its connection */
-  close: boolean
-}
+/** Why a request is refused before anything else looks at it: the problem it is answered with. */
+export type Refusal = { problem: ProblemName; options: ProblemOptions }
 
-const NO_HOST: RequestFault = { detail: 'An HTTP/1.1 request must carry a Host header.', close: true }
-const HOSTS: RequestFault = {
-  detail: 'A request must carry exactly one Host header line; this one carries several.',
-  close: true,
-}
-const AUTHORIZATIONS: RequestFault = {
-  detail: 'A request may carry one Authorization header line; this one carries several.',
-  close: false,
-}
-const FRAGMENT: RequestFault = {
-  detail: 'The request target contains "#": a fragment is not sent to the server; remove it.',
-  close: false,
+export type RequestFacts = {
+  /** null: the request may go on; else the answer it gets, before the rate limiter */
+  refusal: Refusal | null
+  headers: HotHeaders
+  /** X-Request-Id when sane, else a fresh UUID */
+  requestId: string
+  /** the client address (decisions §5): the access log shows it */
+  address: string
+  /** the address as the limiter and the stream cap count it (IPv6 by /64, IPv4 as a number) */
+  bucketKey: string | number
+  /** performance.now() when the request was first looked at: the access log's duration */
+  startedAt: number
 }
 
-/** The first rule the request breaks, or null. `lines` counts its Host and Authorization lines. */
-export function requestFault(
-  httpVersion: string,
-  url: string,
-  lines: Pick<HotHeaders, 'hostLines' | 'authorizationLines'>,
-): RequestFault | null {
-  if (lines.hostLines > 1) return HOSTS
-  if (lines.hostLines === 0 && httpVersion === '1.1') return NO_HOST
-  if (lines.authorizationLines > 1) return AUTHORIZATIONS
-  if (url.includes('#')) return FRAGMENT
+const FACTS = Symbol('request facts')
+type WithFacts = IncomingMessage & { [FACTS]?: RequestFacts }
+
+const refusal = (detail: string, close: boolean): Refusal => ({
+  problem: 'bad-request',
+  // a request whose framing cannot be trusted ends its connection
+  options: close ? { detail, headers: { connection: 'close' } } : { detail },
+})
+const NO_HOST = refusal('An HTTP/1.1 request must carry a Host header.', true)
+const HOSTS = refusal('A request must carry exactly one Host header line; this one carries several.', true)
+const AUTHORIZATIONS = refusal(
+  'A request may carry one Authorization header line; this one carries several.',
+  false,
+)
+const FRAGMENT = refusal(
+  'The request target contains "#": a fragment is not sent to the server; remove it.',
+  false,
+)
+
+export type RequestRules = (req: IncomingMessage) => RequestFacts
+
+export function createRequestRules(clientAddress: ClientAddressOf): RequestRules {
+  return function requestFacts(req) {
+    const raw = req as WithFacts
+    const known = raw[FACTS]
+    if (known !== undefined) return known
+    const headers = readHotHeaders(req.rawHeaders)
+    const address = clientAddress(req.socket?.remoteAddress, headers.forwardedFor)
+    const facts: RequestFacts = {
+      refusal: refusalOf(req, headers),
+      headers,
+      requestId: requestIdFrom(headers.requestId),
+      address,
+      bucketKey: bucketKeyOf(address),
+      startedAt: performance.now(),
+    }
+    raw[FACTS] = facts
+    return facts
+  }
+}
+
+/** The first rule the request breaks, or null. */
+function refusalOf(req: IncomingMessage, headers: HotHeaders): Refusal | null {
+  if (headers.hostLines > 1) return HOSTS
+  if (headers.hostLines === 0 && req.httpVersion === '1.1') return NO_HOST
+  if (headers.authorizationLines > 1) return AUTHORIZATIONS
+  if (req.url?.includes('#')) return FRAGMENT
   return null
 }
 
-/** The framework path's answer: 400 `bad-request` naming the broken rule; false when none is broken. */
-export function answerRequestFault(
-  policy: { baseUrl: string; cors: CorsPolicy },
+/** The framework path's answer to a request that breaks a rule; false when it breaks none. */
+export function answerRefusal(
+  policy: { baseUrl: string; cors: CorsPolicy; rules: RequestRules },
   request: FastifyRequest,
   reply: FastifyReply,
 ): boolean {
-  const raw = request.raw
-  const fault = requestFault(raw.httpVersion, raw.url ?? '', readHotHeaders(raw.rawHeaders))
-  if (fault === null) return false
+  const { refusal } = policy.rules(request.raw)
+  if (refusal === null) return false
   addCorsHeaders(policy.cors, request, reply)
-  sendProblem(reply, policy.baseUrl, 'bad-request', {
-    detail: fault.detail,
-    ...(fault.close ? { headers: { connection: 'close' } } : {}),
-  })
+  sendProblem(reply, policy.baseUrl, refusal.problem, refusal.options)
   return true
 }

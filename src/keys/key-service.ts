@@ -1,15 +1,20 @@
 // Issuing an API key (decisions §7): the secret is shown once, only its SHA-256 digest is stored.
 // Listing and revoking go straight to the Store (cli/keys-command.ts).
 import { randomBytes } from 'node:crypto'
-import { type ApiKeyRecord, digestKey, KEY_PREFIX, KEY_SHOWN_CHARS } from '../domain/api-key.ts'
+import {
+  type ApiKeyRecord,
+  digestKey,
+  formatKey,
+  KEY_RANDOM_BYTES,
+  KEY_SHOWN_CHARS,
+} from '../domain/api-key.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 
 export type IssuedKey = { record: ApiKeyRecord; key: string }
 
 export async function issueKey(store: Store, label: string, clock: Clock): Promise<IssuedKey> {
-  // 160 random bits, URL-safe so the key pastes into a header or a shell unquoted.
-  const key = `${KEY_PREFIX}${randomBytes(20).toString('base64url')}`
+  const key = formatKey(randomBytes(KEY_RANDOM_BYTES))
   const record: ApiKeyRecord = {
     id: `key_${randomBytes(6).toString('hex')}`,
     label,

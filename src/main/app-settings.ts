@@ -26,6 +26,7 @@ export function appSettingsFrom(config: Config): AppSettings {
       keepAliveTimeoutMs: config.httpKeepAliveTimeoutS * 1000,
     },
     streamMaxPerAddress: config.streamMaxPerAddress,
+    fastPath: config.fastPath,
   }
 }
 

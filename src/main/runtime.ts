@@ -228,7 +228,11 @@ async function startApi(parts: ApiParts): Promise<string> {
   const scheme = settings.tls ? 'https' : 'http'
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `${scheme}://${host}:${address.port}`
-  logger.info({ url, publicBaseUrl: config.publicBaseUrl }, 'api listening')
+  logger.info(
+    { url, publicBaseUrl: config.publicBaseUrl, fastPath: config.fastPath ? 'on' : 'off' },
+    // says which request path is on: FAST_PATH=off sends every request through the framework
+    'api listening',
+  )
   return url
 }
 

@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.ts'
 
-export const POSTGRES_TEST_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+/** The machine's server (trust auth, database `test`), used when it answers and nothing else is set. */
+export const MACHINE_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
+
+/** Set by the test run's prerequisite step (test/prerequisites/) to the server it settled on. */
+export const POSTGRES_TEST_URL = process.env.TEST_DATABASE_URL ?? MACHINE_POSTGRES_URL
 
 /** The test database's URL with `?schema=<prefix>_<random>`; prefix is lower-case letters, digits and _. */
 export function uniqueSchemaUrl(prefix: string): string {

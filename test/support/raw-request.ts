@@ -1,6 +1,7 @@
 // A raw HTTP/1.1 request (node:http) for the things fetch hides: compressed bytes as sent, exact
 // request lines, several requests on one kept-alive socket.
 import { type Agent, request } from 'node:http'
+import { connect } from 'node:net'
 
 export type RawResponse = {
   status: number
@@ -34,5 +35,19 @@ export function rawRequest(
     )
     req.on('error', reject)
     req.end()
+  })
+}
+
+/** Sends bytes on a fresh socket and returns everything the server answers before closing. */
+export function rawExchange(baseUrl: string, bytes: string): Promise<string> {
+  const { port } = new URL(baseUrl)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes))
+    let text = ''
+    socket.on('data', (d) => {
+      text += d.toString()
+    })
+    socket.on('close', () => resolve(text))
+    socket.on('error', reject)
   })
 }

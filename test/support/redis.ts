@@ -6,7 +6,11 @@ import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { createClient } from 'redis'
 
-export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+/** The machine's server, used when it answers and nothing else is set. */
+export const MACHINE_REDIS_URL = 'redis://127.0.0.1:6379'
+
+/** Set by the test run's prerequisite step (test/prerequisites/) to the server it settled on. */
+export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? MACHINE_REDIS_URL
 
 export function uniquePrefix(name: string): string {
   return `cs-test:${name}:${randomBytes(6).toString('hex')}:`

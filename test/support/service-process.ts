@@ -2,7 +2,7 @@
 // it prints: the listening URL from the JSON log, the bootstrap key from the file the log names.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -38,6 +38,11 @@ export type StartOptions = {
    * the process starts: each open stream holds a file descriptor.
    */
   fileLimit?: number
+  /**
+   * Send stdout to this file (appending) instead of a pipe, as an operator's log collection would:
+   * the benchmark's access-log runs. `stdout()` then reads the file.
+   */
+  stdoutFile?: string
 }
 
 export function startProcess(
@@ -58,15 +63,19 @@ export function startProcess(
             ...args,
           ],
         ]
+  const file = opts.stdoutFile === undefined ? null : openSync(opts.stdoutFile, 'a')
   const child = spawn(command, argv, {
     cwd: REPO_ROOT,
     env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', file ?? 'pipe', 'pipe'],
   })
-  let out = ''
+  if (file !== null) child.once('spawn', () => closeSync(file))
+  let piped = ''
   let err = ''
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    out += d
+  const stdoutFile = opts.stdoutFile
+  const readOut = () => (stdoutFile === undefined ? piped : readFileSync(stdoutFile, 'utf8'))
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    piped += d
   })
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {
     err += d
@@ -77,12 +86,14 @@ export function startProcess(
   }))
   const url = new Promise<string>((resolve, reject) => {
     const onData = () => {
+      const out = readOut()
       for (const line of out.split('\n')) {
         if (!line.startsWith('{')) continue
         try {
           const entry = JSON.parse(line) as { msg?: string; url?: string }
           if (entry.msg === 'api listening' && entry.url) {
-            child.stdout!.off('data', onData)
+            child.stdout?.off('data', onData)
+            clearInterval(polling)
             resolve(entry.url)
             return
           }
@@ -91,20 +102,24 @@ export function startProcess(
         }
       }
     }
-    child.stdout!.on('data', onData)
-    void exited.then(({ code, signal }) =>
-      reject(new Error(`process exited (${code ?? signal}) before listening: ${err || out}`)),
-    )
+    child.stdout?.on('data', onData)
+    // a file has no data events: read it now and then until the line is there
+    const polling = stdoutFile === undefined ? undefined : setInterval(onData, 100)
+    polling?.unref()
+    void exited.then(({ code, signal }) => {
+      clearInterval(polling)
+      reject(new Error(`process exited (${code ?? signal}) before listening: ${err || readOut()}`))
+    })
     // The URL comes from the info-level "api listening" line: fail clearly rather than hang.
     setTimeout(
-      () => reject(new Error(`no "api listening" log line within 30 s: ${err || out}`)),
+      () => reject(new Error(`no "api listening" log line within 30 s: ${err || readOut()}`)),
       30_000,
     ).unref()
   })
   url.catch(() => undefined)
   return {
     child,
-    stdout: () => out,
+    stdout: readOut,
     stderr: () => err,
     url,
     exited,

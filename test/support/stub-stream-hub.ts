@@ -7,6 +7,8 @@ export type StubStreamHub = StreamHub & {
   attached: StreamOpenRequest[]
   /** delay close() by this many ms (tests of the shutdown window) */
   closeDelayMs: number
+  /** true once close() was called: the app is shutting down (its preClose hook ran) */
+  closing: boolean
 }
 
 export function createStubStreamHub(): StubStreamHub {
@@ -15,6 +17,7 @@ export function createStubStreamHub(): StubStreamHub {
   const hub: StubStreamHub = {
     attached: [],
     closeDelayMs: 0,
+    closing: false,
     async attach(res, request) {
       hub.attached.push(request)
       if (closed) {
@@ -28,6 +31,7 @@ export function createStubStreamHub(): StubStreamHub {
     size: () => open.size,
     async close() {
       closed = true
+      hub.closing = true
       if (hub.closeDelayMs > 0) await new Promise((r) => setTimeout(r, hub.closeDelayMs))
       for (const res of open) res.end()
       open.clear()

@@ -20,6 +20,7 @@ import { createLogFollower, type LogFollower } from '../../src/stream/log-follow
 import type { StreamHub } from '../../src/stream/stream-hub.ts'
 import { type ApiClient, createApiClient } from './api-client.ts'
 import { type IssuedKey, makeIssuedKey } from './contest-fixtures.ts'
+import { TEST_FAST_PATH } from './long-runs.ts'
 import { createStubStreamHub } from './stub-stream-hub.ts'
 
 export const TEST_BASE_URL = 'https://api.contest-signals.test'
@@ -34,10 +35,12 @@ export type TestWorldOptions = {
   /** wraps the store handed to the app (e.g. to make it fail) */
   wrapStore?: (store: Store) => Store
   version?: string
-  /** receives every log line (JSON); set LOG_LEVEL in env to see more than the silent default */
+  /** receives every log line (JSON; info and above unless LOG_LEVEL says otherwise) */
   logSink?: (line: string) => void
-  /** false: every request goes through Fastify, none through the fast path (default true) */
+  /** false: every request goes through Fastify, none through the fast path (default: FAST_PATH) */
   fastPath?: boolean
+  /** the wall clock of the app (key and store-probe caches, buckets); Date.now by default */
+  wallClock?: Clock
   /** runs on the built app before it listens (hooks can still be added then) */
   beforeListen?: (app: FastifyInstance) => void
 }
@@ -69,15 +72,16 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     PUBLIC_BASE_URL: TEST_BASE_URL,
     // Tests that are not about rate limiting must never meet it.
     RATE_LIMIT_BURST: '1000000',
-    LOG_LEVEL: 'silent',
+    // The access log is written (and thrown away unless a test gives a logSink), as in production.
+    LOG_LEVEL: 'info',
     BOOTSTRAP_KEY: 'off',
+    // `FAST_PATH=off npm run test:http` runs the whole HTTP suite through the framework path alone.
+    ...(TEST_FAST_PATH ? { FAST_PATH: TEST_FAST_PATH } : {}),
     ...opts.env,
   })
-  const wallClock: Clock = { now: () => Date.now() }
+  const wallClock: Clock = opts.wallClock ?? { now: () => Date.now() }
   const sink = opts.logSink
-  const logger = sink
-    ? pino({ level: config.logLevel }, { write: (line: string) => sink(line) })
-    : pino({ level: config.logLevel })
+  const logger = pino({ level: config.logLevel }, { write: (line: string) => sink?.(line) })
   const rawStore = createSqliteStore(dbPath)
   await rawStore.migrate()
   const store = opts.wrapStore ? opts.wrapStore(rawStore) : rawStore
@@ -89,7 +93,10 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     : createMemoryBucketStore({ ...rateLimitPolicy(config), clock: wallClock })
   const streams = opts.streams ?? createStubStreamHub()
   const app = await buildApp({
-    settings: { ...appSettingsFrom(config), ...(opts.fastPath === false ? { fastPath: false } : {}) },
+    settings: {
+      ...appSettingsFrom(config),
+      ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
+    },
     store,
     buckets,
     follower,

@@ -1,6 +1,6 @@
-// Waiting in tests: poll a condition or a probe until it holds, or bound a promise, with a message
-// naming what did not happen.
-import assert from 'node:assert/strict'
+// The one home of waiting in tests: poll a probe until it answers (`waitFor`; `waitUntil` for a
+// condition), or bound a promise (`within`), failing with a message naming what did not happen.
+// A test waits for the event it needs, never for a fixed time (test/README.md).
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Polls `condition` every 5 ms until it is true; fails after `timeoutMs`. */
@@ -9,11 +9,7 @@ export async function waitUntil(
   what: string,
   timeoutMs = 5000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`)
-    await sleep(5)
-  }
+  await waitFor(what, async () => ((await condition()) ? true : undefined), timeoutMs, 5)
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */

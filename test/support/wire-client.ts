@@ -6,12 +6,15 @@ import { connect, type Socket } from 'node:net'
 export type WireResponse = { statusLine: string; headers: [string, string][]; body: Buffer }
 
 export type WireClient = {
-  /** `headOnly`: return once the head is in (an open-ended stream); the connection is then spent. */
+  /**
+   * `headOnly`: return once the head is in (an open-ended stream); the connection is then spent.
+   * `noHost`: leave out the Host header. A chunked body is returned decoded.
+   */
   send(
     method: string,
     path: string,
     headers: Record<string, string | string[]>,
-    opts?: { headOnly?: boolean },
+    opts?: { headOnly?: boolean; noHost?: boolean },
   ): Promise<WireResponse>
   close(): void
 }
@@ -27,11 +30,19 @@ export function createWireClient(port: number): WireClient {
     closed = false
     buffered = Buffer.alloc(0)
     const s = connect(port, '127.0.0.1')
+    // A closed connection's late events must not touch the one that replaced it.
     s.on('data', (chunk: Buffer) => {
+      if (socket !== s) return
       buffered = Buffer.concat([buffered, chunk])
       waiting?.()
     })
+    s.on('end', () => {
+      if (socket !== s) return
+      closed = true
+      waiting?.()
+    })
     s.on('close', () => {
+      if (socket !== s) return
       closed = true
       waiting?.()
     })
@@ -52,14 +63,21 @@ export function createWireClient(port: number): WireClient {
     }
   }
 
+  let retire = false
+
   return {
     async send(method, path, headers, opts = {}) {
+      if (retire) {
+        socket?.destroy()
+        socket = null
+        retire = false
+      }
       const s = open()
-      // Host: 127.0.0.1 unless the caller gives its own Host line(s)
+      // Host: 127.0.0.1 unless the caller gives its own Host line(s) or asks for none
       const hasHost = Object.keys(headers).some((k) => k.toLowerCase() === 'host')
       const lines = [
         `${method} ${path} HTTP/1.1`,
-        ...(hasHost ? [] : ['Host: 127.0.0.1']),
+        ...(hasHost || opts.noHost ? [] : ['Host: 127.0.0.1']),
         ...Object.entries(headers).flatMap(([k, v]) =>
           (Array.isArray(v) ? v : [v]).map((one) => `${k}: ${one}`),
         ),
@@ -77,10 +95,32 @@ export function createWireClient(port: number): WireClient {
       if (opts.headOnly) return { statusLine, headers: headerLines, body: Buffer.alloc(0) }
       const status = Number(statusLine.split(' ')[1])
       const length = headerLines.find(([k]) => k.toLowerCase() === 'content-length')?.[1]
-      const bodyLength = method === 'HEAD' || status === 304 || length === undefined ? 0 : Number(length)
-      if (headerLines.some(([k]) => k.toLowerCase() === 'transfer-encoding'))
-        throw new Error('chunked responses are not expected here')
+      // The server closes after this answer: the next request goes on a fresh connection.
+      if (headerLines.some(([k, v]) => k.toLowerCase() === 'connection' && v.toLowerCase() === 'close'))
+        retire = true
+      const noBody = method === 'HEAD' || status === 304 || status === 204
       const start = headEnd + 4
+      if (
+        !noBody &&
+        headerLines.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v === 'chunked')
+      ) {
+        const chunks: Buffer[] = []
+        let at = start
+        for (;;) {
+          const lineEnd = await until(() => {
+            const i = buffered.indexOf('\r\n', at)
+            return i === -1 ? null : i
+          })
+          const size = Number.parseInt(buffered.subarray(at, lineEnd).toString('latin1'), 16)
+          await until(() => (buffered.length >= lineEnd + 2 + size + 2 ? true : null))
+          chunks.push(Buffer.from(buffered.subarray(lineEnd + 2, lineEnd + 2 + size)))
+          at = lineEnd + 2 + size + 2
+          if (size === 0) break
+        }
+        buffered = buffered.subarray(at)
+        return { statusLine, headers: headerLines, body: Buffer.concat(chunks) }
+      }
+      const bodyLength = noBody || length === undefined ? 0 : Number(length)
       await until(() => (buffered.length >= start + bodyLength ? true : null))
       const body = Buffer.from(buffered.subarray(start, start + bodyLength))
       buffered = buffered.subarray(start + bodyLength)

@@ -5,7 +5,7 @@ import type { ContestCache } from '../contest-cache.ts'
 import { PATHS } from '../paths.ts'
 import { ProblemError, TICKER_NOT_FOUND } from '../problems.ts'
 import { guardQueryShape, parseInstant } from '../query-rules.ts'
-import { sendRepresentation } from '../representation.ts'
+import { CONTEST_CACHE_CONTROL, sendRepresentation } from '../representation.ts'
 import {
   ActiveQuerySchema,
   ConditionalHeadersSchema,
@@ -24,9 +24,6 @@ export type ContestRoutesDeps = {
   cache: ContestCache
   requireKey: (request: FastifyRequest) => Promise<void>
 }
-
-/** Authenticated data may be kept by the client but must be revalidated (ETag) before reuse. */
-export const CONTEST_CACHE_CONTROL = 'private, no-cache'
 
 const TAGS = ['contests']
 const SECURITY = [{ bearerAuth: [] }]

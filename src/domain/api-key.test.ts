@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { maskKeys } from './request-log.ts'
+import { maskKeys } from './api-key.ts'
 
-describe('request log', () => {
+describe('API key masking', () => {
   it('masks anything shaped like an API key in a URL', () => {
     assert.equal(
       maskKeys('/v1/contests?key=cs_nFhD9Vrf4A0akUGRU0PZg9tKA0w&series=KXBTC15M'),

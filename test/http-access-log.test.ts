@@ -1,0 +1,129 @@
+// The access log (decisions §4): one JSON line per answered request — method, path, status, bytes,
+// duration, client address, request id, never the key — written the same way whichever request path
+// answered. The same requests go to an app with the fast path and one without it; their lines must
+// match field for field (time and duration aside).
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { makeContest, makeIssuedKey, newSeries, quarterHourOf } from './support/contest-fixtures.ts'
+import { rawExchange } from './support/raw-request.ts'
+import { createTestWorld, type TestWorld } from './support/test-world.ts'
+import { waitUntil } from './support/wait.ts'
+import { createWireClient } from './support/wire-client.ts'
+
+type Line = Record<string, unknown> & { msg?: string; reqId?: string }
+
+describe('access log', () => {
+  const series = newSeries()
+  const key = makeIssuedKey('log')
+  const contest = makeContest({ series, opensAt: quarterHourOf(Date.now()) })
+  const lines: [Line[], Line[]] = [[], []]
+  let worlds: [TestWorld, TestWorld]
+  const fastAnswered = new Set<string>()
+
+  before(async () => {
+    const sink = (i: 0 | 1) => (line: string) => lines[i].push(JSON.parse(line) as Line)
+    worlds = [
+      await createTestWorld({
+        fastPath: true,
+        logSink: sink(0),
+        beforeListen: (app) =>
+          app.addHook('onRequest', async (request) => {
+            fastAnswered.delete(request.id)
+          }),
+      }),
+      await createTestWorld({ fastPath: false, logSink: sink(1) }),
+    ]
+    for (const w of worlds) {
+      await w.store.openContest(contest)
+      await w.store.createKey(key.record)
+    }
+  })
+  after(async () => {
+    for (const w of worlds ?? []) await w.close()
+  })
+
+  const auth = () => ({ Authorization: `Bearer ${key.key}` })
+  const cases = (): { id: string; method?: string; path: string; headers?: Record<string, string> }[] => [
+    { id: 'warm', path: `/v1/contests/${contest.ticker}`, headers: auth() },
+    { id: 'hit', path: `/v1/contests/${contest.ticker}`, headers: auth() },
+    { id: 'head', method: 'HEAD', path: `/v1/contests/${contest.ticker}`, headers: auth() },
+    { id: 'active', path: `/v1/contests/active?series=${series}`, headers: auth() },
+    { id: 'history', path: `/v1/contests?series=${series}&limit=5`, headers: auth() },
+    { id: 'no-key', path: `/v1/contests/${contest.ticker}` },
+    { id: 'key-in-url', path: `/v1/contests/active?series=${series}&k=${key.key}` },
+    { id: 'unknown', path: `/v1/contests/${series}-NOPE`, headers: auth() },
+    { id: 'bad-escape', path: '/v1/contests/%zz', headers: auth() },
+    { id: 'options', method: 'OPTIONS', path: '/v1/contests' },
+    { id: 'health', path: '/v1/health' },
+  ]
+
+  test('one line per answered request, the same on both paths', async () => {
+    for (const [i, w] of worlds.entries()) {
+      const client = createWireClient(Number(new URL(w.baseUrl).port))
+      for (const c of cases()) {
+        if (i === 0) fastAnswered.add(c.id)
+        await client.send(c.method ?? 'GET', c.path, { ...c.headers, 'X-Request-Id': c.id })
+      }
+      client.close()
+    }
+    const expected = cases().length - 1 // the health probe has none
+    await waitUntil(
+      () => lines.every((l) => l.filter((x) => x.msg === 'request').length >= expected),
+      'lines',
+    )
+    const [fast, framework] = lines.map((l) =>
+      l
+        .filter((x) => x.msg === 'request')
+        .map(({ time, durationMs, ...rest }) => {
+          assert.equal(typeof time, 'number')
+          assert.equal(typeof durationMs, 'number')
+          return rest
+        }),
+    )
+    assert.deepEqual(fast, framework)
+    assert.deepEqual(
+      fast!.map((l) => l.reqId),
+      cases()
+        .map((c) => c.id)
+        .filter((id) => id !== 'health'),
+    )
+    const hit = fast!.find((l) => l.reqId === 'hit')!
+    assert.deepEqual(
+      { ...hit, pid: 0, hostname: '' },
+      {
+        level: 30,
+        pid: 0,
+        hostname: '',
+        reqId: 'hit',
+        method: 'GET',
+        path: `/v1/contests/${contest.ticker}`,
+        status: 200,
+        bytes: hit.bytes,
+        address: '127.0.0.1',
+        msg: 'request',
+      },
+    )
+    assert.ok(Number(hit.bytes) > 100)
+    assert.equal(fast!.find((l) => l.reqId === 'no-key')?.status, 401)
+    assert.equal(fast!.find((l) => l.reqId === 'bad-escape')?.status, 400)
+    assert.equal(fast!.find((l) => l.reqId === 'options')?.status, 204)
+    assert.equal(
+      fast!.find((l) => l.reqId === 'key-in-url')?.path,
+      `/v1/contests/active?series=${series}&k=cs_[redacted]`,
+    )
+    // the hot ones really came from the fast path
+    for (const id of ['hit', 'head', 'active', 'history']) assert.ok(fastAnswered.has(id), id)
+    for (const l of [...lines[0], ...lines[1]]) assert.ok(!JSON.stringify(l).includes(key.key))
+  })
+
+  test('a request Node cannot parse gets its line too, with what the socket knows', async () => {
+    const before = lines[0].length
+    const text = await rawExchange(worlds[0].baseUrl, 'FROBNICATE / HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.match(text, /^HTTP\/1\.1 501 /)
+    await waitUntil(() => lines[0].length > before, 'the line')
+    const line = lines[0].at(-1)!
+    assert.equal(line.msg, 'request')
+    assert.equal(line.status, 501)
+    assert.equal(line.address, '127.0.0.1')
+  })
+})
