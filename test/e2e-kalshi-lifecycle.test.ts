@@ -267,13 +267,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     // the next market opens at the close, before the previous one's result is known
     assert.deepEqual(
       story.map((e) => e.event),
-      [
-        'contest.opened',
-        'signal.emitted',
-        'signal.emitted',
-        'contest.opened',
-        'contest.settled',
-      ],
+      ['contest.opened', 'signal.emitted', 'signal.emitted', 'contest.opened', 'contest.settled'],
     )
     const [opened, first, second, nextOpened, settled] = story
     assert.equal(opened!.data.ticker, tickers.btc)
