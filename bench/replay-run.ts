@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 
@@ -20,6 +21,8 @@ const summary = await runReplay({
   store,
   logger: quiet,
   spotMaxAgeMs: 10_000,
+  model: createReadingModel(DEFAULT_MODEL),
+  readingMaxLateMs: 10_000,
   wallClock: systemClock,
 })
 const cpu = process.cpuUsage(cpu0)

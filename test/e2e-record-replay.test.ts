@@ -99,19 +99,18 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
       return (await contest()).state === 'live' && health.status === 'ok' ? true : undefined
     })
 
-    // minute 12: the strike arrives, and the reading follows it; 13 and 14 at their whole minutes
+    // the service starts inside minute 12, past READING_MAX_LATE_S: minute 12 stays unread (decisions §11),
+    // so the strike arrives now and minutes 13 and 14 are read at their whole minutes
     kalshi.updateMarket(ticker, { floor_strike: 68_420, yes_sub_title: 'Target Price: $68,420.00' })
-    await waitFor('minute 12', async () => ((await contest()).signals.length >= 1 ? true : undefined), 20_000)
-    kalshi.setOrderbook(ticker, { yes: [['0.5000', '3.00']], no: [['0.4800', '4.00']] })
     await waitFor(
       'minute 13',
-      async () => ((await contest()).signals.length >= 2 ? true : undefined),
+      async () => ((await contest()).signals.length >= 1 ? true : undefined),
       minute13 - Date.now() + 15_000,
     )
     kalshi.setOrderbook(ticker, { yes: [['0.9200', '3.00']], no: [['0.0050', '4.00']] })
     await waitFor(
       'minute 14',
-      async () => ((await contest()).signals.length >= 3 ? true : undefined),
+      async () => ((await contest()).signals.length >= 2 ? true : undefined),
       minute13 + MINUTE - Date.now() + 15_000,
     )
     const wait = closesAt - Date.now()
@@ -155,7 +154,7 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
     const replayDb = path.join(tmp.dir, 'replayed.db')
     const run = await runCli(['replay', '--tape', recordDir], { DATABASE_URL: `sqlite:${replayDb}` })
     assert.equal(run.code, 0, run.stderr)
-    assert.match(run.stdout, /^replay KXBTC15M: 1 contests opened, 1 settled \(0 void\), 3 signals raised/m)
+    assert.match(run.stdout, /^replay KXBTC15M: 1 contests opened, 1 settled \(0 void\), 2 signals raised/m)
     assert.ok(existsSync(replayDb))
 
     const live = await storedContest(liveDb, ticker)
@@ -164,7 +163,7 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
     const { signals: replayedSignals, ...replayedRest } = replayed
     assert.deepEqual(replayedRest, liveRest)
     assert.equal(live.settledSide, 'down')
-    assert.equal(liveSignals.length, 3)
+    assert.equal(liveSignals.length, 2)
     assert.equal(replayedSignals.length, liveSignals.length)
     for (const [i, a] of liveSignals.entries()) {
       const { raisedAt: ra, ...restA } = a

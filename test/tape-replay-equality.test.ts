@@ -11,6 +11,7 @@ import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
@@ -63,6 +64,8 @@ describe(`a seeded week of the simulator, replayed from its own tape (seed ${SEE
       store: replayed,
       logger: createRecordingLogger(),
       spotMaxAgeMs: 10_000,
+      model: createReadingModel(DEFAULT_MODEL),
+      readingMaxLateMs: 10_000,
       wallClock: systemClock,
     })
     assert.equal(summary.stopped, null)

@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib'
 import type { Contest } from '../src/domain/contest.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { TapeHeader, TapeRecord } from '../src/tape/tape-format.ts'
@@ -96,6 +97,8 @@ async function replayInto(
     store,
     logger: createRecordingLogger(),
     spotMaxAgeMs: 10_000,
+    model: createReadingModel(DEFAULT_MODEL),
+    readingMaxLateMs: 10_000,
     wallClock: systemClock,
   })
   assert.equal(summary.stopped, null)

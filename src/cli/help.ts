@@ -1,7 +1,7 @@
 // The words of `contest-signals --help` and `contest-signals COMMAND --help`: one place, so the
 // usage lines, the README and the parser's options cannot drift far apart.
 
-const REPLAY_MODELS_TEXT = 'gbm-ewma-1, the default'
+const REPLAY_MODELS_TEXT = 'the v2 version or gbm-ewma-1; default: the one MODEL names'
 
 export const USAGE = `usage: contest-signals <command> [options]
 
@@ -14,6 +14,7 @@ commands:
   keys revoke ID             revoke a key
   migrate                    apply schema migrations and exit
   backtest --series S ...    how the signals' thresholds would have done over the graded history
+  evaluate --series S ...    how good the model's probabilities were: scores, calibration, the mid
   backup PATH                copy the SQLite store (WAL included) to a new file
   venue check                what the engine would follow now: markets, asks, spot per source
   replay --tape PATH ...     run the engine on a recorded (or simulated) tape into the store
@@ -84,6 +85,20 @@ entry, a void is refunded.
 
 Prints: signals passing, wins/losses/voids, win rate with a Wilson 95% interval, average entry,
 profit per contract, the Brier score, and the calibration table by confidence bucket.`,
+  evaluate: `usage: contest-signals evaluate [--series S] [--since T] [--before T] [--sim-seed N] [--json]
+
+Scores the graded readings in the store against their outcomes (decisions §13): log loss and Brier
+score over all readings and by minutes left (buckets 1–2, 3–7, 8–14 and each minute), calibration
+(slope and intercept of a logistic fit of the outcome on logit p, ECE over 10 bins), and the venue's
+mid at the same instant as a benchmark, paired reading by reading. Every mean carries a standard error
+clustered by contest: the readings of one contest share one outcome.
+
+  --series S            the series (default: the first of SERIES, KXBTC15M)
+  --since T, --before T contests whose expiry is at or after / at or before T (RFC 3339, or a
+                        date YYYY-MM-DD meaning its midnight UTC)
+  --sim-seed N          a sandbox store: also score the sandbox's hidden truth of seed N (the oracle)
+                        and the share of the mid's gap to it that the model closes
+  --json                the same numbers as JSON`,
   backup: `usage: contest-signals backup PATH
 
 Copies the SQLite store DATABASE_URL names to PATH while the service keeps running: one consistent

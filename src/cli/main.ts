@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `contest-signals` command (decisions §2, §8): serve | api | engine | keys create|list|revoke |
-// migrate | backtest | backup | venue check, each with its own --help, and --version.
+// migrate | backtest | evaluate | backup | venue check, each with its own --help, and --version.
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.ts'
 import { createLogger } from '../main/logger.ts'
@@ -8,6 +8,7 @@ import { type Role, startService } from '../main/runtime.ts'
 import { VERSION } from '../main/version.ts'
 import { runBacktestCommand } from './backtest-command.ts'
 import { runBackupCommand } from './backup-command.ts'
+import { runEvaluateCommand, sandboxOracle } from './evaluate-command.ts'
 import { COMMAND_HELP, USAGE } from './help.ts'
 import { runKeysCommand } from './keys-command.ts'
 import { runMigrate } from './migrate-command.ts'
@@ -33,6 +34,13 @@ const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
     side: { type: 'string' },
     json: { type: 'boolean' },
     grid: { type: 'boolean' },
+  },
+  evaluate: {
+    series: { type: 'string' },
+    since: { type: 'string' },
+    before: { type: 'string' },
+    json: { type: 'boolean' },
+    'sim-seed': { type: 'string' },
   },
   backup: {},
   venue: {},
@@ -126,6 +134,19 @@ async function main(argv: string[]): Promise<number> {
         from: str('from'),
         out: str('out'),
       })
+    case 'evaluate':
+      if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
+      return runEvaluateCommand(
+        config,
+        {
+          series: str('series'),
+          since: str('since'),
+          before: str('before'),
+          json: values.json === true,
+          simSeed: str('sim-seed'),
+        },
+        sandboxOracle,
+      )
     case 'backup':
       if (positionals.length !== 1) return usageError(first, 'needs exactly one PATH')
       return runBackupCommand(config, positionals[0]!)

@@ -4,10 +4,10 @@
 // the cause (and the line of the tape) and a non-zero exit; what was replayed until then stays
 // committed, contest by contest, as live.
 import type { Config } from '../config/config.ts'
-import { MODEL_VERSION } from '../domain/model.ts'
 import { createLogger } from '../main/logger.ts'
 import { ReplayRefused, type ReplaySummary, runReplay } from '../main/replay.ts'
 import { systemClock } from '../main/system-clock.ts'
+import { createReadingModel, isModelName, MODEL_NAMES } from '../model/models.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { parseInstant } from './backtest-command.ts'
 import { openCommandStore } from './command-store.ts'
@@ -19,9 +19,6 @@ export type ReplayArgs = {
   to: string | undefined
   model: string | undefined
 }
-
-/** The model versions a replay can run: today the one the engine raises signals with. */
-export const REPLAY_MODELS = [MODEL_VERSION] as const
 
 const DAY_MS = 86_400_000
 const PROGRESS_EVERY_MS = 250
@@ -41,8 +38,10 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
   if (to === null)
     return usage(`--to ${JSON.stringify(args.to)} is not an RFC 3339 date-time or a YYYY-MM-DD date`)
   if (from !== undefined && to !== undefined && from >= to) return usage('--from is not before --to')
-  if (args.model !== undefined && !(REPLAY_MODELS as readonly string[]).includes(args.model))
-    return usage(`unknown model ${JSON.stringify(args.model)} (known: ${REPLAY_MODELS.join(', ')})`)
+  if (args.model !== undefined && !isModelName(args.model))
+    return usage(`unknown model ${JSON.stringify(args.model)} (known: ${MODEL_NAMES.join(', ')})`)
+  // without --model, the model MODEL names (v2 by default), exactly as live
+  const model = createReadingModel(args.model ?? config.model)
 
   // the engine's own log goes to stderr, warnings and up unless LOG_LEVEL asks for more detail
   const level = config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn'
@@ -64,6 +63,8 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
       store,
       logger,
       spotMaxAgeMs: config.spotMaxAgeS * 1000,
+      model,
+      readingMaxLateMs: config.readingMaxLateS * 1000,
       wallClock: systemClock,
       onNotice: (message) => process.stderr.write(`contest-signals replay: ${message}\n`),
       onProgress: tty

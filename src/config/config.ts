@@ -2,6 +2,7 @@
 // reported at once, the result frozen. Names and defaults come from the one table, settings.ts.
 import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
+import { isModelName, MODEL_NAMES } from '../model/models.ts'
 import { type DefaultedSettingName, isSettingName, SETTINGS, type SettingName } from './settings.ts'
 
 export type Config = Readonly<{
@@ -25,6 +26,10 @@ export type Config = Readonly<{
   recordDir: string | null
   /** day tapes older than this many days are removed */
   recordKeepDays: number
+  /** the pricing model by name (MODEL): v2 by default, gbm-ewma-1 for comparison */
+  model: string
+  /** a reading whose inputs cannot be had this long after its minute's boundary is skipped (decisions §11) */
+  readingMaxLateS: number
   simSpeed: number
   simSeed: number
   simBackfillDays: number
@@ -208,6 +213,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(
       'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
     )
+  const model = value('MODEL')
+  if (!isModelName(model))
+    problems.push(`MODEL=${JSON.stringify(model)} is not a known model (known: ${MODEL_NAMES.join(', ')})`)
+  const readingMaxLateS = num('READING_MAX_LATE_S', 1, 59)
 
   const simSpeed = num('SIM_SPEED', 1, 10_000)
   const seedRaw = read('SIM_SEED')
@@ -293,6 +302,8 @@ export function loadConfig(env: Env = process.env): Config {
     spotMaxAgeS,
     recordDir,
     recordKeepDays,
+    model,
+    readingMaxLateS,
     simSpeed,
     simSeed,
     simBackfillDays,

@@ -40,4 +40,7 @@ const REASON_TEXT: Record<SkipReason, string> = {
   'no-strike': 'the venue has not set the strike yet',
   'no-quote': 'neither side has an ask on the venue',
   'no-spot': 'no spot source is fresh',
+  'few-sources': 'fewer than 2 spot sources are fresh',
+  'short-history': "the model's minimum price history is not there yet",
+  late: 'its inputs could not be had within READING_MAX_LATE_S of the minute',
 }

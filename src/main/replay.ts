@@ -3,6 +3,7 @@
 // recorded change it acts on (a market opening, a strike set late, a close moved, a result, the
 // exchange's status); between those instants nothing it could see has changed.
 import { MINUTE_MS } from '../domain/contest.ts'
+import type { ReadingModel } from '../domain/reading-model.ts'
 import { createEngine } from '../engine/engine.ts'
 import type { SkipReason } from '../engine/reading.ts'
 import { createReplayClock } from '../feeds/tape/replay-clock.ts'
@@ -37,6 +38,10 @@ export type ReplayOptions = {
   store: Store
   logger: Logger
   spotMaxAgeMs: number
+  /** the pricing model the replayed engine raises signals with */
+  model: ReadingModel
+  /** READING_MAX_LATE_S in ms, as live */
+  readingMaxLateMs: number
   /** the real clock: wall time taken, and the engine's lease */
   wallClock: Clock
   /** after each engine tick, with the virtual time reached */
@@ -151,6 +156,8 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       retentionMs: Number.MAX_SAFE_INTEGER,
       holderId: `replay:${process.pid}`,
       logger,
+      model: opts.model,
+      readingMaxLateMs: opts.readingMaxLateMs,
       onSkippedReading: (reason: SkipReason) => {
         skipped[reason] = (skipped[reason] ?? 0) + 1
       },

@@ -1,9 +1,10 @@
 // The live spot price feed (decisions §8): the median of the fresh exchanges' mids, one-minute closes
 // merged across exchanges, and each exchange's health, behind the PriceFeed port.
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
+import type { MinuteClose } from '../../domain/price-history.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
+import type { PriceFeed, SpotObservation, SpotSourceStatus } from '../../ports/venue.ts'
 import { bitstampAdapter } from './bitstamp.ts'
 import { coinbaseAdapter } from './coinbase.ts'
 import { krakenAdapter } from './kraken.ts'
@@ -95,31 +96,43 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
     }
   }
 
+  const observe = (): SpotObservation | null => {
+    const now = wallClock.now()
+    const mids = sources
+      .map((s) => s.snapshot())
+      .filter((snap) => isFresh(snap, now))
+      .map((snap) => snap.mid as number)
+    const m = median(mids)
+    return m === null ? null : { priceDollars: round2(m), observedAt: now, freshSources: mids.length }
+  }
+
+  // closes stamped with their minute's end; a minute no source closed is left out, never closed up
+  const stampedCloses = (at: number, count: number): MinuteClose[] => {
+    const last = Math.floor(at / MINUTE_MS) * MINUTE_MS - MINUTE_MS
+    const out: MinuteClose[] = []
+    for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
+      const close = median(sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined))
+      if (close !== null) out.push({ at: m + MINUTE_MS, priceDollars: round2(close) })
+    }
+    return out
+  }
+
   return {
     name: 'spot',
     // A live feed only knows the present: `at` is the engine's reading instant, which is now give or
     // take a tick, so freshness is judged against the wall clock (decisions §8, SPOT_MAX_AGE_S).
-    spotAt: async () => {
-      const now = wallClock.now()
-      const mids = sources
-        .map((s) => s.snapshot())
-        .filter((snap) => isFresh(snap, now))
-        .map((snap) => snap.mid as number)
-      const m = median(mids)
-      return m === null ? null : round2(m)
+    spotAt: async () => observe()?.priceDollars ?? null,
+    // the median now, with the number of fresh sources in it (decisions §11: a reading needs 2)
+    observeSpot: async () => observe(),
+    stampedClosesBefore: async (at, count) => stampedCloses(at, count),
+    // the mean over a span from the closes that bound it: the feed keeps closes, not every second
+    meanOver: async (from, to) => {
+      const inside = stampedCloses(to, Math.ceil((to - from) / MINUTE_MS) + 1).filter((c) => c.at >= from)
+      return inside.length === 0 ? null : inside.reduce((a, c) => a + c.priceDollars, 0) / inside.length
     },
-    minuteClosesBefore: async (at, count) => {
-      // the last whole minute ending at or before `at` is the bucket starting one minute before the
-      // minute boundary at or below it
-      const last = Math.floor(at / MINUTE_MS) * MINUTE_MS - MINUTE_MS
-      const out: number[] = []
-      for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
-        const closes = sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined)
-        const close = median(closes)
-        if (close !== null) out.push(round2(close))
-      }
-      return out
-    },
+    // the last whole minute ending at or before `at` is the bucket starting one minute before the
+    // minute boundary at or below it
+    minuteClosesBefore: async (at, count) => stampedCloses(at, count).map((c) => c.priceDollars),
     sources: () => {
       const now = wallClock.now()
       return sources.map((s) => status(s, now))
