@@ -143,6 +143,8 @@ describe('dashboard and API reference in a real browser', () => {
       wins: number
       losses: number
       voids: number
+      profitPerContractCents: number
+      profitPerContractAfterFeeCents: number
       calibration: { from: number; to: number; signals: number; wins: number }[]
     }
     assert.ok(report.signals > 1000, `a day of history: ${report.signals} signals`)
@@ -159,6 +161,13 @@ describe('dashboard and API reference in a real browser', () => {
     assert.deepEqual(
       [await fact('signals'), await fact('wins'), await fact('losses'), await fact('voids')],
       [report.signals, report.wins, report.losses, report.voids],
+    )
+    // the fee switch: profit per contract before, then after Kalshi's taker fee, as the CLI says
+    const profit = () => page.locator('[data-fact="profit"]').textContent()
+    assert.equal(Number(await profit()), Number(report.profitPerContractCents.toFixed(2)))
+    await page.locator('#after-fee').check()
+    await waitFor('the profit after the fee', async () =>
+      Number(await profit()) === Number(report.profitPerContractAfterFeeCents.toFixed(2)) ? true : undefined,
     )
   })
 

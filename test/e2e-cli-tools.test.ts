@@ -48,7 +48,19 @@ describe('contest-signals --version and --help', () => {
   })
 
   it('answers --help for every command, whatever the environment holds', async () => {
-    const commands = ['serve', 'api', 'engine', 'keys', 'migrate', 'backtest', 'backup', 'venue']
+    const commands = [
+      'serve',
+      'api',
+      'engine',
+      'keys',
+      'migrate',
+      'backtest',
+      'evaluate',
+      'backup',
+      'venue',
+      'replay',
+      'sim',
+    ]
     const runs = await Promise.all(commands.map((c) => runCli([c, '--help'], { PORT: 'eighty' })))
     runs.forEach((r, i) => {
       assert.equal(r.code, 0, `${commands[i]} --help: ${r.stderr}`)
@@ -56,7 +68,7 @@ describe('contest-signals --version and --help', () => {
     })
     const top = await runCli(['--help'], {})
     assert.equal(top.code, 0)
-    for (const command of ['backtest', 'backup', 'keys list [--json]'])
+    for (const command of ['backtest', 'evaluate', 'backup', 'keys list [--json]'])
       assert.ok(top.stdout.includes(command))
   })
 
@@ -88,11 +100,54 @@ describe('contest-signals backtest', () => {
     assert.match(out, /^backtest of KXBT15M: all settled contests$/m)
     assert.match(out, /^contests +1103 settled$/m)
     assert.match(out, /^signals +5 passing: 3 wins, 1 losses, 1 voids$/m)
-    assert.match(out, /^win rate +75\.0% \(95% Wilson interval 30\.1% – 95\.4%\)$/m)
+    // 3 wins of 4 in two contests (1 of 2, 2 of 2): 3 effective trials, Wilson on 2.25 of 3
+    assert.match(out, /^win rate +75\.0% \(95% Wilson interval, clustered by contest: 25\.6% – 96\.3%\)$/m)
     assert.match(out, /^average entry +62\.00¢/m)
-    assert.match(out, /^profit +\+8\.00¢ per contract, \+40\.00¢ in all$/m)
+    assert.match(out, /^edge +claimed \+13\.00¢, realised \+10\.00¢ per graded signal$/m)
+    assert.match(out, /^profit +\+8\.00¢ per contract \(95% .+\), \+40\.00¢ in all$/m)
+    // four taker fees of 2¢ (entries 60, 65, 55, 80), the void's refunded
+    assert.match(out, /^after the fee +\+6\.40¢ per contract \(95% .+\), \+32\.00¢ in all; fees \+8\.00¢$/m)
     assert.match(out, /^Brier score +0\.1750 /m)
     assert.match(out, /^ {2}70–80 +1 +0 +70\.0 +0\.0% +0\.0% – 79\.3%$/m)
+  })
+
+  it('evaluate scores the same history: log loss and Brier by contest-clustered means, as text and JSON', async () => {
+    const json = await runCli(['evaluate', '--series', SERIES, '--json'], env)
+    assert.equal(json.code, 0, json.stderr)
+    const report = JSON.parse(json.stdout)
+    // graded readings as P(up): C1 (up) .8 and .3, C2 (down) .4 and .1 — the void is not scored
+    // log loss (−ln .8 − ln .3 − ln .6 − ln .9) / 4; Brier (.04 + .49 + .16 + .01) / 4 = .175
+    assert.equal(report.overall.readings, 4)
+    assert.equal(report.overall.contests, 2)
+    const logLoss = -(Math.log(0.8) + Math.log(0.3) + Math.log(0.6) + Math.log(0.9)) / 4
+    assert.ok(Math.abs(report.overall.model.logLoss.value - logLoss) < 1e-12)
+    assert.ok(Math.abs(report.overall.model.brier.value - 0.175) < 1e-12)
+    // readings stored without inputs have no mid to compare with
+    assert.equal(report.overall.mid, null)
+    assert.deepEqual(
+      report.byBucket.map((b: { label: string; readings: number }) => [b.label, b.readings]),
+      [
+        ['1–2', 0],
+        ['3–7', 0],
+        ['8–14', 4],
+      ],
+    )
+    const text = await runCli(['evaluate', '--series', SERIES], env)
+    assert.equal(text.code, 0, text.stderr)
+    assert.match(text.stdout, /^graded readings 4 in 2 contests/m)
+    assert.match(text.stdout, /^all +4 +2 +0\.5108 ± /m)
+  })
+
+  it('evaluate refuses bad arguments with exit code 2 and a reason', async () => {
+    for (const [args, reason] of [
+      [['--since', 'yesterday'], /--since "yesterday" is not an RFC 3339/],
+      [['--since', '2026-11-23', '--before', '2026-11-22'], /--since is after --before/],
+      [['--sim-seed', 'x'], /--sim-seed must be a whole number/],
+    ] as const) {
+      const r = await runCli(['evaluate', '--series', SERIES, ...args], env)
+      assert.equal(r.code, 2, r.stderr)
+      assert.match(r.stderr, reason)
+    }
   })
 
   it('gives the same numbers as JSON, with the filter applied', async () => {

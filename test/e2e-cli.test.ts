@@ -1,4 +1,5 @@
 // The operator's view: the real `contest-signals` program, started and stopped as a process.
+
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
@@ -7,6 +8,8 @@ import { request } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { SIM_PARAMS } from '../src/feeds/sim/sim-params.ts'
+import { isTradingPaused } from '../src/feeds/sim/weekly-pause.ts'
 import {
   bootstrapKeyFileFrom,
   bootstrapKeyFrom,
@@ -69,10 +72,17 @@ describe('contest-signals serve (first start)', () => {
 
   it('has a day of settled history already there', async () => {
     const res = await fetch(`${url}/v1/contests?series=KXBTC15M&limit=100`, { headers: auth(key) })
-    const body = (await res.json()) as { contests: Array<{ state: string; signals: unknown[] }> }
+    const body = (await res.json()) as {
+      contests: Array<{ state: string; signals: unknown[]; window: { opens_at: string } }>
+    }
     // 96 quarter-hours in a day; the newest may still be settling on the live path.
     assert.ok(body.contests.length >= 95 && body.contests.length <= 97, `${body.contests.length} contests`)
-    assert.ok(body.contests.every((c) => c.state === 'settled' && c.signals.length > 0))
+    assert.ok(body.contests.every((c) => c.state === 'settled'))
+    // every contest has readings, but those of the weekly trading pause (no quotes: decisions §3, §11)
+    for (const c of body.contests) {
+      const paused = isTradingPaused(SIM_PARAMS.pause, Date.parse(c.window.opens_at) + 60_000)
+      assert.equal(c.signals.length > 0, !paused, c.window.opens_at)
+    }
   })
 
   it('reports health ok for the store and the engine', async () => {

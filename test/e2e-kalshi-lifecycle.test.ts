@@ -61,6 +61,13 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   before(async () => {
     kalshi = await startKalshiFixture({ pageSize: 2 })
     exchanges = await startExchangeFixtures({ bid: 68_433.1, ask: 68_433.2 })
+    // an hour of one-minute candles, so the model has its minimum history from the start (decisions §11)
+    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
+    const hour = Array.from({ length: 60 }, (_, i) => ({
+      time: (minuteNow - (60 - i) * MINUTE) / 1000,
+      close: 68_433 + 3 * Math.sin(i),
+    }))
+    for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(hour)
     // live exchanges print all the time: keep every source fresh with a gentle walk
     let drift = 0
     ticking = setInterval(() => {
@@ -116,6 +123,8 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       PORT: '0',
       LOG_LEVEL: 'info',
       VENUE: 'kalshi',
+      // the first model: its readings far from the strike are the ones this lifecycle asserts
+      MODEL: 'gbm-ewma-1',
       SERIES: `${BTC},${BTC_B},${BTC_C}`,
       KALSHI_BASE_URL: kalshi.baseUrl,
       KALSHI_POLL_S: '1',
@@ -157,21 +166,21 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     assert.equal((await get(`/v1/contests/${BTC}-BROKEN`)).status, 404)
   })
 
-  it('picks up the strike when the venue sets it and reads the current minute at the book’s asks', async () => {
+  it('picks up the strike when the venue sets it, skips the minute already too late, and reads the next at the book’s asks', async () => {
     assert.ok(Date.now() < minute13 - 3000, 'the strike must be set inside minute 12')
-    const strikeSetAt = Date.now()
     kalshi.updateMarket(tickers.btc, { floor_strike: 68_000, yes_sub_title: 'Target Price: $68,000.00' })
-    const btc = await signalsAt(tickers.btc, 1, minute13 - Date.now())
+    // minute 12 began long before the strike came: past READING_MAX_LATE_S it stays unread (decisions §11)
+    const btc = await signalsAt(tickers.btc, 1, minute13 - Date.now() + 15_000)
     assert.equal(btc.strike_price_dollars, 68_000)
-    const [s12] = btc.signals
-    const raisedAt = Date.parse(s12.raised_at)
-    assert.ok(raisedAt >= strikeSetAt && raisedAt < minute13, 'minute 12, once the strike is known')
+    const [s13] = btc.signals
+    const raisedAt = Date.parse(s13.raised_at)
+    assert.ok(raisedAt >= minute13 && raisedAt < minute13 + 10_000, 'minute 13, at its boundary')
     // far above the strike, up is the larger edge at a 3.5¢ YES ask
-    assert.equal(s12.side, 'up')
-    assert.equal(s12.entry_price_cents, 3.5)
-    assert.equal(s12.edge_cents, Math.round((s12.confidence - 3.5) * 100) / 100)
-    assert.equal(s12.outcome, 'pending')
-    assert.equal(s12.model_version, 'gbm-ewma-1')
+    assert.equal(s13.side, 'up')
+    assert.equal(s13.entry_price_cents, 3.5)
+    assert.equal(s13.edge_cents, Math.round((s13.confidence - 3.5) * 100) / 100)
+    assert.equal(s13.outcome, 'pending')
+    assert.equal(s13.model_version, 'gbm-ewma-1')
 
     const btcB = await signalsAt(tickers.btcB, 1, 15_000)
     assert.equal(btcB.signals[0].side, 'up', 'NO has no ask: the reading cannot be on the down side')
@@ -181,19 +190,13 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     assert.equal(btcCSignal.entry_price_cents, btcCSignal.side === 'up' ? 62 : 40)
   })
 
-  it('reads minutes 13 and 14 at their whole minutes, from the book as it stands then', async () => {
-    kalshi.setOrderbook(tickers.btc, { yes: [['0.5000', '3.00']], no: [['0.4800', '4.00']] })
-    const at13 = await signalsAt(tickers.btc, 2, minute13 - Date.now() + 15_000)
-    const s13 = at13.signals[1]
-    assert.ok(Date.parse(s13.raised_at) >= minute13 && Date.parse(s13.raised_at) < minute13 + 5_000)
-    assert.equal(s13.entry_price_cents, s13.side === 'up' ? 52 : 50)
-
+  it('reads minute 14 at its whole minute, from the book as it stands then', async () => {
     kalshi.setOrderbook(tickers.btc, { yes: [['0.9200', '3.00']], no: [['0.0050', '4.00']] })
-    const at14 = await signalsAt(tickers.btc, 3, minute13 + MINUTE - Date.now() + 15_000)
-    const s14 = at14.signals[2]
+    const at14 = await signalsAt(tickers.btc, 2, minute13 + MINUTE - Date.now() + 15_000)
+    const s14 = at14.signals[1]
     assert.ok(Date.parse(s14.raised_at) >= minute13 + MINUTE)
     assert.equal(s14.entry_price_cents, s14.side === 'up' ? 99.5 : 8)
-    assert.equal(at14.signals.length, 3, 'one reading per minute')
+    assert.equal(at14.signals.length, 2, 'one reading per minute')
   })
 
   it('expires at the close and raises nothing after it', async () => {
@@ -209,7 +212,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       assert.equal(c.settled_side, null)
       assert.ok(c.signals.every((s: Json) => s.outcome === 'pending'))
     }
-    assert.equal((await contest(tickers.btc)).signals.length, 3)
+    assert.equal((await contest(tickers.btc)).signals.length, 2)
     // the next market opens at the close, before any result of the last one is known
     await waitFor('the next BTC contest open', async () => {
       const res = await get(`/v1/contests/active?series=${BTC}`)
@@ -281,21 +284,14 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     // the next market opens at the close, before the previous one's result is known
     assert.deepEqual(
       story.map((e) => e.event),
-      [
-        'contest.opened',
-        'signal.emitted',
-        'signal.emitted',
-        'signal.emitted',
-        'contest.opened',
-        'contest.settled',
-      ],
+      ['contest.opened', 'signal.emitted', 'signal.emitted', 'contest.opened', 'contest.settled'],
     )
-    const [opened, first, , third, nextOpened, settled] = story
+    const [opened, first, second, nextOpened, settled] = story
     assert.equal(opened!.data.ticker, tickers.btc)
     assert.equal(opened!.data.strike_price_dollars, null)
     assert.equal(first!.data.contest.strike_price_dollars, 68_000)
     assert.equal(first!.data.signal.entry_price_cents, 3.5)
-    assert.equal(third!.data.contest.signals.length, 3)
+    assert.equal(second!.data.contest.signals.length, 2)
     assert.equal(nextOpened!.data.ticker, tickers.btcNext)
     assert.equal(nextOpened!.data.state, 'live')
     assert.equal(settled!.data.ticker, tickers.btc)

@@ -5,7 +5,9 @@ import { MINUTE_MS } from '../src/domain/contest.ts'
 import { formatTicker, QUARTER_MS } from '../src/domain/ticker.ts'
 import { backfillHistory, LeadershipLostError, readingLatencyMs } from '../src/engine/backfill.ts'
 import type { StepContext } from '../src/engine/engine-context.ts'
+import { DEFAULT_READING_MAX_LATE_MS } from '../src/engine/reading.ts'
 import { createSkippedReadings } from '../src/engine/skipped-readings.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { createMemoryEventNotifier } from '../src/store/memory/memory-event-notifier.ts'
 import { createEngineWorld, type EngineWorld } from './support/engine-world.ts'
 
@@ -20,6 +22,9 @@ function contextOf(w: EngineWorld): StepContext {
     notifier: createMemoryEventNotifier(),
     logger: w.logger,
     skips: createSkippedReadings(w.logger),
+    model: createReadingModel(DEFAULT_MODEL),
+    maxLateMs: DEFAULT_READING_MAX_LATE_MS,
+    basisCache: new Map(),
   }
 }
 

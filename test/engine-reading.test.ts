@@ -1,86 +1,196 @@
-// Tests of one model reading against the simulator: evaluated at the whole minute, published exactly.
+// Tests of one model reading (decisions §11): inputs observed at the reading's instant with their own
+// instants, the time left from the spot's, the late, thin-history and thin-source skips, and the side
+// never chosen by the probability's bound.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { MINUTE_MS } from '../src/domain/contest.ts'
-import { EWMA_CLOSES, evaluateReading, MODEL_VERSION } from '../src/domain/model.ts'
+import { chooseSide, gbmEwma1Model } from '../src/domain/model.ts'
+import type { MinuteClose } from '../src/domain/price-history.ts'
 import { liveContestFor } from '../src/engine/contest-steps.ts'
-import { isSkipped, takeReading } from '../src/engine/reading.ts'
-import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
+import {
+  DEFAULT_READING_MAX_LATE_MS,
+  isSkipped,
+  type ReadingDeps,
+  takeReading,
+} from '../src/engine/reading.ts'
+import { createSimPriceFeed, type SimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
-import type { PriceFeed, Venue } from '../src/ports/venue.ts'
+import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
+import type { PriceFeed, SpotSourceStatus, Venue } from '../src/ports/venue.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
 
-async function setup() {
+async function setup(model = createReadingModel(DEFAULT_MODEL)) {
   const feed = createSimPriceFeed({ seed: 21 })
   const venue = createSimVenue({ seed: 21, feed, series: [SERIES] })
   const market = await venue.marketAt(SERIES, OPEN)
   assert.ok(market)
-  return { feed, venue, contest: liveContestFor(market) }
+  const deps: ReadingDeps = { feed, venue, model, maxLateMs: DEFAULT_READING_MAX_LATE_MS }
+  return { feed, venue, deps, contest: liveContestFor(market) }
+}
+
+const source = (name: string, fresh: boolean): SpotSourceStatus => ({
+  name,
+  state: 'ok',
+  lastOkAt: null,
+  midDollars: null,
+  midAt: null,
+  fresh,
+})
+
+/** A three-source feed over the simulator's prices whose observations a test scripts. */
+function scriptedFeed(
+  sim: SimPriceFeed,
+  script: {
+    spotFrom?: number
+    observedLagMs?: number
+    freshSources?: number
+    closes?: (at: number, count: number) => MinuteClose[]
+  },
+): PriceFeed {
+  const fresh = script.freshSources ?? 3
+  return {
+    ...sim,
+    sources: () => [source('a', fresh >= 1), source('b', fresh >= 2), source('c', fresh >= 3)],
+    observeSpot: async (at) => {
+      const price = sim.spotAtSync(at)
+      if (price === null || (script.spotFrom !== undefined && at < script.spotFrom)) return null
+      return { priceDollars: price, observedAt: at - (script.observedLagMs ?? 0), freshSources: fresh }
+    },
+    stampedClosesBefore: async (at, count) =>
+      script.closes ? script.closes(at, count) : (sim.stampedClosesBefore?.(at, count) ?? []),
+  }
 }
 
 describe('takeReading', () => {
-  it('evaluates the model at the whole minute with the venue quote of that minute', async () => {
-    const { feed, venue, contest } = await setup()
-    const at = OPEN + 6 * MINUTE_MS
-    const signal = await takeReading({ feed, venue }, contest, 6, at + 1_234)
-    const quote = await venue.quote(contest.ticker, at)
-    const spot = feed.spotAtSync(at)
-    assert.ok(!isSkipped(signal) && quote && spot !== null)
-    const expected = evaluateReading({
-      spot,
-      strike: contest.strikePriceDollars as number,
-      closes: feed.minuteClosesBeforeSync(at, EWMA_CLOSES),
-      minutesLeft: 9,
-      quote,
-    })
-    assert.deepEqual(signal, {
-      ticker: contest.ticker,
-      minute: 6,
-      raisedAt: at + 1_234,
-      ...expected,
-      outcome: 'pending',
-      modelVersion: MODEL_VERSION,
-    })
+  it('prices what was observed at the reading instant and stores those inputs with the reading', async () => {
+    const { deps, venue, contest } = await setup()
+    const now = OPEN + 6 * MINUTE_MS + 1_234
+    const signal = await takeReading(deps, contest, 6, now)
+    const quote = await venue.quote(contest.ticker, now)
+    assert.ok(!isSkipped(signal) && quote && signal.inputs)
+    assert.equal(signal.raisedAt, now)
+    assert.equal(signal.modelVersion, deps.model.version)
+    assert.equal(signal.inputs.spotObservedAt, now)
+    assert.equal(signal.inputs.bookObservedAt, now)
+    assert.equal(signal.inputs.upAskCents, quote.upAskCents)
+    assert.equal(signal.inputs.downAskCents, quote.downAskCents)
+    const expected = chooseSide(signal.inputs.probabilityUp, quote)
+    assert.deepEqual(
+      {
+        side: signal.side,
+        confidence: signal.confidence,
+        entryPriceCents: signal.entryPriceCents,
+        edgeCents: signal.edgeCents,
+      },
+      expected,
+    )
+    assert.ok(Math.abs(signal.edgeCents - (signal.confidence - signal.entryPriceCents)) < 1e-9)
   })
 
-  it('gives the same numbers however late the tick runs within the minute', async () => {
-    const { feed, venue, contest } = await setup()
-    const early = await takeReading({ feed, venue }, contest, 3, OPEN + 3 * MINUTE_MS + 5)
-    const late = await takeReading({ feed, venue }, contest, 3, OPEN + 3 * MINUTE_MS + 59_000)
-    assert.ok(!isSkipped(early) && !isSkipped(late))
-    assert.deepEqual({ ...early, raisedAt: 0 }, { ...late, raisedAt: 0 })
+  it('counts the time left from the instant the spot was observed, not from the boundary', async () => {
+    const { feed, deps, contest } = await setup(gbmEwma1Model)
+    const observed = scriptedFeed(feed, { observedLagMs: 0 })
+    const boundary = OPEN + 14 * MINUTE_MS
+    const signal = await takeReading({ ...deps, feed: observed }, contest, 14, boundary + 8_000)
+    assert.ok(!isSkipped(signal) && signal.inputs)
+    assert.equal(signal.inputs.spotObservedAt, boundary + 8_000)
+    // 52 s of the last minute remain, not 60
+    assert.ok(Math.abs(signal.inputs.effectiveMinutes - 52 / 60) < 1e-12)
   })
 
-  it('keeps edge = confidence − entry on every minute', async () => {
-    const { feed, venue, contest } = await setup()
-    for (let minute = 1; minute <= 14; minute++) {
-      const s = await takeReading({ feed, venue }, contest, minute, OPEN + minute * MINUTE_MS)
-      assert.ok(!isSkipped(s))
-      assert.ok(Math.abs(s.edgeCents - (s.confidence - s.entryPriceCents)) < 1e-9)
+  it('skips a minute whose spot comes back 20 s after the boundary (late), and reads one back in time', async () => {
+    const { feed, deps, contest } = await setup()
+    const boundary = OPEN + 5 * MINUTE_MS
+    const gap = scriptedFeed(feed, { spotFrom: boundary + 9_000 })
+    assert.deepEqual(await takeReading({ ...deps, feed: gap }, contest, 5, boundary + 500), {
+      skipped: 'no-spot',
+    })
+    assert.ok(!isSkipped(await takeReading({ ...deps, feed: gap }, contest, 5, boundary + 9_500)))
+    const longGap = scriptedFeed(feed, { spotFrom: boundary + 20_000 })
+    assert.deepEqual(await takeReading({ ...deps, feed: longGap }, contest, 5, boundary + 20_000), {
+      skipped: 'late',
+    })
+    // READING_MAX_LATE_S is a setting
+    assert.ok(
+      !isSkipped(
+        await takeReading({ ...deps, feed: longGap, maxLateMs: 30_000 }, contest, 5, boundary + 20_000),
+      ),
+    )
+  })
+
+  it('raises nothing on a cold start until the model has its minimum history', async () => {
+    for (const name of MODEL_NAMES) {
+      const { feed, deps, contest } = await setup(createReadingModel(name))
+      const at = OPEN + 3 * MINUTE_MS
+      const history = (await feed.stampedClosesBefore?.(at, 120)) ?? []
+      assert.ok(history.length > 60)
+      const withCloses = (n: number) =>
+        scriptedFeed(feed, { closes: () => (n === 0 ? [] : history.slice(-n)) })
+      assert.deepEqual(await takeReading({ ...deps, feed: withCloses(0) }, contest, 3, at), {
+        skipped: 'short-history',
+      })
+      const min = deps.model.minHistoryCloses
+      assert.deepEqual(await takeReading({ ...deps, feed: withCloses(min - 1) }, contest, 3, at), {
+        skipped: 'short-history',
+      })
+      const first = await takeReading({ ...deps, feed: withCloses(min) }, contest, 3, at)
+      assert.ok(!isSkipped(first), name)
+      assert.ok(first.confidence > 0.05 && first.confidence < 99.95, `${name}: ${first.confidence}`)
     }
   })
 
-  it('skips the minute without a strike, a quote or a fresh spot, and says which', async () => {
-    const { feed, venue, contest } = await setup()
+  it('needs at least 2 fresh spot sources', async () => {
+    const { feed, deps, contest } = await setup()
     const at = OPEN + 2 * MINUTE_MS
-    assert.deepEqual(await takeReading({ feed, venue }, { ...contest, strikePriceDollars: null }, 2, at), {
+    const one = scriptedFeed(feed, { freshSources: 1 })
+    assert.deepEqual(await takeReading({ ...deps, feed: one }, contest, 2, at), { skipped: 'few-sources' })
+    const two = scriptedFeed(feed, { freshSources: 2 })
+    assert.ok(!isSkipped(await takeReading({ ...deps, feed: two }, contest, 2, at)))
+  })
+
+  it('skips the minute without a strike, a quote or a fresh spot, and says which', async () => {
+    const { feed, venue, deps, contest } = await setup()
+    const at = OPEN + 2 * MINUTE_MS
+    assert.deepEqual(await takeReading(deps, { ...contest, strikePriceDollars: null }, 2, at), {
       skipped: 'no-strike',
     })
-    assert.deepEqual(await takeReading({ feed, venue }, { ...contest, ticker: 'UNKNOWN-1' }, 2, at), {
+    assert.deepEqual(await takeReading(deps, { ...contest, ticker: 'UNKNOWN-1' }, 2, at), {
       skipped: 'no-quote',
     })
     const bookless: Venue = { ...venue, quote: async () => ({ upAskCents: null, downAskCents: null }) }
-    assert.deepEqual(await takeReading({ feed, venue: bookless }, contest, 2, at), { skipped: 'no-quote' })
+    assert.deepEqual(await takeReading({ ...deps, venue: bookless }, contest, 2, at), { skipped: 'no-quote' })
     const stale: PriceFeed = { ...feed, spotAt: async () => null }
-    assert.deepEqual(await takeReading({ feed: stale, venue }, contest, 2, at), { skipped: 'no-spot' })
+    assert.deepEqual(await takeReading({ ...deps, feed: stale }, contest, 2, at), { skipped: 'no-spot' })
+  })
+
+  it('never reads "down" off a decided 99.4/99.6 book, whichever the model', async () => {
+    for (const name of MODEL_NAMES) {
+      const { venue, deps, contest } = await setup(createReadingModel(name))
+      // a contest whose strike is far below the spot: up is decided
+      const decided = {
+        ...contest,
+        strikePriceDollars: Math.round((contest.strikePriceDollars as number) * 0.97),
+      }
+      const book: Venue = { ...venue, quote: async () => ({ upAskCents: 99.6, downAskCents: 0.6 }) }
+      for (let minute = 1; minute <= 14; minute++) {
+        const r = await takeReading(
+          { ...deps, venue: book },
+          decided,
+          minute,
+          OPEN + minute * MINUTE_MS + 300,
+        )
+        assert.ok(!isSkipped(r))
+        assert.equal(r.side, 'up', `${name} minute ${minute}`)
+      }
+    }
   })
 
   it('reads on the only side that has an ask', async () => {
-    const { feed, venue, contest } = await setup()
+    const { venue, deps, contest } = await setup()
     const upOnly: Venue = { ...venue, quote: async () => ({ upAskCents: 99.5, downAskCents: null }) }
-    const reading = await takeReading({ feed, venue: upOnly }, contest, 4, OPEN + 4 * MINUTE_MS)
+    const reading = await takeReading({ ...deps, venue: upOnly }, contest, 4, OPEN + 4 * MINUTE_MS)
     assert.ok(!isSkipped(reading))
     assert.equal(reading.side, 'up')
     assert.equal(reading.entryPriceCents, 99.5)

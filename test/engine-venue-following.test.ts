@@ -70,8 +70,9 @@ describe('engine › following a real venue', () => {
       await engine.tick()
       assert.equal((await w.store.getContest(TICKER))?.strikePriceDollars, null)
 
-      // minute 1 and 2, several ticks each: counted once per minute, warned once per contest
-      for (const at of [1, 1.2, 1.5, 2, 2.5]) {
+      // minute 1 and 2, several ticks each within READING_MAX_LATE_S: counted once per minute,
+      // warned once per contest
+      for (const at of [1, 1.05, 1.15, 2, 2.05]) {
         w.time.set(OPEN + at * MINUTE_MS)
         await engine.tick()
       }
@@ -80,7 +81,7 @@ describe('engine › following a real venue', () => {
       assert.deepEqual((await w.store.getContest(TICKER))?.signals, [])
 
       venue.market$ = { ...venue.market$, strikePriceDollars: 68_421.37 }
-      w.time.set(OPEN + 2.7 * MINUTE_MS)
+      w.time.set(OPEN + 2.15 * MINUTE_MS)
       await engine.tick()
       const contest = await w.store.getContest(TICKER)
       assert.equal(contest?.strikePriceDollars, 68_421.37)
@@ -152,7 +153,11 @@ describe('engine › following a real venue', () => {
   it('reads on the only side with an ask, and skips a paused market or an empty book', async () => {
     const { w, venue, skips } = await world()
     try {
-      venue.market$ = { ...venue.market$, strikePriceDollars: 100 }
+      // a strike at the spot, so neither side is decided
+      venue.market$ = {
+        ...venue.market$,
+        strikePriceDollars: (await w.feed.spotAt(OPEN + MINUTE_MS)) as number,
+      }
       venue.quote$ = { upAskCents: null, downAskCents: 3.5 }
       const engine = w.engine({ venue, onSkippedReading: (r) => skips.push(r) })
       w.time.set(OPEN + MINUTE_MS + 100)

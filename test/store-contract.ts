@@ -559,6 +559,77 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       })
     })
 
+    describe('listGradedReadings', () => {
+      const inputs = {
+        spotObservedAt: BASE + 60_450,
+        bookObservedAt: BASE + 60_300,
+        spotDollars: 97_130.5,
+        freshSources: 3,
+        upAskCents: 55,
+        downAskCents: 47.5,
+        sigmaPerMinute: 0.00061,
+        effectiveMinutes: 13.64,
+        probabilityUp: 0.6153846,
+      }
+
+      test('keeps what produced each reading, internal: out of the public contest and its events', async (store) => {
+        const contest = await openWith(store)
+        const signal = makeSignal(contest, { minute: 1, inputs })
+        const event = await store.addSignal(signal)
+        assert.ok(event)
+        assert.ok(!event.data.includes('probability') && !event.data.includes('observed'))
+        const { inputs: _inputs, ...published } = signal
+        assert.deepEqual((await store.getContest(contest.ticker))?.signals, [published])
+        await store.expireContest(contest.ticker)
+        await store.settleContest(contest.ticker, UP)
+        const [reading, ...rest] = await store.listGradedReadings({ series: contest.series })
+        assert.deepEqual(rest, [])
+        assert.deepEqual(reading, {
+          ...published,
+          outcome: 'win',
+          opensAt: contest.opensAt,
+          expiresAt: contest.expiresAt,
+          settledSide: 'up',
+          inputs,
+        })
+      })
+
+      test('lists graded readings of settled contests in the window, oldest first, voids left out', async (store) => {
+        const series = newSeries()
+        const a = makeSettledContest(expiringAt(BASE + 2 * CONTEST_MS, { series }))
+        const b = makeSettledContest(expiringAt(BASE + CONTEST_MS, { series, signals: [] }), UP)
+        const withInputs = makeContest(expiringAt(BASE + 3 * CONTEST_MS, { series }))
+        const c = settleContest(
+          { ...withInputs, signals: [makeSignal(withInputs, { minute: 5, inputs })] },
+          DOWN,
+        )
+        const voided = makeSettledContest(expiringAt(BASE + 4 * CONTEST_MS, { series }), {
+          kind: 'void',
+          priceDollars: null,
+        })
+        await store.importHistory([a, b, c, voided])
+        const all = await store.listGradedReadings({ series })
+        assert.deepEqual(
+          all.map((r) => [r.ticker, r.minute, r.outcome, r.inputs === null]),
+          [
+            [a.ticker, 1, 'win', true],
+            [a.ticker, 2, 'loss', true],
+            [c.ticker, 5, 'loss', false],
+          ],
+        )
+        const later = await store.listGradedReadings({ series, since: BASE + 3 * CONTEST_MS })
+        assert.deepEqual(
+          later.map((r) => r.ticker),
+          [c.ticker],
+        )
+        const earlier = await store.listGradedReadings({ series, before: BASE + 2 * CONTEST_MS })
+        assert.deepEqual(
+          earlier.map((r) => r.ticker),
+          [a.ticker, a.ticker],
+        )
+      })
+    })
+
     describe('listUnsettled', () => {
       test('returns live and expired contests of every series, oldest first', async (store) => {
         const live = await openWith(store, { series: newSeries(), opensAt: BASE + 2 * CONTEST_MS })

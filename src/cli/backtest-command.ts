@@ -114,7 +114,7 @@ function parseNumber(raw: string): number | null {
   return /^-?[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : null
 }
 
-function parseInstant(raw: string): number | null {
+export function parseInstant(raw: string): number | null {
   if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) raw = `${raw}T00:00:00Z`
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(raw)) return null
   const ms = Date.parse(raw)

@@ -5,6 +5,8 @@ const pct = (x: number | null, digits = 1) => (x === null ? '—' : `${(x * 100)
 const cents = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}¢`)
 const num = (x: number | null, digits: number) => (x === null ? '—' : x.toFixed(digits))
 const range = (i: Interval | null) => (i === null ? '—' : `${pct(i.low)} – ${pct(i.high)}`)
+const centsRange = (i: { low: number; high: number } | null) =>
+  i === null ? '—' : `${cents(i.low)} – ${cents(i.high)}`
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z')
 
 function describeFilter(filter: BacktestFilter, grid = false): string[] {
@@ -34,12 +36,16 @@ export function formatBacktest(r: BacktestReport): string {
     '',
     `contests          ${r.contests} settled`,
     `signals           ${r.signals} passing: ${r.wins} wins, ${r.losses} losses, ${r.voids} voids`,
-    `win rate          ${pct(r.winRate)} (95% Wilson interval ${range(r.winRateInterval)})`,
-    `average entry     ${num(r.averageEntryCents, 2)}¢  (edge ${num(r.averageEdgeCents, 2)}¢, confidence ${num(r.averageConfidence, 2)})`,
-    `profit            ${cents(r.profitPerContractCents)} per contract, ${cents(r.totalProfitCents)} in all`,
+    `win rate          ${pct(r.winRate)} (95% Wilson interval, clustered by contest: ${range(r.winRateInterval)})`,
+    `average entry     ${num(r.averageEntryCents, 2)}¢  (confidence ${num(r.averageConfidence, 2)})`,
+    `edge              claimed ${cents(r.averageEdgeCents)}, realised ${cents(r.realisedEdgeCents)} per graded signal`,
+    `profit            ${cents(r.profitPerContractCents)} per contract (95% ${centsRange(r.profitInterval)}), ${cents(r.totalProfitCents)} in all`,
+    `after the fee     ${cents(r.profitPerContractAfterFeeCents)} per contract (95% ${centsRange(r.profitAfterFeeInterval)}), ${cents(r.totalProfitAfterFeeCents)} in all; fees ${cents(r.totalFeeCents)}`,
     `Brier score       ${num(r.brierScore, 4)} (0 is perfect; always saying 50 scores 0.25)`,
     '',
-    'one contract per signal at its entry price: a win pays 100 − entry, a loss costs the entry, a void 0',
+    'one contract per signal at its entry price: a win pays 100 − entry, a loss costs the entry, a void 0;',
+    "after the fee, each buy is one order paying Kalshi's taker fee ceil(7·p·(1 − p)) ¢ (none on a void);",
+    'intervals are clustered by contest: the signals of one contest share its outcome',
     '',
     'calibration (graded signals by confidence)',
     table(
@@ -83,6 +89,7 @@ export function formatGrid(filter: BacktestFilter, contests: number, grid: reado
     ...matrix('signals passing', (x) => String(x.signals)),
     ...matrix('win rate', (x) => pct(x.winRate)),
     ...matrix('profit per contract', (x) => cents(x.profitPerContractCents)),
+    ...matrix("profit per contract after Kalshi's taker fee", (x) => cents(x.profitPerContractAfterFeeCents)),
   ]
   return `${lines.join('\n').trimEnd()}\n`
 }

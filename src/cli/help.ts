@@ -1,6 +1,8 @@
 // The words of `contest-signals --help` and `contest-signals COMMAND --help`: one place, so the
 // usage lines, the README and the parser's options cannot drift far apart.
 
+const REPLAY_MODELS_TEXT = 'the v2 version or gbm-ewma-1; default: the one MODEL names'
+
 export const USAGE = `usage: contest-signals <command> [options]
 
 commands:
@@ -12,8 +14,11 @@ commands:
   keys revoke ID             revoke a key
   migrate                    apply schema migrations and exit
   backtest --series S ...    how the signals' thresholds would have done over the graded history
+  evaluate --series S ...    how good the model's probabilities were: scores, calibration, the mid
   backup PATH                copy the SQLite store (WAL included) to a new file
   venue check                what the engine would follow now: markets, asks, spot per source
+  replay --tape PATH ...     run the engine on a recorded (or simulated) tape into the store
+  sim tape --days N --out P  write a tape of the simulator in the venue's own shapes
 
 options:
   -h, --help                 this text; \`contest-signals COMMAND --help\` for one command
@@ -80,6 +85,20 @@ entry, a void is refunded.
 
 Prints: signals passing, wins/losses/voids, win rate with a Wilson 95% interval, average entry,
 profit per contract, the Brier score, and the calibration table by confidence bucket.`,
+  evaluate: `usage: contest-signals evaluate [--series S] [--since T] [--before T] [--sim-seed N] [--json]
+
+Scores the graded readings in the store against their outcomes (decisions §13): log loss and Brier
+score over all readings and by minutes left (buckets 1–2, 3–7, 8–14 and each minute), calibration
+(slope and intercept of a logistic fit of the outcome on logit p, ECE over 10 bins), and the venue's
+mid at the same instant as a benchmark, paired reading by reading. Every mean carries a standard error
+clustered by contest: the readings of one contest share one outcome.
+
+  --series S            the series (default: the first of SERIES, KXBTC15M)
+  --since T, --before T contests whose expiry is at or after / at or before T (RFC 3339, or a
+                        date YYYY-MM-DD meaning its midnight UTC)
+  --sim-seed N          a sandbox store: also score the sandbox's hidden truth of seed N (the oracle)
+                        and the share of the mid's gap to it that the model closes
+  --json                the same numbers as JSON`,
   backup: `usage: contest-signals backup PATH
 
 Copies the SQLite store DATABASE_URL names to PATH while the service keeps running: one consistent
@@ -87,6 +106,36 @@ snapshot including what is still in the write-ahead log (VACUUM INTO). PATH must
 is checked (integrity check, row counts) before it takes PATH's name. To restore, stop the service
 and point DATABASE_URL at the copy (or copy it over the store file, removing its -wal and -shm files).
 For PostgreSQL use pg_dump.`,
+  replay: `usage: contest-signals replay --tape PATH [--series S] [--from T] [--to T] [--model NAME]
+
+Runs the engine's own steps (open, follow the venue's revisions, read each whole minute, expire,
+settle and grade) on a tape, on a virtual clock that jumps from record to record, and writes the
+contests and signals into the store DATABASE_URL names (SQLite or PostgreSQL); serve, api and
+backtest then read them like any history. Refuses a store that already holds contests of the
+replayed series. Shows progress on a terminal and ends with one summary line: contests opened,
+settled and void, signals raised, minutes skipped by reason, wall time and speed.
+
+  --tape PATH     an NDJSON tape (.ndjson, or .ndjson.gz for gzip), as RECORD_DIR or sim tape write
+  --series S      only these series of the tape (comma-separated; default: all it names)
+  --from T        start the engine at T (RFC 3339 or YYYY-MM-DD); earlier records only warm up
+                  the spot history and the market listing
+  --to T          stop at T (contests still open then stay unsettled)
+  --model NAME    the model version to read with (${REPLAY_MODELS_TEXT})
+
+SPOT_MAX_AGE_S applies as live. The engine's warnings go to stderr (LOG_LEVEL=debug for every step).
+A bad tape ends with one line naming its line number and a non-zero exit.`,
+  sim: `usage: contest-signals sim tape --days N [--seed S] [--from T] --out PATH
+
+Writes the simulator's world as a tape in Kalshi's own shapes: each of the sandbox's exchanges'
+messages as a client receives them, every change of each market of SERIES (listed, opened with its
+strike, closed, finalized with its result), an orderbook_fp body every 2 s of each live contest, and
+every change of the exchange status.
+Replaying it (contest-signals replay --tape PATH) gives the same contests and signals as the
+simulator with that seed. PATH ending in .gz is gzip-compressed; an existing PATH is refused.
+
+  --days N    days of contests (1-366)
+  --seed S    the simulator's seed (default SIM_SEED, else random; the line printed names it)
+  --from T    the first contest opens at T, a quarter hour (default: N whole UTC days before today)`,
   venue: `usage: contest-signals venue check
 
 Prints, for each series, the market the engine would follow now (window, strike, best asks) and

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `contest-signals` command (decisions §2, §8): serve | api | engine | keys create|list|revoke |
-// migrate | backtest | backup | venue check, each with its own --help, and --version.
+// migrate | backtest | evaluate | backup | venue check, each with its own --help, and --version.
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.ts'
 import { createLogger } from '../main/logger.ts'
@@ -8,9 +8,12 @@ import { type Role, startService } from '../main/runtime.ts'
 import { VERSION } from '../main/version.ts'
 import { runBacktestCommand } from './backtest-command.ts'
 import { runBackupCommand } from './backup-command.ts'
+import { runEvaluateCommand, sandboxOracle } from './evaluate-command.ts'
 import { COMMAND_HELP, USAGE } from './help.ts'
 import { runKeysCommand } from './keys-command.ts'
 import { runMigrate } from './migrate-command.ts'
+import { runReplayCommand } from './replay-command.ts'
+import { runSimTapeCommand } from './sim-tape-command.ts'
 import { runVenueCheck } from './venue-check-command.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -32,8 +35,28 @@ const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
     json: { type: 'boolean' },
     grid: { type: 'boolean' },
   },
+  evaluate: {
+    series: { type: 'string' },
+    since: { type: 'string' },
+    before: { type: 'string' },
+    json: { type: 'boolean' },
+    'sim-seed': { type: 'string' },
+  },
   backup: {},
   venue: {},
+  replay: {
+    tape: { type: 'string' },
+    series: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    model: { type: 'string' },
+  },
+  sim: {
+    days: { type: 'string' },
+    seed: { type: 'string' },
+    from: { type: 'string' },
+    out: { type: 'string' },
+  },
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -93,6 +116,37 @@ async function main(argv: string[]): Promise<number> {
         json: values.json === true,
         grid: values.grid === true,
       })
+    case 'replay':
+      if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
+      return runReplayCommand(config, {
+        tape: str('tape'),
+        series: str('series'),
+        from: str('from'),
+        to: str('to'),
+        model: str('model'),
+      })
+    case 'sim':
+      if (positionals[0] !== 'tape' || positionals.length !== 1)
+        return usageError(first, 'usage: sim tape --days N [--seed S] [--from T] --out PATH')
+      return runSimTapeCommand(config, {
+        days: str('days'),
+        seed: str('seed'),
+        from: str('from'),
+        out: str('out'),
+      })
+    case 'evaluate':
+      if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
+      return runEvaluateCommand(
+        config,
+        {
+          series: str('series'),
+          since: str('since'),
+          before: str('before'),
+          json: values.json === true,
+          simSeed: str('sim-seed'),
+        },
+        sandboxOracle,
+      )
     case 'backup':
       if (positionals.length !== 1) return usageError(first, 'needs exactly one PATH')
       return runBackupCommand(config, positionals[0]!)

@@ -32,7 +32,8 @@ export async function runVenueCheck(
   }
   let feeds: Feeds
   try {
-    feeds = await createFeeds(config, { wallClock: systemClock, logger: quiet })
+    // a check records nothing, whatever RECORD_DIR says
+    feeds = await createFeeds({ ...config, recordDir: null }, { wallClock: systemClock, logger: quiet })
   } catch (err) {
     if (err instanceof ConfigError) return fail(err.problems.join('; '))
     throw err

@@ -77,6 +77,8 @@ describe('loadConfig', () => {
     assert.deepEqual(c.feedUrls.kraken, { ws: 'wss://ws.kraken.com/v2', rest: 'https://api.kraken.com' })
     assert.deepEqual(c.feedUrls.bitstamp, { ws: 'wss://ws.bitstamp.net', rest: 'https://www.bitstamp.net' })
     assert.equal(c.spotMaxAgeS, 10)
+    assert.equal(c.recordDir, null)
+    assert.equal(c.recordKeepDays, 30)
   })
 
   it('reads every real-venue variable', () => {
@@ -94,7 +96,11 @@ describe('loadConfig', () => {
       BITSTAMP_WS_URL: 'ws://127.0.0.1:9003',
       BITSTAMP_REST_URL: 'http://127.0.0.1:9003',
       SPOT_MAX_AGE_S: '3',
+      RECORD_DIR: '/var/lib/cs/tapes',
+      RECORD_KEEP_DAYS: '7',
     })
+    assert.equal(c.recordDir, '/var/lib/cs/tapes')
+    assert.equal(c.recordKeepDays, 7)
     assert.equal(c.venue, 'kalshi')
     assert.equal(c.kalshiBaseUrl, 'https://external-api.demo.kalshi.co/trade-api/v2')
     assert.equal(c.kalshiPollS, 2)
@@ -138,6 +144,8 @@ describe('loadConfig', () => {
     [{ KRAKEN_REST_URL: 'wss://api.kraken.com' }, /KRAKEN_REST_URL/],
     [{ BITSTAMP_WS_URL: 'nope' }, /BITSTAMP_WS_URL/],
     [{ SPOT_MAX_AGE_S: '0' }, /SPOT_MAX_AGE_S/],
+    [{ RECORD_DIR: '/tmp/tapes' }, /^RECORD_DIR records a real venue \(VENUE=kalshi\)/],
+    [{ VENUE: 'kalshi', RECORD_KEEP_DAYS: '0' }, /RECORD_KEEP_DAYS/],
     // HOST is checked itself, not blamed on the PUBLIC_BASE_URL derived from it
     [{ HOST: '999.1.1.1' }, /^HOST="999\.1\.1\.1" is not an IP address or host name$/],
     [{ HOST: '1.2.3' }, /^HOST=/],
@@ -185,7 +193,9 @@ describe('loadConfig', () => {
       KALSHI_PRIVATE_KEY_FILE: '',
       METRICS_PORT: '',
       SIM_SEED: '',
+      RECORD_DIR: '',
     })
+    assert.equal(c.recordDir, null)
     assert.equal(c.redisUrl, null)
     assert.deepEqual(c.trustProxy, [])
     assert.equal(c.tlsCertFile, null)

@@ -2,6 +2,7 @@
 // reported at once, the result frozen. Names and defaults come from the one table, settings.ts.
 import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
+import { isModelName, MODEL_NAMES } from '../model/models.ts'
 import { type DefaultedSettingName, isSettingName, SETTINGS, type SettingName } from './settings.ts'
 
 export type Config = Readonly<{
@@ -21,6 +22,14 @@ export type Config = Readonly<{
   priceFeeds: readonly SpotSourceName[]
   feedUrls: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>>
   spotMaxAgeS: number
+  /** with a real venue: record what the engine sees as one tape per UTC day here (decisions §12); null = off */
+  recordDir: string | null
+  /** day tapes older than this many days are removed */
+  recordKeepDays: number
+  /** the pricing model by name (MODEL): v2 by default, gbm-ewma-1 for comparison */
+  model: string
+  /** a reading whose inputs cannot be had this long after its minute's boundary is skipped (decisions §11) */
+  readingMaxLateS: number
   simSpeed: number
   simSeed: number
   simBackfillDays: number
@@ -198,6 +207,16 @@ export function loadConfig(env: Env = process.env): Config {
     }),
   ) as Record<SpotSourceName, { ws: string; rest: string }>
   const spotMaxAgeS = num('SPOT_MAX_AGE_S', 1, 3600)
+  const recordDir = read('RECORD_DIR') ?? null
+  const recordKeepDays = int('RECORD_KEEP_DAYS', 1, 3650)
+  if (recordDir !== null && venue === 'sim')
+    problems.push(
+      'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
+    )
+  const model = value('MODEL')
+  if (!isModelName(model))
+    problems.push(`MODEL=${JSON.stringify(model)} is not a known model (known: ${MODEL_NAMES.join(', ')})`)
+  const readingMaxLateS = num('READING_MAX_LATE_S', 1, 59)
 
   const simSpeed = num('SIM_SPEED', 1, 10_000)
   const seedRaw = read('SIM_SEED')
@@ -281,6 +300,10 @@ export function loadConfig(env: Env = process.env): Config {
     priceFeeds: Object.freeze(priceFeeds as SpotSourceName[]),
     feedUrls: Object.freeze(feedUrls),
     spotMaxAgeS,
+    recordDir,
+    recordKeepDays,
+    model,
+    readingMaxLateS,
     simSpeed,
     simSeed,
     simBackfillDays,

@@ -30,6 +30,9 @@ export const SETTINGS = {
   SIM_SPEED: { value: '1' },
   SIM_SEED: { value: null, readme: 'random', emptyMeansUnset: true },
   SIM_BACKFILL_DAYS: { value: '7' },
+  // the pricing model (decisions §3): v2 by name; its version carries the parameter file's digest
+  MODEL: { value: 'settle-mean-t-2' },
+  READING_MAX_LATE_S: { value: '10' },
   TRUST_PROXY: { value: null, readme: 'empty', emptyMeansUnset: true },
   CORS_ORIGINS: { value: '*' },
   TLS_CERT_FILE: unset,
@@ -68,6 +71,9 @@ export const SETTINGS = {
   BITSTAMP_WS_URL: { value: 'wss://ws.bitstamp.net' },
   BITSTAMP_REST_URL: { value: 'https://www.bitstamp.net' },
   SPOT_MAX_AGE_S: { value: '10' },
+  // tapes (decisions §12): what a real venue's engine saw, one file per UTC day
+  RECORD_DIR: unset,
+  RECORD_KEEP_DAYS: { value: '30' },
 } as const satisfies Record<string, Setting>
 
 export type SettingName = keyof typeof SETTINGS

@@ -4,6 +4,7 @@ import {
   type BacktestContest,
   type BacktestSignal,
   calibrationTable,
+  clusteredWilsonInterval,
   runBacktest,
   signalProfitCents,
   summarize,
@@ -27,24 +28,32 @@ const T2 = Date.UTC(2026, 10, 22, 12, 15)
 const T3 = Date.UTC(2026, 10, 22, 12, 30)
 
 const sig = (
+  ticker: string,
   side: 'up' | 'down',
   confidence: number,
   entryPriceCents: number,
   outcome: BacktestSignal['outcome'],
-): BacktestSignal => ({ side, confidence, entryPriceCents, edgeCents: confidence - entryPriceCents, outcome })
+): BacktestSignal => ({
+  ticker,
+  side,
+  confidence,
+  entryPriceCents,
+  edgeCents: confidence - entryPriceCents,
+  outcome,
+})
 
-const a = sig('up', 80, 60, 'win')
-const b = sig('up', 70, 65, 'loss')
-const c = sig('down', 60, 55, 'win')
-const d = sig('down', 90, 80, 'win')
-const e = sig('up', 75, 50, 'void')
+const a = sig('C1', 'up', 80, 60, 'win')
+const b = sig('C1', 'up', 70, 65, 'loss')
+const c = sig('C2', 'down', 60, 55, 'win')
+const d = sig('C2', 'down', 90, 80, 'win')
+const e = sig('C3', 'up', 75, 50, 'void')
 
 const history: BacktestContest[] = [
   { series: 'S', state: 'settled', expiresAt: T1, signals: [a, b] },
   { series: 'S', state: 'settled', expiresAt: T2, signals: [c, d] },
   { series: 'S', state: 'settled', expiresAt: T3, signals: [e] },
-  { series: 'OTHER', state: 'settled', expiresAt: T2, signals: [sig('up', 99, 1, 'win')] },
-  { series: 'S', state: 'live', expiresAt: T3 + 900_000, signals: [sig('up', 95, 10, 'pending')] },
+  { series: 'OTHER', state: 'settled', expiresAt: T2, signals: [sig('C4', 'up', 99, 1, 'win')] },
+  { series: 'S', state: 'live', expiresAt: T3 + 900_000, signals: [sig('C5', 'up', 95, 10, 'pending')] },
 ]
 
 const close = (actual: number | null | undefined, expected: number, digits = 9) => {
@@ -92,8 +101,11 @@ describe('runBacktest', () => {
     assert.equal(r.contests, 3) // the live contest and the other series are left out
     assert.deepEqual([r.signals, r.wins, r.losses, r.voids], [5, 3, 1, 1])
     close(r.winRate, 0.75) // 3 / (3 + 1): voids are not graded
-    close(r.winRateInterval!.low, 0.300642, 6)
-    close(r.winRateInterval!.high, 0.954413, 6)
+    // clustered by contest: C1 has 1 win of 2, C2 2 of 2; residuals 1 − .75·2 = −.5 and 2 − 1.5 = .5,
+    // variance 2/1 · (.25 + .25) / 4² = .0625, so .75·.25 / .0625 = 3 effective trials (not 4)
+    const wilson3 = wilsonInterval(2.25, 3)!
+    close(r.winRateInterval!.low, wilson3.low)
+    close(r.winRateInterval!.high, wilson3.high)
     close(r.averageEntryCents, 62) // (60 + 65 + 55 + 80 + 50) / 5 = 310 / 5
     close(r.averageEdgeCents, 13) // (20 + 5 + 5 + 10 + 25) / 5 = 65 / 5
     assert.equal(r.totalProfitCents, 40) // 40 − 65 + 45 + 20 + 0
@@ -101,6 +113,18 @@ describe('runBacktest', () => {
     // Brier over graded signals: (0.8−1)² + (0.7−0)² + (0.6−1)² + (0.9−1)² = 0.04 + 0.49 + 0.16 + 0.01
     // = 0.70, / 4 = 0.175
     close(r.brierScore, 0.175)
+    // taker fee of one contract, ceil(7·p·(1 − p)) cents: 60 → 1.68, 65 → 1.5925, 55 → 1.7325, 80 → 1.12,
+    // each 2 ¢; the void's is refunded
+    assert.equal(r.totalFeeCents, 8)
+    assert.equal(r.totalProfitAfterFeeCents, 32)
+    close(r.profitPerContractAfterFeeCents, 6.4)
+    // claimed edge 13 (above) against realised: (40 − 65 + 45 + 20) / 4 graded = 10
+    close(r.realisedEdgeCents, 10)
+    // profit per contract clustered: values 40, −65 | 45, 20 | 0, mean 8; residual sums −41, 49, −8;
+    // SE = √(3/2 · (41² + 49² + 8²) / 5²) = √(3/2 · 4146 / 25) = 15.7718
+    const se = Math.sqrt((1.5 * (41 ** 2 + 49 ** 2 + 8 ** 2)) / 25)
+    close(r.profitInterval!.low, 8 - Z95 * se)
+    close(r.profitInterval!.high, 8 + Z95 * se)
   })
 
   test('the calibration table buckets graded signals by confidence, voids left out', () => {
@@ -114,6 +138,7 @@ describe('runBacktest', () => {
         [90, 100, 1, 1, 90, 1], // d
       ],
     )
+    // one signal each, so one contest each: the plain Wilson interval.
     // one win out of one: centre = (1 + z²/2) / (1 + z²) = 2.920729 / 4.841459 = 0.603275,
     // half = (z / 4.841459) · (z / 2) = 0.404826 · 0.979982 = 0.396725 → [0.206549, 1]
     close(rows[0]!.winRateInterval!.low, 0.206549, 6)
@@ -137,7 +162,8 @@ describe('runBacktest', () => {
     const r = runBacktest(history, { series: 'S', minEdge: 10 })
     assert.deepEqual([r.signals, r.wins, r.losses, r.voids], [3, 2, 0, 1])
     close(r.winRate, 1)
-    close(r.winRateInterval!.low, 0.34238, 5) // 2 of 2, worked out above
+    // 2 of 2 in two contests: no spread, so each contest is one trial (as Wilson on 2 of 2)
+    close(r.winRateInterval!.low, wilsonInterval(2, 2)!.low)
     assert.equal(r.totalProfitCents, 60) // 40 + 20 + 0
     close(r.profitPerContractCents, 20)
   })
@@ -196,8 +222,27 @@ describe('summarize and calibrationTable on their own', () => {
     assert.equal(summarize([a, c]).totalProfitCents, 85)
     assert.equal(calibrationTable([a], 25).length, 4)
     assert.deepEqual(
-      calibrationTable([sig('up', 100, 90, 'win')]).at(-1)!.signals,
+      calibrationTable([sig('C6', 'up', 100, 90, 'win')]).at(-1)!.signals,
       1, // confidence 100 falls in the last, closed bucket
     )
+  })
+})
+
+describe('clustered intervals', () => {
+  test('signals of one contest count as fewer trials than independent ones', () => {
+    // 4 wins and 4 losses: in 8 contests, the plain Wilson interval; in 4 contests of 2 alike, wider
+    const apart = clusteredWilsonInterval(
+      Array.from({ length: 8 }, (_, i) => ({ cluster: `c${i}`, success: i % 2 === 0 })),
+    )!
+    const paired = clusteredWilsonInterval(
+      Array.from({ length: 8 }, (_, i) => ({ cluster: `c${Math.floor(i / 2)}`, success: i < 4 })),
+    )!
+    // apart: residuals ±.5 over 8 contests, variance 8/7 · 8·.25 / 64; effective .25 / that = 7 trials
+    const seven = wilsonInterval(3.5, 7)!
+    close(apart.low, seven.low)
+    // paired: residuals ±1 over 4 contests, variance 4/3 · 4 / 64 = 1/12; effective trials 3
+    const three = wilsonInterval(1.5, 3)!
+    close(paired.low, three.low)
+    assert.ok(paired.high - paired.low > apart.high - apart.low)
   })
 })

@@ -4,14 +4,21 @@
 //
 // Conventions (written down in docs/design-decisions.md §10):
 // - one contract is bought per signal at its entry price: a win pays 100 − entry cents, a loss costs
-//   entry cents, a void is refunded (0);
+//   entry cents, a void is refunded (0, its fee too); after the fee, each buy is one order paying
+//   Kalshi's taker fee (src/domain/taker-fee.ts);
 // - win rate, its interval, the Brier score and the calibration table count graded signals only
 //   (wins and losses); voids count in the signals, the average entry and the profit per contract;
+// - intervals are clustered by contest (decisions §13): the signals of one contest share its outcome,
+//   so they count as fewer independent trials than there are signals;
 // - the time window applies to a contest's expiresAt, both bounds inclusive, as in the history API.
 import type { Contest, Side, Signal } from './contest.ts'
+import { takerFeeCents } from './taker-fee.ts'
 
 /** The parts of a signal the backtest reads: a domain Signal qualifies. */
-export type BacktestSignal = Pick<Signal, 'side' | 'confidence' | 'entryPriceCents' | 'edgeCents' | 'outcome'>
+export type BacktestSignal = Pick<
+  Signal,
+  'ticker' | 'side' | 'confidence' | 'entryPriceCents' | 'edgeCents' | 'outcome'
+>
 
 /** The parts of a contest the backtest reads: a domain Contest qualifies. */
 export type BacktestContest = Pick<Contest, 'series' | 'state' | 'expiresAt'> & {
@@ -43,7 +50,7 @@ export type OutcomeSummary = {
   voids: number
   /** wins / (wins + losses); null with no graded signal */
   winRate: number | null
-  /** Wilson score interval at 95 % on winRate */
+  /** Wilson score interval at 95 % on winRate, on the effective trials of clustering by contest */
   winRateInterval: Interval | null
   /** mean entry_price_cents over every signal (voids included); null when none */
   averageEntryCents: number | null
@@ -53,6 +60,16 @@ export type OutcomeSummary = {
   totalProfitCents: number
   /** totalProfitCents / signals; null when none */
   profitPerContractCents: number | null
+  /** 95 % interval on profitPerContractCents, clustered by contest */
+  profitInterval: { low: number; high: number } | null
+  /** Σ taker fees of one one-contract order per signal (voids refunded), in cents */
+  totalFeeCents: number
+  /** profit after the fee */
+  totalProfitAfterFeeCents: number
+  profitPerContractAfterFeeCents: number | null
+  profitAfterFeeInterval: { low: number; high: number } | null
+  /** the edge the graded signals realised: mean of 100·won − entry (claimed: averageEdgeCents) */
+  realisedEdgeCents: number | null
   /** mean of (confidence/100 − won)² over graded signals; 0 is perfect, 0.25 is a coin's guess */
   brierScore: number | null
 }
@@ -88,6 +105,7 @@ export type GridCell = Pick<
   | 'winRateInterval'
   | 'totalProfitCents'
   | 'profitPerContractCents'
+  | 'profitPerContractAfterFeeCents'
 > & { minConfidence: number | null; minEdge: number | null }
 
 export type GridAxes = {
@@ -144,6 +162,69 @@ export function signalProfitCents(signal: BacktestSignal): number {
   return 0
 }
 
+/** One contract's taker fee for a signal: none on a void, whose buy the venue unwinds. */
+export function signalFeeCents(signal: BacktestSignal): number {
+  return signal.outcome === 'void' ? 0 : takerFeeCents(signal.entryPriceCents)
+}
+
+/**
+ * A mean of per-signal values with its 95 % interval clustered by contest: the variance of the mean
+ * is C/(C − 1) · Σ_c (Σ_{i∈c} (x_i − x̄))² / N².
+ */
+export function clusteredMeanInterval(
+  values: readonly number[],
+  clusters: readonly string[],
+  z: number = Z95,
+): { mean: number; low: number; high: number } | null {
+  const n = values.length
+  if (n === 0) return null
+  const mean = values.reduce((a, b) => a + b, 0) / n
+  const sums = new Map<string, number>()
+  for (let i = 0; i < n; i++) sums.set(clusters[i]!, (sums.get(clusters[i]!) ?? 0) + values[i]! - mean)
+  if (sums.size < 2) return null
+  let ss = 0
+  for (const s of sums.values()) ss += s * s
+  const se = Math.sqrt(((sums.size / (sums.size - 1)) * ss) / (n * n))
+  return { mean, low: mean - z * se, high: mean + z * se }
+}
+
+/**
+ * A Wilson interval on a proportion of outcomes clustered by contest: the Wilson interval on the
+ * effective number of trials p(1 − p)/v, v the clustered variance of the proportion. When that
+ * variance is 0 (every outcome alike) or there is one contest only, each contest counts as one
+ * trial with its share of successes.
+ */
+export function clusteredWilsonInterval(
+  outcomes: readonly { cluster: string; success: boolean }[],
+  z: number = Z95,
+): Interval | null {
+  const n = outcomes.length
+  if (n === 0) return null
+  const per = new Map<string, { n: number; w: number }>()
+  let wins = 0
+  for (const o of outcomes) {
+    const c = per.get(o.cluster) ?? { n: 0, w: 0 }
+    c.n++
+    if (o.success) {
+      c.w++
+      wins++
+    }
+    per.set(o.cluster, c)
+  }
+  const p = wins / n
+  const k = per.size
+  let ss = 0
+  for (const c of per.values()) ss += (c.w - p * c.n) ** 2
+  const variance = k > 1 ? ((k / (k - 1)) * ss) / (n * n) : 0
+  if (variance > 0) {
+    const effective = (p * (1 - p)) / variance
+    return wilsonInterval(p * effective, effective, z)
+  }
+  let shares = 0
+  for (const c of per.values()) shares += c.w / c.n
+  return wilsonInterval(shares, k, z)
+}
+
 /** The Wilson score interval on `successes` out of `trials`; null with no trial. */
 export function wilsonInterval(successes: number, trials: number, z: number = Z95): Interval | null {
   if (trials <= 0) return null
@@ -163,12 +244,28 @@ export function summarize(signals: readonly BacktestSignal[]): OutcomeSummary {
   let edge = 0
   let confidence = 0
   let profit = 0
+  let fees = 0
   let brier = 0
+  let realised = 0
+  const profits: number[] = []
+  const netProfits: number[] = []
+  const clusters: string[] = []
+  const graded: { cluster: string; success: boolean }[] = []
   for (const s of signals) {
     entry += s.entryPriceCents
     edge += s.edgeCents
     confidence += s.confidence
-    profit += signalProfitCents(s)
+    const p = signalProfitCents(s)
+    const fee = signalFeeCents(s)
+    profit += p
+    fees += fee
+    profits.push(p)
+    netProfits.push(p - fee)
+    clusters.push(s.ticker)
+    if (s.outcome === 'win' || s.outcome === 'loss') {
+      graded.push({ cluster: s.ticker, success: s.outcome === 'win' })
+      realised += p
+    }
     if (s.outcome === 'win') wins++
     else if (s.outcome === 'loss') losses++
     else voids++
@@ -178,28 +275,45 @@ export function summarize(signals: readonly BacktestSignal[]): OutcomeSummary {
     }
   }
   const n = signals.length
-  const graded = wins + losses
+  const gradedCount = wins + losses
   const totalProfitCents = roundTo(profit, 2)
+  const totalProfitAfterFeeCents = roundTo(profit - fees, 2)
+  const interval = (values: number[]) => {
+    const i = clusteredMeanInterval(values, clusters)
+    return i ? { low: i.low, high: i.high } : null
+  }
   return {
     signals: n,
     wins,
     losses,
     voids,
-    winRate: graded === 0 ? null : wins / graded,
-    winRateInterval: wilsonInterval(wins, graded),
+    winRate: gradedCount === 0 ? null : wins / gradedCount,
+    winRateInterval: clusteredWilsonInterval(graded),
     averageEntryCents: n === 0 ? null : entry / n,
     averageEdgeCents: n === 0 ? null : edge / n,
     averageConfidence: n === 0 ? null : confidence / n,
     totalProfitCents,
     profitPerContractCents: n === 0 ? null : totalProfitCents / n,
-    brierScore: graded === 0 ? null : brier / graded,
+    profitInterval: interval(profits),
+    totalFeeCents: fees,
+    totalProfitAfterFeeCents,
+    profitPerContractAfterFeeCents: n === 0 ? null : totalProfitAfterFeeCents / n,
+    profitAfterFeeInterval: interval(netProfits),
+    realisedEdgeCents: gradedCount === 0 ? null : realised / gradedCount,
+    brierScore: gradedCount === 0 ? null : brier / gradedCount,
   }
 }
 
 /** Graded signals by confidence bucket of `width` points: [0, w), [w, 2w), … the last closed at 100. */
 export function calibrationTable(signals: readonly BacktestSignal[], width = 10): CalibrationBucket[] {
   const count = Math.ceil(100 / width)
-  const buckets = Array.from({ length: count }, (_, i) => ({ n: 0, wins: 0, confidence: 0, from: i * width }))
+  const buckets = Array.from({ length: count }, (_, i) => ({
+    n: 0,
+    wins: 0,
+    confidence: 0,
+    from: i * width,
+    outcomes: [] as { cluster: string; success: boolean }[],
+  }))
   for (const s of signals) {
     if (s.outcome !== 'win' && s.outcome !== 'loss') continue
     const index = Math.min(count - 1, Math.max(0, Math.floor(s.confidence / width)))
@@ -207,6 +321,7 @@ export function calibrationTable(signals: readonly BacktestSignal[], width = 10)
     b.n++
     b.confidence += s.confidence
     if (s.outcome === 'win') b.wins++
+    b.outcomes.push({ cluster: s.ticker, success: s.outcome === 'win' })
   }
   return buckets.map((b) => ({
     from: b.from,
@@ -215,7 +330,7 @@ export function calibrationTable(signals: readonly BacktestSignal[], width = 10)
     wins: b.wins,
     meanConfidence: b.n === 0 ? null : b.confidence / b.n,
     winRate: b.n === 0 ? null : b.wins / b.n,
-    winRateInterval: wilsonInterval(b.wins, b.n),
+    winRateInterval: clusteredWilsonInterval(b.outcomes),
   }))
 }
 
@@ -268,6 +383,7 @@ export function thresholdGrid(
         winRateInterval: s.winRateInterval,
         totalProfitCents: s.totalProfitCents,
         profitPerContractCents: s.profitPerContractCents,
+        profitPerContractAfterFeeCents: s.profitPerContractAfterFeeCents,
       })
     }
   }

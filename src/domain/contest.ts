@@ -25,6 +25,24 @@ export type Signal = {
   edgeCents: number
   outcome: Outcome
   modelVersion: string | null
+  /** what produced the reading (decisions §11): stored, never published; absent on older rows */
+  inputs?: ReadingInputs
+}
+
+/** The inputs of one reading as the store keeps them beside it (decisions §11), internal only. */
+export type ReadingInputs = {
+  /** service ms the spot and the book were observed at */
+  spotObservedAt: number
+  bookObservedAt: number
+  spotDollars: number
+  freshSources: number
+  upAskCents: number | null
+  downAskCents: number | null
+  /** the per-minute σ and the effective minutes left the model priced with */
+  sigmaPerMinute: number
+  effectiveMinutes: number
+  /** P(up) before bounding and rounding */
+  probabilityUp: number
 }
 
 export type Contest = {

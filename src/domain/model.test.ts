@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
 import {
+  chooseSide,
   EWMA_LAMBDA,
   evaluateReading,
   ewmaVolatility,
@@ -94,7 +95,7 @@ describe('probabilityUp', () => {
     assert.ok(Math.abs(p - want) < 1e-15)
   })
 
-  it('is clipped to [0.01, 0.99]', () => {
+  it("is a probability, unbounded: the bound is the reading's (chooseSide), not the model's", () => {
     fc.assert(
       fc.property(
         fc.double({ min: 1, max: 1e6, noNaN: true }),
@@ -103,12 +104,12 @@ describe('probabilityUp', () => {
         fc.double({ min: -5, max: 20, noNaN: true }),
         (spot, strike, sigmaPerMinute, minutesLeft) => {
           const p = probabilityUp({ spot, strike, sigmaPerMinute, minutesLeft })
-          assert.ok(p >= PROBABILITY_FLOOR && p <= PROBABILITY_CEILING)
+          assert.ok(p >= 0 && p <= 1)
         },
       ),
     )
-    assert.equal(probabilityUp({ spot: 200, strike: 100, sigmaPerMinute: 0.001, minutesLeft: 1 }), 0.99)
-    assert.equal(probabilityUp({ spot: 100, strike: 200, sigmaPerMinute: 0.001, minutesLeft: 1 }), 0.01)
+    assert.equal(probabilityUp({ spot: 200, strike: 100, sigmaPerMinute: 0.001, minutesLeft: 1 }), 1)
+    assert.equal(probabilityUp({ spot: 100, strike: 200, sigmaPerMinute: 0.001, minutesLeft: 1 }), 0)
   })
 
   it('guards σ ≈ 0 and τ ≤ 0 with the side the price is on (a tie goes up)', () => {
@@ -118,9 +119,9 @@ describe('probabilityUp', () => {
       [0.001, 0],
       [0.001, -1],
     ] as const) {
-      assert.equal(probabilityUp({ spot: 101, strike: 100, sigmaPerMinute, minutesLeft }), 0.99)
-      assert.equal(probabilityUp({ spot: 99, strike: 100, sigmaPerMinute, minutesLeft }), 0.01)
-      assert.equal(probabilityUp({ spot: 100, strike: 100, sigmaPerMinute, minutesLeft }), 0.99)
+      assert.equal(probabilityUp({ spot: 101, strike: 100, sigmaPerMinute, minutesLeft }), 1)
+      assert.equal(probabilityUp({ spot: 99, strike: 100, sigmaPerMinute, minutesLeft }), 0)
+      assert.equal(probabilityUp({ spot: 100, strike: 100, sigmaPerMinute, minutesLeft }), 1)
     }
   })
 
@@ -198,43 +199,62 @@ describe('evaluateReading', () => {
     assert.equal(r.confidence, Math.round(pUp * 10_000) / 100)
   })
 
-  it('keeps edge == confidence − entry with at most 2 decimals, for any input', () => {
-    const closesArb = fc.array(fc.double({ min: 1_000, max: 500_000, noNaN: true }), {
-      minLength: 0,
-      maxLength: 70,
-    })
+  it('keeps edge == confidence − entry with at most 2 decimals, for any probability and book', () => {
     const askArb = fc.oneof(
+      fc.constant(null),
       fc.integer({ min: 1, max: 99 }),
-      fc.integer({ min: 0, max: 10_000 }).map((h) => h / 100),
+      fc.integer({ min: 1, max: 999 }).map((t) => t / 10),
     )
     fc.assert(
       fc.property(
-        fc.double({ min: 1_000, max: 500_000, noNaN: true }),
-        fc.double({ min: 1_000, max: 500_000, noNaN: true }),
-        closesArb,
-        fc.integer({ min: -1, max: 15 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
         askArb,
         askArb,
-        (spot, strike, closes, minutesLeft, upAskCents, downAskCents) => {
-          const r = evaluateReading({
-            spot,
-            strike,
-            closes,
-            minutesLeft,
-            quote: { upAskCents, downAskCents },
-          })
+        (p, upAskCents, downAskCents) => {
+          const r = chooseSide(p, { upAskCents, downAskCents })
+          if (r === null) {
+            // no side left: none has an ask, or the only one is the side the bound decided against
+            assert.ok(
+              (upAskCents === null || p < PROBABILITY_FLOOR) &&
+                (downAskCents === null || p > PROBABILITY_CEILING),
+            )
+            return
+          }
           assert.ok(Math.abs(r.edgeCents - (r.confidence - r.entryPriceCents)) < 1e-9)
           assert.ok(hasAtMost2Decimals(r.confidence))
           assert.ok(hasAtMost2Decimals(r.entryPriceCents))
           assert.ok(hasAtMost2Decimals(r.edgeCents))
-          assert.ok(r.confidence >= 1 && r.confidence <= 99)
+          // bounded no tighter than the 0.1 ¢ tick
+          assert.ok(r.confidence >= 0.1 && r.confidence <= 99.9)
           assert.equal(r.entryPriceCents, r.side === 'up' ? upAskCents : downAskCents)
-          const other = r.side === 'up' ? 100 - r.confidence - downAskCents : 100 - r.confidence - upAskCents
-          assert.ok(r.edgeCents >= other - 1e-9, 'the chosen side has the larger edge')
+          const otherAsk = r.side === 'up' ? downAskCents : upAskCents
+          if (otherAsk !== null && (r.side === 'up' ? p <= PROBABILITY_CEILING : p >= PROBABILITY_FLOOR))
+            assert.ok(
+              r.edgeCents >= 100 - r.confidence - otherAsk - 1e-9,
+              'the chosen side has the larger edge',
+            )
         },
       ),
-      { numRuns: 2_000 },
+      { numRuns: 3_000 },
     )
+  })
+
+  it('never takes the side a bound decided against: a decided 99.4/99.6 book reads up, not "down 1 %"', () => {
+    // YES bid 99.4, ask 99.6: the NO ask is 0.6
+    const book = { upAskCents: 99.6, downAskCents: 0.6 }
+    for (const p of [0.9995, 0.99999, 1]) {
+      const r = chooseSide(p, book)
+      assert.deepEqual(r, { side: 'up', confidence: 99.9, entryPriceCents: 99.6, edgeCents: 0.3 })
+    }
+    // below the bound the model's own number stands, and the cheap side wins when its edge is real
+    assert.deepEqual(chooseSide(0.99, book), {
+      side: 'down',
+      confidence: 1,
+      entryPriceCents: 0.6,
+      edgeCents: 0.4,
+    })
+    // the bound's side alone: nothing to read
+    assert.equal(chooseSide(1, { upAskCents: null, downAskCents: 0.6 }), null)
   })
 
   it('never picks a side that has no ask, whatever its edge would be', () => {

@@ -1,6 +1,9 @@
-// The signal model of decisions §3 (`gbm-ewma-1`): a driftless GBM probability of finishing at or
-// above the strike, with an EWMA volatility of one-minute log returns, published in 2-decimal numbers.
+// The first signal model of decisions §3 (`gbm-ewma-1`, kept selectable with MODEL=gbm-ewma-1): a
+// driftless GBM probability of the spot finishing at or above the strike, with an EWMA volatility of
+// one-minute log returns; and the one rule every model's reading follows to pick its side and publish
+// 2-decimal numbers (decisions §11).
 import type { Side } from './contest.ts'
+import type { ReadingModel } from './reading-model.ts'
 
 export const MODEL_VERSION = 'gbm-ewma-1'
 
@@ -13,8 +16,15 @@ export const EWMA_LAMBDA = 0.94
  */
 export const EWMA_CLOSES = 61
 
-export const PROBABILITY_FLOOR = 0.01
-export const PROBABILITY_CEILING = 0.99
+/**
+ * Bounds of a published probability: the venue's smallest tick (0.1 ¢ on Kalshi's tapered grid), never
+ * tighter (decisions §11). A tighter clip once met a 99.4/99.6 book and published "down, 1 %, +0.4 ¢".
+ */
+export const PROBABILITY_FLOOR = 0.001
+export const PROBABILITY_CEILING = 0.999
+
+/** Closes v1 needs before its first reading: its σ is meaningless on a handful of returns. */
+export const V1_MIN_HISTORY_CLOSES = 30
 
 /** Below this σ·√τ the outcome is treated as already decided (no division by ~0). */
 const MIN_DISPERSION = 1e-12
@@ -85,7 +95,7 @@ export function clipProbability(p: number): number {
 }
 
 /**
- * P(up) = Φ(ln(S/K) / (σ·√τ)), τ in minutes and σ per minute, clipped to [0.01, 0.99]. When σ·√τ is
+ * P(up) = Φ(ln(S/K) / (σ·√τ)), τ in minutes and σ per minute, unbounded (chooseSide bounds it). When σ·√τ is
  * ~0 (no time left or no movement) the answer is the side the price is already on; a tie goes up,
  * as on the venue.
  */
@@ -99,9 +109,9 @@ export function probabilityUp(input: {
   if (!(spot > 0) || !(strike > 0)) throw new RangeError('spot and strike must be positive')
   const dispersion = minutesLeft > 0 && sigmaPerMinute > 0 ? sigmaPerMinute * Math.sqrt(minutesLeft) : 0
   if (!(dispersion > MIN_DISPERSION) || !Number.isFinite(dispersion)) {
-    return spot >= strike ? PROBABILITY_CEILING : PROBABILITY_FLOOR
+    return spot >= strike ? 1 : 0
   }
-  return clipProbability(normalCdf(Math.log(spot / strike) / dispersion))
+  return normalCdf(Math.log(spot / strike) / dispersion)
 }
 
 export type ReadingInput = {
@@ -125,27 +135,29 @@ export type Reading = {
 }
 
 /**
- * One model reading. All arithmetic after the probability is done in integer hundredths, so the
- * published numbers have at most 2 decimals and edge = confidence − entry holds to the cent. The
- * side is the one with the larger edge (up on a tie); the service does not filter, so the edge may
- * be negative. A side without an ask cannot be chosen (decisions §8); at least one side needs one.
+ * One model reading from the probability of up. All arithmetic after the probability is in integer
+ * hundredths, so the published numbers have at most 2 decimals and edge = confidence − entry holds to
+ * the cent. The side is the one with the larger edge (up on a tie); the service does not filter, so
+ * the edge may be negative. A side without an ask cannot be chosen (decisions §8), and neither can the
+ * side a probability was bounded away from (decisions §11): its edge would be the bound's, not the
+ * model's. Null when no side is left.
  */
-export function evaluateReading(input: ReadingInput): Reading {
-  const { upAskCents, downAskCents } = input.quote
-  if (upAskCents === null && downAskCents === null) throw new RangeError('a reading needs at least one ask')
+export function chooseSide(
+  probabilityUp: number,
+  quote: { upAskCents: number | null; downAskCents: number | null },
+): Reading | null {
+  const { upAskCents, downAskCents } = quote
   if ((upAskCents !== null && !isCents(upAskCents)) || (downAskCents !== null && !isCents(downAskCents)))
     throw new RangeError('asks must be within 0–100 cents')
-  const pUp = probabilityUp({
-    spot: input.spot,
-    strike: input.strike,
-    sigmaPerMinute: ewmaVolatility(input.closes),
-    minutesLeft: input.minutesLeft,
-  })
+  if (Number.isNaN(probabilityUp)) throw new RangeError('the probability must be a number')
+  const bounded = clipProbability(probabilityUp)
   // hundredths of a cent: 10 000 = certainty; down is the complement so the two always sum to 100
-  const upConf = Math.round(pUp * 10_000)
+  const upConf = Math.round(bounded * 10_000)
   const downConf = 10_000 - upConf
-  const upAsk = upAskCents === null ? null : Math.round(upAskCents * 100)
-  const downAsk = downAskCents === null ? null : Math.round(downAskCents * 100)
+  const upAsk = upAskCents === null || probabilityUp < PROBABILITY_FLOOR ? null : Math.round(upAskCents * 100)
+  const downAsk =
+    downAskCents === null || probabilityUp > PROBABILITY_CEILING ? null : Math.round(downAskCents * 100)
+  if (upAsk === null && downAsk === null) return null
   const upEdge = upAsk === null ? Number.NEGATIVE_INFINITY : upConf - upAsk
   const downEdge = downAsk === null ? Number.NEGATIVE_INFINITY : downConf - downAsk
   const up = upEdge >= downEdge
@@ -155,6 +167,43 @@ export function evaluateReading(input: ReadingInput): Reading {
     entryPriceCents: ((up ? upAsk : downAsk) as number) / 100,
     edgeCents: (up ? upEdge : downEdge) / 100,
   }
+}
+
+/** v1's reading from its inputs (spot at the whole minute, unstamped closes). */
+export function evaluateReading(input: ReadingInput): Reading {
+  const { upAskCents, downAskCents } = input.quote
+  if (upAskCents === null && downAskCents === null) throw new RangeError('a reading needs at least one ask')
+  const pUp = probabilityUp({
+    spot: input.spot,
+    strike: input.strike,
+    sigmaPerMinute: ewmaVolatility(input.closes),
+    minutesLeft: input.minutesLeft,
+  })
+  const reading = chooseSide(pUp, input.quote)
+  if (!reading) throw new RangeError('no side is quotable within the bounds')
+  return reading
+}
+
+/**
+ * v1 as the engine runs it: the time left is counted from the instant the spot was observed
+ * (decisions §11), and its closes are the last 61, read as if one minute apart (its known defect).
+ */
+export const gbmEwma1Model: ReadingModel = {
+  version: MODEL_VERSION,
+  historyMinutes: EWMA_CLOSES,
+  minHistoryCloses: V1_MIN_HISTORY_CLOSES,
+  probabilityUp(input) {
+    const sigma = ewmaVolatility(input.closes.slice(-EWMA_CLOSES).map((c) => c.priceDollars))
+    const minutesLeft = Math.max(0, input.expiresAt - input.spotObservedAt) / 60_000
+    const dispersion = sigma * Math.sqrt(minutesLeft)
+    const probabilityUp =
+      dispersion > MIN_DISPERSION
+        ? normalCdf(Math.log(input.spotDollars / input.strikeDollars) / dispersion)
+        : input.spotDollars >= input.strikeDollars
+          ? 1
+          : 0
+    return { probabilityUp, sigmaPerMinute: sigma, effectiveMinutes: minutesLeft }
+  },
 }
 
 function isCents(x: number): boolean {

@@ -94,9 +94,9 @@ async function replayUndecided(ctx: StepContext, contest: Contest): Promise<void
 }
 
 /**
- * A live reading is raised a little after its whole minute (the tick's latency). Backfilled ones get
- * a deterministic 100–899 ms stand-in derived from the ticker and minute, so a rebuilt history is
- * the same on every run and its raised_at values look like live ones.
+ * A live reading is made a little after its whole minute (the tick's latency), and its inputs are
+ * observed then. Backfilled ones get a deterministic 100–899 ms stand-in derived from the ticker and
+ * minute, so a rebuilt history is the same on every run and its readings look like live ones.
  */
 export function readingLatencyMs(ticker: string, minute: number): number {
   let h = 0x811c9dc5 // FNV-1a, 32 bit

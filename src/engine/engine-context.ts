@@ -1,5 +1,7 @@
 // What every engine step needs, and the one way a step announces a committed write.
 import type { StoredEvent } from '../domain/events.ts'
+import type { BasisSample } from '../domain/price-history.ts'
+import type { ReadingModel } from '../domain/reading-model.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
@@ -13,6 +15,10 @@ export type StepContext = {
   notifier: EventNotifier
   logger: Logger
   skips: SkippedReadings
+  model: ReadingModel
+  /** READING_MAX_LATE_S in ms (decisions §11) */
+  maxLateMs: number
+  basisCache: Map<string, BasisSample | null>
 }
 
 /**

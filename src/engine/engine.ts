@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { encodeFeedStatus, FEED_STATUS_SETTING } from '../domain/feed-status.ts'
+import type { ReadingModel } from '../domain/reading-model.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Logger } from '../ports/logger.ts'
@@ -14,6 +15,7 @@ import { backfillHistory } from './backfill.ts'
 import { advanceContest, openCurrentContest } from './contest-steps.ts'
 import type { StepContext } from './engine-context.ts'
 import { createLeadership } from './leadership.ts'
+import { DEFAULT_READING_MAX_LATE_MS } from './reading.ts'
 import { createSkippedReadings, type SkipObserver } from './skipped-readings.ts'
 
 export type EngineDeps = {
@@ -37,6 +39,10 @@ export type EngineDeps = {
   /** engine lease time to live in wall ms, default 6000 */
   leaseTtlMs?: number
   logger: Logger
+  /** the pricing model (MODEL) */
+  model: ReadingModel
+  /** READING_MAX_LATE_S in ms; default 10 s (decisions §11) */
+  readingMaxLateMs?: number
   /** told once per contest minute that raised no reading (for metrics) */
   onSkippedReading?: SkipObserver
 }
@@ -69,6 +75,9 @@ export function createEngine(deps: EngineDeps): Engine {
     notifier: deps.notifier,
     logger,
     skips: createSkippedReadings(logger, deps.onSkippedReading),
+    model: deps.model,
+    maxLateMs: deps.readingMaxLateMs ?? DEFAULT_READING_MAX_LATE_MS,
+    basisCache: new Map(),
   }
   const leadership = createLeadership({
     store,

@@ -1,15 +1,39 @@
-// One model reading of a contest at one of its whole minutes: the same code raises live signals and
-// rebuilds backfilled ones, so history looks exactly as the live engine would have made it.
+// One model reading of a contest at one of its whole minutes (decisions §11): the same code raises
+// live signals and rebuilds backfilled ones, so history looks exactly as the live engine would have
+// made it. Inputs are observed at the reading's instant, each with its own observation instant; the
+// model prices the time left from the instant the spot was observed.
 import { CONTEST_MINUTES, type Contest, MINUTE_MS, type Signal } from '../domain/contest.ts'
-import { EWMA_CLOSES, evaluateReading, MODEL_VERSION } from '../domain/model.ts'
-import type { PriceFeed, Venue } from '../ports/venue.ts'
+import { chooseSide } from '../domain/model.ts'
+import type { BasisSample, MinuteClose } from '../domain/price-history.ts'
+import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
+import type { PriceFeed, SpotObservation, Venue, VenueQuote } from '../ports/venue.ts'
 
 /** Readings are taken at minutes 1..14: minute 0 has no price history inside the window yet. */
 export const FIRST_READING_MINUTE = 1
 export const LAST_READING_MINUTE = CONTEST_MINUTES - 1
 
-/** Why a minute raised no reading (decisions §8): each is counted in metrics and logged once per contest. */
-export const SKIP_REASONS = ['no-strike', 'no-quote', 'no-spot', 'paused'] as const
+/** READING_MAX_LATE_S's default: a reading's inputs must be had within this of its boundary. */
+export const DEFAULT_READING_MAX_LATE_MS = 10_000
+
+/** Fresh spot sources a reading needs (decisions §11), or every source of a feed that has fewer. */
+export const MIN_FRESH_SOURCES = 2
+
+/** Contests before this one whose strikes sample the proxy–index basis. */
+export const BASIS_CONTESTS = 16
+
+/**
+ * Why a minute raised no reading (decisions §8, §11): the one list of reasons, each counted in
+ * metrics and logged once per contest.
+ */
+export const SKIP_REASONS = [
+  'no-strike',
+  'no-quote',
+  'no-spot',
+  'few-sources',
+  'short-history',
+  'late',
+  'paused',
+] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]
 export type SkippedReading = { skipped: SkipReason }
 
@@ -17,46 +41,167 @@ export function isSkipped(reading: Signal | SkippedReading): reading is SkippedR
   return 'skipped' in reading
 }
 
+export type ReadingDeps = {
+  venue: Venue
+  feed: PriceFeed
+  model: ReadingModel
+  /** READING_MAX_LATE_S in ms */
+  maxLateMs: number
+  /** basis samples by contest open, shared across readings (each costs a minute of one-second prints) */
+  basisCache?: Map<string, BasisSample | null>
+}
+
+/** What a reading observed: the model's inputs, the book, and the spot's source count. */
+export type ObservedInputs = {
+  model: ModelInputs
+  quote: VenueQuote
+  bookObservedAt: number
+  freshSources: number
+}
+
 /**
- * The reading for `minute`, evaluated at that whole minute (decisions §3), not at the moment the
- * tick happened to run: a late tick then raises the same numbers, and so does a backfill or a
- * restart with the same simulator seed. Skipped while the exchange has paused trading, when the
- * strike is unknown, neither side has an ask, or too few spot sources are fresh.
+ * The reading for `minute`, made at `now`: skipped when `now` is more than maxLateMs past the
+ * minute's boundary (a minute missed stays missed), while the exchange has paused trading, the strike is unknown, no side has an ask, the spot
+ * is missing or from fewer than 2 fresh sources, or the model lacks its minimum history.
  */
 export async function takeReading(
-  deps: { venue: Venue; feed: PriceFeed },
+  deps: ReadingDeps,
   contest: Contest,
   minute: number,
-  raisedAt: number,
+  now: number,
 ): Promise<Signal | SkippedReading> {
-  const at = contest.opensAt + minute * MINUTE_MS
-  // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
-  if (deps.venue.tradingPaused?.(at)) return { skipped: 'paused' }
-  const strike = contest.strikePriceDollars
-  if (strike === null) return { skipped: 'no-strike' }
-  const quote = await deps.venue.quote(contest.ticker, at)
-  if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
-  const [spot, closes] = await Promise.all([
-    deps.feed.spotAt(at),
-    deps.feed.minuteClosesBefore(at, EWMA_CLOSES),
-  ])
-  if (spot === null) return { skipped: 'no-spot' }
-  const reading = evaluateReading({
-    spot,
-    strike,
-    closes,
-    minutesLeft: (contest.expiresAt - at) / MINUTE_MS,
-    quote,
-  })
+  const observed = await observeReadingInputs(deps, contest, minute, now)
+  if ('skipped' in observed) return observed
+  const { quote } = observed
+  const out = deps.model.probabilityUp(observed.model)
+  const reading = chooseSide(out.probabilityUp, quote)
+  if (!reading) return { skipped: 'no-quote' }
   return {
     ticker: contest.ticker,
     minute,
-    raisedAt,
-    side: reading.side,
-    confidence: reading.confidence,
-    entryPriceCents: reading.entryPriceCents,
-    edgeCents: reading.edgeCents,
+    raisedAt: now,
+    ...reading,
     outcome: 'pending',
-    modelVersion: MODEL_VERSION,
+    modelVersion: deps.model.version,
+    inputs: {
+      spotObservedAt: observed.model.spotObservedAt,
+      bookObservedAt: observed.bookObservedAt,
+      spotDollars: observed.model.spotDollars,
+      freshSources: observed.freshSources,
+      upAskCents: quote.upAskCents,
+      downAskCents: quote.downAskCents,
+      sigmaPerMinute: out.sigmaPerMinute,
+      effectiveMinutes: out.effectiveMinutes,
+      probabilityUp: out.probabilityUp,
+    },
   }
+}
+
+/**
+ * Everything a reading observes at `now`, or why the minute raises none: the one path by which both
+ * the engine and the model's fitting and judging tools see the world (so a model is fitted and
+ * judged on exactly what it will be given live).
+ */
+export async function observeReadingInputs(
+  deps: ReadingDeps,
+  contest: Contest,
+  minute: number,
+  now: number,
+): Promise<ObservedInputs | SkippedReading> {
+  const boundary = contest.opensAt + minute * MINUTE_MS
+  if (now - boundary > deps.maxLateMs) return { skipped: 'late' }
+  // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
+  if (deps.venue.tradingPaused?.(now)) return { skipped: 'paused' }
+  const strike = contest.strikePriceDollars
+  if (strike === null) return { skipped: 'no-strike' }
+  const quote = await deps.venue.quote(contest.ticker, now)
+  if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
+  const spot = await observeSpot(deps.feed, now)
+  if (spot === null) return { skipped: 'no-spot' }
+  // the settlement index itself needs no second source: there is no median to protect
+  if (!spot.index && spot.freshSources < Math.min(MIN_FRESH_SOURCES, deps.feed.sources().length))
+    return { skipped: 'few-sources' }
+  const closes = await stampedCloses(deps.feed, spot.observedAt, deps.model.historyMinutes)
+  if (closes.length < deps.model.minHistoryCloses) return { skipped: 'short-history' }
+  const basisSamples = await basisSamplesFor(deps, contest)
+  const { upAskCents, downAskCents } = quote
+  const midProbability =
+    upAskCents !== null && downAskCents !== null ? (upAskCents + 100 - downAskCents) / 200 : null
+  return {
+    model: {
+      spotDollars: spot.priceDollars,
+      spotObservedAt: spot.observedAt,
+      strikeDollars: strike,
+      opensAt: contest.opensAt,
+      expiresAt: contest.expiresAt,
+      closes,
+      basisSamples,
+      midProbability,
+    },
+    quote,
+    bookObservedAt: quote.observedAt ?? now,
+    freshSources: spot.freshSources,
+  }
+}
+
+/** The feed's own observation, or (a feed reading every source at `at`) its spot at `at`. */
+async function observeSpot(feed: PriceFeed, at: number): Promise<SpotObservation | null> {
+  if (feed.observeSpot) return feed.observeSpot(at)
+  const price = await feed.spotAt(at)
+  if (price === null) return null
+  return { priceDollars: price, observedAt: at, freshSources: feed.sources().filter((s) => s.fresh).length }
+}
+
+/** Closes stamped with their minute's end; a feed without stamps has every minute up to `at`. */
+export async function stampedCloses(feed: PriceFeed, at: number, count: number): Promise<MinuteClose[]> {
+  if (feed.stampedClosesBefore) return feed.stampedClosesBefore(at, count)
+  const prices = await feed.minuteClosesBefore(at, count)
+  const last = Math.floor(at / MINUTE_MS) * MINUTE_MS
+  return prices.map((priceDollars, i) => ({ at: last - (prices.length - 1 - i) * MINUTE_MS, priceDollars }))
+}
+
+/** The proxy's mean over [from, to): the feed's own, or the mean of its one-second prints. */
+async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number | null> {
+  if (feed.meanOver) return feed.meanOver(from, to)
+  let sum = 0
+  let n = 0
+  for (let t = from; t < to; t += 1_000) {
+    const p = await feed.spotAt(t)
+    if (p === null) return null
+    sum += p
+    n++
+  }
+  return n > 0 ? sum / n : null
+}
+
+/**
+ * Basis samples of this contest's strike and the strikes of up to BASIS_CONTESTS contests of its
+ * series before it that the venue still describes, each beside the proxy's mean over the minute
+ * before its open.
+ */
+async function basisSamplesFor(deps: ReadingDeps, contest: Contest): Promise<BasisSample[]> {
+  const out: BasisSample[] = []
+  const span = contest.expiresAt - contest.opensAt
+  for (let k = 0; k <= BASIS_CONTESTS; k++) {
+    const opensAt = contest.opensAt - k * span
+    const key = `${contest.series}@${opensAt}`
+    let sample = deps.basisCache?.get(key)
+    if (sample === undefined) {
+      sample = null
+      const strike =
+        k === 0
+          ? contest.strikePriceDollars
+          : ((await deps.venue.marketAt(contest.series, opensAt))?.strikePriceDollars ?? null)
+      if (strike !== null) {
+        const mean = await proxyMean(deps.feed, opensAt - MINUTE_MS, opensAt)
+        if (mean !== null) sample = { opensAt, strikeDollars: strike, proxyMeanDollars: mean }
+      }
+      if (deps.basisCache) {
+        if (deps.basisCache.size > 4_096) deps.basisCache.clear()
+        deps.basisCache.set(key, sample)
+      }
+    }
+    if (sample) out.push(sample)
+  }
+  return out
 }

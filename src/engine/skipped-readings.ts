@@ -39,6 +39,9 @@ export function createSkippedReadings(logger: Pick<Logger, 'warn'>, observe?: Sk
 const REASON_TEXT: Record<SkipReason, string> = {
   'no-strike': 'the venue has not set the strike yet',
   'no-quote': 'neither side has an ask on the venue',
-  'no-spot': 'too few spot sources are fresh',
+  'no-spot': 'no spot source is fresh',
+  'few-sources': 'fewer than 2 spot sources are fresh',
+  'short-history': "the model's minimum price history is not there yet",
+  late: 'its inputs could not be had within READING_MAX_LATE_S of the minute',
   paused: 'the exchange has paused trading',
 }

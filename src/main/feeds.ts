@@ -1,6 +1,7 @@
 // Chooses the venue and the price feed named by VENUE (decisions §8): the seeded simulator, or Kalshi
 // with the median of the configured exchanges' spot prices. The one place that knows the adapters.
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
 import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
@@ -14,6 +15,8 @@ import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { PriceFeed, Venue, VenueTelemetry } from '../ports/venue.ts'
+import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
+import { VERSION } from './version.ts'
 
 export type FeedSettings = Pick<
   Config,
@@ -27,11 +30,15 @@ export type FeedSettings = Pick<
   | 'priceFeeds'
   | 'feedUrls'
   | 'spotMaxAgeS'
+  | 'recordDir'
+  | 'recordKeepDays'
 >
 
+/** The venue and the spot feed, and the recorder of what they receive when RECORD_DIR is set (closed after them). */
 export type Feeds = {
   venue: Venue
   feed: PriceFeed
+  recorder: TapeRecorder | null
   /** with a real venue, what it said of the configured series at start (decisions §8) */
   seriesCheck: SeriesCheck | null
 }
@@ -45,6 +52,7 @@ export async function createFeeds(
     return {
       venue: createSimVenue({ seed: config.simSeed, feed, series: config.series }),
       feed,
+      recorder: null,
       seriesCheck: null,
     }
   }
@@ -63,6 +71,7 @@ export async function createFeeds(
       { venue: 'kalshi', failure: seriesCheck.failure },
       'could not check the series against the venue; following them anyway',
     )
+  const recorder = config.recordDir === null ? null : await startRecorder(config, config.recordDir, deps)
   // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
   const socket = credentials
     ? createKalshiSocket({
@@ -82,6 +91,7 @@ export async function createFeeds(
     logger: deps.logger,
     ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
     ...(credentials ? { credentials } : {}),
+    ...(recorder ? { tap: { market: recorder.market, book: recorder.book } } : {}),
   })
   const proxy = createSpotFeed({
     sources: config.priceFeeds,
@@ -89,6 +99,7 @@ export async function createFeeds(
     maxAgeMs: config.spotMaxAgeS * 1000,
     wallClock: deps.wallClock,
     logger: deps.logger,
+    ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
   })
   // BRTI is the settlement index itself: while its prints are fresh it is the model's spot
   const feed = socket
@@ -99,7 +110,33 @@ export async function createFeeds(
         wallClock: deps.wallClock,
       })
     : proxy
-  return { venue, feed, seriesCheck }
+  return { venue, feed, recorder, seriesCheck }
+}
+
+/** RECORD_DIR is made if missing; one that cannot be written stops the program naming it. */
+async function startRecorder(
+  config: FeedSettings,
+  dir: string,
+  deps: { wallClock: Clock; logger: Logger },
+): Promise<TapeRecorder> {
+  const recorder = createTapeRecorder({
+    dir,
+    keepDays: config.recordKeepDays,
+    venue: config.venue,
+    series: config.series,
+    sources: config.priceFeeds,
+    clock: deps.wallClock,
+    logger: deps.logger,
+    origin: `recorded by contest-signals ${VERSION} on ${hostname()}`,
+  })
+  try {
+    await mkdir(dir, { recursive: true })
+    await recorder.start()
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err)
+    throw new ConfigError([`RECORD_DIR=${JSON.stringify(dir)} cannot be recorded into (${reason})`])
+  }
+  return recorder
 }
 
 /** The signing key is read at start, so a missing or unreadable file stops the program naming its variable. */

@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
-import { createEngine } from '../engine/engine.ts'
+import { createEngine, DEFAULT_TICK_MS } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
 import type { AppSettings } from '../http/app-settings.ts'
 import { createMetrics, type Metrics } from '../metrics/metrics.ts'
 import { startMetricsServer } from '../metrics/metrics-server.ts'
+import { createReadingModel } from '../model/models.ts'
 import type { BucketStore } from '../ports/bucket-store.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
@@ -78,7 +79,7 @@ export async function startService(
 
     if (role !== 'api') {
       const feedLogger = logger.child({ role: 'engine', component: 'feeds' })
-      const { venue, feed } = await createFeeds(config, {
+      const { venue, feed, recorder } = await createFeeds(config, {
         wallClock,
         logger: feedLogger,
         ...(metrics ? { telemetry: metrics.venueTelemetry } : {}),
@@ -93,6 +94,7 @@ export async function startService(
         close: async () => {
           await Promise.all([venue.close(), feed.close()])
           await feedsStarted
+          await recorder?.close()
         },
       })
       metrics?.watchFeeds(
@@ -110,6 +112,9 @@ export async function startService(
         wallClock,
         backfillDays: config.venue === 'sim' ? config.simBackfillDays : 0,
         retentionMs: config.eventRetentionHours * 3_600_000,
+        model: createReadingModel(config.model),
+        readingMaxLateMs: config.readingMaxLateS * 1000,
+        tickMs: engineTickMs(config),
         logger: logger.child({ role: 'engine' }),
         ...(metrics ? { onSkippedReading: (reason: string) => metrics.countSkippedReading(reason) } : {}),
       })
@@ -265,4 +270,15 @@ async function openBuckets(config: Config, wallClock: Clock, logger: Logger): Pr
     commandTimeoutMs: config.redisCommandTimeoutMs,
     logger,
   })
+}
+
+/**
+ * Wall ms between engine ticks. A faster simulator clock ticks more often, so a minute's reading
+ * still starts within READING_MAX_LATE_S of its boundary in virtual time (decisions §11): a quarter
+ * of that limit, never below 20 ms (past about 125× a tick spans more than the limit, and some
+ * minutes are skipped as late).
+ */
+export function engineTickMs(config: Pick<Config, 'venue' | 'simSpeed' | 'readingMaxLateS'>): number {
+  if (config.venue !== 'sim' || config.simSpeed <= 1) return DEFAULT_TICK_MS
+  return Math.max(20, Math.min(DEFAULT_TICK_MS, (config.readingMaxLateS * 1000) / config.simSpeed / 4))
 }

@@ -4,6 +4,7 @@
 import type { ApiKeyRecord } from '../domain/api-key.ts'
 import type { Contest, MarketRevision, Settlement, Signal } from '../domain/contest.ts'
 import type { NewEvent, StoredEvent } from '../domain/events.ts'
+import type { GradedReading } from '../domain/graded-reading.ts'
 
 export type HistoryQuery = {
   series: string
@@ -13,6 +14,8 @@ export type HistoryQuery = {
   /** inclusive upper bound on expiresAt */
   before?: number
 }
+
+export type ReadingQuery = Omit<HistoryQuery, 'limit'>
 
 export type EventScope = { series: string } | { ticker: string }
 
@@ -36,6 +39,11 @@ export interface Store {
   /** Contests not yet settled (live or expired), any series, oldest first: what the engine must finish. */
   listUnsettled(): Promise<Contest[]>
   countContests(series?: string): Promise<number>
+  /**
+   * Graded readings (win or loss) of settled contests of `series` expiring within the inclusive
+   * bounds, with their stored inputs, ordered by expiresAt, ticker, minute (decisions §13).
+   */
+  listGradedReadings(query: ReadingQuery): Promise<GradedReading[]>
 
   // ---- engine writes: each is one transaction holding the change and its event.
   /** Inserts a live contest with contest.opened; null (and no event) when the ticker already exists. */

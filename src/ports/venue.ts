@@ -2,6 +2,7 @@
 // translated to these domain shapes inside each adapter; adapters that talk to the network poll and
 // cache in the background, so every call here is cheap enough to make on each engine tick.
 import type { Settlement } from '../domain/contest.ts'
+import type { MinuteClose } from '../domain/price-history.ts'
 
 /**
  * Where a market stands as the venue last reported it: `upcoming` before trading opens, `trading`
@@ -25,7 +26,23 @@ export type VenueMarket = {
  * Best asks on the 0–100 cent scale (sub-cent ticks kept, e.g. 3.5). A side is null when it has no
  * ask (the opposite book is empty): such a side cannot be a reading's side.
  */
-export type VenueQuote = { upAskCents: number | null; downAskCents: number | null }
+export type VenueQuote = {
+  upAskCents: number | null
+  downAskCents: number | null
+  /** service ms at which the venue's book was observed; absent means at the instant asked */
+  observedAt?: number
+}
+
+/** The spot as the engine observed it (decisions §11): the price, when, and from how many sources. */
+export type SpotObservation = {
+  priceDollars: number
+  /** service ms at which the price was observed (the oldest fresh source's mid) */
+  observedAt: number
+  /** fresh sources in the median */
+  freshSources: number
+  /** the settlement index's id when the spot is that index itself (BRTI), not a median of exchanges */
+  index?: string
+}
 
 /**
  * What the health check says of a venue (decisions §8): `paused` while the exchange has stopped
@@ -102,6 +119,22 @@ export interface PriceFeed {
   spotAt(at: number): Promise<number | null>
   /** Closing prices of the `count` whole minutes ending at or before `at`, oldest first (may be fewer). */
   minuteClosesBefore(at: number, count: number): Promise<number[]>
+  /**
+   * The spot with its observation instant and fresh-source count; absent on a feed that observes
+   * `at` itself from every source it has (the simulator's index).
+   */
+  observeSpot?(at: number): Promise<SpotObservation | null>
+  /**
+   * The closes of up to `count` whole minutes ending at or before `at`, each stamped with its
+   * minute's end, oldest first: a minute without a close is missing, never closed up. Absent on a
+   * feed whose minuteClosesBefore has every minute.
+   */
+  stampedClosesBefore?(at: number, count: number): Promise<MinuteClose[]>
+  /**
+   * The proxy's mean over [from, to), as this feed saw it, or null when it did not see that span.
+   * Absent on a feed whose spotAt answers any past second (then the mean of its one-second prints).
+   */
+  meanOver?(from: number, to: number): Promise<number | null>
   /** One entry per source. */
   sources(): SpotSourceStatus[]
   start(): Promise<void>

@@ -12,6 +12,7 @@ import {
 } from '../domain/contest.ts'
 import type { EventType, StoredEvent } from '../domain/events.ts'
 import { INTERNAL_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../domain/events.ts'
+import type { GradedReading } from '../domain/graded-reading.ts'
 
 /** One row as a driver returns it, column name to loosely typed value. */
 export type Row = Record<string, unknown>
@@ -149,5 +150,49 @@ export function signalColumns(s: Signal) {
     edge_cents: s.edgeCents,
     outcome: s.outcome,
     model_version: s.modelVersion,
+    spot_observed_at: s.inputs?.spotObservedAt ?? null,
+    book_observed_at: s.inputs?.bookObservedAt ?? null,
+    spot_dollars: s.inputs?.spotDollars ?? null,
+    fresh_sources: s.inputs?.freshSources ?? null,
+    up_ask_cents: s.inputs?.upAskCents ?? null,
+    down_ask_cents: s.inputs?.downAskCents ?? null,
+    sigma_per_minute: s.inputs?.sigmaPerMinute ?? null,
+    effective_minutes: s.inputs?.effectiveMinutes ?? null,
+    probability_up: s.inputs?.probabilityUp ?? null,
+  }
+}
+
+/**
+ * A graded reading with what produced it and its contest's result, as `evaluate` and the backtest
+ * read them (decisions §11, §13); internal, never published.
+ */
+export function toGradedReading(row: Row): GradedReading {
+  const observed = row.spot_observed_at !== null && row.spot_observed_at !== undefined
+  return {
+    ticker: str(row, 'ticker'),
+    minute: num(row, 'minute'),
+    raisedAt: num(row, 'raised_at'),
+    side: oneOf<Side>(SIDES, row, 'side'),
+    confidence: num(row, 'confidence'),
+    entryPriceCents: num(row, 'entry_price_cents'),
+    edgeCents: num(row, 'edge_cents'),
+    outcome: oneOf<Outcome>(OUTCOMES, row, 'outcome'),
+    modelVersion: strOrNull(row, 'model_version'),
+    opensAt: num(row, 'opens_at'),
+    expiresAt: num(row, 'expires_at'),
+    settledSide: row.settled_side === null ? null : oneOf<Side>(SIDES, row, 'settled_side'),
+    inputs: observed
+      ? {
+          spotObservedAt: num(row, 'spot_observed_at'),
+          bookObservedAt: num(row, 'book_observed_at'),
+          spotDollars: num(row, 'spot_dollars'),
+          freshSources: num(row, 'fresh_sources'),
+          upAskCents: numOrNull(row, 'up_ask_cents'),
+          downAskCents: numOrNull(row, 'down_ask_cents'),
+          sigmaPerMinute: num(row, 'sigma_per_minute'),
+          effectiveMinutes: num(row, 'effective_minutes'),
+          probabilityUp: num(row, 'probability_up'),
+        }
+      : null,
   }
 }

@@ -1,11 +1,13 @@
 // The engine tests' world: a temporary SQLite store, the simulator, a manual clock, a recording
 // logger and notifier. Each test builds its own world and closes it.
+
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createEngine, type Engine, type EngineDeps } from '../../src/engine/engine.ts'
 import { createSimPriceFeed, type SimPriceFeed } from '../../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../../src/feeds/sim/sim-venue.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../../src/model/models.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { Store } from '../../src/ports/store.ts'
 import type { Venue } from '../../src/ports/venue.ts'
@@ -109,6 +111,7 @@ export async function createEngineWorld(opts: {
         retentionMs: 48 * 3_600_000,
         // long enough that no timer fires while a test drives tick() by hand
         tickMs: 3_600_000,
+        model: createReadingModel(DEFAULT_MODEL),
         logger,
         ...overrides,
       })

@@ -11,7 +11,13 @@ import {
 } from './domain/backtest.ts'
 import type { ContestJson } from './types.ts'
 
-export type Filter = { minConfidence: number; minEdge: number; side: 'up' | 'down' | null }
+export type Filter = {
+  minConfidence: number
+  minEdge: number
+  side: 'up' | 'down' | null
+  /** profits net of Kalshi's taker fee (one one-contract order per signal) */
+  afterFee: boolean
+}
 
 export type GridView = {
   edges: string[]
@@ -31,7 +37,13 @@ export type Analysis = {
   winRateHigh: number | null
   avgEntryCents: number | null
   avgEdgeCents: number | null
+  /** the edge the graded signals realised, beside the claimed avgEdgeCents */
+  realisedEdgeCents: number | null
+  /** before or after the fee, as the filter asks */
   profitPerContractCents: number | null
+  profitLowCents: number | null
+  profitHighCents: number | null
+  afterFee: boolean
   brier: number | null
   calibration: CalibrationPoint[]
   grid: GridView
@@ -44,6 +56,7 @@ export function toBacktestContests(series: string, contests: readonly ContestJso
     state: c.state,
     expiresAt: Date.parse(c.window.expires_at),
     signals: c.signals.map((s) => ({
+      ticker: s.ticker,
       side: s.side,
       confidence: s.confidence,
       entryPriceCents: s.entry_price_cents,
@@ -72,7 +85,13 @@ export function analyse(contests: readonly BacktestContest[], filter: Filter): A
     winRateHigh: report.winRateInterval?.high ?? null,
     avgEntryCents: report.averageEntryCents,
     avgEdgeCents: report.averageEdgeCents,
-    profitPerContractCents: report.profitPerContractCents,
+    realisedEdgeCents: report.realisedEdgeCents,
+    profitPerContractCents: filter.afterFee
+      ? report.profitPerContractAfterFeeCents
+      : report.profitPerContractCents,
+    profitLowCents: (filter.afterFee ? report.profitAfterFeeInterval : report.profitInterval)?.low ?? null,
+    profitHighCents: (filter.afterFee ? report.profitAfterFeeInterval : report.profitInterval)?.high ?? null,
+    afterFee: filter.afterFee,
     brier: report.brierScore,
     calibration: report.calibration.map((b) => ({
       label: `${b.from}–${b.to}`,
@@ -92,7 +111,9 @@ export function analyse(contests: readonly BacktestContest[], filter: Filter): A
           .map((c) => ({
             count: c.signals,
             winRate: c.winRate,
-            profitPerContractCents: c.profitPerContractCents,
+            profitPerContractCents: filter.afterFee
+              ? c.profitPerContractAfterFeeCents
+              : c.profitPerContractCents,
           })),
       })),
     },

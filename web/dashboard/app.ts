@@ -141,8 +141,20 @@ function renderAnalysis(a: Analysis): void {
     ['win-rate', 'Win rate', pct(a.winRate)],
     ['interval', '95% interval', a.winRate === null ? '—' : `${pct(a.winRateLow)} – ${pct(a.winRateHigh)}`],
     ['avg-entry', 'Avg entry ¢', a.avgEntryCents === null ? '—' : fmt2(a.avgEntryCents)],
-    ['avg-edge', 'Avg edge ¢', a.avgEdgeCents === null ? '—' : fmt2(a.avgEdgeCents)],
-    ['profit', 'Profit ¢/contract', a.profitPerContractCents === null ? '—' : fmt2(a.profitPerContractCents)],
+    ['avg-edge', 'Claimed edge ¢', a.avgEdgeCents === null ? '—' : fmt2(a.avgEdgeCents)],
+    ['realised-edge', 'Realised edge ¢', a.realisedEdgeCents === null ? '—' : fmt2(a.realisedEdgeCents)],
+    [
+      'profit',
+      a.afterFee ? 'Profit ¢/contract after fee' : 'Profit ¢/contract',
+      a.profitPerContractCents === null ? '—' : fmt2(a.profitPerContractCents),
+    ],
+    [
+      'profit-interval',
+      '95% interval (by contest)',
+      a.profitLowCents === null || a.profitHighCents === null
+        ? '—'
+        : `${fmt2(a.profitLowCents)} – ${fmt2(a.profitHighCents)}`,
+    ],
     ['brier', 'Brier score', a.brier === null ? '—' : a.brier.toFixed(4)],
   ]
   $('summary').replaceChildren(
@@ -206,6 +218,7 @@ function currentFilter(): Filter {
     minConfidence: Number(($('min-confidence') as HTMLInputElement).value || 0),
     minEdge: Number(($('min-edge') as HTMLInputElement).value || -100),
     side: side === 'up' || side === 'down' ? side : null,
+    afterFee: ($('after-fee') as HTMLInputElement).checked,
   }
 }
 
@@ -333,7 +346,7 @@ function start(): void {
     status('Key forgotten.')
   })
   $('window').addEventListener('change', () => void loadWindow())
-  for (const id of ['min-confidence', 'min-edge', 'side']) {
+  for (const id of ['min-confidence', 'min-edge', 'side', 'after-fee']) {
     // filters recompute from the window already read: no request
     $(id).addEventListener('input', () => renderAnalysis(analyse(history, currentFilter())))
   }

@@ -56,7 +56,24 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
       if (last && fresh(now)) return last.value
       return proxy.spotAt(at)
     },
+    // the index itself is the spot: no median, so no second source is needed (decisions §8, §11)
+    async observeSpot(at) {
+      const now = wallClock.now()
+      if (last && fresh(now))
+        return {
+          priceDollars: last.value,
+          observedAt: Math.min(last.at, last.receivedAt),
+          freshSources: 1,
+          index: id,
+        }
+      if (proxy.observeSpot) return proxy.observeSpot(at)
+      const price = await proxy.spotAt(at)
+      const freshSources = proxy.sources().filter((s) => s.fresh).length
+      return price === null ? null : { priceDollars: price, observedAt: now, freshSources }
+    },
     minuteClosesBefore: (at, count) => proxy.minuteClosesBefore(at, count),
+    ...(proxy.stampedClosesBefore ? { stampedClosesBefore: proxy.stampedClosesBefore.bind(proxy) } : {}),
+    ...(proxy.meanOver ? { meanOver: proxy.meanOver.bind(proxy) } : {}),
     sources: () => [...proxy.sources(), status(wallClock.now())],
     async start() {
       startedAt = wallClock.now()

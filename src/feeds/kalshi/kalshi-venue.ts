@@ -64,6 +64,14 @@ export type KalshiVenueOptions = {
   maxAttempts?: number
   backoff?: BackoffOptions
   random?: () => number
+  /** told every market body and order-book body received, as received (RECORD_DIR, decisions §12) */
+  tap?: KalshiTap
+}
+
+/** Where the raw bodies go when the engine records what it sees. */
+export type KalshiTap = {
+  market(raw: unknown): void
+  book(ticker: string, body: unknown): void
 }
 
 /**
@@ -101,9 +109,18 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     random: opts.random,
   })
   const book: MarketBook = createMarketBook({ series: opts.series, logger, onRejected: rejected })
+  const { tap } = opts
   const poller = createMarketPoller({
     client,
-    book,
+    book: tap
+      ? {
+          ...book,
+          ingest(raw, series, now) {
+            tap.market(raw)
+            return book.ingest(raw, series, now)
+          },
+        }
+      : book,
     series: opts.series,
     logger,
     clock,
@@ -230,6 +247,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         )
       return null
     }
+    tap?.book(ticker, reply.body)
     const asks = asksFromOrderbook(reply.body)
     const now = clock.now()
     if (!asks.ok) {

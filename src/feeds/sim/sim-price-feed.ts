@@ -3,6 +3,7 @@
 // median of the mids fresh at the instant asked, a minute's close is the median of each source's
 // last mid inside that minute, and a source that went stale or off drops out.
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
+import type { MinuteClose } from '../../domain/price-history.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
 import { median } from '../spot/median.ts'
 import { type SimWorld, sharedSimWorld } from './sim-world.ts'
@@ -65,6 +66,17 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     return out
   }
 
+  // the same closes stamped with their minute's end, a missing minute left out (PriceFeed port)
+  const stampedClosesBefore = (at: number, count: number): MinuteClose[] => {
+    const last = Math.floor(at / MINUTE_MS) * MINUTE_MS - MINUTE_MS
+    const out: MinuteClose[] = []
+    for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
+      const close = closeOf(m)
+      if (close !== null) out.push({ at: m + MINUTE_MS, priceDollars: close })
+    }
+    return out
+  }
+
   const sourcesAt = (at: number): SpotSourceStatus[] =>
     sources.names.map((name, i) => {
       const seen = sources.observe(i, at)
@@ -85,6 +97,7 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     sourcesAt,
     spotAt: async (at) => spotAtSync(at),
     minuteClosesBefore: async (at, count) => minuteClosesBeforeSync(at, count),
+    stampedClosesBefore: async (at, count) => stampedClosesBefore(at, count),
     sources: () =>
       lastAskedAt === null
         ? sources.names.map((name) => ({

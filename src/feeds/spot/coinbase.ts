@@ -38,7 +38,7 @@ export function parseCoinbaseMessage(raw: string): WsEvent {
       const ask = toPrice(msg.best_ask, 'ticker.best_ask')
       return {
         kind: 'price',
-        price: { mid: midOf(bid, ask), exchangeAt: parseRfc3339(msg.time, 'ticker.time') },
+        price: { mid: midOf(bid, ask), bid, ask, exchangeAt: parseRfc3339(msg.time, 'ticker.time') },
       }
     }
     case 'heartbeat':
@@ -62,6 +62,8 @@ export function parseCoinbaseTicker(body: unknown): PriceObservation {
   const ask = toPrice(t.ask, 'ticker.ask')
   return {
     mid: midOf(bid, ask),
+    bid,
+    ask,
     exchangeAt: t.time === undefined ? null : parseRfc3339(t.time, 'ticker.time'),
   }
 }

@@ -54,7 +54,7 @@ export function parseKrakenMessage(raw: string): WsEvent {
     const ask = toPrice(entry.ask, `ticker.data[${i}].ask`)
     const exchangeAt =
       entry.timestamp === undefined ? null : parseRfc3339(entry.timestamp, `ticker.data[${i}].timestamp`)
-    return { kind: 'price', price: { mid: midOf(bid, ask), exchangeAt } }
+    return { kind: 'price', price: { mid: midOf(bid, ask), bid, ask, exchangeAt } }
   }
   throw new SpotParseError('ticker.data', `no ${WS_SYMBOL} entry`)
 }
@@ -75,7 +75,7 @@ export function parseKrakenTicker(body: unknown): PriceObservation {
   const pair = asObject(resultPair(body, 'ticker'), 'ticker.result.pair')
   const ask = toPrice(asArray(pair.a, 'ticker.result.pair.a')[0], 'ticker.result.pair.a[0]')
   const bid = toPrice(asArray(pair.b, 'ticker.result.pair.b')[0], 'ticker.result.pair.b[0]')
-  return { mid: midOf(bid, ask), exchangeAt: null }
+  return { mid: midOf(bid, ask), bid, ask, exchangeAt: null }
 }
 
 /**

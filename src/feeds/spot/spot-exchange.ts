@@ -6,8 +6,11 @@ export type SpotExchange = (typeof SPOT_EXCHANGES)[number]
 
 export type SpotEndpoints = { ws: string; rest: string }
 
-/** One mid price as an exchange reported it; `exchangeAt` is the exchange's own time (ms) when given. */
-export type PriceObservation = { mid: number; exchangeAt: number | null }
+/**
+ * One mid price as an exchange reported it; `exchangeAt` is the exchange's own time (ms) when given.
+ * `bid` and `ask` are kept where the mid was made from them, so a recording keeps what was received.
+ */
+export type PriceObservation = { mid: number; exchangeAt: number | null; bid?: number; ask?: number }
 
 /** The close of one one-minute bucket; `minuteStart` is the bucket start in epoch ms. */
 export type MinuteClose = { minuteStart: number; close: number }

@@ -1,9 +1,10 @@
 // The live spot price feed (decisions §8): the median of the fresh exchanges' mids, one-minute closes
 // merged across exchanges, and each exchange's health, behind the PriceFeed port.
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
+import type { MinuteClose } from '../../domain/price-history.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
+import type { PriceFeed, SpotObservation, SpotSourceStatus } from '../../ports/venue.ts'
 import { bitstampAdapter } from './bitstamp.ts'
 import { coinbaseAdapter } from './coinbase.ts'
 import { krakenAdapter } from './kraken.ts'
@@ -12,6 +13,7 @@ import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchan
 import {
   createSpotSource,
   type SpotSource,
+  type SpotSourceOptions,
   type SpotSourceSnapshot,
   type SpotSourceTiming,
 } from './spot-source.ts'
@@ -33,7 +35,10 @@ export type SpotFeedOptions = {
    * else from receipt.
    */
   maxAgeMs: number
-  /** fewer fresh sources than this give no spot (decisions §8: a median of one has no outlier protection); default 2 */
+  /**
+   * fewer fresh sources than this give no spot (decisions §8: a median of one has no outlier
+   * protection); default 2, or every source of a feed that has fewer (as the reading's `few-sources`)
+   */
   minFreshSources?: number
   wallClock: Clock
   logger: Logger
@@ -42,10 +47,22 @@ export type SpotFeedOptions = {
   /** per-source timers; quietAfterMs defaults to half of maxAgeMs so a quiet socket is topped up by REST in time */
   timing?: Partial<SpotSourceTiming>
   random?: () => number
+  /** told every price a source accepted, and the warm-up closes it loaded (RECORD_DIR, decisions §12) */
+  onPrice?: SpotSourceOptions['onPrice']
+  onCloses?: SpotSourceOptions['onCloses']
 }
 
+/** What the median and the health checks read of a source: live exchanges, or a replayed tape's. */
+export type FeedSource = Pick<SpotSource, 'snapshot' | 'closeOf' | 'start' | 'close'> & {
+  readonly name: string
+}
+
+export type SpotFeedCoreOptions = Pick<
+  SpotFeedOptions,
+  'maxAgeMs' | 'wallClock' | 'logger' | 'downAfterMs' | 'minFreshSources'
+>
+
 export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
-  const downAfterMs = opts.downAfterMs ?? DEFAULT_DOWN_AFTER_MS
   const { maxAgeMs, wallClock } = opts
   const names = [...new Set(opts.sources)]
   const sources: SpotSource[] = names.map((name) =>
@@ -56,16 +73,30 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
       logger: opts.logger,
       timing: { quietAfterMs: maxAgeMs / 2, ...opts.timing },
       ...(opts.random ? { random: opts.random } : {}),
+      ...(opts.onPrice ? { onPrice: opts.onPrice } : {}),
+      ...(opts.onCloses ? { onCloses: opts.onCloses } : {}),
     }),
   )
+  return spotFeedOver(sources, opts)
+}
 
-  const minFresh = opts.minFreshSources ?? 2
+/**
+ * The PriceFeed over a set of sources: the median of the fresh mids, minute closes merged across
+ * sources, and each source's health. Live exchanges and a replayed tape (decisions §12) both go
+ * through this one piece, so a replay judges freshness and takes medians exactly as live.
+ */
+export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreOptions): PriceFeed {
+  const downAfterMs = opts.downAfterMs ?? DEFAULT_DOWN_AFTER_MS
+  const { maxAgeMs, wallClock } = opts
+  const names = sources.map((s) => s.name)
+
+  const minFresh = opts.minFreshSources ?? Math.min(2, sources.length)
   const isFresh = (snap: SpotSourceSnapshot, now: number): boolean =>
     snap.midAt !== null &&
     !snap.maintenance &&
     now - Math.min(snap.midAt, snap.exchangeAt ?? snap.midAt) <= maxAgeMs
 
-  const status = (s: SpotSource, now: number): SpotSourceStatus => {
+  const status = (s: FeedSource, now: number): SpotSourceStatus => {
     const snap = s.snapshot()
     const silentFor =
       snap.lastOkAt !== null ? now - snap.lastOkAt : snap.startedAt !== null ? now - snap.startedAt : null
@@ -83,31 +114,48 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
     }
   }
 
+  const observe = (): SpotObservation | null => {
+    const now = wallClock.now()
+    const mids = sources
+      .map((s) => s.snapshot())
+      .filter((snap) => isFresh(snap, now))
+      .map((snap) => snap.mid as number)
+    const m = median(mids)
+    return m === null ? null : { priceDollars: round2(m), observedAt: now, freshSources: mids.length }
+  }
+
+  // closes stamped with their minute's end; a minute no source closed is left out, never closed up
+  const stampedCloses = (at: number, count: number): MinuteClose[] => {
+    const last = Math.floor(at / MINUTE_MS) * MINUTE_MS - MINUTE_MS
+    const out: MinuteClose[] = []
+    for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
+      const close = median(sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined))
+      if (close !== null) out.push({ at: m + MINUTE_MS, priceDollars: round2(close) })
+    }
+    return out
+  }
+
   return {
     name: 'spot',
     // A live feed only knows the present: `at` is the engine's reading instant, which is now give or
     // take a tick, so freshness is judged against the wall clock (decisions §8, SPOT_MAX_AGE_S).
+    // a spot needs 2 fresh sources (decisions §8, §11): a median of one has no outlier protection
     spotAt: async () => {
-      const now = wallClock.now()
-      const mids = sources
-        .map((s) => s.snapshot())
-        .filter((snap) => isFresh(snap, now))
-        .map((snap) => snap.mid as number)
-      const m = mids.length >= minFresh ? median(mids) : null
-      return m === null ? null : round2(m)
+      const o = observe()
+      return o === null || o.freshSources < minFresh ? null : o.priceDollars
     },
-    minuteClosesBefore: async (at, count) => {
-      // the last whole minute ending at or before `at` is the bucket starting one minute before the
-      // minute boundary at or below it
-      const last = Math.floor(at / MINUTE_MS) * MINUTE_MS - MINUTE_MS
-      const out: number[] = []
-      for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
-        const closes = sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined)
-        const close = median(closes)
-        if (close !== null) out.push(round2(close))
-      }
-      return out
+    // the median now, with the number of fresh sources in it: the reading judges their count
+    // (`few-sources`) by the same rule, so it can say why it raised nothing
+    observeSpot: async () => observe(),
+    stampedClosesBefore: async (at, count) => stampedCloses(at, count),
+    // the mean over a span from the closes that bound it: the feed keeps closes, not every second
+    meanOver: async (from, to) => {
+      const inside = stampedCloses(to, Math.ceil((to - from) / MINUTE_MS) + 1).filter((c) => c.at >= from)
+      return inside.length === 0 ? null : inside.reduce((a, c) => a + c.priceDollars, 0) / inside.length
     },
+    // the last whole minute ending at or before `at` is the bucket starting one minute before the
+    // minute boundary at or below it
+    minuteClosesBefore: async (at, count) => stampedCloses(at, count).map((c) => c.priceDollars),
     sources: () => {
       const now = wallClock.now()
       return sources.map((s) => status(s, now))

@@ -6,7 +6,13 @@ import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
 import { createMinuteBook } from './minute-book.ts'
 import { getJson } from './rest-client.ts'
-import type { ExchangeAdapter, PriceObservation, SpotEndpoints, SpotExchange } from './spot-exchange.ts'
+import type {
+  ExchangeAdapter,
+  MinuteClose,
+  PriceObservation,
+  SpotEndpoints,
+  SpotExchange,
+} from './spot-exchange.ts'
 import { SpotParseError } from './spot-fields.ts'
 import { openWsSession, type WsSession } from './ws-session.ts'
 
@@ -82,6 +88,10 @@ export type SpotSourceOptions = {
   timing?: Partial<SpotSourceTiming>
   /** for the backoff jitter */
   random?: () => number
+  /** told every price this source accepted (RECORD_DIR, decisions §12) */
+  onPrice?: (source: SpotExchange, price: PriceObservation) => void
+  /** told the warm-up closes this source loaded (RECORD_DIR) */
+  onCloses?: (source: SpotExchange, closes: readonly MinuteClose[]) => void
 }
 
 const errorFields = (err: unknown): Record<string, unknown> =>
@@ -129,6 +139,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     lastOkAt = wallClock.now()
   }
   const observe = (price: PriceObservation): void => {
+    opts.onPrice?.(source, price)
     const now = wallClock.now()
     mid = price.mid
     midAt = now
@@ -238,7 +249,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       // an answer to a request made just now is as fresh as its receipt; a REST ticker's own time is
       // the last trade's (Coinbase) or a whole second (Bitstamp), not the book's: only socket frames,
       // which a backlog can delay, are judged by the exchange's clock
-      observe({ mid: price.mid, exchangeAt: null })
+      observe({ ...price, exchangeAt: null })
     } catch (err) {
       if (closed) return
       // one warning per failing streak: the poll repeats every few seconds
@@ -260,6 +271,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       )
       if (closed) return
       book.loadCandles(closes)
+      opts.onCloses?.(source, closes)
       ok()
       logger.info({ source, minutes: closes.length }, 'spot candles loaded')
     } catch (err) {

@@ -121,6 +121,23 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
       ])
     },
   },
+  {
+    version: 2,
+    name: 'reading inputs',
+    // what produced each reading (decisions §11): internal columns, null on rows written before
+    sql: `
+      ALTER TABLE signals
+        ADD COLUMN spot_observed_at BIGINT,
+        ADD COLUMN book_observed_at BIGINT,
+        ADD COLUMN spot_dollars DOUBLE PRECISION,
+        ADD COLUMN fresh_sources INTEGER,
+        ADD COLUMN up_ask_cents DOUBLE PRECISION,
+        ADD COLUMN down_ask_cents DOUBLE PRECISION,
+        ADD COLUMN sigma_per_minute DOUBLE PRECISION,
+        ADD COLUMN effective_minutes DOUBLE PRECISION,
+        ADD COLUMN probability_up DOUBLE PRECISION;
+    `,
+  },
 ]
 
 /**

@@ -11,6 +11,7 @@ export {
   type Row,
   signalColumns,
   toApiKey,
+  toGradedReading,
   toStoredEvent,
 } from '../row-mapping.ts'
 

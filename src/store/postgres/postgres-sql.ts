@@ -18,6 +18,11 @@ export const SQL = {
   unsettled: `${CONTESTS} WHERE c.state <> 'settled' ORDER BY c.opens_at, c.ticker`,
   countAll: 'SELECT count(*) AS n FROM contests',
   countSeries: 'SELECT count(*) AS n FROM contests WHERE series = $1',
+  gradedReadings: `SELECT s.*, c.opens_at, c.expires_at, c.settled_side FROM contests c
+    JOIN signals s ON s.ticker = c.ticker
+    WHERE c.state = 'settled' AND c.series = $1 AND c.expires_at BETWEEN $2 AND $3
+      AND s.outcome IN ('win', 'loss')
+    ORDER BY c.expires_at, c.ticker, s.minute`,
   // Bulk inserts take one JSON array, so a backfill of thousands of contests is two statements.
   insertContests: `INSERT INTO contests (ticker, series, state, opens_at, expires_at, strike_price_dollars,
       settled_side, settled_price_dollars, voided, updated_at)
@@ -27,10 +32,14 @@ export const SQL = {
     ON CONFLICT (ticker) DO NOTHING
     RETURNING ticker`,
   insertSignals: `INSERT INTO signals (ticker, minute, raised_at, side, confidence, entry_price_cents,
-      edge_cents, outcome, model_version)
+      edge_cents, outcome, model_version, spot_observed_at, book_observed_at, spot_dollars, fresh_sources,
+      up_ask_cents, down_ask_cents, sigma_per_minute, effective_minutes, probability_up)
     SELECT * FROM json_to_recordset($1::json) AS x(ticker text, minute integer, raised_at bigint, side text,
       confidence double precision, entry_price_cents double precision, edge_cents double precision,
-      outcome text, model_version text)
+      outcome text, model_version text, spot_observed_at bigint, book_observed_at bigint,
+      spot_dollars double precision, fresh_sources integer, up_ask_cents double precision,
+      down_ask_cents double precision, sigma_per_minute double precision, effective_minutes double precision,
+      probability_up double precision)
     ON CONFLICT (ticker, minute) DO NOTHING`,
   // The row lock makes "is it live / not yet settled" hold until commit: no expiry or settlement
   // can slip between the check and the write, as SQLite's single writer guarantees.

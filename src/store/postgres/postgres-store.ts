@@ -12,7 +12,7 @@ import {
   signalEmittedEvent,
 } from '../../domain/events.ts'
 import type { Clock } from '../../ports/clock.ts'
-import type { EventScope, HistoryQuery, Lease, Store } from '../../ports/store.ts'
+import type { EventScope, HistoryQuery, Lease, ReadingQuery, Store } from '../../ports/store.ts'
 import { ENGINE_LEASE, EPOCH_KEY, HEARTBEAT_KEY, settingKey } from '../meta-keys.ts'
 import { applyMigrations } from './postgres-migrations.ts'
 import { createPostgresPool, first, type PoolOptions, type Queryable, toNumber } from './postgres-pool.ts'
@@ -22,6 +22,7 @@ import {
   signalColumns,
   toApiKey,
   toContest,
+  toGradedReading,
   toStoredEvent,
 } from './postgres-rows.ts'
 import { SQL } from './postgres-sql.ts'
@@ -97,6 +98,10 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
         q.limit,
       ]
       return (await read(SQL.settled, params)).rows.map(toContest)
+    },
+    async listGradedReadings(q: ReadingQuery) {
+      const params = [q.series, q.since ?? Number.MIN_SAFE_INTEGER, q.before ?? Number.MAX_SAFE_INTEGER]
+      return (await read(SQL.gradedReadings, params)).rows.map(toGradedReading)
     },
     async listUnsettled() {
       return (await read(SQL.unsettled)).rows.map(toContest)

@@ -92,6 +92,22 @@ export const MIGRATIONS: readonly Migration[] = [
       )
     },
   },
+  {
+    version: 2,
+    name: 'reading inputs',
+    // what produced each reading (decisions §11): internal columns, null on rows written before
+    sql: `
+      ALTER TABLE signals ADD COLUMN spot_observed_at INTEGER;
+      ALTER TABLE signals ADD COLUMN book_observed_at INTEGER;
+      ALTER TABLE signals ADD COLUMN spot_dollars REAL;
+      ALTER TABLE signals ADD COLUMN fresh_sources INTEGER;
+      ALTER TABLE signals ADD COLUMN up_ask_cents REAL;
+      ALTER TABLE signals ADD COLUMN down_ask_cents REAL;
+      ALTER TABLE signals ADD COLUMN sigma_per_minute REAL;
+      ALTER TABLE signals ADD COLUMN effective_minutes REAL;
+      ALTER TABLE signals ADD COLUMN probability_up REAL;
+    `,
+  },
 ]
 
 /**

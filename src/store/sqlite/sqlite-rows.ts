@@ -4,7 +4,14 @@ import type { SQLOutputValue } from 'node:sqlite'
 import type { Contest, Signal } from '../../domain/contest.ts'
 import { contestColumns, str, toContest, toSignal } from '../row-mapping.ts'
 
-export { signalColumns, toApiKey, toContest, toSignal, toStoredEvent } from '../row-mapping.ts'
+export {
+  signalColumns,
+  toApiKey,
+  toContest,
+  toGradedReading,
+  toSignal,
+  toStoredEvent,
+} from '../row-mapping.ts'
 
 export type Row = Record<string, SQLOutputValue>
 

@@ -25,6 +25,7 @@ import {
   toApiKey,
   toContest,
   toContests,
+  toGradedReading,
   toSignal,
   toStoredEvent,
 } from './sqlite-rows.ts'
@@ -45,6 +46,11 @@ const SQL = {
   settled: `SELECT * FROM contests
     WHERE state = 'settled' AND series = :series AND expires_at BETWEEN :since AND :before
     ORDER BY expires_at DESC, ticker DESC LIMIT :limit`,
+  gradedReadings: `SELECT s.*, c.opens_at, c.expires_at, c.settled_side FROM contests c
+    JOIN signals s ON s.ticker = c.ticker
+    WHERE c.state = 'settled' AND c.series = :series AND c.expires_at BETWEEN :since AND :before
+      AND s.outcome IN ('win', 'loss')
+    ORDER BY c.expires_at, c.ticker, s.minute`,
   unsettled: `SELECT * FROM contests WHERE state <> 'settled' ORDER BY opens_at, ticker`,
   countAll: 'SELECT count(*) AS n FROM contests',
   countSeries: 'SELECT count(*) AS n FROM contests WHERE series = ?',
@@ -54,9 +60,11 @@ const SQL = {
       :settled_side, :settled_price_dollars, :voided, :updated_at)
     ON CONFLICT (ticker) DO NOTHING`,
   insertSignal: `INSERT INTO signals (ticker, minute, raised_at, side, confidence, entry_price_cents,
-      edge_cents, outcome, model_version)
+      edge_cents, outcome, model_version, spot_observed_at, book_observed_at, spot_dollars, fresh_sources,
+      up_ask_cents, down_ask_cents, sigma_per_minute, effective_minutes, probability_up)
     VALUES (:ticker, :minute, :raised_at, :side, :confidence, :entry_price_cents,
-      :edge_cents, :outcome, :model_version)
+      :edge_cents, :outcome, :model_version, :spot_observed_at, :book_observed_at, :spot_dollars,
+      :fresh_sources, :up_ask_cents, :down_ask_cents, :sigma_per_minute, :effective_minutes, :probability_up)
     ON CONFLICT (ticker, minute) DO NOTHING`,
   touchContest: 'UPDATE contests SET updated_at = ? WHERE ticker = ?',
   expire: `UPDATE contests SET state = 'expired', updated_at = ? WHERE ticker = ? AND state = 'live'`,
@@ -204,6 +212,15 @@ export function createSqliteStore(path: string, opts: SqliteStoreOptions = {}): 
         limit: query.limit,
       })
       return readContests(rows)
+    },
+    async listGradedReadings(query) {
+      return q('gradedReadings')
+        .all({
+          series: query.series,
+          since: query.since ?? Number.MIN_SAFE_INTEGER,
+          before: query.before ?? Number.MAX_SAFE_INTEGER,
+        })
+        .map(toGradedReading)
     },
     async listUnsettled() {
       return readContests(all('unsettled'))

@@ -1,0 +1,113 @@
+// `contest-signals replay --tape PATH` (decisions §12): runs the engine on a tape into the store of
+// DATABASE_URL, with a progress line on a terminal and one summary line at the end. A bad tape, a
+// store that already has the series, or a tape that goes bad part-way each end in one line naming
+// the cause (and the line of the tape) and a non-zero exit; what was replayed until then stays
+// committed, contest by contest, as live.
+import type { Config } from '../config/config.ts'
+import { createLogger } from '../main/logger.ts'
+import { ReplayRefused, type ReplaySummary, runReplay } from '../main/replay.ts'
+import { systemClock } from '../main/system-clock.ts'
+import { createReadingModel, isModelName, MODEL_NAMES } from '../model/models.ts'
+import { TapeError } from '../tape/tape-reader.ts'
+import { parseInstant } from './backtest-command.ts'
+import { openCommandStore } from './command-store.ts'
+
+export type ReplayArgs = {
+  tape: string | undefined
+  series: string | undefined
+  from: string | undefined
+  to: string | undefined
+  model: string | undefined
+}
+
+const DAY_MS = 86_400_000
+const PROGRESS_EVERY_MS = 250
+
+export async function runReplayCommand(config: Config, args: ReplayArgs): Promise<number> {
+  const usage = (problem: string): number => {
+    process.stderr.write(`contest-signals replay: ${problem} (see contest-signals replay --help)\n`)
+    return 2
+  }
+  if (args.tape === undefined || args.tape === '') return usage('--tape PATH is required')
+  const series = args.series === undefined ? undefined : args.series.split(',').filter((s) => s !== '')
+  if (series !== undefined && series.length === 0) return usage('--series names no series')
+  const from = args.from === undefined ? undefined : parseInstant(args.from)
+  const to = args.to === undefined ? undefined : parseInstant(args.to)
+  if (from === null)
+    return usage(`--from ${JSON.stringify(args.from)} is not an RFC 3339 date-time or a YYYY-MM-DD date`)
+  if (to === null)
+    return usage(`--to ${JSON.stringify(args.to)} is not an RFC 3339 date-time or a YYYY-MM-DD date`)
+  if (from !== undefined && to !== undefined && from >= to) return usage('--from is not before --to')
+  if (args.model !== undefined && !isModelName(args.model))
+    return usage(`unknown model ${JSON.stringify(args.model)} (known: ${MODEL_NAMES.join(', ')})`)
+  // without --model, the model MODEL names (v2 by default), exactly as live
+  const model = createReadingModel(args.model ?? config.model)
+
+  // the engine's own log goes to stderr, warnings and up unless LOG_LEVEL asks for more detail
+  const level = config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn'
+  const logger = createLogger(config.logLevel === 'silent' ? 'silent' : level, process.stderr)
+  const { store } = await openCommandStore(config)
+  const tty = process.stderr.isTTY === true
+  let lastDrawn = 0
+  const fail = (message: string): number => {
+    if (tty) process.stderr.write('\r\x1b[K')
+    process.stderr.write(`contest-signals replay: ${message}\n`)
+    return 1
+  }
+  try {
+    const summary = await runReplay({
+      tapePath: args.tape,
+      ...(series ? { series } : {}),
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      store,
+      logger,
+      spotMaxAgeMs: config.spotMaxAgeS * 1000,
+      model,
+      readingMaxLateMs: config.readingMaxLateS * 1000,
+      wallClock: systemClock,
+      onNotice: (message) => process.stderr.write(`contest-signals replay: ${message}\n`),
+      onProgress: tty
+        ? (p) => {
+            const wall = systemClock.now()
+            if (wall - lastDrawn < PROGRESS_EVERY_MS) return
+            lastDrawn = wall
+            const pct = p.to > p.from ? Math.min(100, (100 * (p.at - p.from)) / (p.to - p.from)) : 100
+            process.stderr.write(
+              `\r\x1b[Kreplay ${new Date(p.at).toISOString().slice(0, 16)}Z ${pct.toFixed(1)}%: ${p.opened} contests, ${p.signals} signals`,
+            )
+          }
+        : undefined,
+    })
+    if (tty) process.stderr.write('\r\x1b[K')
+    process.stdout.write(`${summaryLine(summary)}\n`)
+    if (summary.stopped) {
+      const where = summary.stopped.line === null ? '' : ` at line ${summary.stopped.line}`
+      return fail(
+        `the tape is bad${where}: ${summary.stopped.problem}; stopped at ${new Date(summary.reached).toISOString()}, everything before is in the store`,
+      )
+    }
+    return 0
+  } catch (err) {
+    if (err instanceof TapeError) return fail(`bad tape ${args.tape}: ${err.message}`)
+    if (err instanceof ReplayRefused) return fail(err.message)
+    throw err
+  } finally {
+    await store.close()
+  }
+}
+
+/** One line: what the engine did, and how fast. */
+export function summaryLine(s: ReplaySummary): string {
+  const span = Math.max(0, s.reached - s.from)
+  const reasons = Object.entries(s.skipped)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([reason, n]) => `${reason} ${n}`)
+  const skipped = reasons.length === 0 ? 'none' : reasons.join(', ')
+  const speed = s.wallMs > 0 ? Math.round(span / s.wallMs) : 0
+  return (
+    `replay ${s.series.join(',')}: ${s.opened} contests opened, ${s.settled} settled (${s.voided} void), ` +
+    `${s.signals} signals raised, minutes skipped: ${skipped}; ` +
+    `${(span / DAY_MS).toFixed(2)} days of tape in ${(s.wallMs / 1000).toFixed(1)} s (${speed.toLocaleString('en-US')}× real time)`
+  )
+}

@@ -1,0 +1,93 @@
+// `contest-signals sim tape --days N [--seed S] [--from T] --out PATH` (decisions §12): the
+// simulator's world as a tape in Kalshi's shapes; replaying it gives the simulator's own history.
+import { existsSync } from 'node:fs'
+import type { Config } from '../config/config.ts'
+import { QUARTER_MS } from '../domain/ticker.ts'
+import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
+import { simTapeHeader, writeSimTape } from '../feeds/sim-tape/sim-tape.ts'
+import { systemClock } from '../main/system-clock.ts'
+import { createTapeWriter } from '../tape/tape-writer.ts'
+import { parseInstant } from './backtest-command.ts'
+
+export type SimTapeArgs = {
+  days: string | undefined
+  seed: string | undefined
+  from: string | undefined
+  out: string | undefined
+}
+
+const DAY_MS = 86_400_000
+const MAX_DAYS = 366
+
+export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Promise<number> {
+  const usage = (problem: string): number => {
+    process.stderr.write(`contest-signals sim tape: ${problem} (see contest-signals sim --help)\n`)
+    return 2
+  }
+  if (args.out === undefined || args.out === '') return usage('--out PATH is required')
+  if (
+    args.days === undefined ||
+    !/^[0-9]+$/.test(args.days) ||
+    Number(args.days) < 1 ||
+    Number(args.days) > MAX_DAYS
+  )
+    return usage(`--days must be a whole number from 1 to ${MAX_DAYS}`)
+  const days = Number(args.days)
+  if (args.seed !== undefined && (!/^[0-9]+$/.test(args.seed) || !Number.isSafeInteger(Number(args.seed))))
+    return usage('--seed must be a whole number')
+  const seed = args.seed === undefined ? config.simSeed : Number(args.seed)
+  let from: number
+  if (args.from === undefined) {
+    // the last N whole days before today (UTC)
+    from = Math.floor(systemClock.now() / DAY_MS) * DAY_MS - days * DAY_MS
+  } else {
+    const parsed = parseInstant(args.from)
+    if (parsed === null)
+      return usage(`--from ${JSON.stringify(args.from)} is not an RFC 3339 date-time or a YYYY-MM-DD date`)
+    if (parsed % QUARTER_MS !== 0)
+      return usage('--from must be on a quarter hour (contests open every 15 minutes)')
+    from = parsed
+  }
+  if (existsSync(args.out)) {
+    process.stderr.write(
+      `contest-signals sim tape: ${args.out} already exists; choose a new --out (a tape is never overwritten)\n`,
+    )
+    return 1
+  }
+
+  const opts = {
+    world: sharedSimWorld(seed),
+    series: config.series,
+    from,
+    days,
+    origin: `sim seed ${seed}`,
+  }
+  const header = simTapeHeader(opts)
+  const writer = await createTapeWriter(args.out, { header })
+  const started = systemClock.now()
+  const tty = process.stderr.isTTY === true
+  try {
+    await writeSimTape(
+      {
+        ...opts,
+        ...(tty
+          ? {
+              onProgress: (at: number, a: number, b: number) =>
+                process.stderr.write(
+                  `\r\x1b[Ksim tape ${new Date(at).toISOString().slice(0, 13)}Z ${((100 * (at - a)) / (b - a)).toFixed(0)}%`,
+                ),
+            }
+          : {}),
+      },
+      writer,
+    )
+  } finally {
+    await writer.close()
+  }
+  if (tty) process.stderr.write('\r\x1b[K')
+  process.stdout.write(
+    `sim tape ${args.out}: seed ${seed}, ${config.series.join(',')} from ${header.from} to ${header.to}, ` +
+      `${(writer.size() / 1e6).toFixed(1)} MB in ${((systemClock.now() - started) / 1000).toFixed(1)} s\n`,
+  )
+  return 0
+}

@@ -1,0 +1,38 @@
+// What a pricing model is to the engine (decisions §3, §11): given what the engine observed and when,
+// the probability that the contest settles up. Models live in src/model (v2) and domain/model.ts
+// (v1); the composition root picks one by name (MODEL), and the engine never knows which.
+import type { BasisSample, MinuteClose } from './price-history.ts'
+
+export type ModelInputs = {
+  /** the proxy spot in USD and the instant it was observed */
+  spotDollars: number
+  spotObservedAt: number
+  strikeDollars: number
+  opensAt: number
+  expiresAt: number
+  /** the proxy's minute closes before the observation, oldest first */
+  closes: readonly MinuteClose[]
+  /** strikes of this and earlier contests beside the proxy's mean over the same minute */
+  basisSamples: readonly BasisSample[]
+  /** the venue's mid as P(up) when the book is two-sided, else null */
+  midProbability: number | null
+}
+
+export type ModelOutput = {
+  /** P(up), unrounded and unbounded */
+  probabilityUp: number
+  /** per-minute σ the variance was built from */
+  sigmaPerMinute: number
+  /** the variance priced, in minutes of that σ: the effective time left */
+  effectiveMinutes: number
+}
+
+export type ReadingModel = {
+  /** the published model_version: the model and its parameter set */
+  version: string
+  /** minutes of closes the model reads */
+  historyMinutes: number
+  /** fewer usable closes than this within the history: no reading (decisions §11) */
+  minHistoryCloses: number
+  probabilityUp(input: ModelInputs): ModelOutput
+}

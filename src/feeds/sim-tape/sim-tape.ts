@@ -1,0 +1,107 @@
+// `contest-signals sim tape` (decisions §12): the honest sandbox written as a tape in Kalshi's own
+// shapes, second by second — each exchange's messages as a client receives them, every change of
+// each market's body, a book every 2 s of each live contest, every change of the exchange status —
+// so that a replay of the tape gives the same contests and signals as the sandbox itself. It reads
+// the sandbox only through the surface it presents the venue with (sim-world.ts: the Market,
+// orderbook_fp and exchange-status bodies, and the exchanges' observations), never its internals.
+import { QUARTER_MS } from '../../domain/ticker.ts'
+import type { TapeHeader, TapeRecord } from '../../tape/tape-format.ts'
+import type { SimContest, SimWorld } from '../sim/sim-world.ts'
+
+const SECOND_MS = 1_000
+const DAY_MS = 86_400_000
+/** Spot history written before the first contest: the model's hour of minute closes, and slack. */
+export const SIM_TAPE_WARMUP_MS = 70 * 60_000
+/** Written after the last contest closes, for its result. */
+export const SIM_TAPE_TAIL_MS = 5 * 60_000
+/** A book every this often during each live contest, on the contest's own grid (every minute boundary has one). */
+export const SIM_TAPE_BOOK_EVERY_MS = 2_000
+
+export type SimTapeSink = {
+  write(record: TapeRecord): void
+  /** awaited now and then, so a fast writer never holds a day of tape in memory */
+  buffered(): number
+  flush(): Promise<void>
+}
+
+export type SimTapeOptions = {
+  world: SimWorld
+  series: readonly string[]
+  /** first contest window opens here (a quarter hour) */
+  from: number
+  days: number
+  origin: string
+  onProgress?: (at: number, from: number, to: number) => void
+}
+
+export function simTapeHeader(
+  opts: Pick<SimTapeOptions, 'world' | 'series' | 'from' | 'days' | 'origin'>,
+): TapeHeader {
+  return {
+    tape: 1,
+    venue: 'kalshi',
+    series: [...opts.series],
+    sources: [...opts.world.sources.names],
+    from: new Date(opts.from).toISOString(),
+    to: new Date(opts.from + opts.days * DAY_MS + SIM_TAPE_TAIL_MS).toISOString(),
+    origin: opts.origin,
+  }
+}
+
+type Followed = { contest: SimContest; lastBody: string }
+
+/** Writes the records of the tape (the header is the writer's) into `sink`. */
+export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Promise<void> {
+  const { world } = opts
+  const names = world.sources.names
+  const start = opts.from - SIM_TAPE_WARMUP_MS
+  const lastOpen = opts.from + opts.days * DAY_MS
+  const end = lastOpen + SIM_TAPE_TAIL_MS
+  const followed = new Map<string, Followed>()
+  const lastMessage = names.map(() => Number.NEGATIVE_INFINITY)
+  let lastStatus = ''
+
+  for (let s = start; s <= end; s += SECOND_MS) {
+    // each exchange message once, at the instant a client receives it
+    for (const [i, src] of names.entries()) {
+      const seen = world.sources.observe(i, s)
+      if (!seen || seen.observedAt <= (lastMessage[i] as number)) continue
+      lastMessage[i] = seen.observedAt
+      sink.write({ t: seen.observedAt, k: 'spot', src, bid: seen.bid, ask: seen.ask })
+    }
+
+    const status = world.exchangeStatusBody(s)
+    const statusText = JSON.stringify(status)
+    if (statusText !== lastStatus) {
+      lastStatus = statusText
+      sink.write({ t: s, k: 'exchange', status })
+    }
+
+    // the current window and the next (listed a quarter ahead, as the venue lists them)
+    if (s >= opts.from - QUARTER_MS && s < lastOpen) {
+      const current = Math.floor(s / QUARTER_MS) * QUARTER_MS
+      for (const series of opts.series)
+        for (const expiresAt of [current + QUARTER_MS, current + 2 * QUARTER_MS]) {
+          const contest = world.contest(series, expiresAt)
+          if (contest.opensAt >= opts.from && contest.opensAt < lastOpen && !followed.has(contest.ticker))
+            followed.set(contest.ticker, { contest, lastBody: '' })
+        }
+    }
+
+    for (const [ticker, f] of followed) {
+      const body = world.marketBody(f.contest, s)
+      const text = JSON.stringify(body)
+      if (text !== f.lastBody) {
+        f.lastBody = text
+        sink.write({ t: s, k: 'market', m: body })
+      }
+      const { opensAt, expiresAt } = f.contest
+      if (s >= opensAt && s < expiresAt && (s - opensAt) % SIM_TAPE_BOOK_EVERY_MS === 0)
+        sink.write({ t: s, k: 'book', ticker, ob: world.orderbookBody(f.contest, s) })
+      if (body.status === 'finalized') followed.delete(ticker)
+    }
+
+    if (sink.buffered() > 4 << 20) await sink.flush()
+    if ((s - start) % 3_600_000 === 0) opts.onProgress?.(s, start, end)
+  }
+}

@@ -1,0 +1,206 @@
+// `contest-signals replay` (decisions §12): the engine's own steps run on a tape, on a virtual clock
+// that jumps from record to record. The engine ticks at every whole minute (its readings) and at every
+// recorded change it acts on (a market opening, a strike set late, a close moved, a result, the
+// exchange's status); between those instants nothing it could see has changed.
+import { MINUTE_MS } from '../domain/contest.ts'
+import type { ReadingModel } from '../domain/reading-model.ts'
+import { createEngine } from '../engine/engine.ts'
+import type { SkipReason } from '../engine/reading.ts'
+import { createReplayClock } from '../feeds/tape/replay-clock.ts'
+import { createTapePlayer, type TapePlayer } from '../feeds/tape/tape-player.ts'
+import { createTapeSpotFeed } from '../feeds/tape/tape-spot-feed.ts'
+import { createTapeVenue, REPLAYABLE_VENUES } from '../feeds/tape/tape-venue.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { Logger } from '../ports/logger.ts'
+import type { Store } from '../ports/store.ts'
+import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
+import type { TapeRecord } from '../tape/tape-format.ts'
+import { TapeError } from '../tape/tape-reader.ts'
+import { openTapeSet } from '../tape/tape-set.ts'
+
+/** A replay that must not start: one line for the operator, non-zero exit. */
+export class ReplayRefused extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ReplayRefused'
+  }
+}
+
+export type ReplayOptions = {
+  /** a tape file, or a directory of them (replayed one after the other, in name order) */
+  tapePath: string
+  /** only these series of the tape (default: every series its header names) */
+  series?: readonly string[]
+  /** Unix ms: records before it only warm up the state; the engine starts here */
+  from?: number
+  /** Unix ms: the engine stops here */
+  to?: number
+  store: Store
+  logger: Logger
+  spotMaxAgeMs: number
+  /** the pricing model the replayed engine raises signals with */
+  model: ReadingModel
+  /** READING_MAX_LATE_S in ms, as live */
+  readingMaxLateMs: number
+  /** the real clock: wall time taken, and the engine's lease */
+  wallClock: Clock
+  /** after each engine tick, with the virtual time reached */
+  onProgress?: (progress: ReplayProgress) => void
+  onNotice?: (message: string) => void
+}
+
+export type ReplayProgress = {
+  /** virtual ms reached */
+  at: number
+  /** the span being replayed, for a percentage */
+  from: number
+  to: number
+  opened: number
+  signals: number
+}
+
+export type ReplaySummary = {
+  series: readonly string[]
+  opened: number
+  settled: number
+  voided: number
+  signals: number
+  skipped: Record<string, number>
+  /** virtual span replayed */
+  from: number
+  reached: number
+  wallMs: number
+  /** set when the tape went bad part-way: what was wrong, and where the replay stopped */
+  stopped: { line: number | null; problem: string } | null
+}
+
+type Counts = Pick<ReplaySummary, 'opened' | 'settled' | 'voided' | 'signals'>
+
+/** The store as the engine writes it, counting what each write actually changed. */
+function countingStore(store: Store, counts: Counts): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver)
+      if (typeof value !== 'function') return value
+      if (prop === 'openContest' || prop === 'addSignal' || prop === 'settleContest') {
+        return async (...args: unknown[]) => {
+          const event = await value.apply(target, args)
+          if (event !== null) {
+            if (prop === 'openContest') counts.opened++
+            else if (prop === 'addSignal') counts.signals++
+            else {
+              counts.settled++
+              if ((args[1] as { kind: string }).kind === 'void') counts.voided++
+            }
+          }
+          return event
+        }
+      }
+      return value.bind(target)
+    },
+  })
+}
+
+export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
+  const { store, logger, wallClock } = opts
+  const startedWall = wallClock.now()
+  const tape = await openTapeSet(opts.tapePath, opts.onNotice ? { onNotice: opts.onNotice } : {})
+  try {
+    const { header } = tape
+    if (!(REPLAYABLE_VENUES as readonly string[]).includes(header.venue))
+      throw new TapeError(
+        1,
+        `unknown venue "${header.venue}" (this version replays: ${REPLAYABLE_VENUES.join(', ')})`,
+      )
+    const series = opts.series ?? header.series
+    for (const s of series)
+      if (!header.series.includes(s))
+        throw new ReplayRefused(`series ${s} is not on this tape (it has ${header.series.join(', ')})`)
+    for (const s of series)
+      if ((await store.countContests(s)) > 0)
+        throw new ReplayRefused(
+          `the store already holds contests of ${s}: replay into a store without that series (a new DATABASE_URL)`,
+        )
+
+    const from = opts.from ?? Date.parse(header.from)
+    const to = opts.to ?? Date.parse(header.to)
+    const clock = createReplayClock(Number.NEGATIVE_INFINITY)
+    const venue = createTapeVenue({ series, clock, logger, player: () => player })
+    const feed = createTapeSpotFeed({ sources: header.sources, maxAgeMs: opts.spotMaxAgeMs, clock, logger })
+    const sink = (record: TapeRecord): boolean => {
+      switch (record.k) {
+        case 'spot':
+        case 'closes':
+          feed.take(record)
+          return false
+        case 'market':
+        case 'exchange':
+          return venue.take(record)
+        default:
+          return false
+      }
+    }
+    const player: TapePlayer = createTapePlayer(tape.batches()[Symbol.asyncIterator](), sink)
+    const counts: Counts = { opened: 0, settled: 0, voided: 0, signals: 0 }
+    const skipped: Record<string, number> = {}
+    const notifier = createMemoryEventNotifier()
+    const engine = createEngine({
+      store: countingStore(store, counts),
+      venue,
+      feed,
+      notifier,
+      series,
+      clock,
+      wallClock,
+      backfillDays: 0,
+      retentionMs: Number.MAX_SAFE_INTEGER,
+      holderId: `replay:${process.pid}`,
+      logger,
+      model: opts.model,
+      readingMaxLateMs: opts.readingMaxLateMs,
+      onSkippedReading: (reason: SkipReason) => {
+        skipped[reason] = (skipped[reason] ?? 0) + 1
+      },
+    })
+
+    const summary = (stopped: ReplaySummary['stopped']): ReplaySummary => ({
+      series,
+      ...counts,
+      skipped,
+      from,
+      reached: Math.max(from, clock.now()),
+      wallMs: wallClock.now() - startedWall,
+      stopped,
+    })
+
+    try {
+      // records before the start only build the state (spot history for the model, markets listed)
+      const first = await player.nextTime()
+      const start = Math.max(from, first ?? from)
+      while ((await player.playUntil(start)) < start) {}
+      clock.advanceTo(start)
+      await engine.tick()
+      if (!engine.isLeader())
+        throw new ReplayRefused(
+          'another engine holds this store’s lease: stop it before replaying into this store',
+        )
+      while (clock.now() < to && (await player.nextTime()) !== null) {
+        // the next whole minute of the clock and of every known window (which need not sit on the clock's)
+        const wholeMinute = Math.floor(clock.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS
+        const boundary = Math.min(wholeMinute, venue.nextBoundaryAfter(clock.now()))
+        clock.advanceTo(await player.playUntil(Math.min(boundary, to)))
+        await engine.tick()
+        opts.onProgress?.({ at: clock.now(), from, to, opened: counts.opened, signals: counts.signals })
+      }
+      return summary(null)
+    } catch (err) {
+      if (err instanceof TapeError) return summary({ line: err.line, problem: err.problem })
+      throw err
+    } finally {
+      await engine.stop()
+      await notifier.close()
+    }
+  } finally {
+    tape.close()
+  }
+}

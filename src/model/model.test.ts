@@ -1,0 +1,303 @@
+// Unit tests of model v2's parts: the t distribution, the seasonal table, gap-aware returns, the
+// basis, the volatility level, and the variance of the settlement mean against a seeded Monte Carlo.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { normalCdf } from '../domain/model.ts'
+import { estimateBasis } from './basis.ts'
+import { checkModelV2Params, type ModelV2Params, modelV2Version } from './params.ts'
+import { scaledReturns } from './returns.ts'
+import { isWeekend, minuteGroup, seasonalFactor, seasonalVariance } from './seasonal.ts'
+import { settlementMeanProbability } from './settlement-mean-model.ts'
+import { studentTCdf, unitStudentTCdf } from './student-t.ts'
+import { settlementVariance, volatilityLevel, volatilityLevelOfCloses } from './variance.ts'
+
+const MIN = 60_000
+/** A Monday, 00:00 UTC */
+const MONDAY = Date.parse('2026-11-23T00:00:00Z')
+
+function flatParams(overrides: Partial<ModelV2Params> = {}): ModelV2Params {
+  return checkModelV2Params({
+    model: 'test-model',
+    sigmaBar: 0.001,
+    seasonal: {
+      hour: Array.from({ length: 24 }, () => 1),
+      minute: { hour: 1, quarter: 1, five: 1, other: 1 },
+      weekend: 1,
+    },
+    variance: {
+      fastHalfLifeMin: 20,
+      slowHalfLifeMin: 480,
+      fastWeight: 0.5,
+      slowWeight: 0.3,
+      winsorSd: 5,
+      scale: 1,
+    },
+    nu: 1_000,
+    basis: { samples: 4, shrink: 1, variance: 0 },
+    pool: [],
+    training: { seeds: [], days: 0, from: '', readings: 0 },
+    ...overrides,
+  })
+}
+
+/** mulberry32 with Box–Muller: a seeded normal stream for the Monte Carlo. */
+function normals(seed: number): () => number {
+  let a = seed >>> 0
+  const uniform = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform())
+}
+
+describe('Student t', () => {
+  it('matches closed forms and tables', () => {
+    // ν = 1 is Cauchy: F(t) = 1/2 + atan(t)/π; ν = 2: F(t) = 1/2 + t / (2√(2 + t²))
+    for (const t of [-3, -0.5, 0, 0.7, 4]) {
+      assert.ok(Math.abs(studentTCdf(t, 1) - (0.5 + Math.atan(t) / Math.PI)) < 1e-12)
+      assert.ok(Math.abs(studentTCdf(t, 2) - (0.5 + t / (2 * Math.sqrt(2 + t * t)))) < 1e-12)
+    }
+    // t tables: the 0.975 quantile is 2.570582 at ν = 5 and 2.178813 at ν = 12
+    assert.ok(Math.abs(studentTCdf(2.570582, 5) - 0.975) < 1e-6)
+    assert.ok(Math.abs(studentTCdf(2.178813, 12) - 0.975) < 1e-6)
+    assert.equal(studentTCdf(0, 7), 0.5)
+  })
+
+  it('at unit variance, is fatter-tailed than the normal yet close to it in the middle', () => {
+    for (const nu of [5, 12, 30]) {
+      assert.ok(unitStudentTCdf(-3, nu) > normalCdf(-3), `ν=${nu}`)
+      assert.ok(Math.abs(unitStudentTCdf(0.3, nu) - normalCdf(0.3)) < 0.03)
+      // symmetric
+      assert.ok(Math.abs(unitStudentTCdf(1.3, nu) + unitStudentTCdf(-1.3, nu) - 1) < 1e-12)
+    }
+    // its variance is 1: ∫ z² dF by the midpoint rule
+    const nu = 6
+    let v = 0
+    for (let z = -60; z < 60; z += 0.01)
+      v += (z + 0.005) ** 2 * (unitStudentTCdf(z + 0.01, nu) - unitStudentTCdf(z, nu))
+    assert.ok(Math.abs(v - 1) < 0.01, `variance ${v}`)
+  })
+})
+
+describe('seasonal table', () => {
+  const seasonal = {
+    hour: Array.from({ length: 24 }, (_, h) => 1 + h / 100),
+    minute: { hour: 1.8, quarter: 1.4, five: 1.15, other: 0.9 },
+    weekend: 0.8,
+  }
+
+  it('groups the minutes of the hour by their bursts', () => {
+    assert.deepEqual([0, 15, 30, 45, 5, 50, 1, 59].map(minuteGroup), [
+      'hour',
+      'quarter',
+      'quarter',
+      'quarter',
+      'five',
+      'five',
+      'other',
+      'other',
+    ])
+  })
+
+  it('multiplies hour, minute group and weekend factors', () => {
+    assert.ok(Math.abs(seasonalFactor(seasonal, MONDAY) - 1.8) < 1e-12)
+    assert.ok(
+      Math.abs(seasonalFactor(seasonal, MONDAY + 13 * 60 * MIN + 15 * MIN + 59_999) - 1.13 * 1.4) < 1e-12,
+    )
+    assert.ok(Math.abs(seasonalFactor(seasonal, MONDAY + 7 * MIN) - 0.9) < 1e-12)
+    const saturday = Date.parse('2026-11-28T05:05:00Z')
+    assert.ok(isWeekend(saturday) && !isWeekend(MONDAY))
+    assert.ok(Math.abs(seasonalFactor(seasonal, saturday) - 1.05 * 1.15 * 0.8) < 1e-12)
+  })
+
+  it('sums squared factors over a span, partial minutes by their share', () => {
+    // 00:00:30 to 00:02:00: half of minute :00 and all of minute :01
+    const v = seasonalVariance(seasonal, MONDAY + 30_000, MONDAY + 2 * MIN)
+    assert.ok(Math.abs(v - (0.5 * 1.8 ** 2 + 0.9 ** 2)) < 1e-12)
+    assert.equal(seasonalVariance(seasonal, MONDAY, MONDAY), 0)
+  })
+})
+
+describe('gap-aware returns', () => {
+  it('counts a two-minute gap as two minutes of variance, never as one', () => {
+    const p = flatParams()
+    const closes = [
+      { at: MONDAY + MIN, priceDollars: 100 },
+      { at: MONDAY + 2 * MIN, priceDollars: 100.1 },
+      // the close of minute 3 is missing
+      { at: MONDAY + 4 * MIN, priceDollars: 100.3 },
+    ]
+    const r = scaledReturns(closes, p)
+    assert.deepEqual(
+      r.map((x) => x.minutes),
+      [1, 2],
+    )
+    const r2 = Math.log(100.3 / 100.1)
+    assert.ok(Math.abs((r[1]?.scaledSquare as number) - (r2 * r2) / (0.001 ** 2 * 2)) < 1e-9)
+  })
+
+  it('skips unusable prices and out-of-order closes', () => {
+    const r = scaledReturns(
+      [
+        { at: MONDAY + MIN, priceDollars: 100 },
+        { at: MONDAY + 2 * MIN, priceDollars: Number.NaN },
+        { at: MONDAY + MIN, priceDollars: 101 },
+        { at: MONDAY + 3 * MIN, priceDollars: 100.2 },
+      ],
+      flatParams(),
+    )
+    assert.deepEqual(
+      r.map((x) => [x.minutes, x.logReturn]),
+      [[2, Math.log(100.2 / 100)]],
+    )
+  })
+})
+
+describe('volatility level', () => {
+  it('is the long-run level with no returns, and follows returns twice as large', () => {
+    const p = flatParams()
+    assert.equal(volatilityLevel([], MONDAY, p).level, 1)
+    // 600 minutes of returns of exactly 2σ̄: squared, 4 times the long-run variance
+    const closes = Array.from({ length: 601 }, (_, i) => ({
+      at: MONDAY + i * MIN,
+      priceDollars: 100 * Math.exp(0.002 * (i % 2)),
+    }))
+    const v = volatilityLevel(scaledReturns(closes, p), MONDAY + 600 * MIN, p)
+    assert.ok(Math.abs(v.fast - 4) < 0.1 && v.slow > 3 && v.slow < 4, JSON.stringify(v))
+    assert.ok(Math.abs(v.level - (0.5 * v.fast + 0.3 * v.slow + 0.2)) < 1e-12)
+    // the engine's one-pass form gives the same numbers, gaps included
+    const gappy = closes.filter((_, i) => i % 7 !== 3)
+    assert.deepEqual(
+      volatilityLevelOfCloses(gappy, MONDAY + 600 * MIN, p),
+      volatilityLevel(scaledReturns(gappy, p), MONDAY + 600 * MIN, p),
+    )
+  })
+
+  it('clips one jump so it cannot take over an hour', () => {
+    const p = flatParams()
+    const closes = Array.from({ length: 300 }, (_, i) => ({
+      at: MONDAY + i * MIN,
+      priceDollars: 100 * Math.exp(0.001 * (i % 2) + (i >= 290 ? 0.05 : 0)),
+    }))
+    const v = volatilityLevel(scaledReturns(closes, p), MONDAY + 299 * MIN, p)
+    // a 50σ̄ jump, clipped at 5 sd of the slow level: 25 of weight ~1/29 in the fast EWMA
+    assert.ok(v.fast < 3, JSON.stringify(v))
+  })
+})
+
+describe('basis', () => {
+  it('averages the newest samples up to the instant, shrunk toward zero', () => {
+    const s = (k: number, diff: number) => ({
+      opensAt: MONDAY + k * 15 * MIN,
+      strikeDollars: 100_000,
+      proxyMeanDollars: 100_000 + diff,
+    })
+    const samples = [s(0, 100), s(1, 4), s(2, 6), s(3, 5), s(4, 9)]
+    // at k = 3: the newest 4 are 5, 6, 4, 100; with samples 3: 5, 6, 4 → 15 / (3 + 1)
+    assert.equal(estimateBasis(samples, MONDAY + 45 * MIN, { samples: 3, shrink: 1 }), 3.75)
+    assert.equal(estimateBasis(samples, MONDAY - 1, { samples: 3, shrink: 1 }), 0)
+    assert.equal(estimateBasis([s(0, 8)], MONDAY, { samples: 3, shrink: 0 }), 8)
+  })
+
+  it('moves the centre: a proxy above the index prices a lower chance of up', () => {
+    const p = flatParams()
+    const closes = Array.from({ length: 120 }, (_, i) => ({ at: MONDAY + i * MIN, priceDollars: 100_000 }))
+    const base = {
+      spotDollars: 100_000,
+      spotObservedAt: MONDAY + 120 * MIN,
+      strikeDollars: 100_000,
+      opensAt: MONDAY + 115 * MIN,
+      expiresAt: MONDAY + 130 * MIN,
+      closes,
+      midProbability: null,
+    }
+    const none = settlementMeanProbability({ ...base, basisSamples: [] }, p).probabilityUp
+    const above = settlementMeanProbability(
+      {
+        ...base,
+        basisSamples: [{ opensAt: MONDAY + 115 * MIN, strikeDollars: 100_000, proxyMeanDollars: 100_020 }],
+      },
+      p,
+    ).probabilityUp
+    assert.ok(Math.abs(none - 0.5) < 0.01 && above < none - 0.02, `${none} ${above}`)
+  })
+})
+
+describe('variance of the settlement mean', () => {
+  const p = flatParams()
+  const sigma = 0.001
+
+  it('is σ²(τ₁ + L/3) before the window and σ²τ³/(3L²) inside it', () => {
+    const expires = MONDAY + 15 * MIN
+    const at = (minutesLeft: number) => expires - minutesLeft * MIN
+    for (const left of [14, 5, 2, 1]) {
+      const v = settlementVariance(at(left), expires, 1, p)
+      assert.ok(Math.abs(v.variance - sigma ** 2 * (left - 1 + 1 / 3)) < 1e-15, `${left}`)
+      assert.ok(Math.abs(v.effectiveMinutes - (left - 1 + 1 / 3)) < 1e-9)
+    }
+    const half = settlementVariance(at(0.5), expires, 1, p)
+    assert.ok(Math.abs(half.variance - (sigma ** 2 * 0.5 ** 3) / 3) < 1e-15)
+    assert.equal(settlementVariance(expires, expires, 1, p).variance, 0)
+  })
+
+  it('agrees with a seeded Monte Carlo of Brownian minutes and bridged seconds', () => {
+    // closes one minute apart with N(0, σ²) steps; inside each minute a Brownian bridge between its
+    // closes at 100 ms steps; the settlement is the mean of the last minute's path
+    const z = normals(20261126)
+    const steps = 600
+    for (const [label, minutesBefore] of [
+      ['one minute left', 0],
+      ['three minutes left', 2],
+    ] as const) {
+      const paths = 4_000
+      let sum = 0
+      let sumSq = 0
+      for (let n = 0; n < paths; n++) {
+        let x = 0
+        for (let m = 0; m < minutesBefore; m++) x += sigma * z()
+        const end = x + sigma * z()
+        // bridge from x to end: W(s) = x + s·(end − x) + σ·B(s), B a standard bridge on [0, 1]
+        let w = 0
+        let area = 0
+        for (let k = 1; k <= steps; k++) {
+          const s = k / steps
+          w += z() * Math.sqrt(1 / steps)
+          const bridge = w - s * 0 // the bridge's endpoint is pinned below
+          area += bridge
+        }
+        // pin: B(s) = W(s) − s·W(1); its mean over [0, 1] is mean(W) − W(1)/2
+        const meanBridge = area / steps - w / 2
+        const mean = x + (end - x) / 2 + sigma * meanBridge
+        sum += mean
+        sumSq += mean * mean
+      }
+      const mc = sumSq / paths - (sum / paths) ** 2
+      const closed = settlementVariance(
+        MONDAY + 15 * MIN - (minutesBefore + 1) * MIN,
+        MONDAY + 15 * MIN,
+        1,
+        p,
+      )
+      // 4 000 paths: the sample variance's relative sd is about √(2/4000) ≈ 2.2 %
+      assert.ok(Math.abs(mc / closed.variance - 1) < 0.07, `${label}: ${mc} vs ${closed.variance}`)
+    }
+  })
+})
+
+describe('parameters', () => {
+  it('name the model and change the version when any number changes', () => {
+    const a = flatParams()
+    const b = flatParams({ nu: 12 })
+    assert.match(modelV2Version(a), /^test-model\.[0-9a-f]{8}$/)
+    assert.notEqual(modelV2Version(a), modelV2Version(b))
+    assert.equal(
+      modelV2Version(a),
+      modelV2Version(flatParams({ training: { seeds: [9], days: 3, from: 'x', readings: 1 } })),
+    )
+    assert.throws(() => checkModelV2Params({ ...a, nu: 2 }), /nu/)
+    assert.throws(() => checkModelV2Params({ ...a, seasonal: { ...a.seasonal, hour: [1] } }), /24/)
+  })
+})

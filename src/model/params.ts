@@ -1,0 +1,131 @@
+// The fitted parameter set of model v2: one JSON file per version, written by `npm run fit:model`,
+// checked here at the boundary so a hand-edited or truncated file fails at start, not in a reading.
+
+/** Minute-of-hour groups of the seasonal table (bitcoin's volatility bursts at the quarter hours). */
+export const MINUTE_GROUPS = ['hour', 'quarter', 'five', 'other'] as const
+export type MinuteGroup = (typeof MINUTE_GROUPS)[number]
+
+export type ModelV2Params = {
+  /** names the model; the version published is `${model}.${id}` with id a digest of the parameters */
+  model: string
+  /** per-minute sd of the log proxy, deseasonalised (the level the seasonal factors multiply) */
+  sigmaBar: number
+  seasonal: {
+    /** sd multiplier per UTC hour 0..23 */
+    hour: number[]
+    /** sd multiplier per minute-of-hour group: :00, :15/:30/:45, other multiples of 5, the rest */
+    minute: Record<MinuteGroup, number>
+    /** sd multiplier on Saturday and Sunday (UTC) */
+    weekend: number
+  }
+  variance: {
+    /** half-lives in minutes of the fast and slow EWMAs of deseasonalised squared returns */
+    fastHalfLifeMin: number
+    slowHalfLifeMin: number
+    /** weights of fast, slow; the rest goes to the long-run level 1 */
+    fastWeight: number
+    slowWeight: number
+    /** squared returns are clipped at (winsorSd)² × the slow level */
+    winsorSd: number
+    /** a final multiplier on the forecast variance, fitted on outcomes (estimation error inflates it) */
+    scale: number
+  }
+  /** degrees of freedom of the unit-variance Student t */
+  nu: number
+  basis: {
+    /** past strikes whose basis samples are averaged */
+    samples: number
+    /** pseudo-samples of zero basis added to the average (shrinkage) */
+    shrink: number
+    /** variance of the basis (relative, squared log units) added to the settlement variance */
+    variance: number
+  }
+  /**
+   * Pooling with the venue's mid in log-odds, by minutes left: logit p = intercept + model·logit(the
+   * model's p) + mid·logit(the mid), fitted on training readings (so the crowd's known biases, its
+   * long-shot shading and YES optimism, are undone rather than copied). A reading without a two-sided
+   * book, or in no bucket, keeps the model's own p. Empty: the model alone.
+   */
+  pool: PoolBucket[]
+  /** what the fit saw, for the model card */
+  training: { seeds: number[]; days: number; from: string; readings: number }
+}
+
+export type PoolBucket = {
+  /** whole minutes left at the reading (1 in the last minute), both bounds inclusive */
+  fromMinutesLeft: number
+  toMinutesLeft: number
+  intercept: number
+  model: number
+  mid: number
+}
+
+export function checkModelV2Params(value: unknown): ModelV2Params {
+  const fail = (what: string): never => {
+    throw new TypeError(`model parameters: ${what}`)
+  }
+  if (typeof value !== 'object' || value === null) return fail('not an object')
+  const p = value as ModelV2Params
+  const positive = (x: unknown, name: string): void => {
+    if (typeof x !== 'number' || !(x > 0) || !Number.isFinite(x)) fail(`${name} must be a positive number`)
+  }
+  const share = (x: unknown, name: string): void => {
+    if (typeof x !== 'number' || !(x >= 0 && x <= 1)) fail(`${name} must be within [0, 1]`)
+  }
+  if (typeof p.model !== 'string' || !/^[a-z0-9-]+$/.test(p.model)) fail('model must be a lowercase name')
+  positive(p.sigmaBar, 'sigmaBar')
+  if (!Array.isArray(p.seasonal?.hour) || p.seasonal.hour.length !== 24)
+    fail('seasonal.hour must have 24 values')
+  for (const [i, h] of p.seasonal.hour.entries()) positive(h, `seasonal.hour[${i}]`)
+  for (const g of MINUTE_GROUPS) positive(p.seasonal.minute?.[g], `seasonal.minute.${g}`)
+  positive(p.seasonal.weekend, 'seasonal.weekend')
+  positive(p.variance?.fastHalfLifeMin, 'variance.fastHalfLifeMin')
+  positive(p.variance?.slowHalfLifeMin, 'variance.slowHalfLifeMin')
+  share(p.variance.fastWeight, 'variance.fastWeight')
+  share(p.variance.slowWeight, 'variance.slowWeight')
+  if (p.variance.fastWeight + p.variance.slowWeight > 1) fail('variance weights must sum to at most 1')
+  positive(p.variance.winsorSd, 'variance.winsorSd')
+  positive(p.variance.scale, 'variance.scale')
+  if (typeof p.nu !== 'number' || !(p.nu > 2)) fail('nu must be above 2')
+  if (!Number.isInteger(p.basis?.samples) || p.basis.samples < 0) fail('basis.samples must be a whole number')
+  if (typeof p.basis.shrink !== 'number' || !(p.basis.shrink >= 0)) fail('basis.shrink must be ≥ 0')
+  if (typeof p.basis.variance !== 'number' || !(p.basis.variance >= 0)) fail('basis.variance must be ≥ 0')
+  if (!Array.isArray(p.pool)) fail('pool must be a list')
+  for (const [i, b] of p.pool.entries()) {
+    const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
+    if (
+      !Number.isInteger(b?.fromMinutesLeft) ||
+      !Number.isInteger(b.toMinutesLeft) ||
+      b.fromMinutesLeft > b.toMinutesLeft ||
+      !finite(b.intercept) ||
+      !finite(b.model) ||
+      !finite(b.mid)
+    )
+      fail(`pool[${i}] must have whole minutes from ≤ to and finite coefficients`)
+  }
+  return p
+}
+
+/**
+ * A short digest of the parameters (FNV-1a over their canonical JSON, training notes left out), so a
+ * version names exactly one parameter set and a refit that changes a number changes the version.
+ */
+export function paramsId(p: ModelV2Params): string {
+  const { training: _training, ...rest } = p
+  const text = JSON.stringify(rest, Object.keys(flatten(rest)).sort())
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16).padStart(8, '0')
+}
+
+function flatten(o: object, into: Record<string, true> = {}): Record<string, true> {
+  for (const [k, v] of Object.entries(o)) {
+    into[k] = true
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) flatten(v, into)
+  }
+  return into
+}
+
+export function modelV2Version(p: ModelV2Params): string {
+  return `${p.model}.${paramsId(p)}`
+}

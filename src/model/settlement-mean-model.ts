@@ -1,0 +1,64 @@
+// Model v2: the probability that the venue's settlement quantity (the mean of 60 one-second index
+// prints before the close, rounded to cents) is at least the strike, from what the engine observed at
+// the instant it observed it (signals.md §4, decisions §3 and §11).
+import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
+import { estimateBasis } from './basis.ts'
+import { type ModelV2Params, modelV2Version, type PoolBucket } from './params.ts'
+import { unitStudentTCdf } from './student-t.ts'
+import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
+
+/** Half a cent: a mean that rounds to the strike is a tie, and a tie goes up. */
+const HALF_CENT = 0.005
+
+export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params): ModelOutput {
+  const level = volatilityLevelOfCloses(input.closes, input.spotObservedAt, p).level
+  const v = settlementVariance(input.spotObservedAt, input.expiresAt, level, p)
+  const basis = estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
+  const index = input.spotDollars - basis
+  let probabilityUp: number
+  if (!(index > 0)) {
+    probabilityUp = 0
+  } else {
+    const centre = Math.log(index / (input.strikeDollars - HALF_CENT))
+    probabilityUp =
+      v.variance > 0 ? unitStudentTCdf(centre / Math.sqrt(v.variance), p.nu) : centre >= 0 ? 1 : 0
+  }
+  if (input.midProbability !== null) {
+    const minutesLeft = Math.ceil((input.expiresAt - input.spotObservedAt) / 60_000 - 1e-9)
+    const bucket = p.pool.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
+    if (bucket) probabilityUp = poolLogOdds(probabilityUp, input.midProbability, bucket)
+  }
+  return { probabilityUp, sigmaPerMinute: v.sigmaPerMinute, effectiveMinutes: v.effectiveMinutes }
+}
+
+/** Logits are taken no closer to 0 and 1 than this: a decided model and a 0.1 ¢ mid stay finite. */
+export const POOL_LOGIT_BOUND = 1e-4
+
+export function logitOf(q: number): number {
+  const c = Math.min(1 - POOL_LOGIT_BOUND, Math.max(POOL_LOGIT_BOUND, q))
+  return Math.log(c / (1 - c))
+}
+
+/** logit p = intercept + model·logit(model's p) + mid·logit(mid). */
+export function poolLogOdds(
+  model: number,
+  mid: number,
+  w: Pick<PoolBucket, 'intercept' | 'model' | 'mid'>,
+): number {
+  const z = w.intercept + w.model * logitOf(model) + w.mid * logitOf(mid)
+  return 1 / (1 + Math.exp(-z))
+}
+
+/** Closes model v2 reads: a day, so the slow level sees a whole daily cycle. */
+export const V2_HISTORY_MINUTES = 1_440
+/** Usable closes needed before the first reading: half an hour of the proxy (decisions §11). */
+export const V2_MIN_HISTORY_CLOSES = 30
+
+export function createSettlementMeanModel(p: ModelV2Params): ReadingModel {
+  return {
+    version: modelV2Version(p),
+    historyMinutes: V2_HISTORY_MINUTES,
+    minHistoryCloses: V2_MIN_HISTORY_CLOSES,
+    probabilityUp: (input) => settlementMeanProbability(input, p),
+  }
+}

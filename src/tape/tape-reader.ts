@@ -1,0 +1,196 @@
+// Reads a tape as a stream (decisions §12): never the whole file in memory, gzip when the name ends
+// in `.gz`. Every fault names its line. A gzip file whose last member was cut short (the recorder
+// was killed mid-flush) is read up to its last complete line and a notice says so; any other damage
+// stops the read.
+import { createReadStream } from 'node:fs'
+import { StringDecoder } from 'node:string_decoder'
+import { createGunzip } from 'node:zlib'
+import { isLineProblem, parseHeader, parseRecord, type TapeHeader, type TapeRecord } from './tape-format.ts'
+
+/** A tape that cannot be read on: `line` is the 1-based line at fault (null when no line is). */
+export class TapeError extends Error {
+  readonly line: number | null
+  readonly problem: string
+  constructor(line: number | null, problem: string) {
+    super(line === null ? problem : `line ${line}: ${problem}`)
+    this.name = 'TapeError'
+    this.line = line
+    this.problem = problem
+  }
+}
+
+export type TapeReadOptions = {
+  /** told about a truncated final gzip member (and anything else worth an operator's eye) */
+  onNotice?: (message: string) => void
+}
+
+export type OpenedTape = {
+  readonly path: string
+  readonly header: TapeHeader
+  /** The records after the header, in order; throws TapeError at the first bad line. Read once. */
+  records(): AsyncGenerator<TapeRecord, void, undefined>
+  /** The same records a batch at a time (what a fast consumer reads); use this or records(), not both. */
+  batches(): AsyncGenerator<TapeRecord[], void, undefined>
+  /** Line number of the last record handed out (the header is line 1). */
+  lineNumber(): number
+  close(): void
+}
+
+const isGzipPath = (path: string): boolean => path.endsWith('.gz')
+const errorCode = (err: unknown): string | undefined =>
+  typeof err === 'object' && err !== null && 'code' in err
+    ? String((err as { code: unknown }).code)
+    : undefined
+
+/**
+ * The lines of a file without their newlines, a chunk's worth at a time (one await per chunk, not per
+ * line: a day of tape is hundreds of thousands of lines); line numbers count from 1.
+ */
+async function* linesOf(
+  path: string,
+  onTruncated: (lastLine: number) => void,
+  closeSignal: AbortSignal,
+): AsyncGenerator<string[], void, undefined> {
+  const file = createReadStream(path, { highWaterMark: 256 * 1024, signal: closeSignal })
+  const gzip = isGzipPath(path)
+  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file
+  if (gzip) file.on('error', (err) => source.destroy(err))
+  const decoder = new StringDecoder('utf8')
+  let rest = ''
+  let line = 0
+  try {
+    for await (const chunk of source) {
+      const text = rest + decoder.write(chunk as Buffer)
+      const batch: string[] = []
+      let start = 0
+      for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
+        batch.push(text.slice(start, nl))
+        start = nl + 1
+      }
+      rest = text.slice(start)
+      line += batch.length
+      if (batch.length > 0) yield batch
+    }
+  } catch (err) {
+    const code = errorCode(err)
+    if (code === 'ABORT_ERR') return
+    if (code === 'ENOENT') throw new TapeError(null, `no such file: ${path}`)
+    if (code === 'EISDIR') throw new TapeError(null, `${path} is a directory, not a tape file`)
+    if (gzip && code === 'Z_BUF_ERROR') {
+      // the last gzip member ends early: keep every complete line, drop the partial one
+      onTruncated(line)
+      return
+    }
+    if (gzip && (code === 'Z_DATA_ERROR' || code === 'Z_STREAM_ERROR'))
+      throw new TapeError(line + 1, `not valid gzip data (${(err as Error).message})`)
+    throw new TapeError(line + 1, `cannot be read (${(err as Error).message})`)
+  }
+  rest += decoder.end()
+  if (rest !== '') {
+    line++
+    // a file may lack its final newline; a last line that is not whole JSON was cut off
+    try {
+      JSON.parse(rest)
+    } catch {
+      throw new TapeError(
+        line,
+        'the file ends inside this line (truncated: no newline and not complete JSON)',
+      )
+    }
+    yield [rest]
+  }
+}
+
+/** Opens a tape and reads its header; the records follow through `records()`. */
+export async function openTape(path: string, opts: TapeReadOptions = {}): Promise<OpenedTape> {
+  const closer = new AbortController()
+  let truncatedAt: number | null = null
+  const lines = linesOf(
+    path,
+    (last) => {
+      truncatedAt = last
+    },
+    closer.signal,
+  )
+  const noteTruncation = (): void => {
+    if (truncatedAt !== null)
+      opts.onNotice?.(
+        `${path}: the last gzip member is truncated; read up to line ${truncatedAt}, the last complete line`,
+      )
+  }
+  let lineNo = 0
+  let pending: string[] = []
+  const first = await lines.next()
+  if (first.done) {
+    noteTruncation()
+    throw new TapeError(
+      1,
+      truncatedAt !== null ? 'truncated before its header' : 'empty file: no tape header',
+    )
+  }
+  pending = first.value.slice(1)
+  lineNo = 1
+  let headerValue: unknown
+  try {
+    headerValue = JSON.parse(first.value[0] as string)
+  } catch {
+    throw new TapeError(1, 'the header is not JSON')
+  }
+  const header = parseHeader(headerValue)
+  if (isLineProblem(header)) throw new TapeError(1, header.problem)
+
+  let lastT = Number.NEGATIVE_INFINITY
+  /** The records of `texts` up to the first bad line, and that line's fault (handed out after them). */
+  const parseLines = (texts: string[]): { records: TapeRecord[]; fault: TapeError | null } => {
+    const out: TapeRecord[] = []
+    for (const text of texts) {
+      lineNo++
+      if (text.trim() === '') continue
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        return { records: out, fault: new TapeError(lineNo, 'not JSON') }
+      }
+      const record = parseRecord(value)
+      if (record === null) continue
+      if (isLineProblem(record)) return { records: out, fault: new TapeError(lineNo, record.problem) }
+      if (record.t < lastT)
+        return {
+          records: out,
+          fault: new TapeError(lineNo, `"t" goes back in time (${record.t} after ${lastT})`),
+        }
+      lastT = record.t
+      out.push(record)
+    }
+    return { records: out, fault: null }
+  }
+
+  async function* batches(): AsyncGenerator<TapeRecord[], void, undefined> {
+    const handOut = function* (texts: string[]): Generator<TapeRecord[], void, undefined> {
+      const { records, fault } = parseLines(texts)
+      // every record before a bad line is played before the fault stops the read
+      if (records.length > 0) yield records
+      if (fault) throw fault
+    }
+    if (pending.length > 0) {
+      const first = pending
+      pending = []
+      yield* handOut(first)
+    }
+    for await (const texts of lines) yield* handOut(texts)
+    noteTruncation()
+  }
+  async function* records(): AsyncGenerator<TapeRecord, void, undefined> {
+    for await (const batch of batches()) yield* batch
+  }
+
+  return {
+    path,
+    header,
+    records,
+    batches,
+    lineNumber: () => lineNo,
+    close: () => closer.abort(),
+  }
+}

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict'
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, describe, it } from 'node:test'
+import type { Logger } from '../ports/logger.ts'
+import type { TapeRecord } from './tape-format.ts'
+import { openTape } from './tape-reader.ts'
+import { createTapeRecorder, dayFileName } from './tape-recorder.ts'
+
+const root = mkdtempSync(path.join(tmpdir(), 'cs-recorder-'))
+after(() => rmSync(root, { recursive: true, force: true }))
+const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
+const DAY = 86_400_000
+const D0 = Date.UTC(2026, 10, 20)
+
+function recorderAt(dir: string, clock: { t: number }, keepDays = 30) {
+  return createTapeRecorder({
+    dir,
+    keepDays,
+    venue: 'kalshi',
+    series: ['KXBTC15M'],
+    sources: ['coinbase', 'bitstamp'],
+    clock: { now: () => clock.t },
+    logger: quiet,
+    origin: 'test',
+    flushMs: 3_600_000,
+  })
+}
+
+async function read(file: string): Promise<{ records: TapeRecord[]; notices: string[] }> {
+  const notices: string[] = []
+  const tape = await openTape(file, { onNotice: (m) => notices.push(m) })
+  const records: TapeRecord[] = []
+  for await (const r of tape.records()) records.push(r)
+  return { records, notices }
+}
+
+const market = (status: string) => ({ ticker: 'KXBTC15M-26NOV201215-15', status, open_time: 'x' })
+
+describe('the tape recorder', () => {
+  it('writes what it is told, an unchanged market body once, stamped with its clock', async () => {
+    const dir = mkdtempSync(path.join(root, 'a-'))
+    const clock = { t: D0 + 1000 }
+    const rec = recorderAt(dir, clock)
+    await rec.start()
+    rec.market(market('active'))
+    clock.t += 500
+    rec.market(market('active'))
+    rec.spot('coinbase', { mid: 100.5, bid: 100, ask: 101, exchangeAt: D0 + 900 })
+    rec.spot('bitstamp', { mid: 100.4, exchangeAt: null })
+    rec.book('KXBTC15M-26NOV201215-15', { orderbook_fp: { yes_dollars: [] } })
+    rec.closes('coinbase', [{ minuteStart: D0 - 60_000, close: 99 }])
+    await rec.close()
+    const { records } = await read(path.join(dir, dayFileName(D0)))
+    assert.deepEqual(records, [
+      { t: D0 + 1000, k: 'market', m: market('active') },
+      { t: D0 + 1500, k: 'spot', src: 'coinbase', bid: 100, ask: 101, xt: D0 + 900 },
+      { t: D0 + 1500, k: 'spot', src: 'bitstamp', px: 100.4 },
+      {
+        t: D0 + 1500,
+        k: 'book',
+        ticker: 'KXBTC15M-26NOV201215-15',
+        ob: { orderbook_fp: { yes_dollars: [] } },
+      },
+      { t: D0 + 1500, k: 'closes', src: 'coinbase', c: [[D0 - 60_000, 99]] },
+    ])
+  })
+
+  it('after a kill mid-write, cuts the day file back to its last complete line and appends after it', async () => {
+    const dir = mkdtempSync(path.join(root, 'b-'))
+    const clock = { t: D0 + 10_000 }
+    const first = recorderAt(dir, clock)
+    await first.start()
+    first.spot('coinbase', { mid: 1, exchangeAt: null })
+    await first.flush()
+    const file = path.join(dir, dayFileName(D0))
+    const whole = statSync(file).size
+    clock.t += 1000
+    first.spot('coinbase', { mid: 2, exchangeAt: null })
+    await first.flush()
+    // the process dies inside the second member's write
+    const cutAt = Math.floor((whole + statSync(file).size) / 2)
+    await first.close()
+    truncateSync(file, cutAt)
+    assert.equal((await read(file)).notices.length, 1, 'the cut file reads with a notice')
+
+    clock.t += 5000
+    const second = recorderAt(dir, clock)
+    await second.start()
+    second.spot('coinbase', { mid: 3, exchangeAt: null })
+    await second.close()
+    const { records, notices } = await read(file)
+    assert.deepEqual(notices, [])
+    assert.deepEqual(
+      records.map((r) => (r.k === 'spot' ? r.px : r.k)),
+      [1, 3],
+    )
+  })
+
+  it('starts a new file at UTC midnight, opening with the markets, status and spot closes last seen', async () => {
+    const dir = mkdtempSync(path.join(root, 'c-'))
+    const clock = { t: D0 + DAY - 120_000 }
+    const rec = recorderAt(dir, clock)
+    await rec.start()
+    rec.exchange({ trading_active: true })
+    rec.market(market('active'))
+    rec.spot('coinbase', { mid: 7, exchangeAt: null })
+    clock.t = D0 + DAY + 2_000
+    rec.spot('coinbase', { mid: 8, exchangeAt: null })
+    await rec.close()
+    assert.deepEqual(readdirSync(dir).sort(), [dayFileName(D0), dayFileName(D0 + DAY)])
+    const day2 = await openTape(path.join(dir, dayFileName(D0 + DAY)))
+    assert.equal(day2.header.from, new Date(D0 + DAY).toISOString())
+    day2.close()
+    const { records } = await read(path.join(dir, dayFileName(D0 + DAY)))
+    assert.deepEqual(records, [
+      { t: D0 + DAY, k: 'exchange', status: { trading_active: true } },
+      { t: D0 + DAY, k: 'market', m: market('active') },
+      { t: D0 + DAY, k: 'closes', src: 'coinbase', c: [[D0 + DAY - 120_000, 7]] },
+      { t: D0 + DAY + 2_000, k: 'spot', src: 'coinbase', px: 8 },
+    ])
+  })
+
+  it('removes day files older than RECORD_KEEP_DAYS and nothing else', async () => {
+    const dir = mkdtempSync(path.join(root, 'd-'))
+    for (const d of [-5, -3, -2]) writeFileSync(path.join(dir, dayFileName(D0 + d * DAY)), '')
+    writeFileSync(path.join(dir, 'notes.txt'), 'keep me')
+    const rec = recorderAt(dir, { t: D0 + 1000 }, 3)
+    await rec.start()
+    await rec.close()
+    assert.deepEqual(readdirSync(dir).sort(), [
+      'notes.txt',
+      dayFileName(D0 - 3 * DAY),
+      dayFileName(D0 - 2 * DAY),
+      dayFileName(D0),
+    ])
+    assert.equal(readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'keep me')
+  })
+})

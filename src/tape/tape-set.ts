@@ -1,0 +1,90 @@
+// Several tapes read as one (an operator's month of day files from RECORD_DIR): a directory stands
+// for every tape file in it, in name order — the day files' names sort by date. The files must be of
+// one venue and follow each other in time; the header seen by the reader is the first file's, with
+// the series and sources of all of them.
+import { readdir, stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { TapeHeader, TapeRecord } from './tape-format.ts'
+import { openTape, TapeError, type TapeReadOptions } from './tape-reader.ts'
+
+const TAPE_FILE = /\.ndjson(\.gz)?$/
+
+export type TapeSet = {
+  readonly header: TapeHeader
+  readonly files: readonly string[]
+  batches(): AsyncGenerator<TapeRecord[], void, undefined>
+  close(): void
+}
+
+/** The files a `--tape` argument names: the file itself, or a directory's tape files in name order. */
+export async function tapeFiles(target: string): Promise<string[]> {
+  const info = await stat(target).catch(() => null)
+  if (!info) throw new TapeError(null, `no such file or directory: ${target}`)
+  if (!info.isDirectory()) return [target]
+  const names = (await readdir(target)).filter((n) => TAPE_FILE.test(n)).sort()
+  if (names.length === 0) throw new TapeError(null, `${target} holds no tape files (*.ndjson, *.ndjson.gz)`)
+  return names.map((n) => path.join(target, n))
+}
+
+const inFile = (err: TapeError, file: string, several: boolean): TapeError =>
+  several ? new TapeError(err.line, `${err.problem} (in ${path.basename(file)})`) : err
+
+export async function openTapeSet(target: string, opts: TapeReadOptions = {}): Promise<TapeSet> {
+  const files = await tapeFiles(target)
+  const several = files.length > 1
+  const headers: TapeHeader[] = []
+  for (const file of files) {
+    try {
+      const tape = await openTape(file, opts)
+      tape.close()
+      headers.push(tape.header)
+    } catch (err) {
+      throw err instanceof TapeError ? inFile(err, file, several) : err
+    }
+  }
+  const first = headers[0] as TapeHeader
+  for (const [i, h] of headers.entries())
+    if (h.venue !== first.venue)
+      throw new TapeError(
+        1,
+        `venue "${h.venue}" differs from "${first.venue}" of the first tape (in ${path.basename(files[i] as string)})`,
+      )
+  const union = (pick: (h: TapeHeader) => string[]) => [...new Set(headers.flatMap(pick))]
+  const header: TapeHeader = {
+    ...first,
+    series: union((h) => h.series),
+    sources: union((h) => h.sources),
+    to: (headers.at(-1) as TapeHeader).to,
+  }
+  let current: { close(): void } | null = null
+
+  async function* batches(): AsyncGenerator<TapeRecord[], void, undefined> {
+    let lastT = Number.NEGATIVE_INFINITY
+    for (const file of files) {
+      const tape = await openTape(file, opts)
+      current = tape
+      try {
+        let checked = false
+        for await (const batch of tape.batches()) {
+          if (!checked && batch.length > 0) {
+            checked = true
+            if ((batch[0] as TapeRecord).t < lastT)
+              throw new TapeError(
+                2,
+                `"t" goes back in time from the previous tape (${(batch[0] as TapeRecord).t} after ${lastT})`,
+              )
+          }
+          lastT = (batch.at(-1) as TapeRecord).t
+          yield batch
+        }
+      } catch (err) {
+        throw err instanceof TapeError ? inFile(err, file, several) : err
+      } finally {
+        tape.close()
+        current = null
+      }
+    }
+  }
+
+  return { header, files, batches, close: () => current?.close() }
+}

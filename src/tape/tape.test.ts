@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, describe, it } from 'node:test'
+import { gzipSync } from 'node:zlib'
+import type { TapeHeader, TapeRecord } from './tape-format.ts'
+import { openTape, TapeError } from './tape-reader.ts'
+import { createTapeWriter } from './tape-writer.ts'
+
+const dir = mkdtempSync(path.join(tmpdir(), 'cs-tape-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
+
+const header: TapeHeader = {
+  tape: 1,
+  venue: 'kalshi',
+  series: ['KXBTC15M'],
+  sources: ['coinbase', 'kraken'],
+  from: '2026-11-20T00:00:00Z',
+  to: '2026-11-21T00:00:00Z',
+  origin: 'test',
+}
+const records: TapeRecord[] = [
+  { t: 1000, k: 'exchange', status: { exchange_active: true, trading_active: true } },
+  { t: 1000, k: 'spot', src: 'coinbase', bid: 100, ask: 101, xt: 990 },
+  { t: 1500, k: 'spot', src: 'kraken', px: 100.5 },
+  { t: 2000, k: 'market', m: { ticker: 'KXBTC15M-X', status: 'active' } },
+  { t: 2500, k: 'book', ticker: 'KXBTC15M-X', ob: { orderbook_fp: { yes_dollars: [], no_dollars: [] } } },
+  { t: 3000, k: 'index', id: 'BRTI', v: 100.25 },
+]
+
+async function readAll(
+  file: string,
+  notices: string[] = [],
+): Promise<{ header: TapeHeader; records: TapeRecord[] }> {
+  const tape = await openTape(file, { onNotice: (m) => notices.push(m) })
+  const out: TapeRecord[] = []
+  for await (const r of tape.records()) out.push(r)
+  return { header: tape.header, records: out }
+}
+
+async function failure(file: string): Promise<TapeError> {
+  try {
+    await readAll(file)
+  } catch (err) {
+    assert.ok(err instanceof TapeError, String(err))
+    return err
+  }
+  assert.fail('the tape was read without an error')
+}
+
+const writeLines = (name: string, lines: string[], gz = false): string => {
+  const file = path.join(dir, name)
+  const text = lines.map((l) => `${l}\n`).join('')
+  writeFileSync(file, gz ? gzipSync(text) : text)
+  return file
+}
+
+describe('tape files', () => {
+  for (const name of ['round.ndjson', 'round.ndjson.gz']) {
+    it(`round-trips every kind through ${name}, in several batches`, async () => {
+      const file = path.join(dir, name)
+      const writer = await createTapeWriter(file, { header, flushBytes: 64 })
+      for (const r of records) writer.write(r)
+      await writer.close()
+      const back = await readAll(file)
+      assert.deepEqual(back.header, header)
+      assert.deepEqual(back.records, records)
+      if (name.endsWith('.gz')) assert.equal(readFileSync(file)[0], 0x1f, 'gzip magic')
+      else assert.match(readFileSync(file, 'utf8'), /^\{"tape":1/)
+    })
+  }
+
+  it('appends to an existing file without a second header, and never lets t go back', async () => {
+    const file = path.join(dir, 'append.ndjson.gz')
+    const first = await createTapeWriter(file, { header })
+    first.write({ t: 5000, k: 'spot', src: 'coinbase', px: 1 })
+    await first.close()
+    const second = await createTapeWriter(file, { header, lastT: 5000 })
+    second.write({ t: 4000, k: 'spot', src: 'kraken', px: 2 })
+    await second.close()
+    const back = await readAll(file)
+    assert.deepEqual(
+      back.records.map((r) => r.t),
+      [5000, 5000],
+    )
+  })
+
+  it('ignores unknown kinds and unknown fields', async () => {
+    const file = writeLines('unknown.ndjson', [
+      JSON.stringify({ ...header, future: { x: 1 } }),
+      JSON.stringify({ t: 1, k: 'orderflow', anything: [1, 2] }),
+      JSON.stringify({ t: 2, k: 'spot', src: 'coinbase', px: 5, depth: 9 }),
+    ])
+    const back = await readAll(file)
+    assert.deepEqual(back.header, header)
+    assert.deepEqual(back.records, [{ t: 2, k: 'spot', src: 'coinbase', px: 5 }])
+  })
+
+  it('reads a gzip file whose last member was cut short up to its last complete line, and says so', async () => {
+    const file = path.join(dir, 'cut.ndjson.gz')
+    const writer = await createTapeWriter(file, { header, flushBytes: 1 })
+    for (const r of records.slice(0, -1)) writer.write(r)
+    await writer.flush()
+    const complete = writer.size()
+    writer.write(records.at(-1) as TapeRecord)
+    await writer.close()
+    // cut the last member (the index record) in its middle, as a kill during the write would
+    truncateSync(file, Math.floor((complete + readFileSync(file).length) / 2))
+    const notices: string[] = []
+    const back = await readAll(file, notices)
+    assert.deepEqual(back.records, records.slice(0, -1))
+    assert.equal(notices.length, 1)
+    assert.match(notices[0] as string, /truncated; read up to line 6, the last complete line/)
+  })
+
+  const bad: [string, string[], RegExp, number][] = [
+    ['an empty file', [], /^line 1: empty file/, 1],
+    ['no header', [JSON.stringify(records[0])], /^line 1: the first line is not a tape header/, 1],
+    ['a header that is not JSON', ['{tape:1'], /^line 1: the header is not JSON/, 1],
+    [
+      'a wrong tape version',
+      [JSON.stringify({ ...header, tape: 2 })],
+      /^line 1: unsupported tape version 2/,
+      1,
+    ],
+    [
+      'a header without series',
+      [JSON.stringify({ ...header, series: [] })],
+      /^line 1: header field "series"/,
+      1,
+    ],
+    [
+      'a t that goes back',
+      [JSON.stringify(header), JSON.stringify(records[1]), JSON.stringify({ ...records[2], t: 10 })],
+      /^line 3: "t" goes back in time \(10 after 1000\)/,
+      3,
+    ],
+    ['a last line that is not JSON', [JSON.stringify(header), '{"t":1,"k":"spot",'], /^line 2: not JSON$/, 2],
+    [
+      'a line in the middle that is not JSON',
+      [JSON.stringify(header), 'hello', JSON.stringify(records[0])],
+      /^line 2: not JSON$/,
+      2,
+    ],
+    [
+      'a record without t',
+      [JSON.stringify(header), JSON.stringify({ k: 'spot', src: 'x', px: 1 })],
+      /^line 2: "t" must be an integer/,
+      2,
+    ],
+    [
+      'a spot record without a price',
+      [JSON.stringify(header), JSON.stringify({ t: 1, k: 'spot', src: 'x' })],
+      /^line 2: spot record needs/,
+      2,
+    ],
+  ]
+  for (const [what, lines, message, line] of bad) {
+    it(`refuses ${what}, naming the line`, async () => {
+      const err = await failure(writeLines(`bad-${line}-${what.replaceAll(' ', '-')}.ndjson`, lines))
+      assert.match(err.message, message)
+      assert.equal(err.line, line)
+    })
+  }
+
+  it('refuses a plain file cut inside its last line, and a gzip file that is not gzip', async () => {
+    const cut = path.join(dir, 'cut.ndjson')
+    writeFileSync(cut, `${JSON.stringify(header)}\n${JSON.stringify(records[1]).slice(0, 20)}`)
+    assert.match((await failure(cut)).message, /^line 2: the file ends inside this line \(truncated/)
+    const notGzip = writeLines('plain-named.ndjson.gz', [JSON.stringify(header)])
+    assert.match((await failure(notGzip)).message, /^line 1: not valid gzip data/)
+  })
+
+  it('names a missing file', async () => {
+    const err = await failure(path.join(dir, 'nope.ndjson'))
+    assert.match(err.message, /no such file/)
+  })
+})

@@ -1,0 +1,175 @@
+// Recording live (decisions §12): the real CLI on VENUE=kalshi against the loopback fixtures with
+// RECORD_DIR set, on the wall clock, through a contest's last three minutes, its close and its
+// result; then `contest-signals replay` of what it recorded into a new store. The replay must publish
+// what the live run published: the same contest and the same signals.
+import assert from 'node:assert/strict'
+import { existsSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Contest } from '../src/domain/contest.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { openTape } from '../src/tape/tape-reader.ts'
+import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
+import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { exchangeEnv } from './support/feed-env.ts'
+import {
+  bootstrapKeyFrom,
+  runCli,
+  type ServiceProcess,
+  startProcess,
+  tempDir,
+} from './support/service-process.ts'
+import { waitFor } from './support/wait.ts'
+
+const MINUTE = 60_000
+const BTC = 'KXBTC15M'
+/** minute 13 of the window begins this long after the test starts: time to start and set the strike in minute 12 */
+const LEAD_MS = 25_000
+const minute13 = Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000
+const opensAt = minute13 - 13 * MINUTE
+const closesAt = opensAt + 15 * MINUTE
+
+// biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field
+type Json = Record<string, any>
+
+async function storedContest(db: string, ticker: string): Promise<Contest> {
+  const store = createSqliteStore(db)
+  try {
+    const contest = await store.getContest(ticker)
+    assert.ok(contest, `${ticker} in ${db}`)
+    return contest
+  } finally {
+    await store.close()
+  }
+}
+
+describe('recording a live Kalshi run and replaying it (wall clock, loopback fixtures)', () => {
+  const tmp = tempDir('cs-record-')
+  const recordDir = path.join(tmp.dir, 'tapes')
+  const liveDb = path.join(tmp.dir, 'live.db')
+  let kalshi: KalshiFixture
+  let exchanges: ExchangeFixtures
+  let service: ServiceProcess
+  let ticking: NodeJS.Timeout
+  let ticker = ''
+
+  before(async () => {
+    kalshi = await startKalshiFixture()
+    exchanges = await startExchangeFixtures({ bid: 68_433.1, ask: 68_433.2 })
+    // an hour of varied candles for the warm-up, so the model's volatility depends on them
+    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
+    const candles = Array.from({ length: 70 }, (_, i) => ({
+      time: (minuteNow - (70 - i) * MINUTE) / 1000,
+      close: 68_400 + 25 * Math.sin(i / 3) + (i % 7),
+    }))
+    for (const x of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) x.setCandles(candles)
+    let drift = 0
+    ticking = setInterval(() => {
+      drift = (drift + 0.7) % 5
+      exchanges.coinbase.setPrice(68_433.1 + drift, 68_433.2 + drift)
+      exchanges.kraken.setPrice(68_433.4 + drift, 68_433.6 + drift)
+      exchanges.bitstamp.setPrice(68_432.9 + drift, 68_433.3 + drift)
+    }, 1000)
+
+    const market = makeMarket({ series: BTC, openTime: opensAt, closeTime: closesAt, status: 'active' })
+    ticker = market.ticker
+    kalshi.addMarket(market)
+    kalshi.setOrderbook(ticker, { yes: [['0.4200', '13.00']], no: [['0.5500', '2.00']] })
+    service = startProcess(['serve'], {
+      DATABASE_URL: `sqlite:${liveDb}`,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      VENUE: 'kalshi',
+      SERIES: BTC,
+      KALSHI_BASE_URL: kalshi.baseUrl,
+      KALSHI_POLL_S: '1',
+      RECORD_DIR: recordDir,
+      RATE_LIMIT_BURST: '1000',
+      RATE_LIMIT_PER_SEC: '100',
+      ...exchangeEnv(exchanges),
+    })
+    const url = await service.url
+    const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    const contest = async (): Promise<Json> =>
+      (await (
+        await fetch(`${url}/v1/contests/${ticker}`, { headers: { Authorization: `Bearer ${key}` } })
+      ).json()) as Json
+    await waitFor('the contest opened, the spot sources fresh', async () => {
+      const health = (await (await fetch(`${url}/v1/health`)).json()) as Json
+      return (await contest()).state === 'live' && health.status === 'ok' ? true : undefined
+    })
+
+    // the service starts inside minute 12, past READING_MAX_LATE_S: minute 12 stays unread (decisions §11),
+    // so the strike arrives now and minutes 13 and 14 are read at their whole minutes
+    kalshi.updateMarket(ticker, { floor_strike: 68_420, yes_sub_title: 'Target Price: $68,420.00' })
+    await waitFor(
+      'minute 13',
+      async () => ((await contest()).signals.length >= 1 ? true : undefined),
+      minute13 - Date.now() + 15_000,
+    )
+    kalshi.setOrderbook(ticker, { yes: [['0.9200', '3.00']], no: [['0.0050', '4.00']] })
+    await waitFor(
+      'minute 14',
+      async () => ((await contest()).signals.length >= 2 ? true : undefined),
+      minute13 + MINUTE - Date.now() + 15_000,
+    )
+    const wait = closesAt - Date.now()
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+    kalshi.updateMarket(ticker, { status: 'closed' })
+    await waitFor('expired', async () => ((await contest()).state === 'expired' ? true : undefined))
+    kalshi.updateMarket(ticker, { status: 'finalized', result: 'no', expiration_value: '68,411.07' })
+    await waitFor('settled', async () => ((await contest()).state === 'settled' ? true : undefined))
+    // SIGTERM: the recorder writes its last member and closes the day's file
+    const { code } = await service.kill()
+    assert.equal(code, 0)
+  })
+
+  after(async () => {
+    clearInterval(ticking)
+    await service?.kill()
+    await kalshi?.close()
+    await exchanges?.close()
+    tmp.remove()
+  })
+
+  it('wrote one gzip tape per UTC day, named by the day, with a Kalshi header', async () => {
+    const files = readdirSync(recordDir)
+    const today = new Date(closesAt).toISOString().slice(0, 10)
+    assert.ok(files.includes(`tape-${today}.ndjson.gz`), files.join(', '))
+    assert.ok(
+      files.every((f) => /^tape-\d{4}-\d{2}-\d{2}\.ndjson\.gz$/.test(f)),
+      files.join(', '),
+    )
+    const tape = await openTape(path.join(recordDir, `tape-${today}.ndjson.gz`))
+    const kinds = new Set<string>()
+    for await (const r of tape.records()) kinds.add(r.k)
+    assert.equal(tape.header.venue, 'kalshi')
+    assert.deepEqual(tape.header.series, [BTC])
+    assert.deepEqual(tape.header.sources, ['coinbase', 'kraken', 'bitstamp'])
+    assert.equal(tape.header.from, `${today}T00:00:00.000Z`)
+    for (const k of ['market', 'book', 'spot', 'closes']) assert.ok(kinds.has(k), `a ${k} record`)
+  })
+
+  it('replays to the contest and signals the live run published', async () => {
+    const replayDb = path.join(tmp.dir, 'replayed.db')
+    const run = await runCli(['replay', '--tape', recordDir], { DATABASE_URL: `sqlite:${replayDb}` })
+    assert.equal(run.code, 0, run.stderr)
+    assert.match(run.stdout, /^replay KXBTC15M: 1 contests opened, 1 settled \(0 void\), 2 signals raised/m)
+    assert.ok(existsSync(replayDb))
+
+    const live = await storedContest(liveDb, ticker)
+    const replayed = await storedContest(replayDb, ticker)
+    const { signals: liveSignals, ...liveRest } = live
+    const { signals: replayedSignals, ...replayedRest } = replayed
+    assert.deepEqual(replayedRest, liveRest)
+    assert.equal(live.settledSide, 'down')
+    assert.equal(liveSignals.length, 2)
+    assert.equal(replayedSignals.length, liveSignals.length)
+    for (const [i, a] of liveSignals.entries()) {
+      const { raisedAt: ra, ...restA } = a
+      const { raisedAt: rb, ...restB } = replayedSignals[i]!
+      assert.deepEqual(restB, restA, `minute ${a.minute}`)
+      assert.ok(Math.abs(rb - ra) < 1000, `minute ${a.minute}: raised ${rb - ra} ms apart`)
+    }
+  })
+})

@@ -1,0 +1,287 @@
+// Replay semantics (decisions §12) on hand-built tapes, and the answers the real CLI gives to bad
+// tapes: one line naming the line and what is wrong, a non-zero exit, and a store left valid.
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { after, describe, it } from 'node:test'
+import { gzipSync } from 'node:zlib'
+import type { Contest } from '../src/domain/contest.ts'
+import { runReplay } from '../src/main/replay.ts'
+import { systemClock } from '../src/main/system-clock.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
+import type { Store } from '../src/ports/store.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import type { TapeHeader, TapeRecord } from '../src/tape/tape-format.ts'
+import { createRecordingLogger } from './support/engine-world.ts'
+import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
+import { runCli, tempDir } from './support/service-process.ts'
+
+const MINUTE = 60_000
+const SERIES = 'KXBTC15M'
+const OPENS = Date.UTC(2026, 10, 20, 17, 0)
+const CLOSES = OPENS + 15 * MINUTE
+const TICKER = 'KXBTC15M-26NOV201215-15'
+const STRIKE = 100_000
+const SOURCES = ['coinbase', 'kraken', 'bitstamp']
+const at = (minute: number, ms = 0): number => OPENS + minute * MINUTE + ms
+
+const header: TapeHeader = {
+  tape: 1,
+  venue: 'kalshi',
+  series: [SERIES],
+  sources: SOURCES,
+  from: new Date(OPENS).toISOString(),
+  to: new Date(CLOSES + 2 * MINUTE).toISOString(),
+  origin: 'hand-built test tape',
+}
+
+const market = (status: string, extra: Record<string, unknown> = {}) => ({
+  ticker: TICKER,
+  event_ticker: 'KXBTC15M-26NOV201215',
+  status,
+  open_time: new Date(OPENS).toISOString(),
+  close_time: new Date(CLOSES).toISOString(),
+  result: '',
+  expiration_value: '',
+  ...(status === 'initialized' ? {} : { floor_strike: STRIKE }),
+  ...extra,
+})
+// up ask 45¢ (1 − 0.55), down ask 60¢ (1 − 0.40)
+const BOOK = { orderbook_fp: { yes_dollars: [['0.4000', '10.00']], no_dollars: [['0.5500', '10.00']] } }
+
+/**
+ * One contest: spot 1 % under the strike (a clear `down`) from 70 minutes before the open, every
+ * source once a second; the market listed, opened, closed and finalized; books only where `books` says.
+ */
+function contestTape(books: number[], extra: TapeRecord[] = []): TapeRecord[] {
+  const records: TapeRecord[] = [{ t: OPENS - 70 * MINUTE, k: 'exchange', status: { trading_active: true } }]
+  for (let t = OPENS - 70 * MINUTE; t <= CLOSES + MINUTE; t += 1000) {
+    const px = 99_000 + ((t / 1000) % 2 === 0 ? 3 : -3)
+    for (const src of SOURCES) records.push({ t, k: 'spot', src, px })
+  }
+  records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: market('initialized') })
+  records.push({ t: OPENS, k: 'market', m: market('active') })
+  records.push({ t: CLOSES, k: 'market', m: market('closed') })
+  records.push({
+    t: CLOSES + 10_000,
+    k: 'market',
+    m: market('finalized', { result: 'no', expiration_value: '98,990.12' }),
+  })
+  for (const t of books) records.push({ t, k: 'book', ticker: TICKER, ob: BOOK })
+  records.push(...extra)
+  // stable: records of one instant keep the order they were pushed in
+  return records.sort((a, b) => a.t - b.t)
+}
+
+const tmp = tempDir('cs-tape-rules-')
+after(() => tmp.remove())
+let files = 0
+function writeTape(lines: string[], gz = false): string {
+  const file = path.join(tmp.dir, `tape-${++files}.ndjson${gz ? '.gz' : ''}`)
+  const text = lines.map((l) => `${l}\n`).join('')
+  writeFileSync(file, gz ? gzipSync(text) : text)
+  return file
+}
+const tapeLines = (records: TapeRecord[], h: object = header): string[] => [
+  JSON.stringify(h),
+  ...records.map((r) => JSON.stringify(r)),
+]
+
+async function replayInto(
+  file: string,
+): Promise<{ store: Store; contest: Contest | null; skipped: Record<string, number> }> {
+  const store = createSqliteStore(path.join(tmp.dir, `store-${++files}.db`))
+  await store.migrate()
+  const summary = await runReplay({
+    tapePath: file,
+    store,
+    logger: createRecordingLogger(),
+    spotMaxAgeMs: 10_000,
+    model: createReadingModel(DEFAULT_MODEL),
+    readingMaxLateMs: 10_000,
+    wallClock: systemClock,
+  })
+  assert.equal(summary.stopped, null)
+  return { store, contest: await store.getContest(TICKER), skipped: summary.skipped }
+}
+
+describe('replay: nothing after t is visible at t', () => {
+  it('answers a minute’s book request from a book up to 5 s after the boundary, never one 6 s after', async () => {
+    const { store, contest, skipped } = await replayInto(
+      writeTape(tapeLines(contestTape([at(1, 5_000), at(2, 6_000), at(3)]))),
+    )
+    try {
+      assert.ok(contest)
+      assert.deepEqual(
+        contest.signals.map((s) => s.minute),
+        [1, 3],
+      )
+      assert.equal(contest.signals[0]?.entryPriceCents, 60)
+      assert.equal(skipped['no-quote'], 12)
+      assert.equal(contest.settledSide, 'down')
+      assert.equal(contest.settledPriceDollars, 98_990.12)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('does not let a spot record after t move the reading at t', async () => {
+    // a print far above the strike 1 ms after minute 3's boundary (and its book) would turn the
+    // reading to `up` if it were seen; the same print at the boundary itself does
+    const spike = (t: number): TapeRecord[] => SOURCES.map((src) => ({ t, k: 'spot', src, px: 101_500 }))
+    const after1ms = await replayInto(writeTape(tapeLines(contestTape([at(3)], spike(at(3, 1))))))
+    const atBoundary = await replayInto(writeTape(tapeLines(contestTape([at(3)], spike(at(3))))))
+    try {
+      assert.equal(after1ms.contest?.signals[0]?.minute, 3)
+      assert.equal(after1ms.contest?.signals[0]?.side, 'down')
+      assert.equal(atBoundary.contest?.signals[0]?.side, 'up')
+    } finally {
+      await after1ms.store.close()
+      await atBoundary.store.close()
+    }
+  })
+})
+
+describe('contest-signals replay (the CLI) on bad tapes', () => {
+  const good = contestTape([at(1), at(2)])
+  const replay = async (file: string, db = path.join(tmp.dir, `cli-${++files}.db`)) => {
+    const r = await runCli(['replay', '--tape', file], { DATABASE_URL: `sqlite:${db}` })
+    return { ...r, db }
+  }
+  const oneLine = (stderr: string): string => {
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('contest-signals replay:'))
+    assert.equal(lines.length, 1, stderr)
+    return lines[0] as string
+  }
+
+  const cases: [string, () => string, RegExp][] = [
+    [
+      'a missing header',
+      () => writeTape(tapeLines(good).slice(1)),
+      /line 1: the first line is not a tape header/,
+    ],
+    [
+      'a wrong header',
+      () => writeTape(tapeLines(good, { ...header, tape: 7 })),
+      /line 1: unsupported tape version 7/,
+    ],
+    [
+      'a t that goes back',
+      () => {
+        const lines = tapeLines(good)
+        lines.splice(100, 0, JSON.stringify({ t: OPENS - 80 * MINUTE, k: 'spot', src: 'kraken', px: 1 }))
+        return writeTape(lines)
+      },
+      /line 101: "t" goes back in time/,
+    ],
+    [
+      'a line that is not JSON',
+      () => {
+        const lines = tapeLines(good)
+        lines.splice(5, 0, 'not json at all')
+        return writeTape(lines)
+      },
+      /line 6: not JSON/,
+    ],
+    [
+      'a truncated file',
+      () => {
+        const file = writeTape(tapeLines(good))
+        const text = tapeLines(good).join('\n')
+        writeFileSync(file, text.slice(0, text.length - 10))
+        return file
+      },
+      new RegExp(`line ${good.length + 1}: the file ends inside this line`),
+    ],
+    [
+      'an unknown venue',
+      () => writeTape(tapeLines(good, { ...header, venue: 'nasdaq' })),
+      /line 1: unknown venue "nasdaq"/,
+    ],
+  ]
+  for (const [what, make, message] of cases) {
+    it(`refuses ${what} with one line naming it, and a non-zero exit`, async () => {
+      const { code, stderr } = await replay(make())
+      assert.equal(code, 1, stderr)
+      assert.match(oneLine(stderr), message)
+    })
+  }
+
+  it('reads a gzip tape whose last member is truncated, saying so, and replays what is whole', async () => {
+    const full = gzipSync(
+      tapeLines(good)
+        .map((l) => `${l}\n`)
+        .join(''),
+    )
+    const cut = gzipSync(`${JSON.stringify({ t: CLOSES + 5 * MINUTE, k: 'spot', src: 'kraken', px: 1 })}\n`)
+    const file = path.join(tmp.dir, 'cut.ndjson.gz')
+    writeFileSync(file, Buffer.concat([full, cut.subarray(0, cut.length - 12)]))
+    const { code, stdout, stderr } = await replay(file)
+    assert.equal(code, 0, stderr)
+    assert.match(stderr, /the last gzip member is truncated; read up to line \d+, the last complete line/)
+    assert.match(
+      stdout,
+      /replay KXBTC15M: 1 contests opened, 1 settled \(0 void\), 2 signals raised, minutes skipped: no-quote 12;/,
+    )
+  })
+
+  it('refuses a store that already holds contests of the series', async () => {
+    const file = writeTape(tapeLines(good))
+    const first = await replay(file)
+    assert.equal(first.code, 0, first.stderr)
+    const again = await replay(file, first.db)
+    assert.equal(again.code, 1)
+    assert.match(oneLine(again.stderr), /the store already holds contests of KXBTC15M/)
+  })
+
+  it('stops at a bad line part-way, saying where, with everything before it committed', async () => {
+    const lines = tapeLines(good)
+    // the bad line comes after the contest settled
+    const settledAt = lines.findIndex((l) => l.includes('"finalized"'))
+    lines.splice(settledAt + 10, 0, '{"t":')
+    const { code, stdout, stderr, db } = await replay(writeTape(lines))
+    assert.equal(code, 1)
+    assert.match(stdout, /1 contests opened, 1 settled/)
+    assert.match(
+      oneLine(stderr),
+      new RegExp(`the tape is bad at line ${settledAt + 11}: not JSON; stopped at 2026-11-20T17:15:`),
+    )
+    const store = createSqliteStore(db)
+    try {
+      const contest = await store.getContest(TICKER)
+      assert.equal(contest?.state, 'settled')
+      assert.equal(contest?.signals.length, 2)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('replays into PostgreSQL as into SQLite, and refuses it the second time', async () => {
+    const url = uniqueSchemaUrl('replay')
+    try {
+      const file = writeTape(tapeLines(good))
+      const first = await runCli(['replay', '--tape', file], { DATABASE_URL: url })
+      assert.equal(first.code, 0, first.stderr)
+      assert.match(first.stdout, /1 contests opened, 1 settled \(0 void\), 2 signals raised/)
+      const again = await runCli(['replay', '--tape', file], { DATABASE_URL: url })
+      assert.equal(again.code, 1)
+      assert.match(oneLine(again.stderr), /the store already holds contests of KXBTC15M/)
+    } finally {
+      await dropSchema(url)
+    }
+  })
+
+  it('skips a market body the adapter rejects, naming the field, exactly as live', async () => {
+    const bad = good.map((r) =>
+      r.k === 'market' && (r.m as { status: string }).status === 'closed'
+        ? { ...r, m: { ...(r.m as object), close_time: 'soon' } }
+        : r,
+    )
+    const { code, stderr } = await replay(writeTape(tapeLines(bad)))
+    assert.equal(code, 0, stderr)
+    assert.match(stderr, /"field":"close_time".*kalshi market malformed; skipped/)
+  })
+})

@@ -1,0 +1,116 @@
+// The readings the engine would make on a sandbox seed, for fitting and judging models: every
+// contest of a span, minutes 1–14, each observed through the engine's own reading step at its
+// boundary plus the backfill's stand-in latency, with the contest's result and the sandbox's truth.
+import { MINUTE_MS, type Side } from '../src/domain/contest.ts'
+import type { ModelInputs } from '../src/domain/reading-model.ts'
+import { QUARTER_MS } from '../src/domain/ticker.ts'
+import { readingLatencyMs } from '../src/engine/backfill.ts'
+import { liveContestFor } from '../src/engine/contest-steps.ts'
+import {
+  DEFAULT_READING_MAX_LATE_MS,
+  FIRST_READING_MINUTE,
+  LAST_READING_MINUTE,
+  observeReadingInputs,
+  type SkipReason,
+} from '../src/engine/reading.ts'
+import { createSimOracle } from '../src/feeds/sim/oracle.ts'
+import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
+import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/venue.ts'
+
+export const SERIES = 'KXBTC15M'
+export const DAY_MS = 86_400_000
+/** Closes every model is given: v2's day (v1 reads the last 61 of them). */
+const HISTORY_MINUTES = 1_440
+const MIN_HISTORY_CLOSES = 30
+
+export type SandboxReading = {
+  ticker: string
+  minute: number
+  /** the reading's instant */
+  at: number
+  opensAt: number
+  expiresAt: number
+  inputs: ModelInputs
+  quote: VenueQuote
+  freshSources: number
+  /** null when the contest was voided */
+  settledSide: Side | null
+  /** the sandbox's hidden P(up) at the reading's instant, when an oracle is given */
+  oracle: number | null
+  /** the market's phase at the reading's instant, as the venue says */
+  phase: MarketPhase | null
+}
+
+export type SandboxWorld = {
+  feed: PriceFeed
+  venue: Venue
+  oracle: ((ticker: string, at: number) => number) | null
+}
+
+export function sandboxWorld(seed: number): SandboxWorld {
+  const feed = createSimPriceFeed({ seed })
+  const venue = createSimVenue({ seed, feed, series: [SERIES] })
+  const truth = createSimOracle({ seed })
+  return { feed, venue, oracle: (ticker, at) => truth.probabilityYes(ticker, at) }
+}
+
+/**
+ * Calls `each` with every reading of the contests opening in [from, from + days), in order, and
+ * returns the skip counts. Readings are handed over one at a time so a month of day-long histories is
+ * never held at once.
+ */
+export async function forEachSandboxReading(
+  world: SandboxWorld,
+  span: { from: number; days: number },
+  each: (r: SandboxReading) => void,
+): Promise<{ contests: number; readings: number; skips: Partial<Record<SkipReason, number>> }> {
+  const deps = {
+    venue: world.venue,
+    feed: world.feed,
+    model: {
+      version: 'observer',
+      historyMinutes: HISTORY_MINUTES,
+      minHistoryCloses: MIN_HISTORY_CLOSES,
+      probabilityUp: () => ({ probabilityUp: 0.5, sigmaPerMinute: 0, effectiveMinutes: 0 }),
+    },
+    maxLateMs: DEFAULT_READING_MAX_LATE_MS,
+    basisCache: new Map(),
+  }
+  const skips: Partial<Record<SkipReason, number>> = {}
+  let contests = 0
+  let readings = 0
+  const end = span.from + span.days * DAY_MS
+  for (let opensAt = span.from; opensAt < end; opensAt += QUARTER_MS) {
+    const market = await world.venue.marketAt(SERIES, opensAt)
+    if (!market || market.opensAt !== opensAt) continue
+    contests++
+    const contest = liveContestFor(market)
+    const result = await world.venue.result(market.ticker, market.expiresAt + DAY_MS)
+    const settledSide = result && result.kind === 'settled' ? result.side : null
+    for (let minute = FIRST_READING_MINUTE; minute <= LAST_READING_MINUTE; minute++) {
+      const at = opensAt + minute * MINUTE_MS + readingLatencyMs(market.ticker, minute)
+      const observed = await observeReadingInputs(deps, contest, minute, at)
+      if ('skipped' in observed) {
+        skips[observed.skipped] = (skips[observed.skipped] ?? 0) + 1
+        continue
+      }
+      readings++
+      const phase = (await world.venue.market(market.ticker, at))?.phase ?? null
+      each({
+        phase,
+        ticker: market.ticker,
+        minute,
+        at,
+        opensAt,
+        expiresAt: market.expiresAt,
+        inputs: observed.model,
+        quote: observed.quote,
+        freshSources: observed.freshSources,
+        settledSide,
+        oracle: world.oracle ? world.oracle(market.ticker, at) : null,
+      })
+    }
+  }
+  return { contests, readings, skips }
+}
