@@ -91,7 +91,9 @@ export async function createFeeds(
     logger: deps.logger,
     ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
     ...(credentials ? { credentials } : {}),
-    ...(recorder ? { tap: { market: recorder.market, book: recorder.book } } : {}),
+    ...(recorder
+      ? { tap: { market: recorder.market, book: recorder.book, exchange: recorder.exchange } }
+      : {}),
   })
   const proxy = createSpotFeed({
     sources: config.priceFeeds,
@@ -101,6 +103,7 @@ export async function createFeeds(
     logger: deps.logger,
     ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
   })
+  if (socket && recorder) socket.onIndex((print) => recorder.index(print.id, print.value))
   // BRTI is the settlement index itself: while its prints are fresh it is the model's spot
   const feed = socket
     ? withSettlementIndex({

@@ -72,6 +72,8 @@ export type KalshiVenueOptions = {
 export type KalshiTap = {
   market(raw: unknown): void
   book(ticker: string, body: unknown): void
+  /** the exchange-status body, each one the adapter could read (a replay pauses on it as live does) */
+  exchange?(body: unknown): void
 }
 
 /**
@@ -168,6 +170,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
             status.value.tradingActive ? 'kalshi trading active' : 'kalshi trading paused',
           )
         exchange = { status: status.value, at: clock.now() }
+        tap?.exchange?.(body)
       } else if (reply.ok) rejected('exchange_status', status.field)
     }
     if (clock.now() - scheduleAt < scheduleEveryMs) return
