@@ -191,6 +191,13 @@ describe('VENUE=kalshi operating for real (real CLI)', { concurrency: true }, ()
         publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       })
       exchanges = await startExchangeFixtures()
+      // an hour of one-minute candles, so the model has its minimum history from the start (decisions §11)
+      const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
+      const hour = Array.from({ length: 60 }, (_, i) => ({
+        time: (minuteNow - (60 - i) * MINUTE) / 1000,
+        close: 68_433 + 3 * Math.sin(i),
+      }))
+      for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(hour)
       const keyFile = path.join(tmp.dir, 'kalshi.pem')
       writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600 })
       // the exchanges put bitcoin well under the strike; BRTI, the settlement index, well over it
@@ -218,6 +225,8 @@ describe('VENUE=kalshi operating for real (real CLI)', { concurrency: true }, ()
         KALSHI_POLL_S: '1',
         KALSHI_KEY_ID: 'a952bcbe-ec3b-4b5b-b8f9-11dae589608c',
         KALSHI_PRIVATE_KEY_FILE: keyFile,
+        // the first model: a reading so far over the strike is all but certain under it
+        MODEL: 'gbm-ewma-1',
         RATE_LIMIT_BURST: '1000',
         RATE_LIMIT_PER_SEC: '100',
         ...exchangeEnv(exchanges),
