@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
-import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
@@ -14,8 +14,9 @@ import { waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 const BTC = 'KXBTC15M'
-const ETH = 'KXETH15M'
-const SOL = 'KXSOL15M'
+// three series of the same kind (the fixture describes each as KXBTC15M is described), followed at once
+const BTC_B = 'KXBTC15MB'
+const BTC_C = 'KXBTC15MC'
 
 /**
  * The test's timeline: the first markets are in minute 12 when the test starts, and minute 13 begins
@@ -39,7 +40,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   let key: string
   let stream: SseClient
   let ticking: NodeJS.Timeout
-  const tickers = { btc: '', eth: '', sol: '', btcNext: '' }
+  const tickers = { btc: '', btcB: '', btcC: '', btcNext: '' }
 
   const get = async (p: string): Promise<{ status: number; body: Json }> => {
     const res = await fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })
@@ -78,15 +79,15 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
 
     // BTC opens without a strike (set later), with a sub-cent YES ask: 1 − 0.9650 = 0.035 → 3.5¢
     const btc = makeMarket({ series: BTC, openTime: opensAt, closeTime: closesAt, status: 'active' })
-    const eth = makeMarket({
-      series: ETH,
+    const btcB = makeMarket({
+      series: BTC_B,
       openTime: opensAt,
       closeTime: closesAt,
       status: 'active',
       floorStrike: 68_000,
     })
-    const sol = makeMarket({
-      series: SOL,
+    const btcC = makeMarket({
+      series: BTC_C,
       openTime: opensAt,
       closeTime: closesAt,
       status: 'active',
@@ -98,8 +99,9 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       closeTime: nextClosesAt,
       status: 'initialized',
     })
-    for (const m of [btc, eth, sol, btcNext]) kalshi.addMarket(m)
-    Object.assign(tickers, { btc: btc.ticker, eth: eth.ticker, sol: sol.ticker, btcNext: btcNext.ticker })
+    for (const series of [BTC_B, BTC_C]) kalshi.addSeries(makeSeries({ ticker: series }))
+    for (const m of [btc, btcB, btcC, btcNext]) kalshi.addMarket(m)
+    Object.assign(tickers, { btc: btc.ticker, btcB: btcB.ticker, btcC: btcC.ticker, btcNext: btcNext.ticker })
     kalshi.setOrderbook(btc.ticker, {
       yes: [
         ['0.0050', '1500.00'],
@@ -110,9 +112,9 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
         ['0.9650', '2.00'],
       ],
     })
-    // ETH: nobody bids YES, so NO has no ask and the reading must be on the up side (YES ask 0.55)
-    kalshi.setOrderbook(eth.ticker, { yes: null, no: [['0.4500', '1.00']] })
-    kalshi.setOrderbook(sol.ticker, { yes: [['0.6000', '5.00']], no: [['0.3800', '5.00']] })
+    // BTC_B: nobody bids YES, so NO has no ask and the reading must be on the up side (YES ask 0.55)
+    kalshi.setOrderbook(btcB.ticker, { yes: null, no: [['0.4500', '1.00']] })
+    kalshi.setOrderbook(btcC.ticker, { yes: [['0.6000', '5.00']], no: [['0.3800', '5.00']] })
     // a market the adapter must skip without disturbing the others
     kalshi.injectMalformed({ ticker: `${BTC}-BROKEN`, status: 'teleported', open_time: 'soon' })
 
@@ -123,7 +125,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       VENUE: 'kalshi',
       // the first model: its readings far from the strike are the ones this lifecycle asserts
       MODEL: 'gbm-ewma-1',
-      SERIES: `${BTC},${ETH},${SOL}`,
+      SERIES: `${BTC},${BTC_B},${BTC_C}`,
       KALSHI_BASE_URL: kalshi.baseUrl,
       KALSHI_POLL_S: '1',
       // the test reads the API far more often than an integrator should; the limiter has its own tests
@@ -158,7 +160,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     })
     assert.equal(active.strike_price_dollars, null)
     assert.deepEqual(active.signals, [], 'no reading without a strike')
-    for (const t of [tickers.eth, tickers.sol]) {
+    for (const t of [tickers.btcB, tickers.btcC]) {
       await waitFor(`${t} live`, async () => ((await contest(t)).state === 'live' ? true : undefined))
     }
     assert.equal((await get(`/v1/contests/${BTC}-BROKEN`)).status, 404)
@@ -180,12 +182,12 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     assert.equal(s13.outcome, 'pending')
     assert.equal(s13.model_version, 'gbm-ewma-1')
 
-    const eth = await signalsAt(tickers.eth, 1, 15_000)
-    assert.equal(eth.signals[0].side, 'up', 'NO has no ask: the reading cannot be on the down side')
-    assert.equal(eth.signals[0].entry_price_cents, 55)
-    const sol = await signalsAt(tickers.sol, 1, 15_000)
-    const solSignal = sol.signals[0]
-    assert.equal(solSignal.entry_price_cents, solSignal.side === 'up' ? 62 : 40)
+    const btcB = await signalsAt(tickers.btcB, 1, 15_000)
+    assert.equal(btcB.signals[0].side, 'up', 'NO has no ask: the reading cannot be on the down side')
+    assert.equal(btcB.signals[0].entry_price_cents, 55)
+    const btcC = await signalsAt(tickers.btcC, 1, 15_000)
+    const btcCSignal = btcC.signals[0]
+    assert.equal(btcCSignal.entry_price_cents, btcCSignal.side === 'up' ? 62 : 40)
   })
 
   it('reads minute 14 at its whole minute, from the book as it stands then', async () => {
@@ -200,9 +202,9 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   it('expires at the close and raises nothing after it', async () => {
     const wait = closesAt - Date.now()
     if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-    for (const t of [tickers.btc, tickers.eth, tickers.sol]) kalshi.updateMarket(t, { status: 'closed' })
+    for (const t of [tickers.btc, tickers.btcB, tickers.btcC]) kalshi.updateMarket(t, { status: 'closed' })
     kalshi.updateMarket(tickers.btcNext, { status: 'active', floor_strike: 68_100.5 })
-    for (const t of [tickers.btc, tickers.eth, tickers.sol]) {
+    for (const t of [tickers.btc, tickers.btcB, tickers.btcC]) {
       const c = await waitFor(`${t} expired`, async () => {
         const body = await contest(t)
         return body.state === 'expired' ? body : undefined
@@ -211,39 +213,54 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       assert.ok(c.signals.every((s: Json) => s.outcome === 'pending'))
     }
     assert.equal((await contest(tickers.btc)).signals.length, 2)
+    // the next market opens at the close, before any result of the last one is known
+    await waitFor('the next BTC contest open', async () => {
+      const res = await get(`/v1/contests/active?series=${BTC}`)
+      return res.status === 200 && res.body.ticker === tickers.btcNext ? true : undefined
+    })
   })
 
-  it('settles on the venue’s result: yes → up, no → down, no result → void; and grades', async () => {
-    // BTC jumps to finalized (it leaves the `closed` listing); ETH shows determined
+  it('settles on the venue’s final result: yes → up, no → down, a void only on its word; and grades', async () => {
+    // BTC jumps to finalized; BTC_B shows determined first (provisional: nothing settles on it); BTC_C
+    // is finalized with its result still empty (waited on: missing data resolves No, never void)
     kalshi.updateMarket(tickers.btc, {
       status: 'finalized',
       result: 'yes',
       expiration_value: '68,433.15',
       settlement_value_dollars: '1.0000',
     })
-    kalshi.updateMarket(tickers.eth, { status: 'determined', result: 'no', expiration_value: '67,999.99' })
-    kalshi.updateMarket(tickers.sol, { status: 'finalized', result: '', expiration_value: '' })
+    kalshi.updateMarket(tickers.btcB, { status: 'determined', result: 'no', expiration_value: '67,999.99' })
+    kalshi.updateMarket(tickers.btcC, { status: 'finalized', result: '', expiration_value: '' })
     const settled = async (t: string) =>
       waitFor(`${t} settled`, async () => {
         const body = await contest(t)
         return body.state === 'settled' ? body : undefined
       })
+    await settled(tickers.btc)
+    // a few polls later, neither the determined nor the half-written record has settled anything
+    const polled = kalshi.requests.length
+    await waitFor('three more polls', () => (kalshi.requests.length >= polled + 6 ? true : undefined))
+    assert.equal((await contest(tickers.btcB)).state, 'expired')
+    assert.equal((await contest(tickers.btcC)).state, 'expired')
+    kalshi.updateMarket(tickers.btcB, { status: 'finalized', settlement_value_dollars: '0.0000' })
+    // the venue's own word for a void: a final result that is neither yes nor no
+    kalshi.updateMarket(tickers.btcC, { result: 'scalar', settlement_value_dollars: '0.5000' })
 
     const btc = await settled(tickers.btc)
     assert.equal(btc.settled_side, 'up')
     assert.equal(btc.settled_price_dollars, 68_433.15)
     for (const s of btc.signals) assert.equal(s.outcome, s.side === 'up' ? 'win' : 'loss')
 
-    const eth = await settled(tickers.eth)
-    assert.equal(eth.settled_side, 'down')
-    assert.equal(eth.settled_price_dollars, 67_999.99)
-    for (const s of eth.signals) assert.equal(s.outcome, 'loss', 'an up reading on a down result')
+    const btcB = await settled(tickers.btcB)
+    assert.equal(btcB.settled_side, 'down')
+    assert.equal(btcB.settled_price_dollars, 67_999.99)
+    for (const s of btcB.signals) assert.equal(s.outcome, 'loss', 'an up reading on a down result')
 
-    const sol = await settled(tickers.sol)
-    assert.equal(sol.settled_side, null)
-    assert.equal(sol.settled_price_dollars, null)
-    assert.ok(sol.signals.length >= 1)
-    for (const s of sol.signals) assert.equal(s.outcome, 'void')
+    const btcC = await settled(tickers.btcC)
+    assert.equal(btcC.settled_side, null)
+    assert.equal(btcC.settled_price_dollars, null)
+    assert.ok(btcC.signals.length >= 1)
+    for (const s of btcC.signals) assert.equal(s.outcome, 'void')
 
     const history = await get(`/v1/contests?series=${BTC}`)
     assert.equal(history.status, 200)
@@ -288,7 +305,8 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
     assert.match(log, /"field":"(status|open_time)"/)
     const listings = kalshi.requests.filter((r) => r.path.endsWith('/markets'))
     const seconds = (listings.at(-1)!.at - listings[0]!.at) / 1000
-    // 3 series × 3 listings (several pages each) per 1-s poll: paced well under the venue's limit
+    // per 1-s poll: the exchange status and one close-window listing (pages of 2) per series, paced
+    // well under the venue's limit
     assert.ok(kalshi.requests.length / seconds < 6, `${kalshi.requests.length} requests in ${seconds} s`)
   })
 })

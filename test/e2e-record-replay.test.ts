@@ -147,7 +147,7 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
     assert.deepEqual(tape.header.series, [BTC])
     assert.deepEqual(tape.header.sources, ['coinbase', 'kraken', 'bitstamp'])
     assert.equal(tape.header.from, `${today}T00:00:00.000Z`)
-    for (const k of ['market', 'book', 'spot', 'closes']) assert.ok(kinds.has(k), `a ${k} record`)
+    for (const k of ['market', 'book', 'spot', 'closes', 'exchange']) assert.ok(kinds.has(k), `a ${k} record`)
   })
 
   it('replays to the contest and signals the live run published', async () => {

@@ -1,11 +1,12 @@
 // `contest-signals venue check` against loopback fixtures of the venue and the exchanges: what the
-// engine would follow, the asks, each source's spot and the median; one line and a non-zero exit
-// when the venue is unreachable, a series has no open market, or no spot is fresh.
+// engine would follow, the asks, each source's spot and the median; exactly one line naming the
+// cause as the venue gave it, and a non-zero exit, when the venue refuses (451, 401) or cannot be
+// reached, a series cannot be priced or has no open market, or too few spot sources are fresh.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
-import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { deadPort, exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
 import { runCli, tempDir } from './support/service-process.ts'
 
@@ -63,42 +64,88 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     assert.match(stdout, new RegExp(`KXBTC15M: ${ticker} trading ${window} strike 68421.37`))
     // YES ask = 1 − 0.9650 = 3.5¢, NO ask = 1 − 0.3400 = 66¢
     assert.match(stdout, /asks up 3\.5¢ down 66¢/)
-    assert.match(stdout, /coinbase: 68433\.20 \(\d+\.\d s ago\)/)
+    assert.match(stdout, /coinbase: 68433\.20 \(\d+\.\d s ago[^)]*\)/)
     assert.match(stdout, /kraken: 68435\.20 /)
     assert.match(stdout, /bitstamp: 91000\.00 /)
     assert.match(stdout, /median: 68435\.20$/m)
   })
 
-  it('fails with one line when the venue cannot be reached', async () => {
+  const oneLine = (stdout: string, stderr: string): string => {
+    assert.equal(stdout, '', 'nothing but the failure line')
+    const lines = stderr.trimEnd().split('\n')
+    assert.equal(lines.length, 1, stderr)
+    return lines[0]!
+  }
+
+  it('names a refused connection in one line', async () => {
     const port = await deadPort()
-    const { code, stderr } = await runCli(
-      ['venue', 'check'],
-      env({ KALSHI_BASE_URL: `http://127.0.0.1:${port}/trade-api/v2` }),
-    )
+    const base = `http://127.0.0.1:${port}/trade-api/v2`
+    const { code, stdout, stderr } = await runCli(['venue', 'check'], env({ KALSHI_BASE_URL: base }))
     assert.equal(code, 1)
-    assert.equal(stderr.trim().split('\n').length, 1)
-    assert.match(
-      stderr,
-      /^contest-signals: venue check failed: venue kalshi unreachable; no open market for KXBTC15M$/m,
+    assert.equal(
+      oneLine(stdout, stderr),
+      `contest-signals: venue check failed: venue kalshi at ${base} unreachable: error: ECONNREFUSED 127.0.0.1:${port}`,
     )
   })
 
-  it('fails when a series has no open market, or no spot source is fresh', async () => {
+  it('names a 451 and a 401 as the venue gave them, in one line each', async () => {
+    const geo = await startKalshiFixture()
+    const auth = await startKalshiFixture()
+    try {
+      geo.answerAll({
+        status: 451,
+        body: 'Unavailable For Legal Reasons: this service is not offered in your region',
+      })
+      auth.answerAll({
+        status: 401,
+        body: '{"code":"authentication_error","message":"invalid signature","details":"key not recognised"}',
+      })
+      const [g, a] = await Promise.all([
+        runCli(['venue', 'check'], env({ KALSHI_BASE_URL: geo.baseUrl })),
+        runCli(['venue', 'check'], env({ KALSHI_BASE_URL: auth.baseUrl })),
+      ])
+      assert.equal(g.code, 1)
+      assert.equal(
+        oneLine(g.stdout, g.stderr),
+        `contest-signals: venue check failed: venue kalshi at ${geo.baseUrl} unreachable: HTTP 451: Unavailable For Legal Reasons: this service is not offered in your region (the venue refuses this region: run from one it serves, e.g. a US host)`,
+      )
+      assert.equal(a.code, 1)
+      assert.equal(
+        oneLine(a.stdout, a.stderr),
+        `contest-signals: venue check failed: venue kalshi at ${auth.baseUrl} unreachable: HTTP 401: invalid signature: key not recognised`,
+      )
+    } finally {
+      await Promise.all([geo.close(), auth.close()])
+    }
+  })
+
+  it('refuses a series the engine cannot price, naming it and why', async () => {
+    kalshi.addSeries(
+      makeSeries({ ticker: 'KXETH15M', title: 'Ethereum price up down', tags: ['ETH', '15 min'] }),
+    )
+    const eth = await runCli(['venue', 'check'], env({ SERIES: 'KXETH15M' }))
+    assert.equal(eth.code, 1)
+    assert.equal(
+      oneLine(eth.stdout, eth.stderr),
+      'contest-signals: venue check failed: SERIES=KXETH15M cannot be priced: its underlying is not bitcoin (the venue calls it "Ethereum price up down", tagged ETH, 15 min)',
+    )
+  })
+
+  it('fails in one line when a series has no open market, or too few spot sources are fresh', async () => {
     const port = await deadPort()
     const nowhere = `127.0.0.1:${port}`
+    kalshi.addSeries(makeSeries({ ticker: 'KXBTC15MB' }))
     const { code, stdout, stderr } = await runCli(
       ['venue', 'check'],
       env({
-        SERIES: 'KXBTC15M,KXETH15M',
+        SERIES: 'KXBTC15M,KXBTC15MB',
         ...unreachableExchangeEnv(nowhere),
       }),
     )
     assert.equal(code, 1)
-    assert.match(stdout, /KXETH15M: no open market/)
-    assert.match(stdout, /median: —/)
-    assert.match(
-      stderr,
-      /^contest-signals: venue check failed: no open market for KXETH15M; no fresh spot price$/m,
+    assert.equal(
+      oneLine(stdout, stderr),
+      'contest-signals: venue check failed: no open market for KXBTC15MB; fewer than 2 fresh spot sources',
     )
   })
 

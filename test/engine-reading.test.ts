@@ -150,6 +150,30 @@ describe('takeReading', () => {
     assert.ok(!isSkipped(await takeReading({ ...deps, feed: two }, contest, 2, at)))
   })
 
+  it('takes the settlement index alone as the spot: it is no median that a second source protects', async () => {
+    const { feed, deps, contest } = await setup()
+    const at = OPEN + 2 * MINUTE_MS
+    const one = scriptedFeed(feed, { freshSources: 1 })
+    const index: PriceFeed = {
+      ...one,
+      observeSpot: async (t) => {
+        const o = await one.observeSpot?.(t)
+        return o ? { ...o, index: 'BRTI' } : null
+      },
+    }
+    assert.ok(!isSkipped(await takeReading({ ...deps, feed: index }, contest, 2, at)))
+  })
+
+  it('raises nothing while the exchange has paused trading, whatever the market says', async () => {
+    const { venue, deps, contest } = await setup()
+    const at = OPEN + 2 * MINUTE_MS
+    const pausedAt = new Set<number>()
+    const pausing: Venue = { ...venue, tradingPaused: (t) => pausedAt.has(t) }
+    assert.ok(!isSkipped(await takeReading({ ...deps, venue: pausing }, contest, 2, at)))
+    pausedAt.add(at)
+    assert.deepEqual(await takeReading({ ...deps, venue: pausing }, contest, 2, at), { skipped: 'paused' })
+  })
+
   it('skips the minute without a strike, a quote or a fresh spot, and says which', async () => {
     const { feed, venue, deps, contest } = await setup()
     const at = OPEN + 2 * MINUTE_MS

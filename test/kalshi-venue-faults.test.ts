@@ -8,6 +8,7 @@ import { describe, it } from 'node:test'
 import { createKalshiVenue } from '../src/feeds/kalshi/kalshi-venue.ts'
 import { fixtureTicker, makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
+import { eventually } from './support/spot-world.ts'
 
 const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
 const window = (startMinutes: number) => ({
@@ -21,65 +22,71 @@ const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as 
 
 describe('Kalshi venue › rate limits and server errors', () => {
   it('backs off a 429 burst with growing delays while keeping under the request pacing', async () => {
-    const upcoming = [1, 2, 3, 4, 5, 6, 7, 8].map((q) =>
-      makeMarket({ ...window(q * 15 - 2), status: 'initialized' }),
-    )
+    const closed = makeMarket({ ...window(-17), status: 'closed' })
     const w = await startKalshiVenueWorld({
-      // one market per page, so the unopened listing alone is a burst the pacing has to spread
+      // one market per page, so the close window (just closed, live, next) is a burst of three pages
       fixture: { pageSize: 1 },
       seed: (k) => {
-        k.addMarket(live)
-        upcoming.forEach(k.addMarket)
-        k.failNext(3, 429, { path: /status=open/ })
+        for (const m of [closed, live, next]) k.addMarket(m)
+        k.failNext(3, 429, { path: /\/markets\?/ })
       },
       // jitter pinned to the top of its range so the schedule is visible: ~100, ~200, ~400 ms
       venue: { maxRequestsPerSec: 20, backoff: { baseMs: 100, capMs: 2_000 }, random: () => 0.999 },
     })
     try {
-      const open = w.requestsTo('/markets', { status: 'open' }).map((r) => r.at)
-      assert.equal(open.length, 4)
-      const [g1, g2, g3] = gaps(open) as [number, number, number]
+      const first = w.requestsTo('/markets').filter((r) => !r.query.cursor)
+      assert.equal(first.length, 4)
+      const [g1, g2, g3] = gaps(first.map((r) => r.at)) as [number, number, number]
       assert.ok(g1 >= 95 && g2 >= 195 && g3 >= 395 && g3 > g1, `retry gaps ${[g1, g2, g3]}`)
       assert.deepEqual(w.telemetry.retries, ['markets', 'markets', 'markets'])
       assert.equal(w.telemetry.requests.filter((r) => r.status === '429').length, 3)
-      assert.equal(w.requestsTo('/markets', { status: 'unopened' }).length, 8)
+      assert.equal(w.requestsTo('/markets').filter((r) => r.query.cursor).length, 2)
       // 20/s: never more than 20 (one of slack) in any second. Arrival gaps at the server are not
       // checked one by one: a busy machine can deliver two paced requests close together.
       const all = w.kalshi.requests.map((r) => r.at)
       for (const t of all)
         assert.ok(all.filter((u) => u >= t && u < t + 1_000).length <= 21, `gaps ${gaps(all)}`)
-      for (const m of [live, ...upcoming]) assert.ok(await w.venue.market(m.ticker, NOW), m.ticker)
+      for (const m of [closed, live, next]) assert.ok(await w.venue.market(m.ticker, NOW), m.ticker)
     } finally {
       await w.close()
     }
   })
 
-  it('retries a 500 burst, and keeps the other listings when one exhausts its attempts', async () => {
+  it('retries a 500 burst; a listing that exhausts its attempts holds up no result lookup', async () => {
+    const awaited = makeMarket({ ...window(-40), status: 'closed', floorStrike: 68_000 })
     const w = await startKalshiVenueWorld({
       seed: (k) => {
-        k.addMarket(live)
-        k.addMarket(next)
-        k.failNext(2, 500, { path: /status=open/ })
-        k.failNext(4, 503, { path: /status=unopened/ })
+        for (const m of [live, next, awaited]) k.addMarket(m)
+        k.failNext(2, 500, { path: /\/markets\?/ })
       },
       venue: { maxAttempts: 4, backoff: { baseMs: 40, capMs: 1_000 }, random: () => 0.999 },
     })
     try {
-      const open = w.requestsTo('/markets', { status: 'open' }).map((r) => r.at)
-      assert.equal(open.length, 3)
-      const [g1, g2] = gaps(open) as [number, number]
+      const first = w.requestsTo('/markets').map((r) => r.at)
+      assert.equal(first.length, 3)
+      const [g1, g2] = gaps(first) as [number, number]
       assert.ok(g1 >= 38 && g2 >= 78, `retry gaps ${[g1, g2]}`)
-      assert.equal(w.requestsTo('/markets', { status: 'unopened' }).length, 4)
-      assert.ok(
-        w.logs.some((l) => l.level === 'warn' && l.fields.filter === 'unopened' && l.fields.status === '503'),
-      )
-      // the failed listing kept the poll from counting as good; the others were used
-      assert.equal(w.venue.status().lastOkAt, null)
-      assert.equal((await w.venue.market(live.ticker, NOW))?.phase, 'trading')
-      assert.equal(await w.venue.market(next.ticker, NOW), null)
-      await w.polls(2)
-      assert.equal((await w.venue.market(next.ticker, NOW))?.phase, 'upcoming')
       assert.notEqual(w.venue.status().lastOkAt, null)
+      assert.equal((await w.venue.market(live.ticker, NOW))?.phase, 'trading')
+
+      // the engine waits on a result past the close window; then every listing fails for good
+      assert.equal(await w.venue.result(awaited.ticker, NOW), null)
+      w.kalshi.failNext(1_000_000, 503, { path: /\/markets\?/ })
+      w.kalshi.updateMarket(awaited.ticker, {
+        status: 'finalized',
+        result: 'no',
+        expiration_value: '67,990.00',
+      })
+      const settled = await eventually(
+        () => w.venue.result(awaited.ticker, NOW),
+        (r) => r !== null,
+      )
+      assert.deepEqual(settled, { kind: 'settled', side: 'down', priceDollars: 67_990 })
+      assert.ok(
+        w.logs.some(
+          (l) => l.level === 'warn' && l.msg === 'kalshi listing failed' && l.fields.status === '503',
+        ),
+      )
     } finally {
       await w.close()
     }
@@ -90,13 +97,13 @@ describe('Kalshi venue › rate limits and server errors', () => {
     const w = await startKalshiVenueWorld({
       seed: (k) => {
         k.addMarket(next)
-        k.delayNext(1, 2_000, { path: /status=unopened/ })
+        k.delayNext(1, 2_000, { path: /\/markets\?/ })
       },
       venue: { requestTimeoutMs: 150 },
     })
     try {
       assert.ok(Date.now() - started < 1_500, 'start did not wait for the slow answer')
-      assert.equal(w.requestsTo('/markets', { status: 'unopened' }).length, 2)
+      assert.ok(w.requestsTo('/markets').length >= 2)
       const timedOut = w.telemetry.requests.filter((r) => r.status === 'timeout')
       assert.equal(timedOut.length, 1)
       assert.ok(timedOut[0]!.seconds >= 0.14 && timedOut[0]!.seconds < 1, String(timedOut[0]!.seconds))
@@ -222,11 +229,13 @@ describe('Kalshi venue › outages and lifecycle', () => {
     const { port } = dead.address() as AddressInfo
     await new Promise((resolve) => dead.close(resolve))
     const warnings: unknown[] = []
+    // a Monday noon in New York: no pause is scheduled then, so the outage is one
+    const offset = Date.parse('2026-03-02T17:00:00Z') - Date.now()
     const venue = createKalshiVenue({
       baseUrl: `http://127.0.0.1:${port}/trade-api/v2`,
       series: [SERIES],
       pollMs: 100,
-      wallClock: { now: () => Date.now() },
+      wallClock: { now: () => Date.now() + offset },
       logger: { info() {}, debug() {}, error() {}, warn: (o) => warnings.push(o) },
       downAfterMs: 500,
       maxRequestsPerSec: 100,
@@ -235,10 +244,13 @@ describe('Kalshi venue › outages and lifecycle', () => {
     })
     try {
       await venue.start()
-      assert.deepEqual(venue.status(), { name: 'kalshi', state: 'ok', lastOkAt: null })
+      const early = venue.status()
+      assert.deepEqual([early.state, early.check, early.lastOkAt], ['ok', 'ok', null])
+      assert.match(String(early.failure), /^error: ECONNREFUSED 127\.0\.0\.1:\d+$/)
       assert.ok(warnings.length > 0)
       await sleep(600)
-      assert.deepEqual(venue.status(), { name: 'kalshi', state: 'down', lastOkAt: null })
+      const later = venue.status()
+      assert.deepEqual([later.state, later.check, later.scheduledPause], ['down', 'unreachable', false])
       assert.equal(await venue.marketAt(SERIES, NOW), null)
     } finally {
       await venue.close()

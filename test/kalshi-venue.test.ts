@@ -13,7 +13,7 @@ const window = (startMinutes: number, minutes = 15) => ({
 })
 
 describe('Kalshi venue › discovery', () => {
-  it('follows every page of the open, unopened and closed listings to the "" cursor', async () => {
+  it('lists each series once a poll, by close window, through every page to the "" cursor', async () => {
     const upcoming = [1, 2, 3, 4, 5].map((q) => makeMarket({ ...window(q * 15 - 5), status: 'initialized' }))
     const live = makeMarket({ ...window(-5), status: 'active', floorStrike: 68421.37 })
     const past = [
@@ -25,15 +25,21 @@ describe('Kalshi venue › discovery', () => {
       seed: (k) => [...upcoming, live, ...past].forEach(k.addMarket),
     })
     try {
-      // 5 unopened with pages of 2 overlapping by 1: offsets 0, 1, 2, 3; the last answers cursor ""
-      const unopened = w.requestsTo('/markets', { status: 'unopened' })
-      assert.equal(unopened.length, 4)
-      assert.equal(unopened[0]?.query.cursor, undefined)
-      assert.ok(unopened.slice(1).every((r) => r.query.cursor && r.query.series_ticker === SERIES))
-      assert.equal(w.requestsTo('/markets', { status: 'closed' }).length, 1)
-      assert.equal(w.requestsTo('/markets', { status: 'open' }).length, 1)
+      const listings = w.requestsTo('/markets')
+      // the window (closes from 15 minutes ago to 30 ahead) holds the just-closed, live and next
+      // markets: 3, in pages of 2 overlapping by 1 → offsets 0 and 1, the last answering cursor ""
+      assert.equal(listings.length, 2)
+      assert.equal(listings[0]?.query.cursor, undefined)
+      assert.ok(listings[1]?.query.cursor)
+      for (const r of listings) {
+        assert.equal(r.query.series_ticker, SERIES)
+        assert.equal(r.query.status, undefined, 'close-time filters take no status')
+        const nowS = r.at / 1000
+        assert.ok(Math.abs(Number(r.query.min_close_ts) - (nowS - 900)) <= 2, r.query.min_close_ts)
+        assert.ok(Math.abs(Number(r.query.max_close_ts) - (nowS + 1800)) <= 2, r.query.max_close_ts)
+      }
 
-      for (const m of [...upcoming, ...past]) assert.ok(await w.venue.market(m.ticker, NOW), m.ticker)
+      for (const m of [upcoming[0]!, live, past[0]!]) assert.ok(await w.venue.market(m.ticker, NOW), m.ticker)
       assert.deepEqual(await w.venue.market(live.ticker, NOW), {
         ticker: live.ticker,
         series: SERIES,
@@ -44,6 +50,13 @@ describe('Kalshi venue › discovery', () => {
       })
       assert.equal((await w.venue.market(upcoming[0]!.ticker, NOW))?.phase, 'upcoming')
       assert.equal((await w.venue.market(past[0]!.ticker, NOW))?.phase, 'closed')
+      // outside the window: a day ahead is not downloaded; a result long awaited is looked up by ticker
+      assert.equal(await w.venue.market(upcoming[4]!.ticker, NOW), null)
+      assert.equal(await w.venue.market(past[1]!.ticker, NOW), null)
+      await w.polls(2)
+      assert.equal((await w.venue.market(past[1]!.ticker, NOW))?.phase, 'closed')
+      assert.ok(w.requestsTo(`/markets/${past[1]!.ticker}`).length >= 1)
+      assert.equal(w.requestsTo('/markets', { status: 'unopened' }).length, 0)
     } finally {
       await w.close()
     }
@@ -65,8 +78,8 @@ describe('Kalshi venue › discovery', () => {
       w.kalshi.updateMarket(live.ticker, { status: 'inactive' })
       await w.polls(2)
       assert.equal((await w.venue.marketAt(SERIES, NOW))?.phase, 'paused')
-      // a paused market is in none of the three listings: it is followed by ticker
-      assert.ok(w.requestsTo(`/markets/${live.ticker}`).length > 0)
+      // a paused market is still in the close window: no lookup by ticker needed
+      assert.equal(w.requestsTo(`/markets/${live.ticker}`).length, 0)
     } finally {
       await w.close()
     }
@@ -220,15 +233,15 @@ describe('Kalshi venue › quotes', () => {
 })
 
 describe('Kalshi venue › settlement', () => {
-  it('settles yes as up and no as down with the expiration value, and a blank result as void', async () => {
+  it('settles yes as up and no as down on a final status, and waits on a blank result', async () => {
     const yes = makeMarket({
       ...window(-20),
-      status: 'determined',
+      status: 'finalized',
       result: 'yes',
       expirationValue: '79,604.96',
     })
     const no = makeMarket({ ...window(-35), status: 'amended', result: 'no', expirationValue: '68,433.05' })
-    const blank = makeMarket({ ...window(-50), status: 'determined', result: '' })
+    const blank = makeMarket({ ...window(-50), status: 'finalized', result: '' })
     const waiting = makeMarket({ ...window(-65), status: 'closed' })
     const disputed = makeMarket({
       ...window(-80),
@@ -240,6 +253,9 @@ describe('Kalshi venue › settlement', () => {
       seed: (k) => [yes, no, blank, waiting, disputed].forEach(k.addMarket),
     })
     try {
+      // the engine asks about each; those past the close window are then looked up by ticker
+      for (const m of [yes, no, blank, waiting, disputed]) await w.venue.result(m.ticker, NOW)
+      await w.polls(2)
       assert.deepEqual(await w.venue.result(yes.ticker, NOW), {
         kind: 'settled',
         side: 'up',
@@ -250,7 +266,7 @@ describe('Kalshi venue › settlement', () => {
         side: 'down',
         priceDollars: 68433.05,
       })
-      assert.deepEqual(await w.venue.result(blank.ticker, NOW), { kind: 'void', priceDollars: null })
+      assert.equal(await w.venue.result(blank.ticker, NOW), null, 'missing data resolves No: never a void')
       assert.equal(await w.venue.result(waiting.ticker, NOW), null)
       assert.equal(await w.venue.result(disputed.ticker, NOW), null)
     } finally {
@@ -258,10 +274,12 @@ describe('Kalshi venue › settlement', () => {
     }
   })
 
-  it('finds a market that jumped from closed to finalized, leaving the closed listing, by its ticker', async () => {
-    const m = makeMarket({ ...window(-16), status: 'closed', floorStrike: 68421.37 })
+  it('finds a result in the long tail, past the close window, by its ticker', async () => {
+    const m = makeMarket({ ...window(-35), status: 'closed', floorStrike: 68421.37 })
     const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(m) })
     try {
+      assert.equal(await w.venue.result(m.ticker, NOW), null)
+      await w.polls(2)
       assert.equal(await w.venue.result(m.ticker, NOW), null)
       w.kalshi.updateMarket(m.ticker, {
         status: 'finalized',

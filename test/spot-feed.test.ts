@@ -101,6 +101,117 @@ describe('createSpotFeed › spot', () => {
   })
 })
 
+describe('createSpotFeed › spot quality', () => {
+  it('gives no spot from one fresh source, and the median again once a second is fresh', async () => {
+    const w = await startSpotWorld({
+      sources: ['coinbase', 'kraken'],
+      prepare: (ex) => {
+        ex.coinbase.setPrice(68_000, 68_001)
+        ex.kraken.silence(true)
+        ex.kraken.failRest(true)
+      },
+    })
+    try {
+      await eventually(
+        () => w.feed.sources().map((s) => s.fresh),
+        (f) => f[0] === true && f[1] === false,
+      )
+      assert.equal(await w.feed.spotAt(Date.now()), null)
+      w.ex.kraken.failRest(false)
+      w.ex.kraken.setRestPrice(68_010, 68_011)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68_005.5,
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('judges a socket’s freshness by the exchange’s own time: a backlog is stale, and its lag shows', async () => {
+    const w = await startSpotWorld({
+      maxAgeMs: 1_000,
+      prepare: (ex) => {
+        for (const x of [ex.coinbase, ex.kraken, ex.bitstamp]) x.failRest(true)
+      },
+    })
+    try {
+      // frames arrive now, stamped 5 s ago by the exchange: a socket delivering a backlog
+      w.ex.coinbase.setPrice(68_000, 68_001, { lagMs: 5_000 })
+      w.ex.kraken.setPrice(68_010, 68_011)
+      w.ex.bitstamp.setPrice(68_020, 68_021, { lagMs: 5_000 })
+      const coinbase = await eventually(
+        () => w.feed.sources().find((s) => s.name === 'coinbase'),
+        (s) => s?.midDollars === 68_000.5,
+      )
+      assert.equal(coinbase?.fresh, false)
+      assert.ok(
+        coinbase?.lagMs !== undefined && coinbase.lagMs !== null && coinbase.lagMs >= 4_900,
+        String(coinbase?.lagMs),
+      )
+      const bitstamp = w.feed.sources().find((s) => s.name === 'bitstamp')
+      assert.equal(bitstamp?.fresh, false)
+      assert.equal(w.feed.sources().find((s) => s.name === 'kraken')?.fresh, true)
+      assert.equal(await w.feed.spotAt(Date.now()), null, 'only one source is really fresh')
+      w.ex.coinbase.setPrice(68_000, 68_001)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68_005.5,
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('takes Bitstamp’s mid from its order book, not from trades', async () => {
+    const w = await startSpotWorld({ sources: ['bitstamp', 'coinbase'] })
+    try {
+      assert.deepEqual(w.ex.bitstamp.subscriptions[0], {
+        event: 'bts:subscribe',
+        data: { channel: 'order_book_btcusd' },
+      })
+      w.ex.bitstamp.failRest(true)
+      w.ex.bitstamp.setPrice(68_400, 68_404)
+      await eventually(
+        () => w.feed.sources().find((s) => s.name === 'bitstamp')?.midDollars,
+        (m) => m === 68_402,
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('leaves Kraken out while its status channel reports maintenance', async () => {
+    const w = await startSpotWorld({
+      prepare: (ex) => {
+        ex.coinbase.setPrice(68_000, 68_001)
+        ex.kraken.setPrice(69_000, 69_001)
+        ex.bitstamp.setPrice(68_020, 68_021)
+      },
+      maxAgeMs: 5_000,
+    })
+    try {
+      assert.equal(await w.feed.spotAt(Date.now()), 68_020.5)
+      w.ex.kraken.setSystemStatus('maintenance')
+      await eventually(
+        () => w.feed.sources().find((s) => s.name === 'kraken')?.maintenance,
+        (m) => m === true,
+      )
+      assert.equal(w.feed.sources().find((s) => s.name === 'kraken')?.fresh, false)
+      // the median of the two others, though Kraken's REST ticker still answers
+      assert.equal(await w.feed.spotAt(Date.now()), 68_010.5)
+      assert.ok(w.logs.some((l) => l.level === 'warn' && l.obj.system === 'maintenance'))
+      w.ex.kraken.setSystemStatus('online')
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68_020.5,
+      )
+    } finally {
+      await w.close()
+    }
+  })
+})
+
 describe('createSpotFeed › sources()', () => {
   it('reports a source never heard from as ok until downAfterMs after start, then down', async () => {
     const w = await startSpotWorld({
@@ -120,13 +231,16 @@ describe('createSpotFeed › sources()', () => {
         midDollars: null,
         midAt: null,
         fresh: false,
+        lagMs: null,
+        maintenance: false,
       })
       await eventually(
         () => kraken()?.state,
         (s) => s === 'down',
       )
       assert.equal(w.feed.sources().find((s) => s.name === 'coinbase')?.state, 'ok')
-      assert.equal(await w.feed.spotAt(Date.now()), 68433.15)
+      assert.equal(w.feed.sources().find((s) => s.name === 'coinbase')?.fresh, true)
+      assert.equal(await w.feed.spotAt(Date.now()), null, 'one fresh source alone gives no spot')
     } finally {
       await w.close()
     }
@@ -300,7 +414,7 @@ describe('createSpotFeed › connection faults', () => {
       )
       assert.deepEqual(w.ex.bitstamp.subscriptions[1], {
         event: 'bts:subscribe',
-        data: { channel: 'live_trades_btcusd' },
+        data: { channel: 'order_book_btcusd' },
       })
       w.ex.bitstamp.setPrice(68700, 68702)
       await eventually(

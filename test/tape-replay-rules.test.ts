@@ -142,6 +142,30 @@ describe('replay: nothing after t is visible at t', () => {
   })
 })
 
+describe('replay: the recorded exchange status', () => {
+  it('raises no reading while the recorded exchange says trading is paused, as live', async () => {
+    const books = Array.from({ length: 14 }, (_, i) => at(i + 1))
+    const status = (t: number, trading: boolean): TapeRecord => ({
+      t,
+      k: 'exchange',
+      status: { exchange_active: true, trading_active: trading },
+    })
+    const { store, contest, skipped } = await replayInto(
+      writeTape(tapeLines(contestTape(books, [status(at(2, 30_000), false), status(at(5, 30_000), true)]))),
+    )
+    try {
+      assert.ok(contest)
+      assert.deepEqual(
+        contest.signals.map((s) => s.minute),
+        [1, 2, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+      )
+      assert.equal(skipped.paused, 3)
+    } finally {
+      await store.close()
+    }
+  })
+})
+
 describe('contest-signals replay (the CLI) on bad tapes', () => {
   const good = contestTape([at(1), at(2)])
   const replay = async (file: string, db = path.join(tmp.dir, `cli-${++files}.db`)) => {

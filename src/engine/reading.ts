@@ -32,6 +32,7 @@ export const SKIP_REASONS = [
   'few-sources',
   'short-history',
   'late',
+  'paused',
 ] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]
 export type SkippedReading = { skipped: SkipReason }
@@ -60,7 +61,7 @@ export type ObservedInputs = {
 
 /**
  * The reading for `minute`, made at `now`: skipped when `now` is more than maxLateMs past the
- * minute's boundary (a minute missed stays missed), the strike is unknown, no side has an ask, the spot
+ * minute's boundary (a minute missed stays missed), while the exchange has paused trading, the strike is unknown, no side has an ask, the spot
  * is missing or from fewer than 2 fresh sources, or the model lacks its minimum history.
  */
 export async function takeReading(
@@ -109,13 +110,16 @@ export async function observeReadingInputs(
 ): Promise<ObservedInputs | SkippedReading> {
   const boundary = contest.opensAt + minute * MINUTE_MS
   if (now - boundary > deps.maxLateMs) return { skipped: 'late' }
+  // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
+  if (deps.venue.tradingPaused?.(now)) return { skipped: 'paused' }
   const strike = contest.strikePriceDollars
   if (strike === null) return { skipped: 'no-strike' }
   const quote = await deps.venue.quote(contest.ticker, now)
   if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
   const spot = await observeSpot(deps.feed, now)
   if (spot === null) return { skipped: 'no-spot' }
-  if (spot.freshSources < Math.min(MIN_FRESH_SOURCES, deps.feed.sources().length))
+  // the settlement index itself needs no second source: there is no median to protect
+  if (!spot.index && spot.freshSources < Math.min(MIN_FRESH_SOURCES, deps.feed.sources().length))
     return { skipped: 'few-sources' }
   const closes = await stampedCloses(deps.feed, spot.observedAt, deps.model.historyMinutes)
   if (closes.length < deps.model.minHistoryCloses) return { skipped: 'short-history' }

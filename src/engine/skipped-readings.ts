@@ -43,4 +43,5 @@ const REASON_TEXT: Record<SkipReason, string> = {
   'few-sources': 'fewer than 2 spot sources are fresh',
   'short-history': "the model's minimum price history is not there yet",
   late: 'its inputs could not be had within READING_MAX_LATE_S of the minute',
+  paused: 'the exchange has paused trading',
 }

@@ -120,7 +120,10 @@ export const HealthSchema = Type.Object(
         stringEnum(['degraded'] as const, 'Present when the shared rate-limit store is unreachable.'),
       ),
       venue: Type.Optional(
-        stringEnum(['unreachable'] as const, 'Present when the venue has not answered for over a minute.'),
+        stringEnum(
+          ['unreachable', 'paused', 'malformed'] as const,
+          'Present when not ok: unreachable when the venue has not answered for over a minute outside a pause it scheduled; paused while the venue has paused trading (status stays ok when the pause is one the venue scheduled, such as its weekly maintenance); malformed when every order book of the last 3 minutes failed to parse.',
+        ),
       ),
       spot: Type.Optional(
         stringEnum(

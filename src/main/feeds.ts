@@ -4,7 +4,11 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
+import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
+import { createKalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
+import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
+import { checkKalshiSeries, type SeriesCheck } from '../feeds/kalshi/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
@@ -31,7 +35,13 @@ export type FeedSettings = Pick<
 >
 
 /** The venue and the spot feed, and the recorder of what they receive when RECORD_DIR is set (closed after them). */
-export type Feeds = { venue: Venue; feed: PriceFeed; recorder: TapeRecorder | null }
+export type Feeds = {
+  venue: Venue
+  feed: PriceFeed
+  recorder: TapeRecorder | null
+  /** with a real venue, what it said of the configured series at start (decisions §8) */
+  seriesCheck: SeriesCheck | null
+}
 
 export async function createFeeds(
   config: FeedSettings,
@@ -43,21 +53,49 @@ export async function createFeeds(
       venue: createSimVenue({ seed: config.simSeed, feed, series: config.series }),
       feed,
       recorder: null,
+      seriesCheck: null,
     }
   }
   const credentials = await readCredentials(config)
+  // only series the engine can price: anything else stops the program here, one line per series
+  const seriesCheck = await checkKalshiSeries({
+    baseUrl: config.kalshiBaseUrl,
+    series: config.series,
+    clock: deps.wallClock,
+    logger: deps.logger,
+    ...(credentials ? { credentials } : {}),
+  })
+  if (seriesCheck.kind === 'refused') throw new ConfigError(seriesCheck.problems)
+  if (seriesCheck.kind === 'unreachable')
+    deps.logger.warn(
+      { venue: 'kalshi', failure: seriesCheck.failure },
+      'could not check the series against the venue; following them anyway',
+    )
   const recorder = config.recordDir === null ? null : await startRecorder(config, config.recordDir, deps)
+  // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
+  const socket = credentials
+    ? createKalshiSocket({
+        url: socketUrlFor(config.kalshiBaseUrl),
+        signer: createRequestSigner(credentials),
+        clock: deps.wallClock,
+        logger: deps.logger,
+        ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
+      })
+    : null
   const venue = createKalshiVenue({
     baseUrl: config.kalshiBaseUrl,
+    ...(socket ? { socket } : {}),
     series: config.series,
     pollMs: config.kalshiPollS * 1000,
     wallClock: deps.wallClock,
     logger: deps.logger,
     ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
     ...(credentials ? { credentials } : {}),
-    ...(recorder ? { tap: { market: recorder.market, book: recorder.book } } : {}),
+    ...(recorder
+      ? { tap: { market: recorder.market, book: recorder.book, exchange: recorder.exchange } }
+      : {}),
   })
-  const feed = createSpotFeed({
+  const proxy = createSpotFeed({
     sources: config.priceFeeds,
     urls: config.feedUrls,
     maxAgeMs: config.spotMaxAgeS * 1000,
@@ -65,7 +103,17 @@ export async function createFeeds(
     logger: deps.logger,
     ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
   })
-  return { venue, feed, recorder }
+  if (socket && recorder) socket.onIndex((print) => recorder.index(print.id, print.value))
+  // BRTI is the settlement index itself: while its prints are fresh it is the model's spot
+  const feed = socket
+    ? withSettlementIndex({
+        proxy,
+        index: socket,
+        maxAgeMs: config.spotMaxAgeS * 1000,
+        wallClock: deps.wallClock,
+      })
+    : proxy
+  return { venue, feed, recorder, seriesCheck }
 }
 
 /** RECORD_DIR is made if missing; one that cannot be written stops the program naming it. */

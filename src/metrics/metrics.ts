@@ -79,6 +79,22 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     labelNames: ['endpoint'] as const,
     registers,
   })
+  const venueRejected = new Counter({
+    name: 'cs_venue_rejected_bodies_total',
+    help: 'venue answers the adapter could not use (a market, a book, the exchange status), by endpoint and the field that was wrong',
+    labelNames: ['endpoint', 'field'] as const,
+    registers,
+  })
+  const venueSocket = new Gauge({
+    name: 'cs_venue_socket_connected',
+    help: '1 while the venue WebSocket (with an API key) is connected, else 0; REST polling carries on either way',
+    registers,
+  })
+  const venueSocketDrops = new Counter({
+    name: 'cs_venue_socket_drops_total',
+    help: 'times the venue WebSocket ended or failed to connect (each followed by a reconnect with backoff)',
+    registers,
+  })
   const skippedReadings = new Counter({
     name: 'cs_readings_skipped_total',
     help: 'contest minutes whose reading could not be raised when first tried, by reason',
@@ -96,6 +112,13 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       },
       retry(endpoint) {
         venueRetries.inc({ endpoint })
+      },
+      rejected(endpoint, field) {
+        venueRejected.inc({ endpoint, field })
+      },
+      socket(connected) {
+        venueSocket.set(connected ? 1 : 0)
+        if (!connected) venueSocketDrops.inc()
       },
     },
     countSkippedReading(reason) {
@@ -121,6 +144,18 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
         collect() {
           const now = wallNow()
           for (const source of spot()) this.set({ source: source.name }, ageSeconds(source.midAt, now))
+        },
+      })
+      new Gauge({
+        name: 'cs_spot_source_lag_seconds',
+        help: 'receipt time minus the exchange’s own timestamp of each source’s last price (a backlogged socket shows here); absent where the exchange sends no time',
+        labelNames: ['source'] as const,
+        registers,
+        collect() {
+          this.reset()
+          for (const source of spot())
+            if (source.lagMs !== null && source.lagMs !== undefined)
+              this.set({ source: source.name }, source.lagMs / 1000)
         },
       })
     },

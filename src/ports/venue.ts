@@ -40,7 +40,16 @@ export type SpotObservation = {
   observedAt: number
   /** fresh sources in the median */
   freshSources: number
+  /** the settlement index's id when the spot is that index itself (BRTI), not a median of exchanges */
+  index?: string
 }
+
+/**
+ * What the health check says of a venue (decisions §8): `paused` while the exchange has stopped
+ * trading (or cannot be reached inside a pause it scheduled), `unreachable` for an outage, and
+ * `malformed` when every quote of the last 3 minutes failed to parse.
+ */
+export type VenueCheck = 'ok' | 'paused' | 'unreachable' | 'malformed'
 
 /** Liveness of one upstream source, judged by the adapter on its own wall clock. */
 export type SourceStatus = {
@@ -49,6 +58,12 @@ export type SourceStatus = {
   state: 'ok' | 'down'
   /** wall ms of the last good answer; null before the first (and for the simulator, which has no network) */
   lastOkAt: number | null
+  /** a venue's health check, when it knows more than `state` (a networked venue) */
+  check?: VenueCheck
+  /** true while the venue is inside a pause it scheduled: a pause or an outage then is not a fault */
+  scheduledPause?: boolean
+  /** the last failure as the source gave it (HTTP status and the first words of its body), null after a success */
+  failure?: string | null
 }
 
 /** One spot source as the model's median sees it. */
@@ -57,8 +72,15 @@ export type SpotSourceStatus = SourceStatus & {
   midDollars: number | null
   /** wall ms the mid was observed at */
   midAt: number | null
-  /** true when the mid is recent enough (SPOT_MAX_AGE_S) to enter the median */
+  /**
+   * true when the mid is recent enough (SPOT_MAX_AGE_S, judged by the exchange's own timestamp where
+   * it sends one) and the exchange is not in maintenance: only then does it enter the median
+   */
   fresh: boolean
+  /** receipt time minus the exchange's own timestamp of the last mid, ms; null where it sends none */
+  lagMs?: number | null
+  /** true while the exchange reports maintenance (Kraken's status channel): its quotes are left out */
+  maintenance?: boolean
 }
 
 export interface Venue {
@@ -77,6 +99,12 @@ export interface Venue {
   /** The result once the venue has determined it (as seen at `at`), else null. */
   result(ticker: string, at: number): Promise<Settlement | null>
   status(): SourceStatus
+  /**
+   * True when the exchange says trading is paused at `at` (the weekly maintenance, say): no reading
+   * is raised then, whatever the markets' own statuses say. A live venue answers for now. A venue
+   * without such a status never pauses.
+   */
+  tradingPaused?(at: number): boolean
   /** Starts background work (polling); resolves once the first attempt finished, failed or not. */
   start(): Promise<void>
   close(): Promise<void>
@@ -84,7 +112,10 @@ export interface Venue {
 
 export interface PriceFeed {
   readonly name: string
-  /** Spot price of the underlying in USD at `at`; null when no source is fresh enough to give one. */
+  /**
+   * Spot price of the underlying in USD at `at`; null when too few sources are fresh to give one
+   * (at least 2 for an exchange median, decisions §8; the settlement index alone suffices).
+   */
   spotAt(at: number): Promise<number | null>
   /** Closing prices of the `count` whole minutes ending at or before `at`, oldest first (may be fewer). */
   minuteClosesBefore(at: number, count: number): Promise<number[]>
@@ -115,4 +146,8 @@ export interface VenueTelemetry {
   /** `status` is the HTTP status as a string, or `timeout` / `error` when no answer came. */
   request(endpoint: string, status: string, seconds: number): void
   retry(endpoint: string): void
+  /** a body the adapter could not use, by endpoint and the field that was wrong */
+  rejected?(endpoint: string, field: string): void
+  /** the venue's WebSocket connected (true) or dropped (false) */
+  socket?(connected: boolean): void
 }

@@ -47,7 +47,7 @@ async function read(file: string): Promise<{ records: TapeRecord[]; notices: str
 const market = (status: string) => ({ ticker: 'KXBTC15M-26NOV201215-15', status, open_time: 'x' })
 
 describe('the tape recorder', () => {
-  it('writes what it is told, an unchanged market body once, stamped with its clock', async () => {
+  it('writes what it is told, an unchanged market body or exchange status once, stamped with its clock', async () => {
     const dir = mkdtempSync(path.join(root, 'a-'))
     const clock = { t: D0 + 1000 }
     const rec = recorderAt(dir, clock)
@@ -59,6 +59,12 @@ describe('the tape recorder', () => {
     rec.spot('bitstamp', { mid: 100.4, exchangeAt: null })
     rec.book('KXBTC15M-26NOV201215-15', { orderbook_fp: { yes_dollars: [] } })
     rec.closes('coinbase', [{ minuteStart: D0 - 60_000, close: 99 }])
+    const open = { exchange_active: true, trading_active: true }
+    const paused = { exchange_active: true, trading_active: false }
+    rec.exchange(open)
+    rec.exchange({ ...open })
+    rec.exchange(paused)
+    rec.index('BRTI', 100.45)
     await rec.close()
     const { records } = await read(path.join(dir, dayFileName(D0)))
     assert.deepEqual(records, [
@@ -72,6 +78,9 @@ describe('the tape recorder', () => {
         ob: { orderbook_fp: { yes_dollars: [] } },
       },
       { t: D0 + 1500, k: 'closes', src: 'coinbase', c: [[D0 - 60_000, 99]] },
+      { t: D0 + 1500, k: 'exchange', status: open },
+      { t: D0 + 1500, k: 'exchange', status: paused },
+      { t: D0 + 1500, k: 'index', id: 'BRTI', v: 100.45 },
     ])
   })
 

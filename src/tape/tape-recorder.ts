@@ -232,6 +232,8 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
       put({ t: clock.now(), k: 'closes', src: source, c: closes.map((c) => [c.minuteStart, c.close]) })
     },
     exchange(status) {
+      // polled every few seconds: written again only when it changes, like a market body
+      if (lastExchange !== null && JSON.stringify(lastExchange) === JSON.stringify(status)) return
       lastExchange = status
       put({ t: clock.now(), k: 'exchange', status })
     },

@@ -19,9 +19,11 @@ export type KalshiVenueWorld = {
   venue: Venue
   logs: LogLine[]
   telemetry: { requests: Array<{ endpoint: string; status: string; seconds: number }>; retries: string[] }
+  /** bodies the adapter rejected, by endpoint and field */
+  rejected: Array<{ endpoint: string; field: string }>
   /** requests the fixture saw for one path, optionally with one query value */
   requestsTo(path: string, query?: Record<string, string>): KalshiFixture['requests']
-  /** resolves after the adapter has completed `count` more polls (seen as new open-listing requests) */
+  /** resolves after the adapter has completed `count` more polls (seen as new close-window listings) */
   polls(count?: number): Promise<void>
   close(): Promise<void>
 }
@@ -46,6 +48,7 @@ export async function startKalshiVenueWorld(
   opts.seed?.(kalshi)
   const logs: LogLine[] = []
   const telemetry: KalshiVenueWorld['telemetry'] = { requests: [], retries: [] }
+  const rejected: KalshiVenueWorld['rejected'] = []
   const venue = createKalshiVenue({
     baseUrl: kalshi.baseUrl,
     series: [SERIES],
@@ -55,6 +58,7 @@ export async function startKalshiVenueWorld(
     telemetry: {
       request: (endpoint, status, seconds) => void telemetry.requests.push({ endpoint, status, seconds }),
       retry: (endpoint) => void telemetry.retries.push(endpoint),
+      rejected: (endpoint, field) => void rejected.push({ endpoint, field }),
     },
     maxRequestsPerSec: 100,
     backoff: { baseMs: 20, capMs: 200 },
@@ -64,13 +68,16 @@ export async function startKalshiVenueWorld(
     kalshi.requests.filter(
       (r) => r.path === `/trade-api/v2${path}` && Object.entries(query).every(([k, v]) => r.query[k] === v),
     )
-  const openListings = () => requestsTo('/markets', { status: 'open' }).filter((r) => !r.query.cursor).length
+  // each poll starts each series with one close-window listing
+  const openListings = () =>
+    requestsTo('/markets').filter((r) => r.query.min_close_ts !== undefined && !r.query.cursor).length
   await venue.start()
   return {
     kalshi,
     venue,
     logs,
     telemetry,
+    rejected,
     requestsTo,
     async polls(count = 1) {
       // a poll has finished once the next one has started its first listing

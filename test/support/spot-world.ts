@@ -45,6 +45,8 @@ export async function startSpotWorld(
   opts: {
     sources?: readonly SpotExchange[]
     maxAgeMs?: number
+    /** default 2, as in production, or 1 in a one-exchange world (those test connections, not the median) */
+    minFreshSources?: number
     downAfterMs?: number
     timing?: Partial<SpotSourceTiming>
     wallClock?: Clock
@@ -57,8 +59,10 @@ export async function startSpotWorld(
   const ex = await startExchangeFixtures({ heartbeatMs: 100 })
   opts.prepare?.(ex)
   const logger = createRecordingLogger()
+  const sources = opts.sources ?? ['coinbase', 'kraken', 'bitstamp']
   const feed = createSpotFeed({
-    sources: opts.sources ?? ['coinbase', 'kraken', 'bitstamp'],
+    sources,
+    minFreshSources: opts.minFreshSources ?? Math.min(2, sources.length),
     urls: ex.urls,
     maxAgeMs: opts.maxAgeMs ?? 1_000,
     wallClock: opts.wallClock ?? { now: () => Date.now() },

@@ -37,6 +37,13 @@ describe('parseDollarsMillionths', () => {
 })
 
 describe('parseCountHundredths', () => {
+  it('reads counts with more decimals than documented, a positive count never as zero', () => {
+    assert.equal(parseCountHundredths('703.360'), 70_336)
+    assert.equal(parseCountHundredths('1.001'), 101)
+    assert.equal(parseCountHundredths('0.001'), 1)
+    assert.equal(parseCountHundredths('0.000000'), 0)
+  })
+
   it('reads counts with up to 2 decimals', () => {
     assert.equal(parseCountHundredths('703.36'), 70_336)
     assert.equal(parseCountHundredths('13.00'), 1_300)
@@ -46,7 +53,7 @@ describe('parseCountHundredths', () => {
   })
 
   it('refuses more decimals, signs and non-strings', () => {
-    for (const bad of ['1.001', '-1.00', '1e3', '', '1.']) assert.equal(parseCountHundredths(bad), null, bad)
+    for (const bad of ['-1.00', '1e3', '', '1.', ' 1']) assert.equal(parseCountHundredths(bad), null, bad)
     assert.equal(parseCountHundredths(13), null)
   })
 })

@@ -80,7 +80,13 @@ describe('createKalshiClient', () => {
     const body = '{"code":"internal","message":"boom","details":"try later"}'
     script.push(reply(500, body), reply(500, body), reply(200, '{}'))
     const r = await w.client.get('markets', '/markets')
-    assert.deepEqual(r, { ok: false, status: '500', code: 'internal', message: 'boom: try later' })
+    assert.deepEqual(r, {
+      ok: false,
+      status: '500',
+      code: 'internal',
+      message: 'boom: try later',
+      body: JSON.parse(body),
+    })
     assert.equal(seen.length, 2)
     assert.deepEqual(w.retries, ['markets'])
   })
@@ -89,7 +95,13 @@ describe('createKalshiClient', () => {
     const w = world()
     script.push(reply(404, '{"code":"not_found","message":"market not found"}'))
     const r = await w.client.get('market', '/markets/NOPE')
-    assert.deepEqual(r, { ok: false, status: '404', code: 'not_found', message: 'market not found' })
+    assert.deepEqual(r, {
+      ok: false,
+      status: '404',
+      code: 'not_found',
+      message: 'market not found',
+      body: { code: 'not_found', message: 'market not found' },
+    })
     assert.equal(seen.length, 1)
     assert.deepEqual(w.slept, [])
   })

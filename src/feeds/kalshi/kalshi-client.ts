@@ -10,7 +10,16 @@ import type { RequestSigner } from './request-signing.ts'
 import { type BackoffOptions, retryDelayMs } from './retry-backoff.ts'
 
 /** Telemetry labels, one per kind of call. */
-export type KalshiEndpoint = 'markets' | 'market' | 'orderbook'
+export type KalshiEndpoint =
+  | 'markets'
+  | 'market'
+  | 'orderbook'
+  | 'series'
+  | 'exchange_status'
+  | 'exchange_schedule'
+
+/** Sent on every request, so the venue (and whoever reads its logs) can tell this client apart. */
+export const KALSHI_USER_AGENT = 'contest-signals/1.0 (read-only market data)'
 
 /**
  * A JSON body, or why there is none: `status` is the last HTTP status as a string, `timeout`,
@@ -18,7 +27,8 @@ export type KalshiEndpoint = 'markets' | 'market' | 'orderbook'
  */
 export type KalshiReply =
   | { ok: true; body: unknown }
-  | { ok: false; status: string; code: string | null; message: string }
+  /** `body` is the error answer's JSON when it had one (the exchange status comes with a 503 too) */
+  | { ok: false; status: string; code: string | null; message: string; body?: unknown }
 
 export type KalshiClientOptions = {
   /** e.g. `https://external-api.kalshi.com/trade-api/v2` */
@@ -63,24 +73,54 @@ export const KALSHI_DEFAULTS = {
   maxRequestsPerSec: 5,
 } as const
 
+/** A failed call as the venue gave it: `HTTP 451: <first words of the body>`, or `timeout`, `error: ECONNREFUSED …`. */
+export function describeFailure(status: string, message: string): string {
+  const words = message.trim().split(/\s+/).slice(0, 12).join(' ')
+  const head = /^\d+$/.test(status) ? `HTTP ${status}` : status
+  return words === '' ? head : `${head}: ${words}`
+}
+
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal })
 
 const isRetryable = (status: string): boolean =>
   status === 'timeout' || status === 'error' || status === '429' || /^5\d\d$/.test(status)
 
 /** The venue's error body (`{code, message, details}`, or `{error}` on a 429) in a few words. */
-function describeError(text: string): { code: string | null; message: string } {
+function describeError(text: string): { code: string | null; message: string; body?: unknown } {
   try {
     const body: unknown = JSON.parse(text)
     if (typeof body === 'object' && body !== null) {
       const { code, message, details, error } = body as Record<string, unknown>
       const words = [message, details, error].filter((w) => typeof w === 'string' && w !== '')
-      return { code: typeof code === 'string' ? code : null, message: words.join(': ') }
+      return {
+        code: typeof code === 'string' ? code : null,
+        message: words.length > 0 ? words.join(': ') : text.slice(0, 200),
+        body,
+      }
     }
   } catch {
-    // not JSON: an HTML error page from a proxy, say; a short prefix is enough to recognise it
+    // not JSON: an HTML error page from a proxy or a geo-block, say; its first words are enough
   }
-  return { code: null, message: text.slice(0, 200) }
+  return {
+    code: null,
+    message: text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 200),
+  }
+}
+
+/** Why fetch failed, in the operator's terms: the system error code and address when there is one. */
+function describeNetworkError(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown; address?: unknown; port?: unknown; message?: unknown } })
+    ?.cause
+  if (cause && typeof cause.code === 'string') {
+    const where =
+      typeof cause.address === 'string' ? ` ${cause.address}${cause.port ? `:${cause.port}` : ''}` : ''
+    return `${cause.code}${where}`
+  }
+  return err instanceof Error ? err.message : String(err)
 }
 
 export function createKalshiClient(opts: KalshiClientOptions): KalshiClient {
@@ -102,6 +142,7 @@ export function createKalshiClient(opts: KalshiClientOptions): KalshiClient {
     const timeout = AbortSignal.timeout(timeoutMs)
     const headers: Record<string, string> = {
       accept: 'application/json',
+      'user-agent': KALSHI_USER_AGENT,
       ...opts.signer?.('GET', url, opts.clock.now()),
     }
     const started = performance.now()
@@ -111,7 +152,9 @@ export function createKalshiClient(opts: KalshiClientOptions): KalshiClient {
       result = { status: String(res.status), text: await res.text() }
     } catch (err) {
       if (signal?.aborted) return { status: 'aborted', text: '' }
-      result = { status: timeout.aborted ? 'timeout' : 'error', text: String(err) }
+      result = timeout.aborted
+        ? { status: 'timeout', text: `no answer within ${timeoutMs} ms` }
+        : { status: 'error', text: describeNetworkError(err) }
     }
     opts.telemetry?.request(endpoint, result.status, (performance.now() - started) / 1000)
     return result
@@ -140,7 +183,11 @@ export function createKalshiClient(opts: KalshiClientOptions): KalshiClient {
             return { ok: false, status: 'invalid_json', code: null, message: reply.text.slice(0, 200) }
           }
         }
-        const failure = { ok: false as const, status: reply.status, ...describeError(reply.text) }
+        const failure = {
+          ok: false as const,
+          status: reply.status,
+          ...(/^\d+$/.test(reply.status) ? describeError(reply.text) : { code: null, message: reply.text }),
+        }
         if (!isRetryable(reply.status) || n + 1 >= attempts) return failure
         const waitMs = retryDelayMs(n, backoff, random)
         opts.telemetry?.retry(endpoint)

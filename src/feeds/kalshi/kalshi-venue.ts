@@ -4,8 +4,24 @@ import { setTimeout as delay } from 'node:timers/promises'
 import type { Settlement } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { SourceStatus, Venue, VenueMarket, VenueQuote, VenueTelemetry } from '../../ports/venue.ts'
-import { createKalshiClient, type KalshiClient } from './kalshi-client.ts'
+import type {
+  SourceStatus,
+  Venue,
+  VenueCheck,
+  VenueMarket,
+  VenueQuote,
+  VenueTelemetry,
+} from '../../ports/venue.ts'
+import {
+  type ExchangeSchedule,
+  type ExchangeStatus,
+  isScheduledPause,
+  parseExchangeStatus,
+  parseSchedule,
+} from './exchange-status.ts'
+import { parseDollarsMillionths } from './fixed-point.ts'
+import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
+import type { KalshiSocket, LifecycleEvent } from './kalshi-socket.ts'
 import { createMarketBook, type MarketBook, toVenueMarket } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
 import { phaseForStatus } from './market-status.ts'
@@ -26,6 +42,8 @@ export type KalshiVenueOptions = {
   telemetry?: VenueTelemetry
   /** when set, every request is signed */
   credentials?: KalshiCredentials
+  /** the venue's WebSocket (with a key): lifecycle events applied as they happen, on top of REST */
+  socket?: KalshiSocket
   /** per attempt; default 5 s */
   requestTimeoutMs?: number
   /** across the whole adapter; default 5 (see KalshiClientOptions) */
@@ -34,6 +52,10 @@ export type KalshiVenueOptions = {
   orderbookMinIntervalMs?: number
   /** status() turns `down` after this long without a clean poll; default 60 s */
   downAfterMs?: number
+  /** health says `malformed` once every quote this long failed to parse; default 3 min */
+  malformedAfterMs?: number
+  /** the exchange schedule is re-read this often; default 1 h */
+  scheduleEveryMs?: number
   /** a followed market that keeps answering 404 is dropped after this long; default 1 h */
   notFoundGiveUpMs?: number
   /** markets the venue has not shown for this long are forgotten; default 24 h */
@@ -50,6 +72,8 @@ export type KalshiVenueOptions = {
 export type KalshiTap = {
   market(raw: unknown): void
   book(ticker: string, body: unknown): void
+  /** the exchange-status body, each one the adapter could read (a replay pauses on it as live does) */
+  exchange?(body: unknown): void
 }
 
 /**
@@ -58,6 +82,8 @@ export type KalshiTap = {
  */
 const ORDERBOOK_ATTEMPTS = 2
 const QUOTES_KEPT = 100
+/** An exchange status older than this says nothing about now (several missed polls). */
+const EXCHANGE_STATUS_TTL_MS = 60_000
 
 type CachedQuote = { fetchedAt: number; quote: Promise<VenueQuote | null> }
 
@@ -68,7 +94,10 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   const { logger } = opts
   const orderbookMinIntervalMs = opts.orderbookMinIntervalMs ?? 2_000
   const downAfterMs = opts.downAfterMs ?? 60_000
+  const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
+  const scheduleEveryMs = opts.scheduleEveryMs ?? 3_600_000
   const forgetAfterMs = opts.forgetAfterMs ?? 24 * 3_600_000
+  const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
   const client: KalshiClient = createKalshiClient({
     baseUrl: opts.baseUrl,
     clock,
@@ -81,7 +110,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     backoff: opts.backoff,
     random: opts.random,
   })
-  const book: MarketBook = createMarketBook({ series: opts.series, logger })
+  const book: MarketBook = createMarketBook({ series: opts.series, logger, onRejected: rejected })
   const { tap } = opts
   const poller = createMarketPoller({
     client,
@@ -98,17 +127,91 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     logger,
     clock,
     notFoundGiveUpMs: opts.notFoundGiveUpMs ?? 3_600_000,
+    onListingFailed: (status, message) => {
+      lastFailure = describeFailure(status, message)
+    },
   })
+  let lastFailure: string | null = null
   const stop = new AbortController()
   const quotes = new Map<string, CachedQuote>()
   let startedAt: number | null = null
   let lastOkAt: number | null = null
   let loop: Promise<void> | null = null
+  let exchange: { status: ExchangeStatus; at: number } | null = null
+  let schedule: ExchangeSchedule | null = null
+  let scheduleAt = Number.NEGATIVE_INFINITY
+  // quotes: the start of the current run of unparseable books (null after a good one), and the last
+  let quotesFailingSince: number | null = null
+  let lastQuoteFailureAt: number | null = null
+
+  /**
+   * `GET /exchange/status` once a poll (a few dozen bytes) and the schedule now and then. Optional:
+   * a failure holds up nothing. The status is read from an error answer too (the venue sends it
+   * with a 503 during maintenance, reference §1.13).
+   */
+  async function readExchange(): Promise<void> {
+    const reply = await client.get(
+      'exchange_status',
+      '/exchange/status',
+      {},
+      { signal: stop.signal, maxAttempts: 1 },
+    )
+    const { body } = reply
+    if (body !== undefined) {
+      const status = parseExchangeStatus(body)
+      if (status.ok) {
+        if (exchange?.status.tradingActive !== status.value.tradingActive)
+          logger.info(
+            {
+              venue: 'kalshi',
+              tradingActive: status.value.tradingActive,
+              exchangeActive: status.value.exchangeActive,
+            },
+            status.value.tradingActive ? 'kalshi trading active' : 'kalshi trading paused',
+          )
+        exchange = { status: status.value, at: clock.now() }
+        tap?.exchange?.(body)
+      } else if (reply.ok) rejected('exchange_status', status.field)
+    }
+    if (clock.now() - scheduleAt < scheduleEveryMs) return
+    const answer = await client.get(
+      'exchange_schedule',
+      '/exchange/schedule',
+      {},
+      { signal: stop.signal, maxAttempts: 1 },
+    )
+    if (!answer.ok) return
+    const parsedSchedule = parseSchedule(answer.body)
+    if (!parsedSchedule.ok) return rejected('exchange_schedule', parsedSchedule.field)
+    schedule = parsedSchedule.value
+    scheduleAt = clock.now()
+  }
+
+  function tradingPaused(): boolean {
+    return (
+      exchange !== null &&
+      clock.now() - exchange.at <= EXCHANGE_STATUS_TTL_MS &&
+      !exchange.status.tradingActive
+    )
+  }
+
+  function quotesMalformed(now: number): boolean {
+    return (
+      quotesFailingSince !== null &&
+      lastQuoteFailureAt !== null &&
+      now - quotesFailingSince >= malformedAfterMs &&
+      now - lastQuoteFailureAt <= malformedAfterMs
+    )
+  }
 
   async function pollAndRecord(): Promise<void> {
     const began = clock.now()
     try {
-      if (await poller.pollOnce(stop.signal)) lastOkAt = clock.now()
+      await readExchange()
+      if (await poller.pollOnce(stop.signal)) {
+        lastOkAt = clock.now()
+        lastFailure = null
+      }
       book.prune(clock.now(), forgetAfterMs)
     } catch (err) {
       logger.error({ venue: 'kalshi', err }, 'kalshi poll failed')
@@ -149,13 +252,90 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     }
     tap?.book(ticker, reply.body)
     const asks = asksFromOrderbook(reply.body)
+    const now = clock.now()
     if (!asks.ok) {
+      rejected('orderbook', asks.field)
+      quotesFailingSince ??= now
+      lastQuoteFailureAt = now
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
       return null
     }
+    quotesFailingSince = null
     const { upAskCents, downAskCents } = asks.value
     return upAskCents === null && downAskCents === null ? null : asks.value
   }
+
+  // results the WebSocket announced (`determined`), kept apart so a REST page fetched meanwhile,
+  // still showing `closed`, cannot make the later `settled` event lose them
+  const announced = new Map<string, { result: string; settlementValueMillionths: number | null }>()
+
+  /**
+   * One `market_lifecycle_v2` event (reference §1.11): openings, strikes, moved closes, pauses and
+   * results as they happen. Only markets of the configured series are taken; REST keeps the full view.
+   */
+  function applyLifecycle(event: LifecycleEvent): void {
+    const now = clock.now()
+    const { ticker } = event
+    switch (event.eventType) {
+      case 'created':
+        if (book.get(ticker) || event.openAt === null || event.closeAt === null) return
+        book.ingest(
+          {
+            ticker,
+            event_ticker: event.eventTicker,
+            status: 'initialized',
+            open_time: new Date(event.openAt).toISOString(),
+            close_time: new Date(event.closeAt).toISOString(),
+            strike_type: event.strikeType,
+            result: '',
+            expiration_value: '',
+          },
+          null,
+          now,
+          'socket',
+        )
+        return
+      case 'metadata_updated':
+        if (event.floorStrike !== null) book.patch(ticker, { floorStrike: event.floorStrike }, now)
+        return
+      case 'close_date_updated':
+        if (event.closeAt !== null) book.patch(ticker, { closeTime: event.closeAt }, now)
+        return
+      case 'deactivated':
+      case 'activated':
+        if (event.deactivated !== null)
+          book.patch(ticker, { status: event.deactivated ? 'inactive' : 'active' }, now)
+        return
+      case 'determined': {
+        if (event.result === null || !book.get(ticker)) return
+        const settlementValueMillionths =
+          event.settlementValue === null ? null : parseDollarsMillionths(event.settlementValue)
+        announced.set(ticker, { result: event.result, settlementValueMillionths })
+        if (announced.size > QUOTES_KEPT) announced.delete(announced.keys().next().value as string)
+        // provisional: a determined result can still be disputed, so it settles nothing yet
+        book.patch(ticker, { status: 'determined', result: event.result, settlementValueMillionths }, now)
+        return
+      }
+      case 'settled':
+        void settleFromSocket(ticker)
+        return
+    }
+  }
+
+  /**
+   * `settled` is final (paid out), about ten seconds before REST shows `finalized`: the market is
+   * looked up once (for `expiration_value`, when REST has it already) and then taken as finalized with
+   * the result the socket announced.
+   */
+  async function settleFromSocket(ticker: string): Promise<void> {
+    if (!book.get(ticker)) return
+    await poller.refresh(ticker, stop.signal)
+    const result = announced.get(ticker)
+    if (!result) return
+    book.patch(ticker, { status: 'finalized', ...result }, clock.now())
+    logger.info({ venue: 'kalshi', ticker, result: result.result }, 'kalshi result final by socket')
+  }
+  opts.socket?.onLifecycle(applyLifecycle)
 
   /** The cached view, noting the ticker for follow-up until its result is known. */
   function viewOf(ticker: string) {
@@ -197,8 +377,21 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     status(): SourceStatus {
       const now = clock.now()
       const since = lastOkAt ?? startedAt ?? now
-      return { name: 'kalshi', state: now - since > downAfterMs ? 'down' : 'ok', lastOkAt }
+      const state = now - since > downAfterMs ? 'down' : 'ok'
+      // a venue never reached since start is a configuration fault (a 451, a wrong URL), whatever the day
+      const scheduledPause = (lastOkAt !== null || schedule !== null) && isScheduledPause(schedule, now)
+      const check: VenueCheck = quotesMalformed(now)
+        ? 'malformed'
+        : tradingPaused()
+          ? 'paused'
+          : state === 'down'
+            ? scheduledPause
+              ? 'paused'
+              : 'unreachable'
+            : 'ok'
+      return { name: 'kalshi', state, lastOkAt, check, scheduledPause, failure: lastFailure }
     },
+    tradingPaused,
     async start() {
       if (startedAt !== null) return
       startedAt = clock.now()
@@ -212,12 +405,13 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         },
         'kalshi venue starting',
       )
+      opts.socket?.start()
       await pollAndRecord()
       loop = pollForever(startedAt)
     },
     async close() {
       stop.abort()
-      await loop
+      await Promise.all([loop, opts.socket?.close()])
     },
   }
 }

@@ -50,7 +50,7 @@ describe('createMarketBook', () => {
     const { book: b, warnings } = book()
     const good = raw('KXBTC15M-A-00', 'active', '2026-03-02T21:15:00Z', '2026-03-02T21:30:00Z')
     b.ingest(good, 'KXBTC15M', 1)
-    for (let i = 0; i < 3; i++) assert.equal(b.ingest({ ...good, status: 'weird' }, 'KXBTC15M', 2 + i), null)
+    for (let i = 0; i < 3; i++) assert.equal(b.ingest({ ...good, status: 7 }, 'KXBTC15M', 2 + i), null)
     b.ingest({ ...good, open_time: 'x' }, 'KXBTC15M', 9)
     assert.deepEqual(
       warnings.map((w) => [w.ticker, w.field]),
@@ -60,6 +60,31 @@ describe('createMarketBook', () => {
       ],
     )
     assert.deepEqual([b.get('KXBTC15M-A-00')?.market.status, b.get('KXBTC15M-A-00')?.seenAt], ['active', 1])
+  })
+
+  it('takes a status word it does not know as the new view (not trading), warned once', () => {
+    const { book: b, warnings } = book()
+    const good = raw('KXBTC15M-A-00', 'active', '2026-03-02T21:15:00Z', '2026-03-02T21:30:00Z')
+    b.ingest(good, 'KXBTC15M', 1)
+    b.ingest({ ...good, status: 'halted' }, 'KXBTC15M', 2)
+    b.ingest({ ...good, status: 'halted' }, 'KXBTC15M', 3)
+    assert.equal(b.get('KXBTC15M-A-00')?.market.status, 'halted')
+    assert.equal(b.liveIn('KXBTC15M', Date.parse('2026-03-02T21:20:00Z'))?.market.ticker, 'KXBTC15M-A-00')
+    assert.deepEqual(
+      warnings.map((w) => [w.ticker, w.field]),
+      [['KXBTC15M-A-00', 'status:halted']],
+    )
+  })
+
+  it('never replaces a settled view with one that is not', () => {
+    const { book: b } = book()
+    const settled = {
+      ...raw('KXBTC15M-A-00', 'finalized', '2026-03-02T21:15:00Z', '2026-03-02T21:30:00Z'),
+      result: 'yes',
+    }
+    b.ingest(settled, 'KXBTC15M', 1)
+    b.ingest({ ...settled, status: 'closed', result: '' }, 'KXBTC15M', 2)
+    assert.equal(b.get('KXBTC15M-A-00')?.market.status, 'finalized')
   })
 
   it('finds the trading or paused market whose window holds the instant, and forgets unseen ones', () => {

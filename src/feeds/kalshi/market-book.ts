@@ -3,7 +3,8 @@
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueMarket } from '../../ports/venue.ts'
 import { type KalshiMarket, parseMarket } from './market.ts'
-import { phaseForStatus } from './market-status.ts'
+import { isKnownStatus, phaseForStatus } from './market-status.ts'
+import { settlementOf } from './settlement.ts'
 
 export type BookEntry = { market: KalshiMarket; series: string; seenAt: number }
 
@@ -11,9 +12,13 @@ export type MarketBook = {
   /**
    * Validates one raw market and stores it under `series` (or, when null, the series it was filed
    * under before, else the configured series its ticker starts with). Returns the stored market,
-   * or null when the payload was malformed or belongs to no configured series.
+   * or null when the payload was malformed or belongs to no configured series. `endpoint` names where
+   * the payload came from, for the count of rejected bodies. A settled view is never replaced by one
+   * that is not (a listing page fetched before a faster source said so).
    */
-  ingest(raw: unknown, series: string | null, now: number): KalshiMarket | null
+  ingest(raw: unknown, series: string | null, now: number, endpoint?: string): KalshiMarket | null
+  /** Applies a change the venue announced (its WebSocket) to a market already in the book. */
+  patch(ticker: string, change: Partial<KalshiMarket>, now: number): KalshiMarket | null
   get(ticker: string): BookEntry | undefined
   /** The trading or paused market of `series` whose window contains `at`. */
   liveIn(series: string, at: number): BookEntry | null
@@ -36,7 +41,12 @@ export function toVenueMarket(entry: BookEntry): VenueMarket {
 
 const WARNED_MAX = 10_000
 
-export function createMarketBook(opts: { series: readonly string[]; logger: Logger }): MarketBook {
+export function createMarketBook(opts: {
+  series: readonly string[]
+  logger: Logger
+  /** told of every payload rejected, with the field that was wrong */
+  onRejected?: (endpoint: string, field: string) => void
+}): MarketBook {
   const byTicker = new Map<string, BookEntry>()
   const warned = new Set<string>()
   // longest first, so a series that prefixes another (KXBTC, KXBTC15M) never claims its markets
@@ -56,20 +66,40 @@ export function createMarketBook(opts: { series: readonly string[]; logger: Logg
   }
 
   return {
-    ingest(raw, series, now) {
+    ingest(raw, series, now, endpoint = 'markets') {
       const parsed = parseMarket(raw)
       if (!parsed.ok) {
+        opts.onRejected?.(endpoint, parsed.field)
         warnOnce(parsed.ticker, parsed.field, 'kalshi market malformed; skipped')
         return null
       }
       const { market } = parsed
-      const filed = series ?? byTicker.get(market.ticker)?.series ?? seriesOfTicker(market.ticker)
+      const known = byTicker.get(market.ticker)
+      const filed = series ?? known?.series ?? seriesOfTicker(market.ticker)
       if (filed === null) {
         warnOnce(market.ticker, 'series', 'kalshi market of no configured series; skipped')
         return null
       }
+      if (!isKnownStatus(market.status))
+        warnOnce(
+          market.ticker,
+          `status:${market.status}`,
+          'kalshi market in a status this adapter does not know; not trading it',
+        )
+      if (known && settlementOf(known.market) !== null && settlementOf(market) === null) {
+        known.seenAt = now
+        return known.market
+      }
       byTicker.set(market.ticker, { market, series: filed, seenAt: now })
       return market
+    },
+    patch(ticker, change, now) {
+      const entry = byTicker.get(ticker)
+      if (!entry) return null
+      if (settlementOf(entry.market) !== null) return entry.market
+      entry.market = { ...entry.market, ...change }
+      entry.seenAt = now
+      return entry.market
     },
     get: (ticker) => byTicker.get(ticker),
     liveIn(series, at) {

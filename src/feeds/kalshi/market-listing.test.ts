@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { KalshiClient, KalshiReply } from './kalshi-client.ts'
-import { listMarkets } from './market-listing.ts'
+import { closeWindowQuery, listMarkets } from './market-listing.ts'
+
+const WINDOW = closeWindowQuery('KXBTC15M', Date.parse('2026-03-02T21:20:00Z'))
 
 function scripted(replies: KalshiReply[]) {
   const queries: Array<Record<string, string>> = []
@@ -24,17 +26,17 @@ const page = (cursor: unknown, ...tickers: string[]): KalshiReply => ({
 describe('listMarkets', () => {
   it('passes each cursor back with the same filters until the "" cursor', async () => {
     const s = scripted([page('c1', 'A', 'B'), page('c2', 'C'), page('', 'D')])
-    const r = await listMarkets(s.client, s.logger, 'KXBTC15M', 'unopened')
+    const r = await listMarkets(s.client, s.logger, WINDOW)
     assert.deepEqual(r, {
       ok: true,
       markets: [{ ticker: 'A' }, { ticker: 'B' }, { ticker: 'C' }, { ticker: 'D' }],
     })
     assert.deepEqual(
-      s.queries.map((q) => [q.series_ticker, q.status, q.cursor]),
+      s.queries.map((q) => [q.series_ticker, q.min_close_ts, q.max_close_ts, q.status, q.cursor]),
       [
-        ['KXBTC15M', 'unopened', undefined],
-        ['KXBTC15M', 'unopened', 'c1'],
-        ['KXBTC15M', 'unopened', 'c2'],
+        ['KXBTC15M', '1772485500', '1772488200', undefined, undefined],
+        ['KXBTC15M', '1772485500', '1772488200', undefined, 'c1'],
+        ['KXBTC15M', '1772485500', '1772488200', undefined, 'c2'],
       ],
     )
   })
@@ -46,7 +48,7 @@ describe('listMarkets', () => {
       page('more'),
     ]) {
       const s = scripted([page('c1', 'A'), last, page('', 'never')])
-      const r = await listMarkets(s.client, s.logger, 'S', 'open')
+      const r = await listMarkets(s.client, s.logger, WINDOW)
       assert.ok(r.ok)
       assert.equal(s.queries.length, 2)
       assert.ok(!r.markets.some((m) => (m as { ticker: string }).ticker === 'never'))
@@ -55,7 +57,7 @@ describe('listMarkets', () => {
 
   it('stops, with a warning, when the venue hands back a cursor it gave before', async () => {
     const s = scripted([page('c1', 'A'), page('c2', 'B'), page('c1', 'A'), page('c2', 'B')])
-    const r = await listMarkets(s.client, s.logger, 'S', 'closed')
+    const r = await listMarkets(s.client, s.logger, WINDOW)
     assert.ok(r.ok)
     assert.equal(s.queries.length, 3)
     assert.equal(s.warnings.length, 1)
@@ -63,12 +65,12 @@ describe('listMarkets', () => {
 
   it('fails when a page fails or is not a listing', async () => {
     const failed = scripted([page('c1', 'A'), { ok: false, status: '503', code: null, message: 'down' }])
-    assert.deepEqual(await listMarkets(failed.client, failed.logger, 'S', 'open'), {
+    assert.deepEqual(await listMarkets(failed.client, failed.logger, WINDOW), {
       ok: false,
       status: '503',
       message: 'down',
     })
     const odd = scripted([{ ok: true, body: { cursor: '', market: [] } }])
-    assert.equal((await listMarkets(odd.client, odd.logger, 'S', 'open')).ok, false)
+    assert.equal((await listMarkets(odd.client, odd.logger, WINDOW)).ok, false)
   })
 })

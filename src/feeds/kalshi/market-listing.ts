@@ -1,30 +1,45 @@
-// One filtered `GET /markets` listing followed through every page (reference §1.4). Returns the raw
-// market objects: validating them one by one is the caller's job, so one bad market spoils nothing.
+// One `GET /markets` close-window listing of a series followed through every page (reference §1.4,
+// §1.14). Returns the raw market objects: validating them one by one is the caller's job, so one bad
+// market spoils nothing.
 import type { Logger } from '../../ports/logger.ts'
 import type { KalshiClient } from './kalshi-client.ts'
 
-/** The listing filters the poller uses (filter words, not status field values: reference §1.6). */
-export type ListingFilter = 'open' | 'unopened' | 'closed'
-
 export type Listing = { ok: true; markets: unknown[] } | { ok: false; status: string; message: string }
 
-/** Markets per page: a day of 15-minute windows (~96 unopened) fits in one. */
-export const LISTING_PAGE_LIMIT = 200
+/**
+ * The close window around `now` (reference §1.14): markets closing from 15 minutes ago (the one just
+ * closed, for its result) to 30 minutes ahead (the live one and the next): three or four markets a
+ * call, where the `unopened` listing moved ~96 (about 190 KB) to learn one.
+ */
+export const CLOSE_WINDOW_BEFORE_S = 900
+export const CLOSE_WINDOW_AFTER_S = 1_800
+
+export function closeWindowQuery(series: string, now: number): Record<string, string> {
+  const nowS = Math.floor(now / 1000)
+  return {
+    series_ticker: series,
+    min_close_ts: String(nowS - CLOSE_WINDOW_BEFORE_S),
+    max_close_ts: String(nowS + CLOSE_WINDOW_AFTER_S),
+    limit: String(LISTING_PAGE_LIMIT),
+  }
+}
+
+/** Markets per page: far more than a close window holds, so one page is the rule. */
+export const LISTING_PAGE_LIMIT = 100
 /** Far more pages than any series needs; only a venue bug could reach it. */
 const MAX_PAGES = 50
 
 export async function listMarkets(
   client: KalshiClient,
   logger: Logger,
-  series: string,
-  status: ListingFilter,
+  filter: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<Listing> {
   const markets: unknown[] = []
   const cursorsSeen = new Set<string>()
   let cursor = ''
   for (let page = 0; page < MAX_PAGES; page++) {
-    const query: Record<string, string> = { series_ticker: series, status, limit: String(LISTING_PAGE_LIMIT) }
+    const query: Record<string, string> = { ...filter }
     if (cursor !== '') query.cursor = cursor
     const reply = await client.get('markets', '/markets', query, { signal })
     if (!reply.ok) return { ok: false, status: reply.status, message: reply.message }
@@ -37,12 +52,12 @@ export async function listMarkets(
     // the docs say null ends the data, real responses send "" (reference §5.8); an empty page ends it too
     if (typeof next !== 'string' || next === '' || pageMarkets.length === 0) return { ok: true, markets }
     if (cursorsSeen.has(next)) {
-      logger.warn({ series, status, cursor: next }, 'kalshi listing cursor repeated; stopping there')
+      logger.warn({ ...filter, cursor: next }, 'kalshi listing cursor repeated; stopping there')
       return { ok: true, markets }
     }
     cursorsSeen.add(next)
     cursor = next
   }
-  logger.warn({ series, status, pages: MAX_PAGES }, 'kalshi listing too long; stopping there')
+  logger.warn({ ...filter, pages: MAX_PAGES }, 'kalshi listing too long; stopping there')
   return { ok: true, markets }
 }

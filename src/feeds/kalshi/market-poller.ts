@@ -1,15 +1,15 @@
-// One poll of the venue: every series' open, unopened and closed listings into the market book, then
-// `GET /markets/{ticker}` for the markets those listings no longer show but whose result is still
-// awaited (a finalized market leaves the `closed` filter; a paused one is in none of the three).
+// One poll of the venue: one close-window listing per series into the market book (reference §1.14),
+// then `GET /markets/{ticker}` for the markets whose result is still awaited but that the listing did
+// not show (the long settlement tail past the window, or every one of a series whose listing failed:
+// a failed listing never holds up a result).
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { KalshiClient } from './kalshi-client.ts'
 import type { MarketBook } from './market-book.ts'
-import { type ListingFilter, listMarkets } from './market-listing.ts'
+import { closeWindowQuery, listMarkets } from './market-listing.ts'
 import { phaseForStatus } from './market-status.ts'
 import { settlementOf } from './settlement.ts'
 
-const FILTERS: readonly ListingFilter[] = ['open', 'unopened', 'closed']
 /** The engine follows a handful of contests; this only bounds a misbehaving caller. */
 const ASKED_MAX = 1_000
 
@@ -21,6 +21,8 @@ export type MarketPollerOptions = {
   clock: Clock
   /** A market may 404 briefly after creation (reference §1.3); after this long it is given up. */
   notFoundGiveUpMs: number
+  /** told why a listing failed: the status (HTTP code, `timeout`, `error`…) and the venue's words */
+  onListingFailed?: (status: string, message: string) => void
 }
 
 export type MarketPoller = {
@@ -28,9 +30,11 @@ export type MarketPoller = {
   pollOnce(signal: AbortSignal): Promise<boolean>
   /** The engine asked about `ticker`: follow it until its result is known. */
   noteAsked(ticker: string): void
+  /** Looks one market up by ticker now (the WebSocket said it changed). */
+  refresh(ticker: string, signal: AbortSignal): Promise<void>
 }
 
-const isDecided = (book: MarketBook, ticker: string): boolean => {
+const isSettled = (book: MarketBook, ticker: string): boolean => {
   const entry = book.get(ticker)
   return entry !== undefined && settlementOf(entry.market) !== null
 }
@@ -46,25 +50,24 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
     const listed = new Set<string>()
     let ok = true
     for (const series of opts.series) {
-      // pages and listings may overlap while markets change state: the last copy seen is the newest
+      const listing = await listMarkets(client, logger, closeWindowQuery(series, clock.now()), signal)
+      if (signal.aborted) return { ok: false, listed }
+      if (!listing.ok) {
+        ok = false
+        opts.onListingFailed?.(listing.status, listing.message)
+        logger.warn(
+          { venue: 'kalshi', series, status: listing.status, error: listing.message },
+          'kalshi listing failed',
+        )
+        continue
+      }
+      // pages may overlap while markets change state: the last copy seen is the newest
       const latest = new Map<string, unknown>()
       const untickered: unknown[] = []
-      for (const filter of FILTERS) {
-        const listing = await listMarkets(client, logger, series, filter, signal)
-        if (signal.aborted) return { ok: false, listed }
-        if (!listing.ok) {
-          ok = false
-          logger.warn(
-            { venue: 'kalshi', series, filter, status: listing.status, error: listing.message },
-            'kalshi listing failed',
-          )
-          continue
-        }
-        for (const raw of listing.markets) {
-          const ticker = (raw as { ticker?: unknown } | null)?.ticker
-          if (typeof ticker === 'string' && ticker !== '') latest.set(ticker, raw)
-          else untickered.push(raw)
-        }
+      for (const raw of listing.markets) {
+        const ticker = (raw as { ticker?: unknown } | null)?.ticker
+        if (typeof ticker === 'string' && ticker !== '') latest.set(ticker, raw)
+        else untickered.push(raw)
       }
       const now = clock.now()
       for (const raw of untickered) book.ingest(raw, series, now)
@@ -78,15 +81,14 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
     return { ok, listed }
   }
 
-  /** Markets to fetch one by one: awaited results the listings did not show this time. */
+  /** Markets to fetch one by one: awaited results (and live markets) the listings did not show this time. */
   function unlistedToFollow(listed: Set<string>): string[] {
     const follow = new Set<string>()
     for (const ticker of asked) {
-      if (isDecided(book, ticker)) asked.delete(ticker)
+      if (isSettled(book, ticker)) asked.delete(ticker)
       else follow.add(ticker)
     }
     for (const entry of book.entries()) {
-      // an upcoming market that left the unopened listing shows up in the open one
       if (phaseForStatus(entry.market.status) !== 'upcoming' && settlementOf(entry.market) === null)
         follow.add(entry.market.ticker)
     }
@@ -99,7 +101,7 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
     if (reply.ok) {
       notFoundSince.delete(ticker)
       const raw = (reply.body as { market?: unknown } | null)?.market
-      const market = book.ingest(raw, null, now)
+      const market = book.ingest(raw, null, now, 'market')
       if (market && settlementOf(market) !== null) asked.delete(ticker)
       return
     }
@@ -127,13 +129,13 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
   return {
     async pollOnce(signal) {
       const { ok, listed } = await pollListings(signal)
-      // when a listing failed, a market missing from it says nothing: wait for a clean poll
-      if (ok)
-        for (const ticker of unlistedToFollow(listed)) if (!signal.aborted) await fetchOne(ticker, signal)
+      // whatever the listings did: a failed one only means more markets are fetched one by one
+      for (const ticker of unlistedToFollow(listed)) if (!signal.aborted) await fetchOne(ticker, signal)
       return ok
     },
+    refresh: fetchOne,
     noteAsked(ticker) {
-      if (asked.has(ticker) || givenUp.has(ticker) || isDecided(book, ticker)) return
+      if (asked.has(ticker) || givenUp.has(ticker) || isSettled(book, ticker)) return
       if (asked.size >= ASKED_MAX) asked.delete(asked.values().next().value as string)
       asked.add(ticker)
     },

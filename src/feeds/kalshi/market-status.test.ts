@@ -1,7 +1,7 @@
 // Tests of the status → phase mapping, current and legacy vocabularies.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { isDecidedStatus, isKalshiStatus, phaseForStatus } from './market-status.ts'
+import { isFinalStatus, isKnownStatus, phaseForStatus } from './market-status.ts'
 
 describe('phaseForStatus', () => {
   it('maps every current status field value', () => {
@@ -16,7 +16,7 @@ describe('phaseForStatus', () => {
       finalized: 'closed',
     } as const
     for (const [status, phase] of Object.entries(expected)) {
-      assert.ok(isKalshiStatus(status))
+      assert.ok(isKnownStatus(status))
       assert.equal(phaseForStatus(status), phase, status)
     }
   })
@@ -30,23 +30,20 @@ describe('phaseForStatus', () => {
     ])
   })
 
-  it('knows no other status', () => {
-    for (const bad of ['ACTIVE', 'halted', '', 'toString', 'constructor', null, 3])
-      assert.equal(isKalshiStatus(bad), false)
+  it('maps a status it does not know to a non-trading phase, never to trading', () => {
+    for (const word of ['ACTIVE', 'halted', 'toString', 'constructor']) {
+      assert.equal(isKnownStatus(word), false)
+      assert.equal(phaseForStatus(word), 'paused', word)
+    }
   })
 })
 
-describe('isDecidedStatus', () => {
-  it('is true from determined on, except while disputed', () => {
+describe('isFinalStatus', () => {
+  it('is true for finalized, amended and legacy settled only: determined can still be disputed', () => {
     assert.deepEqual(
-      (['initialized', 'active', 'inactive', 'closed', 'disputed'] as const).map(isDecidedStatus),
-      [false, false, false, false, false],
+      ['initialized', 'active', 'inactive', 'closed', 'determined', 'disputed', 'halted'].map(isFinalStatus),
+      [false, false, false, false, false, false, false],
     )
-    assert.deepEqual((['determined', 'amended', 'finalized', 'settled'] as const).map(isDecidedStatus), [
-      true,
-      true,
-      true,
-      true,
-    ])
+    assert.deepEqual(['amended', 'finalized', 'settled'].map(isFinalStatus), [true, true, true])
   })
 })

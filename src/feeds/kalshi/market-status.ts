@@ -18,21 +18,29 @@ const PHASE_BY_STATUS = {
   settled: 'closed',
 } as const satisfies Record<string, MarketPhase>
 
-export type KalshiStatus = keyof typeof PHASE_BY_STATUS
+export type KnownKalshiStatus = keyof typeof PHASE_BY_STATUS
+/** Any status word the venue sends; a word this adapter does not know is kept, not rejected. */
+export type KalshiStatus = string
 
-export function isKalshiStatus(value: unknown): value is KalshiStatus {
+export function isKnownStatus(value: unknown): value is KnownKalshiStatus {
   return typeof value === 'string' && Object.hasOwn(PHASE_BY_STATUS, value)
 }
 
+/**
+ * The phase of a status word. A word the adapter does not know (the venue adds states) is a
+ * non-trading phase inside the window (`paused`: no quotes, so no readings) rather than a reason to
+ * keep showing the market as it was before (decisions §8, "Operating on Kalshi for real").
+ */
 export function phaseForStatus(status: KalshiStatus): MarketPhase {
-  return PHASE_BY_STATUS[status]
+  return isKnownStatus(status) ? PHASE_BY_STATUS[status] : 'paused'
 }
 
 /**
- * Statuses at which the venue's `result` is final enough to settle on. REST often jumps from
- * `closed` straight to `finalized` (reference §5.12), so `determined` is never required; `disputed`
- * waits for the outcome of the dispute; legacy `settled` is today's `finalized`.
+ * Statuses at which the venue's result is final enough to settle on: `finalized` (paid out),
+ * `amended` (re-determined after a dispute) and the legacy `settled`. A REST `determined` can still
+ * be disputed and changed (reference §1.6), and REST usually jumps from `closed` to `finalized`
+ * about 11 s after the close (§2.6), so waiting for it costs nothing and never needs a regrade.
  */
-export function isDecidedStatus(status: KalshiStatus): boolean {
-  return status === 'determined' || status === 'amended' || status === 'finalized' || status === 'settled'
+export function isFinalStatus(status: KalshiStatus): boolean {
+  return status === 'finalized' || status === 'amended' || status === 'settled'
 }

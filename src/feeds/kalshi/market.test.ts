@@ -11,6 +11,7 @@ const raw = (overrides: Record<string, unknown> = {}): Record<string, unknown> =
   open_time: '2026-03-02T21:15:00Z',
   close_time: '2026-03-02T21:30:00Z',
   floor_strike: 68421.37,
+  strike_type: 'greater_or_equal',
   yes_bid_dollars: '0.3400',
   result: '',
   expiration_value: '',
@@ -30,6 +31,8 @@ describe('parseMarket', () => {
         floorStrike: 68421.37,
         result: '',
         expirationValue: null,
+        settlementValueMillionths: null,
+        strikeType: 'greater_or_equal',
       },
     })
   })
@@ -59,13 +62,29 @@ describe('parseMarket', () => {
     assert.equal(r.market.result, 'yes')
   })
 
+  it('keeps a status word it does not know (the phase mapping decides what it means)', () => {
+    const r = parseMarket(raw({ status: 'halted' }))
+    assert.ok(r.ok)
+    assert.equal(r.market.status, 'halted')
+  })
+
+  it('reads the payout and the strike type', () => {
+    const r = parseMarket(raw({ status: 'finalized', result: 'no', settlement_value_dollars: '0.0000' }))
+    assert.ok(r.ok)
+    assert.equal(r.market.settlementValueMillionths, 0)
+    assert.equal(r.market.strikeType, 'greater_or_equal')
+  })
+
   it('names the offending field, and the ticker when there is one', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ticker: 42 }, 'ticker'],
       [{ ticker: '' }, 'ticker'],
       [{ event_ticker: 7 }, 'event_ticker'],
-      [{ status: 'halted' }, 'status'],
+      [{ status: 7 }, 'status'],
+      [{ status: '' }, 'status'],
       [{ status: undefined }, 'status'],
+      [{ settlement_value_dollars: 'one' }, 'settlement_value_dollars'],
+      [{ strike_type: 3 }, 'strike_type'],
       [{ open_time: '2026-03-02 21:15:00' }, 'open_time'],
       [{ open_time: 1772486100 }, 'open_time'],
       [{ close_time: 'soon' }, 'close_time'],

@@ -1,7 +1,8 @@
 // One raw Kalshi Market object (reference §1.5) validated into the few fields the adapter uses.
 // Unknown fields are ignored and optional ones may be missing: the venue adds and removes fields
 // often (reference §5.19); only what the engine depends on is checked.
-import { isKalshiStatus, type KalshiStatus } from './market-status.ts'
+import { parseDollarsMillionths } from './fixed-point.ts'
+import type { KalshiStatus } from './market-status.ts'
 
 export type KalshiMarket = {
   ticker: string
@@ -17,6 +18,10 @@ export type KalshiMarket = {
   result: string
   /** settlement index value in dollars, null until reported */
   expirationValue: number | null
+  /** YES payout once determined (`settlement_value_dollars`) in millionths, null until reported */
+  settlementValueMillionths: number | null
+  /** `strike_type` (`greater_or_equal` on KXBTC15M), null when absent */
+  strikeType: string | null
 }
 
 export type MarketParse =
@@ -56,7 +61,8 @@ export function parseMarket(raw: unknown): MarketParse {
 
   const eventTicker = raw.event_ticker ?? null
   if (eventTicker !== null && typeof eventTicker !== 'string') return bad('event_ticker')
-  if (!isKalshiStatus(raw.status)) return bad('status')
+  // any word: one the adapter does not know maps to a non-trading phase (market-status.ts)
+  if (typeof raw.status !== 'string' || raw.status === '') return bad('status')
   const openTime = parseRfc3339(raw.open_time)
   if (openTime === null) return bad('open_time')
   const closeTime = parseRfc3339(raw.close_time)
@@ -68,6 +74,11 @@ export function parseMarket(raw: unknown): MarketParse {
   if (typeof result !== 'string') return bad('result')
   const expirationValue = parseExpirationValue(raw.expiration_value)
   if (expirationValue === undefined) return bad('expiration_value')
+  const settlementRaw = raw.settlement_value_dollars ?? null
+  const settlementValueMillionths = settlementRaw === null ? null : parseDollarsMillionths(settlementRaw)
+  if (settlementValueMillionths === null && settlementRaw !== null) return bad('settlement_value_dollars')
+  const strikeType = raw.strike_type ?? null
+  if (strikeType !== null && typeof strikeType !== 'string') return bad('strike_type')
 
   return {
     ok: true,
@@ -80,6 +91,8 @@ export function parseMarket(raw: unknown): MarketParse {
       floorStrike,
       result,
       expirationValue,
+      settlementValueMillionths,
+      strikeType,
     },
   }
 }

@@ -1,18 +1,18 @@
 // Tests of the venue result → Settlement mapping across the status lifecycle.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import type { KalshiStatus } from './market-status.ts'
 import { settlementOf } from './settlement.ts'
 
-const view = (status: KalshiStatus, result: string, expirationValue: number | null = 68433.05) => ({
-  status,
-  result,
-  expirationValue,
-})
+const view = (
+  status: string,
+  result: string,
+  expirationValue: number | null = 68433.05,
+  settlementValueMillionths: number | null = null,
+) => ({ status, result, expirationValue, settlementValueMillionths })
 
 describe('settlementOf', () => {
-  it('settles yes as up and no as down once the result is decided', () => {
-    for (const status of ['determined', 'amended', 'finalized'] as const) {
+  it('settles yes as up and no as down once the result is final', () => {
+    for (const status of ['amended', 'finalized'] as const) {
       assert.deepEqual(settlementOf(view(status, 'yes')), {
         kind: 'settled',
         side: 'up',
@@ -34,13 +34,28 @@ describe('settlementOf', () => {
     })
   })
 
-  it('voids a decided market without a yes/no result', () => {
-    assert.deepEqual(settlementOf(view('finalized', '')), { kind: 'void', priceDollars: 68433.05 })
-    assert.deepEqual(settlementOf(view('determined', 'scalar', null)), { kind: 'void', priceDollars: null })
+  it('waits on a final status whose result is still empty: missing data resolves No, never void', () => {
+    assert.equal(settlementOf(view('finalized', '')), null)
+    assert.equal(settlementOf(view('amended', '', null)), null)
   })
 
-  it('is not decided before determination or while disputed, whatever the result says', () => {
-    for (const status of ['initialized', 'active', 'inactive', 'closed', 'disputed'] as const)
+  it('voids only on the venue’s own word: a final result that is neither yes nor no', () => {
+    assert.deepEqual(settlementOf(view('finalized', 'scalar', null)), { kind: 'void', priceDollars: null })
+    assert.deepEqual(settlementOf(view('finalized', 'void')), { kind: 'void', priceDollars: 68433.05 })
+  })
+
+  it('waits while the payout contradicts the result (a half-written record)', () => {
+    assert.equal(settlementOf(view('finalized', 'yes', 68433.05, 0)), null)
+    assert.equal(settlementOf(view('finalized', 'no', 68433.05, 1_000_000)), null)
+    assert.deepEqual(settlementOf(view('finalized', 'yes', 68433.05, 1_000_000)), {
+      kind: 'settled',
+      side: 'up',
+      priceDollars: 68433.05,
+    })
+  })
+
+  it('is not final before finalized, at determined, or while disputed, whatever the result says', () => {
+    for (const status of ['initialized', 'active', 'inactive', 'closed', 'determined', 'disputed', 'halted'])
       assert.equal(settlementOf(view(status, 'yes')), null, status)
   })
 

@@ -1,17 +1,32 @@
-// The venue's decided result as the domain's Settlement (decisions §8): yes → up, no → down, any
-// other result once decided → void; the settlement price is `expiration_value` when reported.
+// The venue's final result as the domain's Settlement (decisions §8): yes → up, no → down, read only
+// at a final status. A decided record whose result is still empty is waited on, never voided: this
+// series resolves missing data as No (reference §2.5, §5.27), so a void comes only from the venue.
 import type { Settlement } from '../../domain/contest.ts'
+import { MILLIONTHS_PER_DOLLAR } from './fixed-point.ts'
 import type { KalshiMarket } from './market.ts'
-import { isDecidedStatus } from './market-status.ts'
+import { isFinalStatus } from './market-status.ts'
 
-/** null while the market is not decided (still trading, closed awaiting a result, or disputed). */
+/**
+ * null while the result is not final: still trading, closed or `determined` awaiting `finalized`,
+ * disputed, a final status with an empty result, or a result its own `settlement_value_dollars`
+ * contradicts (a half-written record: re-polled until it agrees).
+ *
+ * A void is the venue's own word for it: a final result that is neither yes nor no (`scalar`, a
+ * fractional payout under the contract terms, or any new word such as `void`).
+ */
 export function settlementOf(
-  market: Pick<KalshiMarket, 'status' | 'result' | 'expirationValue'>,
+  market: Pick<KalshiMarket, 'status' | 'result' | 'expirationValue'> &
+    Partial<Pick<KalshiMarket, 'settlementValueMillionths'>>,
 ): Settlement | null {
-  if (!isDecidedStatus(market.status)) return null
+  if (!isFinalStatus(market.status)) return null
   const priceDollars = market.expirationValue
-  if (market.result === 'yes') return { kind: 'settled', side: 'up', priceDollars }
-  if (market.result === 'no') return { kind: 'settled', side: 'down', priceDollars }
-  // `""` at a decided status, or `scalar` (a fractional payout, not expected on an up/down series)
+  const paid = market.settlementValueMillionths ?? null
+  if (market.result === 'yes')
+    return paid === null || paid === MILLIONTHS_PER_DOLLAR
+      ? { kind: 'settled', side: 'up', priceDollars }
+      : null
+  if (market.result === 'no')
+    return paid === null || paid === 0 ? { kind: 'settled', side: 'down', priceDollars } : null
+  if (market.result === '') return null
   return { kind: 'void', priceDollars }
 }

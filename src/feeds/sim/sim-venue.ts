@@ -57,6 +57,7 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
   return {
     name: 'sim',
     supportsHistory: true,
+    tradingPaused: (at) => !world.tradingActive(at),
     async marketAt(series, at) {
       if (!seriesSet.has(series)) return null
       return venueMarket(world.contest(series, quarterStart(at) + QUARTER_MS), at)

@@ -127,7 +127,15 @@ export function createSimWorld(seed: number, params: SimParams = SIM_PARAMS): Si
       const top = book(c, at)
       const bestYes = top.yes.at(-1)
       const bestNo = top.no.at(-1)
-      const result = !decided || c.voided ? '' : resolvesYes(c.settlementCents, c.strikeCents) ? 'yes' : 'no'
+      // a void is the venue's own word, a final result that is neither yes nor no (here `scalar`); an
+      // empty result at a final status is a half-written record, waited on (decisions §8)
+      const result = !decided
+        ? ''
+        : c.voided
+          ? 'scalar'
+          : resolvesYes(c.settlementCents, c.strikeCents)
+            ? 'yes'
+            : 'no'
       return {
         ticker: c.ticker,
         event_ticker: c.ticker.slice(0, c.ticker.lastIndexOf('-')),

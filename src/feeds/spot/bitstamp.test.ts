@@ -3,32 +3,35 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { parseBitstampCandles, parseBitstampMessage, parseBitstampTicker } from './bitstamp.ts'
 
-const TRADE = {
+// the reference's constructed order_book_btcusd message (§4.3), with a deeper ask listed out of order
+const BOOK = {
   data: {
-    id: 351234567,
     timestamp: '1772486998',
-    amount: 0.0125,
-    amount_str: '0.01250000',
-    price: 68433,
-    price_str: '68433',
-    type: 0,
-    microtimestamp: '1772486998745000',
-    buy_order_id: 1900000000000001,
-    sell_order_id: 1900000000000002,
+    microtimestamp: '1772486998812345',
+    bids: [
+      ['68432.00', '0.15000000'],
+      ['68431.00', '0.42000000'],
+    ],
+    asks: [
+      ['68434.00', '1.20000000'],
+      ['68433.00', '0.08000000'],
+    ],
   },
-  channel: 'live_trades_btcusd',
-  event: 'trade',
+  channel: 'order_book_btcusd',
+  event: 'data',
 }
 
 describe('parseBitstampMessage', () => {
-  it('takes the trade price as the mid, with the microsecond time', () => {
-    assert.deepEqual(parseBitstampMessage(JSON.stringify(TRADE)), {
+  it('takes the mid of the best bid and the best ask of the order book, with the microsecond time', () => {
+    assert.deepEqual(parseBitstampMessage(JSON.stringify(BOOK)), {
       kind: 'price',
-      price: { mid: 68433, exchangeAt: 1772486998745 },
+      price: { mid: 68432.5, exchangeAt: 1772486998812.345 },
     })
-    const noStr = { ...TRADE, data: { ...TRADE.data, price_str: undefined, price: 68434.5 } }
-    const ev = parseBitstampMessage(JSON.stringify(noStr))
-    assert.equal(ev.kind === 'price' && ev.price.mid, 68434.5)
+  })
+
+  it('takes a trade as a sign of life, never as a price', () => {
+    const trade = { data: { price_str: '68433' }, channel: 'live_trades_btcusd', event: 'trade' }
+    assert.equal(parseBitstampMessage(JSON.stringify(trade)).kind, 'alive')
   })
 
   it('asks for a reconnect on bts:request_reconnect and treats acks as signs of life', () => {
@@ -46,20 +49,23 @@ describe('parseBitstampMessage', () => {
     )
   })
 
-  it('rejects malformed trades naming the field', () => {
+  it('rejects malformed books naming the field', () => {
     assert.throws(
-      () => parseBitstampMessage(JSON.stringify({ ...TRADE, data: { ...TRADE.data, price_str: 'abc' } })),
-      /trade\.data\.price_str/,
+      () => parseBitstampMessage(JSON.stringify({ ...BOOK, data: { ...BOOK.data, bids: [['abc', '1']] } })),
+      /book\.data\.bids\[0\]\[0\]/,
     )
     assert.throws(
-      () => parseBitstampMessage(JSON.stringify({ ...TRADE, data: 'x' })),
-      /trade\.data: not an object/,
+      () => parseBitstampMessage(JSON.stringify({ ...BOOK, data: { ...BOOK.data, asks: [] } })),
+      /book\.data\.asks: empty side/,
     )
     assert.throws(
-      () => parseBitstampMessage(JSON.stringify({ ...TRADE, channel: 'live_trades_ethusd' })),
-      /trade\.channel/,
+      () => parseBitstampMessage(JSON.stringify({ ...BOOK, data: 'x' })),
+      /book\.data: not an object/,
     )
-    assert.throws(() => parseBitstampMessage('[]'), /message: not an object/)
+    assert.throws(
+      () => parseBitstampMessage(JSON.stringify({ ...BOOK, channel: 'order_book_ethusd' })),
+      /book\.channel/,
+    )
   })
 })
 

@@ -1,5 +1,5 @@
-// Bitstamp BTC/USD: WebSocket live trades, the REST ticker and one-minute OHLC, translated to mids and
-// closes (reference §4.3).
+// Bitstamp BTC/USD: the WebSocket order-book channel (a true mid: best bid and ask), the REST ticker
+// and one-minute OHLC, translated to mids and closes (reference §4.3).
 import {
   type ExchangeAdapter,
   type MinuteClose,
@@ -20,36 +20,42 @@ import {
   unixSecondsToMs,
 } from './spot-fields.ts'
 
-const CHANNEL = 'live_trades_btcusd'
+const CHANNEL = 'order_book_btcusd'
 
 export const BITSTAMP_SUBSCRIBE = JSON.stringify({ event: 'bts:subscribe', data: { channel: CHANNEL } })
 /** Bitstamp sends no heartbeat unprompted; it answers this one, which keeps a quiet socket provably alive. */
 export const BITSTAMP_HEARTBEAT = JSON.stringify({ event: 'bts:heartbeat' })
 
+/** The best level of one side: levels are `[price, amount]` strings, best first, but the extreme is taken anyway. */
+function bestLevel(levels: unknown, field: string, pick: (a: number, b: number) => number): number {
+  const rows = asArray(levels, field)
+  if (rows.length === 0) throw new SpotParseError(field, 'empty side')
+  return rows
+    .map((row, i) => toPrice(asArray(row, `${field}[${i}]`)[0], `${field}[${i}][0]`))
+    .reduce((a, b) => pick(a, b))
+}
+
 /**
- * Trade frames carry no bid or ask, so the trade price stands in for this source's mid: on a BTC-USD
- * book a tick wide the two differ by cents, and the median of three sources absorbs the rest. The
- * `_str` twin is preferred (it is the exact decimal), the number accepted when it is missing.
+ * Order-book frames (`event: "data"` on `order_book_btcusd`): a full top-100 snapshot each push, so
+ * the mid is the mean of the highest bid and the lowest ask. Trades would bounce between the two.
  */
 export function parseBitstampMessage(raw: string): WsEvent {
   const msg = asObject(parseJson(raw), 'message')
   const event = stringField(msg, 'event', 'message')
   switch (event) {
-    case 'trade': {
+    case 'data': {
       if (msg.channel !== CHANNEL)
-        throw new SpotParseError('trade.channel', `unexpected channel ${String(msg.channel)}`)
-      const data = asObject(msg.data, 'trade.data')
-      const mid =
-        data.price_str !== undefined
-          ? toPrice(data.price_str, 'trade.data.price_str')
-          : toPrice(data.price, 'trade.data.price')
+        throw new SpotParseError('book.channel', `unexpected channel ${String(msg.channel)}`)
+      const data = asObject(msg.data, 'book.data')
+      const bid = bestLevel(data.bids, 'book.data.bids', Math.max)
+      const ask = bestLevel(data.asks, 'book.data.asks', Math.min)
       const exchangeAt =
         data.microtimestamp !== undefined
-          ? toNumber(data.microtimestamp, 'trade.data.microtimestamp') / 1000
+          ? toNumber(data.microtimestamp, 'book.data.microtimestamp') / 1000
           : data.timestamp !== undefined
-            ? unixSecondsToMs(data.timestamp, 'trade.data.timestamp')
+            ? unixSecondsToMs(data.timestamp, 'book.data.timestamp')
             : null
-      return { kind: 'price', price: { mid, exchangeAt } }
+      return { kind: 'price', price: { mid: midOf(bid, ask), exchangeAt } }
     }
     case 'bts:request_reconnect':
       return { kind: 'reconnect' }

@@ -30,10 +30,19 @@ describe('parseKrakenMessage', () => {
 
   it('treats heartbeat, status and the subscribe ack as signs of life and reports a failed subscribe', () => {
     assert.deepEqual(parseKrakenMessage('{"channel":"heartbeat"}'), { kind: 'alive', note: 'heartbeat' })
-    assert.equal(
-      parseKrakenMessage('{"channel":"status","type":"update","data":[{"system":"online"}]}').kind,
-      'alive',
+    assert.deepEqual(
+      parseKrakenMessage('{"channel":"status","type":"update","data":[{"system":"online"}]}'),
+      {
+        kind: 'status',
+        online: true,
+        note: 'online',
+      },
     )
+    for (const system of ['maintenance', 'cancel_only', 'post_only'])
+      assert.deepEqual(
+        parseKrakenMessage(`{"channel":"status","type":"update","data":[{"system":"${system}"}]}`),
+        { kind: 'status', online: false, note: system },
+      )
     assert.equal(
       parseKrakenMessage('{"method":"subscribe","req_id":1,"success":true,"result":{}}').kind,
       'alive',

@@ -36,7 +36,15 @@ export function parseKrakenMessage(raw: string): WsEvent {
     return { kind: 'alive', note: msg.method }
   }
   if (typeof msg.channel !== 'string') throw new SpotParseError('message.channel', 'not a string')
-  if (msg.channel !== 'ticker') return { kind: 'alive', note: msg.channel } // heartbeat, status
+  if (msg.channel === 'status') {
+    // sent on connect and on every change of the trading engine's state: online, maintenance,
+    // cancel_only, post_only; only `online` matches anything (reference §4.2)
+    const data = asArray(msg.data, 'status.data')
+    const entry = asObject(data.at(-1), 'status.data[-1]')
+    if (typeof entry.system !== 'string') throw new SpotParseError('status.data[-1].system', 'not a string')
+    return { kind: 'status', online: entry.system === 'online', note: entry.system }
+  }
+  if (msg.channel !== 'ticker') return { kind: 'alive', note: msg.channel } // heartbeat
   const data = asArray(msg.data, 'ticker.data')
   // one entry per subscribed symbol; the last for ours is the newest
   for (let i = data.length - 1; i >= 0; i--) {

@@ -20,6 +20,11 @@ export type WsEvent =
   | { kind: 'price'; price: PriceObservation }
   /** heartbeats, subscription acks, status: proof the exchange is talking, no price */
   | { kind: 'alive'; note: string }
+  /**
+   * the exchange's trading-engine state (Kraken's `status` channel): while not `online` nothing
+   * trades and its book can go stale, so its quotes are left out (reference §4.2)
+   */
+  | { kind: 'status'; online: boolean; note: string }
   /** the exchange asks the client to reconnect now (Bitstamp's bts:request_reconnect) */
   | { kind: 'reconnect' }
   /** the exchange reported an error (a failed subscription, say) */

@@ -29,8 +29,17 @@ export const DEFAULT_DOWN_AFTER_MS = 60_000
 export type SpotFeedOptions = {
   sources: readonly SpotExchange[]
   urls: Readonly<Record<SpotExchange, Readonly<SpotEndpoints>>>
-  /** SPOT_MAX_AGE_S × 1000: an older mid is not fresh and stays out of the median */
+  /**
+   * SPOT_MAX_AGE_S × 1000: an older mid is not fresh and stays out of the median. Its age runs from
+   * the exchange's own timestamp where it sends one (a backlogged socket still delivers "new" frames),
+   * else from receipt.
+   */
   maxAgeMs: number
+  /**
+   * fewer fresh sources than this give no spot (decisions §8: a median of one has no outlier
+   * protection); default 2, or every source of a feed that has fewer (as the reading's `few-sources`)
+   */
+  minFreshSources?: number
   wallClock: Clock
   logger: Logger
   /** a source silent this long (or never heard from this long after start) is `down`; default 60 s */
@@ -48,7 +57,10 @@ export type FeedSource = Pick<SpotSource, 'snapshot' | 'closeOf' | 'start' | 'cl
   readonly name: string
 }
 
-export type SpotFeedCoreOptions = Pick<SpotFeedOptions, 'maxAgeMs' | 'wallClock' | 'logger' | 'downAfterMs'>
+export type SpotFeedCoreOptions = Pick<
+  SpotFeedOptions,
+  'maxAgeMs' | 'wallClock' | 'logger' | 'downAfterMs' | 'minFreshSources'
+>
 
 export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
   const { maxAgeMs, wallClock } = opts
@@ -78,8 +90,11 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
   const { maxAgeMs, wallClock } = opts
   const names = sources.map((s) => s.name)
 
+  const minFresh = opts.minFreshSources ?? Math.min(2, sources.length)
   const isFresh = (snap: SpotSourceSnapshot, now: number): boolean =>
-    snap.midAt !== null && now - snap.midAt <= maxAgeMs
+    snap.midAt !== null &&
+    !snap.maintenance &&
+    now - Math.min(snap.midAt, snap.exchangeAt ?? snap.midAt) <= maxAgeMs
 
   const status = (s: FeedSource, now: number): SpotSourceStatus => {
     const snap = s.snapshot()
@@ -93,6 +108,9 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
       midDollars: snap.mid === null ? null : round2(snap.mid),
       midAt: snap.midAt,
       fresh: isFresh(snap, now),
+      lagMs:
+        snap.midAt === null || snap.exchangeAt === null ? null : Math.round(snap.midAt - snap.exchangeAt),
+      maintenance: snap.maintenance,
     }
   }
 
@@ -121,8 +139,13 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
     name: 'spot',
     // A live feed only knows the present: `at` is the engine's reading instant, which is now give or
     // take a tick, so freshness is judged against the wall clock (decisions §8, SPOT_MAX_AGE_S).
-    spotAt: async () => observe()?.priceDollars ?? null,
-    // the median now, with the number of fresh sources in it (decisions §11: a reading needs 2)
+    // a spot needs 2 fresh sources (decisions §8, §11): a median of one has no outlier protection
+    spotAt: async () => {
+      const o = observe()
+      return o === null || o.freshSources < minFresh ? null : o.priceDollars
+    },
+    // the median now, with the number of fresh sources in it: the reading judges their count
+    // (`few-sources`) by the same rule, so it can say why it raised nothing
     observeSpot: async () => observe(),
     stampedClosesBefore: async (at, count) => stampedCloses(at, count),
     // the mean over a span from the closes that bound it: the feed keeps closes, not every second

@@ -62,8 +62,12 @@ export type SpotSourceSnapshot = {
   /** wall ms of the last good frame or REST answer */
   lastOkAt: number | null
   mid: number | null
-  /** wall ms the mid was observed at (the exchange's own clock is not trusted for freshness) */
+  /** wall ms the mid was received at */
   midAt: number | null
+  /** the exchange's own time of a mid that came by socket (ms), when it sends one: a backlog shows as old */
+  exchangeAt: number | null
+  /** true while the exchange reports maintenance (its quotes are not live) */
+  maintenance: boolean
 }
 
 export type SpotSource = {
@@ -107,6 +111,8 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   let lastOkAt: number | null = null
   let mid: number | null = null
   let midAt: number | null = null
+  let exchangeAt: number | null = null
+  let maintenance = false
   let closed = false
 
   let session: WsSession | null = null
@@ -132,14 +138,14 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   const ok = (): void => {
     lastOkAt = wallClock.now()
   }
-  const observe = (observation: PriceObservation): void => {
-    const price = observation.mid
-    opts.onPrice?.(source, observation)
+  const observe = (price: PriceObservation): void => {
+    opts.onPrice?.(source, price)
     const now = wallClock.now()
-    mid = price
+    mid = price.mid
     midAt = now
+    exchangeAt = price.exchangeAt
     lastOkAt = now
-    book.recordLive(now, price)
+    book.recordLive(now, price.mid)
     settleFirst()
   }
 
@@ -155,6 +161,17 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       case 'price':
         pricedThisSocket = true
         observe(ev.price)
+        return
+      case 'status':
+        ok()
+        socketAnswered = true
+        maybeSettleOnFailure()
+        if (maintenance === ev.online)
+          logger[ev.online ? 'info' : 'warn'](
+            { source, system: ev.note },
+            ev.online ? 'spot exchange back online' : 'spot exchange in maintenance; its quotes are left out',
+          )
+        maintenance = !ev.online
         return
       case 'alive':
         ok()
@@ -229,7 +246,10 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       if (closed) return
       if (restFailing) logger.info({ source }, 'spot REST ticker answering again')
       restFailing = false
-      observe(price)
+      // an answer to a request made just now is as fresh as its receipt; a REST ticker's own time is
+      // the last trade's (Coinbase) or a whole second (Bitstamp), not the book's: only socket frames,
+      // which a backlog can delay, are judged by the exchange's clock
+      observe({ ...price, exchangeAt: null })
     } catch (err) {
       if (closed) return
       // one warning per failing streak: the poll repeats every few seconds
@@ -271,7 +291,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
 
   return {
     name: source,
-    snapshot: () => ({ startedAt, lastOkAt, mid, midAt }),
+    snapshot: () => ({ startedAt, lastOkAt, mid, midAt, exchangeAt, maintenance }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
     start() {
       if (started) return started

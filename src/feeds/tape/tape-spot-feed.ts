@@ -16,7 +16,7 @@ export type TapeSpotFeed = PriceFeed & {
 }
 
 type TapeSource = FeedSource & {
-  observe(at: number, mid: number): void
+  observe(at: number, mid: number, exchangeAt: number | null): void
   loadCloses(closes: ClosesRecord['c']): void
 }
 
@@ -25,18 +25,21 @@ function createTapeSource(name: string): TapeSource {
   let startedAt: number | null = null
   let mid: number | null = null
   let midAt: number | null = null
+  let exchangeAt: number | null = null
   return {
     name,
-    observe(at, price) {
+    observe(at, price, xt) {
       startedAt ??= at
       mid = price
       midAt = at
+      exchangeAt = xt
       book.recordLive(at, price)
     },
     loadCloses(closes) {
       book.loadCandles(closes.map(([minuteStart, close]) => ({ minuteStart, close })))
     },
-    snapshot: () => ({ startedAt, lastOkAt: midAt, mid, midAt }),
+    // a tape has no exchange status: maintenance shows, as it did live, only as prices left out
+    snapshot: () => ({ startedAt, lastOkAt: midAt, mid, midAt, exchangeAt, maintenance: false }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
     start: async () => {},
     close: async () => {},
@@ -76,7 +79,7 @@ export function createTapeSpotFeed(opts: {
         return true
       }
       const price = record.px ?? midOf(record.bid as number, record.ask as number)
-      source.observe(record.t, price)
+      source.observe(record.t, price, record.xt ?? null)
       return true
     },
   }

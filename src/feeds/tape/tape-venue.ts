@@ -6,6 +6,7 @@ import { MINUTE_MS, type Settlement } from '../../domain/contest.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { SourceStatus, Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
 import type { TapeRecord } from '../../tape/tape-format.ts'
+import { parseExchangeStatus } from '../kalshi/exchange-status.ts'
 import { createMarketBook, toVenueMarket } from '../kalshi/market-book.ts'
 import { phaseForStatus } from '../kalshi/market-status.ts'
 import { asksFromOrderbook } from '../kalshi/orderbook.ts'
@@ -48,6 +49,8 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
   // windows not yet closed, for the replay's tick instants
   const windows = new Map<string, { opensAt: number; closesAt: number }>()
   let exchange: unknown = null
+  // the recorded status holds until the next record: a recording writes it again only when it changes
+  let paused = false
   let prunedAt = Number.NEGATIVE_INFINITY
   let exchangeKey = ''
 
@@ -73,6 +76,9 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
       }
       if (record.k === 'exchange') {
         exchange = record.status
+        const status = parseExchangeStatus(record.status)
+        // a body the live adapter could not read changes nothing there either
+        if (status.ok) paused = !status.value.tradingActive
         const key = JSON.stringify(record.status)
         if (key === exchangeKey) return false
         exchangeKey = key
@@ -81,6 +87,8 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
       return false
     },
     exchangeStatus: () => exchange,
+    // as live: while the recorded exchange says trading is paused, no reading is raised (`paused`)
+    tradingPaused: () => paused,
     nextBoundaryAfter(t) {
       if (t - prunedAt >= FORGET_AFTER_MS / 24) {
         // as live, a market not shown for a day is forgotten: a month's replay holds only recent ones

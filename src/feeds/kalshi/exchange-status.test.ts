@@ -1,0 +1,82 @@
+// Tests of the exchange status and schedule: the flags (also from an error answer), and which pauses
+// the venue scheduled, in New York time across daylight saving.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { inWeeklyPause, isScheduledPause, parseExchangeStatus, parseSchedule } from './exchange-status.ts'
+
+describe('parseExchangeStatus', () => {
+  it('reads the flags; trading is active only while the exchange is', () => {
+    assert.deepEqual(parseExchangeStatus({ exchange_active: true, trading_active: true }), {
+      ok: true,
+      value: { exchangeActive: true, tradingActive: true, resumeAt: null },
+    })
+    assert.deepEqual(
+      parseExchangeStatus({
+        exchange_active: false,
+        trading_active: true,
+        exchange_estimated_resume_time: '2026-03-05T10:00:00Z',
+      }),
+      {
+        ok: true,
+        value: { exchangeActive: false, tradingActive: false, resumeAt: Date.parse('2026-03-05T10:00:00Z') },
+      },
+    )
+  })
+
+  it('names the missing flag', () => {
+    assert.deepEqual(parseExchangeStatus({ exchange_active: true }), { ok: false, field: 'trading_active' })
+    assert.deepEqual(parseExchangeStatus('down'), { ok: false, field: 'exchange_status' })
+  })
+})
+
+describe('scheduled pauses', () => {
+  it('knows the weekly Thursday 03:00–05:00 ET pause in winter and in summer', () => {
+    // Thursday 2026-03-05, EST (UTC−5): 03:00 ET = 08:00Z
+    assert.equal(inWeeklyPause(Date.parse('2026-03-05T07:59:00Z')), false)
+    assert.equal(inWeeklyPause(Date.parse('2026-03-05T08:00:00Z')), true)
+    assert.equal(inWeeklyPause(Date.parse('2026-03-05T09:59:00Z')), true)
+    assert.equal(inWeeklyPause(Date.parse('2026-03-05T10:00:00Z')), false)
+    // Thursday 2026-07-02, EDT (UTC−4): 03:00 ET = 07:00Z
+    assert.equal(inWeeklyPause(Date.parse('2026-07-02T07:30:00Z')), true)
+    assert.equal(inWeeklyPause(Date.parse('2026-07-01T07:30:00Z')), false, 'a Wednesday')
+  })
+
+  it('reads listed maintenance windows and gaps in the standard hours', () => {
+    const parsed = parseSchedule({
+      schedule: {
+        standard_hours: [
+          {
+            start_time: '2026-01-01T00:00:00Z',
+            end_time: '2027-01-01T00:00:00Z',
+            monday: [
+              { open_time: '00:00', close_time: '12:00' },
+              { open_time: '13:00', close_time: '24:00' },
+            ],
+            tuesday: [{ open_time: '00:00', close_time: '24:00' }],
+            wednesday: [{ open_time: 'noon', close_time: '24:00' }],
+          },
+        ],
+        maintenance_windows: [
+          { start_datetime: '2026-03-03T15:00:00Z', end_datetime: '2026-03-03T16:00:00Z' },
+        ],
+      },
+    })
+    assert.ok(parsed.ok)
+    const schedule = parsed.value
+    // Monday 2026-03-02 12:30 ET = 17:30Z: between sessions
+    assert.equal(isScheduledPause(schedule, Date.parse('2026-03-02T17:30:00Z')), true)
+    assert.equal(isScheduledPause(schedule, Date.parse('2026-03-02T18:30:00Z')), false)
+    // Tuesday: open all day, but for the listed window
+    assert.equal(isScheduledPause(schedule, Date.parse('2026-03-03T15:30:00Z')), true)
+    assert.equal(isScheduledPause(schedule, Date.parse('2026-03-03T16:30:00Z')), false)
+    // a day the template leaves out is not read as closed
+    assert.equal(isScheduledPause(schedule, Date.parse('2026-03-06T17:30:00Z')), false)
+    // outside the template's validity nothing is inferred from it
+    assert.equal(isScheduledPause(schedule, Date.parse('2027-03-02T17:30:00Z')), false)
+    assert.equal(isScheduledPause(null, Date.parse('2026-03-02T17:30:00Z')), false)
+  })
+
+  it('refuses a body without the schedule object', () => {
+    assert.deepEqual(parseSchedule({ hours: [] }), { ok: false, field: 'schedule' })
+  })
+})

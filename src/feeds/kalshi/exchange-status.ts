@@ -1,0 +1,126 @@
+// The exchange's own status and schedule (reference §1.13): whether trading is permitted now, and
+// whether a pause is one the venue scheduled (the weekly Thursday 03:00–05:00 ET maintenance, a
+// listed maintenance window, or a gap in the standard hours) or an outage. Pure parsing and maths.
+import { parseRfc3339 } from './market.ts'
+import { malformed, type Parsed, parsed } from './parsed.ts'
+
+export type ExchangeStatus = {
+  exchangeActive: boolean
+  tradingActive: boolean
+  /** epoch ms, when the venue gives one */
+  resumeAt: number | null
+}
+
+/** A weekly template of sessions in ET minutes of the day, valid between two instants. */
+type StandardHours = { from: number; to: number; sessions: ReadonlyMap<string, Array<[number, number]>> }
+
+export type ExchangeSchedule = {
+  standardHours: StandardHours[]
+  maintenance: Array<{ from: number; to: number }>
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** `GET /exchange/status` (also sent with a 500, 503 or 504, as the venue's OpenAPI lists). */
+export function parseExchangeStatus(body: unknown): Parsed<ExchangeStatus> {
+  if (!isRecord(body)) return malformed('exchange_status')
+  if (typeof body.trading_active !== 'boolean') return malformed('trading_active')
+  if (typeof body.exchange_active !== 'boolean') return malformed('exchange_active')
+  const resume = body.exchange_estimated_resume_time
+  const resumeAt = resume === undefined || resume === null ? null : parseRfc3339(resume)
+  return parsed({
+    exchangeActive: body.exchange_active,
+    tradingActive: body.trading_active && body.exchange_active,
+    resumeAt,
+  })
+}
+
+const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const
+const HHMM = /^(\d{2}):(\d{2})$/
+
+function minuteOfDay(text: unknown): number | null {
+  if (typeof text !== 'string') return null
+  const m = HHMM.exec(text)
+  if (!m) return null
+  const minutes = Number(m[1]) * 60 + Number(m[2])
+  return minutes <= 24 * 60 ? minutes : null
+}
+
+/**
+ * `GET /exchange/schedule`. How the venue lists the Thursday pause is undocumented (reference §1.13
+ * [U]), so both forms are read: maintenance windows, and sessions that leave the pause out. Sessions
+ * that do not parse are skipped; only a body without the schedule object is malformed.
+ */
+export function parseSchedule(body: unknown): Parsed<ExchangeSchedule> {
+  if (!isRecord(body) || !isRecord(body.schedule)) return malformed('schedule')
+  const { standard_hours: hours, maintenance_windows: windows } = body.schedule
+  const standardHours: StandardHours[] = []
+  for (const entry of Array.isArray(hours) ? hours : []) {
+    if (!isRecord(entry)) continue
+    const from = parseRfc3339(entry.start_time)
+    const to = parseRfc3339(entry.end_time)
+    if (from === null || to === null) continue
+    const sessions = new Map<string, Array<[number, number]>>()
+    for (const day of DAYS) {
+      const list = entry[day]
+      // a day the template does not give is unknown, not closed: nothing is inferred from it
+      if (!Array.isArray(list)) continue
+      const spans: Array<[number, number]> = []
+      for (const session of list) {
+        if (!isRecord(session)) continue
+        const open = minuteOfDay(session.open_time)
+        const close = minuteOfDay(session.close_time)
+        if (open !== null && close !== null) spans.push([open, close])
+      }
+      sessions.set(day, spans)
+    }
+    standardHours.push({ from, to, sessions })
+  }
+  const maintenance: ExchangeSchedule['maintenance'] = []
+  for (const w of Array.isArray(windows) ? windows : []) {
+    if (!isRecord(w)) continue
+    const from = parseRfc3339(w.start_datetime)
+    const to = parseRfc3339(w.end_datetime)
+    if (from !== null && to !== null && to > from) maintenance.push({ from, to })
+  }
+  return parsed({ standardHours, maintenance })
+}
+
+const EASTERN = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  weekday: 'long',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** The ET weekday (lower case) and minute of the day of an instant. */
+export function easternClock(at: number): { day: string; minute: number } {
+  const parts = Object.fromEntries(EASTERN.formatToParts(at).map((p) => [p.type, p.value]))
+  return {
+    day: String(parts.weekday).toLowerCase(),
+    minute: Number(parts.hour) * 60 + Number(parts.minute),
+  }
+}
+
+/** The venue's documented weekly trading pause: Thursday 03:00–05:00 ET (reference §1.13). */
+export function inWeeklyPause(at: number): boolean {
+  const { day, minute } = easternClock(at)
+  return day === 'thursday' && minute >= 3 * 60 && minute < 5 * 60
+}
+
+/**
+ * True when `at` falls in a pause the venue announced: the weekly Thursday window, a listed
+ * maintenance window, or outside every session of a standard-hours template valid at `at`.
+ */
+export function isScheduledPause(schedule: ExchangeSchedule | null, at: number): boolean {
+  if (inWeeklyPause(at)) return true
+  if (!schedule) return false
+  if (schedule.maintenance.some((w) => at >= w.from && at < w.to)) return true
+  const template = schedule.standardHours.find((h) => at >= h.from && at < h.to)
+  if (!template) return false
+  const { day, minute } = easternClock(at)
+  const sessions = template.sessions.get(day)
+  return sessions !== undefined && !sessions.some(([open, close]) => minute >= open && minute < close)
+}

@@ -1,0 +1,84 @@
+// BRTI, the settlement index itself, as the model's spot while its prints are fresh (decisions §8):
+// relayed by the venue's WebSocket to a keyed client. With it the exchange proxy's basis is zero;
+// without it (no key, or the socket down) the exchange median carries on as before.
+import type { Clock } from '../../ports/clock.ts'
+import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
+import type { IndexPrint } from './kalshi-socket.ts'
+
+export type IndexSource = { onIndex(handler: (print: IndexPrint) => void): void }
+
+export type IndexSpotOptions = {
+  /** the exchange median to fall back on */
+  proxy: PriceFeed
+  index: IndexSource
+  /** the index followed; default BRTI */
+  id?: string
+  /** SPOT_MAX_AGE_S × 1000: a print older than this (by the index's own time) is not fresh */
+  maxAgeMs: number
+  wallClock: Clock
+  /** a source with no print for this long is `down` in health; default 60 s */
+  downAfterMs?: number
+}
+
+export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
+  const { proxy, wallClock, maxAgeMs } = opts
+  const id = opts.id ?? 'BRTI'
+  const downAfterMs = opts.downAfterMs ?? 60_000
+  let last: { value: number; at: number; receivedAt: number } | null = null
+  let startedAt: number | null = null
+  opts.index.onIndex((print) => {
+    if (print.id !== id) return
+    // prints can arrive out of order after a reconnect: keep the newest by the index's own time
+    if (last && print.at < last.at) return
+    last = { value: print.value, at: print.at, receivedAt: wallClock.now() }
+  })
+  const fresh = (now: number): boolean =>
+    last !== null && now - Math.min(last.at, last.receivedAt) <= maxAgeMs
+
+  const status = (now: number): SpotSourceStatus => {
+    const since = last?.receivedAt ?? startedAt ?? now
+    return {
+      name: id.toLowerCase(),
+      state: now - since > downAfterMs ? 'down' : 'ok',
+      lastOkAt: last?.receivedAt ?? null,
+      midDollars: last?.value ?? null,
+      midAt: last?.receivedAt ?? null,
+      fresh: fresh(now),
+      lagMs: last === null ? null : Math.round(last.receivedAt - last.at),
+      maintenance: false,
+    }
+  }
+
+  return {
+    name: proxy.name,
+    async spotAt(at) {
+      const now = wallClock.now()
+      if (last && fresh(now)) return last.value
+      return proxy.spotAt(at)
+    },
+    // the index itself is the spot: no median, so no second source is needed (decisions §8, §11)
+    async observeSpot(at) {
+      const now = wallClock.now()
+      if (last && fresh(now))
+        return {
+          priceDollars: last.value,
+          observedAt: Math.min(last.at, last.receivedAt),
+          freshSources: 1,
+          index: id,
+        }
+      if (proxy.observeSpot) return proxy.observeSpot(at)
+      const price = await proxy.spotAt(at)
+      const freshSources = proxy.sources().filter((s) => s.fresh).length
+      return price === null ? null : { priceDollars: price, observedAt: now, freshSources }
+    },
+    minuteClosesBefore: (at, count) => proxy.minuteClosesBefore(at, count),
+    ...(proxy.stampedClosesBefore ? { stampedClosesBefore: proxy.stampedClosesBefore.bind(proxy) } : {}),
+    ...(proxy.meanOver ? { meanOver: proxy.meanOver.bind(proxy) } : {}),
+    sources: () => [...proxy.sources(), status(wallClock.now())],
+    async start() {
+      startedAt = wallClock.now()
+      await proxy.start()
+    },
+    close: () => proxy.close(),
+  }
+}

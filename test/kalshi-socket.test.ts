@@ -1,0 +1,291 @@
+// The venue's WebSocket with an API key, against the fixture venue over real sockets: the signed
+// handshake, the two subscriptions, BRTI as the model's spot while fresh, results before REST shows
+// them, and an outage that costs REST nothing (reference §1.11, §4.4).
+import assert from 'node:assert/strict'
+import { generateKeyPairSync } from 'node:crypto'
+import { describe, it } from 'node:test'
+import { withSettlementIndex } from '../src/feeds/kalshi/index-spot.ts'
+import { createKalshiSocket, parseSocketFrame, socketUrlFor } from '../src/feeds/kalshi/kalshi-socket.ts'
+import { createRequestSigner } from '../src/feeds/kalshi/request-signing.ts'
+import { makeMarket } from './fixtures/kalshi-fixture.ts'
+import { MINUTE, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
+import { eventually, startSpotWorld } from './support/spot-world.ts'
+
+const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString()
+const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+const credentials = { keyId: 'a952bcbe-ec3b-4b5b-b8f9-11dae589608c', privateKeyPem }
+const quiet = { info() {}, warn() {}, error() {}, debug() {} }
+const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
+
+function socketFor(baseUrl: string, key = credentials, events: boolean[] = [], logs: string[] = []) {
+  return createKalshiSocket({
+    url: socketUrlFor(baseUrl),
+    signer: createRequestSigner(key),
+    clock: { now: () => Date.now() },
+    logger: { ...quiet, warn: (_o: unknown, msg?: string) => void logs.push(msg ?? '') },
+    telemetry: { request() {}, retry() {}, socket: (c) => void events.push(c) },
+    backoff: { baseMs: 20, capMs: 100 },
+  })
+}
+
+describe('Kalshi socket › frames and URLs', () => {
+  it('derives the socket URL from the REST base', () => {
+    assert.equal(
+      socketUrlFor('https://external-api.kalshi.com/trade-api/v2'),
+      'wss://external-api-ws.kalshi.com/trade-api/ws/v2',
+    )
+    assert.equal(
+      socketUrlFor('https://api.elections.kalshi.com/trade-api/v2'),
+      'wss://api.elections.kalshi.com/trade-api/ws/v2',
+    )
+    assert.equal(socketUrlFor('http://127.0.0.1:8080/trade-api/v2'), 'ws://127.0.0.1:8080/trade-api/ws/v2')
+  })
+
+  it('reads the reference’s frames: BRTI parsed twice, lifecycle events, errors', () => {
+    const cf = '{"type":"value","id":"BRTI","time":1772486985000,"value":"68431.92"}'
+    assert.deepEqual(
+      parseSocketFrame(
+        JSON.stringify({
+          type: 'cfbenchmarks_value',
+          sid: 1,
+          seq: 4211,
+          msg: { index_id: 'BRTI', data: cf },
+        }),
+      ),
+      { kind: 'index', print: { id: 'BRTI', value: 68431.92, at: 1772486985000 } },
+    )
+    const determined = parseSocketFrame(
+      '{"type":"market_lifecycle_v2","sid":13,"seq":103,"msg":{"event_type":"determined","market_ticker":"KXBTC15M-26SEP251515-15","result":"no","settlement_value":"0.0000","determination_ts":1790363701}}',
+    )
+    assert.equal(determined?.kind, 'lifecycle')
+    assert.equal(determined?.kind === 'lifecycle' && determined.event.result, 'no')
+    assert.deepEqual(
+      parseSocketFrame('{"id":126,"type":"error","msg":{"code":9,"msg":"Authentication required"}}'),
+      {
+        kind: 'error',
+        code: 9,
+        message: 'Authentication required',
+      },
+    )
+    for (const bad of [
+      'nope',
+      '{"type":"cfbenchmarks_value","msg":{"data":"{bad"}}',
+      '{"type":"market_lifecycle_v2","msg":{}}',
+    ])
+      assert.equal(parseSocketFrame(bad), null, bad)
+  })
+})
+
+describe('Kalshi socket › against the fixture venue', () => {
+  it('signs the handshake, subscribes to lifecycle and BRTI, and is refused with a wrong key', async () => {
+    const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
+    const good = socketFor(w.kalshi.baseUrl)
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    const events: boolean[] = []
+    const bad = socketFor(
+      w.kalshi.baseUrl,
+      {
+        keyId: 'stranger',
+        privateKeyPem: other.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      },
+      events,
+    )
+    try {
+      good.start()
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 2,
+      )
+      const accepted = w.kalshi.wsHandshakes.find((h) => h.accepted)
+      assert.equal(accepted?.headers['kalshi-access-key'], credentials.keyId)
+      assert.ok(Math.abs(Number(accepted?.headers['kalshi-access-timestamp']) - Date.now()) < 30_000)
+      assert.deepEqual(
+        w.kalshi.wsCommands.map((c) => c.params),
+        [{ channels: ['market_lifecycle_v2'] }, { channels: ['cfbenchmarks_value'], index_ids: ['BRTI'] }],
+      )
+      assert.equal(good.connected(), true)
+
+      bad.start()
+      await eventually(
+        () => w.kalshi.wsHandshakes.filter((h) => !h.accepted).length,
+        (n) => n >= 2,
+      )
+      assert.equal(bad.connected(), false)
+      assert.ok(
+        events.every((e) => e === false),
+        'never connected, every attempt counted as a drop',
+      )
+    } finally {
+      await Promise.all([good.close(), bad.close()])
+      await w.close()
+    }
+  })
+
+  it('makes BRTI the model’s spot while its prints are fresh, the exchange median otherwise', async () => {
+    const spot = await startSpotWorld({
+      maxAgeMs: 800,
+      prepare: (ex) => {
+        ex.coinbase.setPrice(68_000, 68_001)
+        ex.kraken.setPrice(68_010, 68_011)
+        ex.bitstamp.setPrice(68_020, 68_021)
+      },
+    })
+    const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
+    const socket = socketFor(w.kalshi.baseUrl)
+    const feed = withSettlementIndex({
+      proxy: spot.feed,
+      index: socket,
+      maxAgeMs: 800,
+      wallClock: { now: () => Date.now() },
+    })
+    try {
+      socket.start()
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 2,
+      )
+      assert.equal(await feed.spotAt(Date.now()), 68_010.5, 'no print yet: the exchange median')
+      w.kalshi.pushBrti(70_000.12, Date.now())
+      await eventually(
+        () => feed.spotAt(Date.now()),
+        (s) => s === 70_000.12,
+      )
+      const brti = feed.sources().find((s) => s.name === 'brti')
+      assert.deepEqual([brti?.fresh, brti?.midDollars], [true, 70_000.12])
+      // a print stamped long ago by the index is not fresh, however new its arrival
+      w.kalshi.pushBrti(71_000, Date.now() - 5_000)
+      for (const x of [spot.ex.coinbase, spot.ex.kraken, spot.ex.bitstamp]) x.setPrice(68_100, 68_101)
+      await eventually(
+        () => feed.spotAt(Date.now()),
+        (s) => s === 68_100.5,
+      )
+    } finally {
+      await socket.close()
+      await w.close()
+      await spot.close()
+    }
+  })
+
+  it('settles on the socket’s `settled` before REST shows finalized, and picks up strikes', async () => {
+    const closing = makeMarket({
+      openTime: NOW - 15 * MINUTE,
+      closeTime: NOW,
+      status: 'closed',
+      floorStrike: 68_000,
+    })
+    const next = makeMarket({ openTime: NOW, closeTime: NOW + 15 * MINUTE, status: 'active' })
+    const w = await startKalshiVenueWorld({
+      fixture: { publicKeyPem },
+      seed: (k) => [closing, next].forEach(k.addMarket),
+      venue: { credentials },
+    })
+    const socket = socketFor(w.kalshi.baseUrl)
+    try {
+      // the world's venue has no socket of its own: a second venue over the same fixture gets one
+      const { createKalshiVenue } = await import('../src/feeds/kalshi/kalshi-venue.ts')
+      const venue = createKalshiVenue({
+        baseUrl: w.kalshi.baseUrl,
+        series: ['KXBTC15M'],
+        pollMs: 10_000,
+        wallClock: { now: () => Date.now() },
+        logger: quiet,
+        credentials,
+        socket,
+        maxRequestsPerSec: 100,
+      })
+      await venue.start()
+      try {
+        await eventually(
+          () => w.kalshi.wsCommands.length,
+          (n) => n === 2,
+        )
+        w.kalshi.pushWs('market_lifecycle_v2', {
+          event_type: 'metadata_updated',
+          market_ticker: next.ticker,
+          strike_type: 'greater_or_equal',
+          floor_strike: 68_123.45,
+          yes_sub_title: 'Target Price: $68,123.45',
+        })
+        w.kalshi.pushWs('market_lifecycle_v2', {
+          event_type: 'determined',
+          market_ticker: closing.ticker,
+          result: 'yes',
+          settlement_value: '1.0000',
+          determination_ts: Math.floor(NOW / 1000) + 1,
+        })
+        await eventually(
+          async () => (await venue.market(next.ticker, NOW))?.strikePriceDollars,
+          (s) => s === 68_123.45,
+        )
+        assert.equal(await venue.result(closing.ticker, NOW), null, 'determined is provisional')
+        w.kalshi.pushWs('market_lifecycle_v2', {
+          event_type: 'settled',
+          market_ticker: closing.ticker,
+          settled_ts: Math.floor(NOW / 1000) + 8,
+        })
+        const result = await eventually(
+          () => venue.result(closing.ticker, NOW),
+          (r) => r !== null,
+        )
+        assert.deepEqual(result, { kind: 'settled', side: 'up', priceDollars: null })
+        assert.equal(
+          (
+            (await (await fetch(`${w.kalshi.baseUrl}/markets/${closing.ticker}`)).json()) as {
+              market: { status: string }
+            }
+          ).market.status,
+          'closed',
+          'REST has not finalized it yet',
+        )
+      } finally {
+        await venue.close()
+      }
+    } finally {
+      await socket.close()
+      await w.close()
+    }
+  })
+
+  it('reconnects and resubscribes after a drop, with a metric and a log line; REST never stops', async () => {
+    const live = makeMarket({ openTime: NOW - MINUTE, closeTime: NOW + 14 * MINUTE, status: 'active' })
+    const events: boolean[] = []
+    const logs: string[] = []
+    const w = await startKalshiVenueWorld({ fixture: { publicKeyPem }, seed: (k) => k.addMarket(live) })
+    const socket = socketFor(w.kalshi.baseUrl, credentials, events, logs)
+    try {
+      socket.start()
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 2,
+      )
+      w.kalshi.refuseWs(true)
+      w.kalshi.dropWs()
+      await eventually(
+        () => w.kalshi.wsHandshakes.filter((h) => !h.accepted).length,
+        (n) => n >= 2,
+      )
+      assert.equal(socket.connected(), false)
+      // REST polling carries on meanwhile
+      const polled = w.requestsTo('/markets').length
+      await w.polls(2)
+      assert.ok(w.requestsTo('/markets').length > polled)
+      w.kalshi.updateMarket(live.ticker, { floor_strike: 68_500 })
+      await w.polls(2)
+      assert.equal((await w.venue.market(live.ticker, NOW))?.strikePriceDollars, 68_500)
+
+      w.kalshi.refuseWs(false)
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 4,
+      )
+      assert.equal(socket.connected(), true)
+      assert.deepEqual(events.slice(0, 2), [true, false])
+      assert.equal(events.at(-1), true)
+      assert.ok(logs.includes('kalshi socket ended; REST polling carries on, reconnecting'))
+    } finally {
+      await socket.close()
+      await w.close()
+    }
+  })
+})
