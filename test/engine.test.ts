@@ -368,14 +368,15 @@ describe('engine', () => {
     assert.deepEqual(histories[1], histories[0])
     assert.notDeepEqual(histories[2], histories[0])
 
-    // the live engine with the same seed, ticking at the instants the backfill stands in for its
-    // latency, raises the same readings for contest Q (each priced from the instant it observed)
+    // the live engine with the same seed, ticking at each whole minute, raises the same readings for
+    // contest Q (each priced from the instant it observed); only raised_at carries the backfill's
+    // latency stand-in
     const w = await createEngineWorld({ seed: 5, start: Q + 100 })
     try {
       const engine = w.engine()
       await engine.tick()
       for (let minute = 1; minute <= 14; minute++) {
-        w.time.set(Q + minute * MINUTE_MS + readingLatencyMs(TICKER, minute))
+        w.time.set(Q + minute * MINUTE_MS)
         await engine.tick()
       }
       await runTicks([engine], w.time, Q + QUARTER_MS, Q + QUARTER_MS + 95_000, 5_000)
@@ -384,6 +385,10 @@ describe('engine', () => {
       assert.ok(live && rebuilt)
       const numbers = (c: Contest) => c.signals.map(({ raisedAt: _r, ...s }) => s)
       assert.deepEqual(numbers(live), numbers(rebuilt))
+      assert.deepEqual(
+        rebuilt.signals.map((s) => s.raisedAt),
+        rebuilt.signals.map((s) => Q + s.minute * MINUTE_MS + readingLatencyMs(TICKER, s.minute)),
+      )
       assert.deepEqual({ ...live, signals: [] }, { ...rebuilt, signals: [] })
     } finally {
       await w.close()

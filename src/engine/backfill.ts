@@ -79,8 +79,12 @@ async function historicReadings(ctx: StepContext, contest: Contest): Promise<Sig
   const signals: Signal[] = []
   for (let minute = FIRST_READING_MINUTE; minute <= LAST_READING_MINUTE; minute++) {
     const at = contest.opensAt + minute * MINUTE_MS
-    const reading = await takeReading(ctx, contest, minute, at + readingLatencyMs(contest.ticker, minute))
-    if (!isSkipped(reading)) signals.push(reading)
+    // observed at the boundary, as a replay on a virtual clock observes it (decisions §11, §12):
+    // only raised_at carries the latency stand-in, so a rebuilt history and a replay of the same
+    // world give the model the same spot instant and the same time left
+    const reading = await takeReading(ctx, contest, minute, at)
+    if (!isSkipped(reading))
+      signals.push({ ...reading, raisedAt: at + readingLatencyMs(contest.ticker, minute) })
   }
   return signals
 }
@@ -94,9 +98,9 @@ async function replayUndecided(ctx: StepContext, contest: Contest): Promise<void
 }
 
 /**
- * A live reading is made a little after its whole minute (the tick's latency), and its inputs are
- * observed then. Backfilled ones get a deterministic 100–899 ms stand-in derived from the ticker and
- * minute, so a rebuilt history is the same on every run and its readings look like live ones.
+ * A live reading is raised a little after its whole minute (the tick's latency). Backfilled ones,
+ * observed at the boundary, are raised a deterministic 100–899 ms stand-in after it, derived from the
+ * ticker and minute, so a rebuilt history is the same on every run and its readings look like live ones.
  */
 export function readingLatencyMs(ticker: string, minute: number): number {
   let h = 0x811c9dc5 // FNV-1a, 32 bit
