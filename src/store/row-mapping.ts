@@ -169,15 +169,7 @@ export function signalColumns(s: Signal) {
 export function toGradedReading(row: Row): GradedReading {
   const observed = row.spot_observed_at !== null && row.spot_observed_at !== undefined
   return {
-    ticker: str(row, 'ticker'),
-    minute: num(row, 'minute'),
-    raisedAt: num(row, 'raised_at'),
-    side: oneOf<Side>(SIDES, row, 'side'),
-    confidence: num(row, 'confidence'),
-    entryPriceCents: num(row, 'entry_price_cents'),
-    edgeCents: num(row, 'edge_cents'),
-    outcome: oneOf<Outcome>(OUTCOMES, row, 'outcome'),
-    modelVersion: strOrNull(row, 'model_version'),
+    ...toSignal(row),
     opensAt: num(row, 'opens_at'),
     expiresAt: num(row, 'expires_at'),
     settledSide: row.settled_side === null ? null : oneOf<Side>(SIDES, row, 'settled_side'),
