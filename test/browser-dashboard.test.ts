@@ -6,6 +6,16 @@ import { mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import {
+  type Contest,
+  MINUTE_MS,
+  type Settlement,
+  type Signal,
+  settleContest,
+} from '../src/domain/contest.ts'
+import { formatTicker } from '../src/domain/ticker.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { quarterHourOf } from './support/contest-fixtures.ts'
 import { deadPort } from './support/feed-env.ts'
 import {
   bootstrapKeyFrom,
@@ -231,6 +241,212 @@ describe('dashboard and API reference in a real browser', () => {
       )
     }
     assert.deepEqual(order.slice(0, 5), ['A', 'key', 'series', 'BUTTON', 'forget'])
+  })
+
+  it('made no request outside this server', () => {
+    assert.deepEqual(external, [])
+  })
+})
+
+// decisions §14: the same quarter hour on Kalshi and on Polymarket, side by side, from a store seeded
+// with contests of both series (the engine plays no part: an api process serves what is stored)
+describe('the dashboard with two venues', () => {
+  const tmp = tempDir()
+  const file = path.join(tmp.dir, 'cs.db')
+  const QUARTER = 15 * MINUTE_MS
+  const KALSHI = 'KXBTC15M'
+  const POLY = 'btc-updown-15m'
+  // reference §3.1.2: one window, two tickers that share nothing but the instants
+  const SEPT = Date.parse('2026-09-25T19:00:00Z')
+  // the quarter hour in play, or the next one in its last two minutes: it stays open while the test runs
+  const live = quarterHourOf(Date.now() + 2 * MINUTE_MS)
+  const kalshiTicker = (opensAt: number) => formatTicker(KALSHI, opensAt + QUARTER)
+  const polyTicker = (opensAt: number) => `${POLY}-${opensAt / 1000}`
+  let service: ServiceProcess
+  let browser: Browser
+  let page: Page
+  let key: string
+  const external: string[] = []
+
+  const contest = (series: string, ticker: string, opensAt: number, strike: number | null): Contest => ({
+    ticker,
+    series,
+    state: 'live',
+    opensAt,
+    expiresAt: opensAt + QUARTER,
+    strikePriceDollars: strike,
+    settledSide: null,
+    settledPriceDollars: null,
+    voided: false,
+    signals: [],
+  })
+  const reading = (
+    c: Contest,
+    minute: number,
+    side: 'up' | 'down',
+    confidence: number,
+    ask: number,
+  ): Signal => ({
+    ticker: c.ticker,
+    minute,
+    raisedAt: c.opensAt + minute * MINUTE_MS + 180,
+    side,
+    confidence,
+    entryPriceCents: ask,
+    edgeCents: Math.round((confidence - ask) * 100) / 100,
+    outcome: 'pending',
+    modelVersion: 'settle-mean-t-2.test',
+  })
+  const settled = (c: Contest, signals: Signal[], settlement: Settlement): Contest =>
+    settleContest({ ...c, signals }, settlement)
+  const card = (opensAt: number) =>
+    page.locator(
+      `#venue-windows .window[data-opens-at="${new Date(opensAt).toISOString().replace('.000Z', 'Z')}"]`,
+    )
+  const fact = (opensAt: number, series: string, name: string) =>
+    card(opensAt).locator(`.venue-col[data-series="${series}"] [data-fact="${name}"]`).textContent()
+
+  before(async () => {
+    assert.equal(kalshiTicker(SEPT), 'KXBTC15M-26SEP251515-15')
+    assert.equal(polyTicker(SEPT), 'btc-updown-15m-1790362800')
+    const store = createSqliteStore(file)
+    await store.migrate()
+    const history: Contest[] = []
+    for (const [opensAt, kalshiSide, polySide] of [
+      [SEPT, 'up', 'up'],
+      [live - 2 * QUARTER, 'down', 'down'],
+      [live - QUARTER, 'up', 'down'],
+    ] as const) {
+      const k = contest(KALSHI, kalshiTicker(opensAt), opensAt, 109_250.12)
+      const p = contest(POLY, polyTicker(opensAt), opensAt, 109_251.3)
+      history.push(
+        settled(k, [reading(k, 13, 'up', 71.25, 64), reading(k, 14, kalshiSide, 88.4, 83)], {
+          kind: 'settled',
+          side: kalshiSide,
+          priceDollars: 109_301.55,
+        }),
+        settled(p, [reading(p, 13, 'up', 70.1, 62), reading(p, 14, polySide, 86.9, 84)], {
+          kind: 'settled',
+          side: polySide,
+          priceDollars: 109_300.02,
+        }),
+      )
+    }
+    // a window only Kalshi listed
+    const lone = contest(KALSHI, kalshiTicker(live - 3 * QUARTER), live - 3 * QUARTER, 109_120)
+    history.push(
+      settled(lone, [reading(lone, 14, 'down', 77, 70)], {
+        kind: 'settled',
+        side: 'down',
+        priceDollars: 109_050,
+      }),
+    )
+    await store.importHistory(history)
+    // the live quarter hour: Kalshi with its strike, Polymarket before it publishes its price to beat
+    const k = contest(KALSHI, kalshiTicker(live), live, 109_400.5)
+    const p = contest(POLY, polyTicker(live), live, null)
+    await store.openContest(k)
+    await store.openContest(p)
+    await store.addSignal(reading(k, 1, 'up', 58.3, 52))
+    await store.addSignal(reading(p, 1, 'down', 55.05, 49))
+    await store.close()
+
+    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
+    const created = await runCli(['keys', 'create', '--label', 'venues'], env)
+    assert.equal(created.code, 0, created.stderr)
+    key = created.stdout.trim().split('\n').at(-1)!
+    service = startProcess(['api'], env)
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url())
+      if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue()
+      external.push(url.href)
+      return route.abort()
+    })
+    page = await context.newPage()
+    mkdirSync(SHOTS, { recursive: true })
+    await page.goto(`${await service.url}/dashboard`)
+    await page.fill('#key', key)
+    await page.fill('#series', `${KALSHI},${POLY}`)
+    await page.click('#key-form button[type=submit]')
+    await page.waitForSelector('#venues:not([hidden]) .window')
+  })
+
+  after(async () => {
+    await browser?.close()
+    await service?.kill()
+    tmp.remove()
+  })
+
+  it('pairs the contests of one quarter hour by their window, never by ticker', async () => {
+    const windows = await page
+      .locator('#venue-windows .window')
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-opens-at')))
+    const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
+    assert.deepEqual(windows, [live, live - QUARTER, live - 2 * QUARTER, live - 3 * QUARTER, SEPT].map(iso))
+    assert.equal(await fact(SEPT, KALSHI, 'ticker'), 'KXBTC15M-26SEP251515-15')
+    assert.equal(await fact(SEPT, POLY, 'ticker'), 'btc-updown-15m-1790362800')
+    assert.equal(await card(SEPT).locator('h3').textContent(), '2026-09-25 19:00–19:15 UTC')
+    // a window one venue did not list says so, in its own column
+    assert.equal(
+      await card(live - 3 * QUARTER)
+        .locator(`.venue-col[data-series="${POLY}"]`)
+        .textContent(),
+      `Polymarket ${POLY}not listed on this venue`,
+    )
+  })
+
+  it('shows each venue’s strike (or that it is not yet published), reading, ask and settlement', async () => {
+    assert.equal(await fact(live, KALSHI, 'strike'), '$109,400.50')
+    assert.equal(await fact(live, POLY, 'strike'), 'not yet published')
+    assert.equal(await fact(live, KALSHI, 'reading'), 'up · 58.30')
+    assert.equal(await fact(live, POLY, 'reading'), 'down · 55.05')
+    assert.equal(await fact(live, KALSHI, 'ask'), '52¢')
+    assert.equal(await fact(live, POLY, 'ask'), '49¢')
+    assert.equal(await fact(live, POLY, 'result'), 'live')
+    // the same window settled differently on the two venues
+    assert.equal(await fact(live - QUARTER, KALSHI, 'result'), 'up at $109,301.55')
+    assert.equal(await fact(live - QUARTER, POLY, 'result'), 'down at $109,300.02')
+    assert.equal(await fact(live - QUARTER, POLY, 'reading'), 'down · 86.90')
+  })
+
+  it('follows each venue’s own stream: a new reading and the settlement of one venue only', async () => {
+    await page.waitForSelector('#stream-state[data-state="open"]')
+    await page.waitForSelector('#venues[data-streams="open"]')
+    const writer = createSqliteStore(file)
+    try {
+      const p = contest(POLY, polyTicker(live), live, null)
+      await writer.addSignal(reading(p, 2, 'up', 61.4, 57.5))
+      await waitFor('the Polymarket reading from the stream', async () =>
+        (await fact(live, POLY, 'reading')) === 'up · 61.40' ? true : undefined,
+      )
+      assert.equal(await fact(live, POLY, 'ask'), '57.5¢')
+      assert.equal(await fact(live, KALSHI, 'reading'), 'up · 58.30', 'the other venue is untouched')
+      await writer.expireContest(p.ticker)
+      await writer.settleContest(p.ticker, { kind: 'settled', side: 'up', priceDollars: 109_402.75 })
+      await waitFor('the Polymarket settlement from the stream', async () =>
+        (await fact(live, POLY, 'result')) === 'up at $109,402.75' ? true : undefined,
+      )
+      assert.equal(await fact(live, KALSHI, 'result'), 'live')
+    } finally {
+      await writer.close()
+    }
+  })
+
+  it('is readable side by side, in light and dark, and at phone width (screenshots)', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      await page.selectOption('#theme', theme)
+      await page.locator('#venues').screenshot({ path: path.join(SHOTS, `dashboard-venues-${theme}.png`) })
+    }
+    await page.selectOption('#theme', 'light')
+    await page.screenshot({ path: path.join(SHOTS, 'dashboard-venues-page.png'), fullPage: true })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.locator('#venues').screenshot({ path: path.join(SHOTS, 'dashboard-venues-phone.png') })
+    const overflow = (await page.evaluate(
+      'document.documentElement.scrollWidth - window.innerWidth',
+    )) as number
+    assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow}px at phone width`)
   })
 
   it('made no request outside this server', () => {

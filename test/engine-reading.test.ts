@@ -15,6 +15,7 @@ import {
 } from '../src/engine/reading.ts'
 import { createSimPriceFeed, type SimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { createVenueSet } from '../src/feeds/venue-set/venue-set.ts'
 import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
 import type { PriceFeed, SpotSourceStatus, Venue } from '../src/ports/venue.ts'
 
@@ -172,6 +173,31 @@ describe('takeReading', () => {
     assert.ok(!isSkipped(await takeReading({ ...deps, venue: pausing }, contest, 2, at)))
     pausedAt.add(at)
     assert.deepEqual(await takeReading({ ...deps, venue: pausing }, contest, 2, at), { skipped: 'paused' })
+  })
+
+  it('with several venues, holds only the readings of the venue whose exchange paused (decisions §14)', async () => {
+    const OTHER = 'KXBTC15MB'
+    const feed = createSimPriceFeed({ seed: 21 })
+    const sim = createSimVenue({ seed: 21, feed, series: [SERIES, OTHER] })
+    const at = OPEN + 2 * MINUTE_MS
+    // one venue in its weekly pause, the other trading: each series on its own
+    const paused: Venue = { ...sim, name: 'paused', tradingPaused: () => true }
+    const trading: Venue = { ...sim, name: 'trading', tradingPaused: () => false }
+    const set = createVenueSet([
+      { venue: paused, series: [SERIES] },
+      { venue: trading, series: [OTHER] },
+    ])
+    const deps: ReadingDeps = {
+      feed,
+      venue: set,
+      model: createReadingModel(DEFAULT_MODEL),
+      maxLateMs: DEFAULT_READING_MAX_LATE_MS,
+    }
+    const contestOf = async (series: string) => liveContestFor((await set.marketAt(series, OPEN))!)
+    assert.deepEqual(await takeReading(deps, await contestOf(SERIES), 2, at), { skipped: 'paused' })
+    const other = await takeReading(deps, await contestOf(OTHER), 2, at)
+    assert.ok(!isSkipped(other), 'the other venue still reads')
+    assert.equal(other.ticker.startsWith(`${OTHER}-`), true)
   })
 
   it('skips the minute without a strike, a quote or a fresh spot, and says which', async () => {

@@ -84,6 +84,59 @@ describe('GET /v1/health', () => {
       assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok', venue: 'unreachable' })
     }))
 
+  test('names each venue when the engine follows several: a scheduled pause of one keeps it ok, an outage of the other degrades it', () => {
+    const clock = createManualClock(Date.now())
+    return withWorld({ wallClock: clock }, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now())
+      const spot = [{ name: 'kraken', state: 'ok' as const }]
+      const kalshiPaused = {
+        name: 'kalshi',
+        state: 'ok' as const,
+        check: 'paused' as const,
+        scheduledPause: true,
+      }
+      await w.store.putSetting(
+        FEED_STATUS_SETTING,
+        encodeFeedStatus([kalshiPaused, { name: 'polymarket', state: 'ok' }], spot),
+      )
+      const paused = await createApiClient(w).get('/v1/health')
+      assert.equal(paused.status, 200)
+      assert.equal(paused.json.status, 'ok')
+      assert.deepEqual(paused.json.checks, {
+        store: 'ok',
+        engine: 'ok',
+        venue: 'paused',
+        venues: { kalshi: 'paused', polymarket: 'ok' },
+      })
+      clock.advance(1100) // the store probe caches its reading for a second
+      await w.store.putSetting(
+        FEED_STATUS_SETTING,
+        encodeFeedStatus([kalshiPaused, { name: 'polymarket', state: 'down' }], spot),
+      )
+      const down = await createApiClient(w).get('/v1/health')
+      assert.equal(down.json.status, 'degraded')
+      assert.deepEqual(down.json.checks, {
+        store: 'ok',
+        engine: 'ok',
+        venue: 'unreachable',
+        venues: { kalshi: 'paused', polymarket: 'unreachable' },
+      })
+      clock.advance(1100)
+      const bothUp = [
+        { name: 'kalshi', state: 'ok' as const },
+        { name: 'polymarket', state: 'ok' as const },
+      ]
+      await w.store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus(bothUp, spot))
+      const ok = await createApiClient(w).get('/v1/health')
+      assert.equal(ok.json.status, 'ok')
+      assert.deepEqual(ok.json.checks, {
+        store: 'ok',
+        engine: 'ok',
+        venues: { kalshi: 'ok', polymarket: 'ok' },
+      })
+    })
+  })
+
   test('reports degraded with the spot unreachable only when every spot source is down', () => {
     const clock = createManualClock(Date.now())
     return withWorld({ wallClock: clock }, async (w) => {

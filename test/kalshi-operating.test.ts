@@ -71,7 +71,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
   it('reads trading_active: paused while the venue says so though the market stays active', async () => {
     const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(live) })
     try {
-      assert.equal(w.venue.tradingPaused?.(Date.now()), false)
+      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), false)
       const now = Date.now()
       w.kalshi.setSchedule({
         standard_hours: [],
@@ -84,7 +84,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
       })
       w.kalshi.setExchangeStatus({ exchange_active: true, trading_active: false })
       await w.polls(2)
-      assert.equal(w.venue.tradingPaused?.(Date.now()), true)
+      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), true)
       assert.equal(
         (await w.venue.marketAt(SERIES, NOW))?.phase,
         'trading',
@@ -96,7 +96,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
 
       w.kalshi.setExchangeStatus({ exchange_active: true, trading_active: true })
       await w.polls(2)
-      assert.equal(w.venue.tradingPaused?.(Date.now()), false)
+      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), false)
       assert.equal(w.venue.status().check, 'ok')
     } finally {
       await w.close()
@@ -129,7 +129,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
         (s) => s.state === 'down',
       )
       assert.deepEqual([status.check, status.scheduledPause], ['paused', true])
-      assert.equal(w.venue.tradingPaused?.(Date.now()), true)
+      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), true)
     } finally {
       await w.close()
     }
@@ -149,7 +149,11 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
       )
       assert.deepEqual([status.check, status.scheduledPause], ['unreachable', false])
       assert.equal(status.failure, 'HTTP 502: 502 Bad Gateway')
-      assert.equal(w.venue.tradingPaused?.(Date.now()), false, 'an outage is not a pause the venue announced')
+      assert.equal(
+        w.venue.tradingPaused?.(Date.now(), SERIES),
+        false,
+        'an outage is not a pause the venue announced',
+      )
     } finally {
       await w.close()
     }

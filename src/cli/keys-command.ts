@@ -1,5 +1,5 @@
 // `contest-signals keys create|list|revoke`: operator key management on the same store as the server.
-import type { Config } from '../config/config.ts'
+import { type Config, usesSimulator } from '../config/config.ts'
 import type { ApiKeyRecord } from '../domain/api-key.ts'
 import { issueKey } from '../keys/key-service.ts'
 import { storedServiceClock } from '../main/service-clock.ts'
@@ -33,7 +33,7 @@ export async function runKeysCommand(config: Config, args: string[], opts: KeysO
   const { store } = await openCommandStore(config)
   try {
     // Created, last used and revoked all on one clock: the deployment's, as the api records last use.
-    const clock: Clock = config.venue === 'sim' ? await storedServiceClock(store, systemClock) : systemClock
+    const clock: Clock = usesSimulator(config) ? await storedServiceClock(store, systemClock) : systemClock
     if (action === 'create') {
       const { record, key } = await issueKey(store, label!.trim(), clock)
       process.stdout.write(

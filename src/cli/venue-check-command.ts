@@ -1,10 +1,11 @@
-// `contest-signals venue check` (decisions §8): what the engine would follow right now — per series the
-// market, its window, strike and best asks — and each spot source with the median; or, on failure,
-// exactly one line naming the cause as the venue gave it (HTTP status and the first words of its
-// body: a 451 from a geo-block, a 401, a 429, a refused connection) and a non-zero exit.
+// `contest-signals venue check` (decisions §8, §14): what the engine would follow right now — for each
+// configured venue, per series the market, its window, strike and best asks — and each spot source
+// with the median; or, on any failure, exactly one line naming each cause as the venue gave it (HTTP
+// status and the first words of its body: a 451 from a geo-block, a 401, a 429, a refused
+// connection) and a non-zero exit.
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
-import { createFeeds, type Feeds } from '../main/feeds.ts'
+import { createFeeds, type Feeds, type FeedVenue } from '../main/feeds.ts'
 import { systemClock } from '../main/system-clock.ts'
 import type { Logger } from '../ports/logger.ts'
 
@@ -38,38 +39,47 @@ export async function runVenueCheck(
     if (err instanceof ConfigError) return fail(err.problems.join('; '))
     throw err
   }
-  const { venue, feed, seriesCheck } = feeds
-  const venueName = `venue ${venue.name}${config.venue === 'sim' ? '' : ` at ${config.kalshiBaseUrl}`}`
-  if (seriesCheck?.kind === 'unreachable')
-    return fail(`${venueName} unreachable: ${seriesCheck.failure}${hintFor(seriesCheck.failure)}`)
+  const { venue, venues, feed } = feeds
+  const label = (v: FeedVenue) => `venue ${v.venue.name}${v.baseUrl === null ? '' : ` at ${v.baseUrl}`}`
+  // each configured venue is checked (decisions §14); any failure fails the check, in one line
+  const unreachable = venues
+    .filter((v) => v.seriesCheck?.kind === 'unreachable')
+    .map((v) => {
+      const failure = v.seriesCheck?.kind === 'unreachable' ? v.seriesCheck.failure : ''
+      return `${label(v)} unreachable: ${failure}${hintFor(failure)}`
+    })
+  if (unreachable.length > 0) return fail(unreachable.join('; '))
 
   // printed only when everything answered: a failure is one line, not a report with a line at the end
   const lines: string[] = []
   const failures: string[] = []
   try {
-    // one poll of the venue and one round of the exchanges, each bounded by the adapters' own timeouts
+    // one poll of each venue and one round of the exchanges, each bounded by the adapters' own timeouts
     await Promise.all([venue.start(), feed.start()])
     const now = systemClock.now()
-    const venueStatus = venue.status()
-    lines.push(venueName)
-    if (config.venue !== 'sim' && venueStatus.lastOkAt === null) {
-      const failure = venueStatus.failure ?? 'no answer'
-      return fail(`${venueName} unreachable: ${failure}${hintFor(failure)}`)
-    }
-    if (venue.tradingPaused?.(now)) lines.push('  trading paused by the exchange')
-
-    for (const series of config.series) {
-      const market = await venue.marketAt(series, now)
-      if (!market) {
-        failures.push(`no open market for ${series}`)
+    for (const v of venues) {
+      const status = v.venue.status()
+      lines.push(label(v))
+      if (v.baseUrl !== null && status.lastOkAt === null) {
+        const failure = status.failure ?? 'no answer'
+        failures.push(`${label(v)} unreachable: ${failure}${hintFor(failure)}`)
         continue
       }
-      const quote = await venue.quote(market.ticker, now)
-      lines.push(
-        `  ${series}: ${market.ticker} ${market.phase} ${iso(market.opensAt)} → ${iso(market.expiresAt)}` +
-          ` strike ${market.strikePriceDollars ?? 'not set'}` +
-          ` asks up ${quote?.upAskCents ?? '—'}¢ down ${quote?.downAskCents ?? '—'}¢`,
-      )
+      if (v.series.some((series) => v.venue.tradingPaused?.(now, series)))
+        lines.push('  trading paused by the exchange')
+      for (const series of v.series) {
+        const market = await v.venue.marketAt(series, now)
+        if (!market) {
+          failures.push(`no open market for ${series}`)
+          continue
+        }
+        const quote = await v.venue.quote(market.ticker, now)
+        lines.push(
+          `  ${series}: ${market.ticker} ${market.phase} ${iso(market.opensAt)} → ${iso(market.expiresAt)}` +
+            ` strike ${market.strikePriceDollars ?? 'not set'}` +
+            ` asks up ${quote?.upAskCents ?? '—'}¢ down ${quote?.downAskCents ?? '—'}¢`,
+        )
+      }
     }
 
     const spot = await feed.spotAt(now)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, loadConfig, seriesOfVenue, usesSimulator, venueOfConfiguredSeries } from './config.ts'
 
 describe('loadConfig', () => {
   it('gives the defaults of decisions §2 for an empty environment', () => {
@@ -11,7 +11,8 @@ describe('loadConfig', () => {
     assert.equal(c.redisUrl, null)
     assert.equal(c.publicBaseUrl, 'http://127.0.0.1:8080')
     assert.deepEqual(c.series, ['KXBTC15M'])
-    assert.equal(c.venue, 'sim')
+    assert.deepEqual(c.venues, ['sim'])
+    assert.ok(usesSimulator(c))
     assert.equal(c.simSpeed, 1)
     assert.equal(c.simBackfillDays, 7)
     assert.deepEqual(c.trustProxy, [])
@@ -101,7 +102,7 @@ describe('loadConfig', () => {
     })
     assert.equal(c.recordDir, '/var/lib/cs/tapes')
     assert.equal(c.recordKeepDays, 7)
-    assert.equal(c.venue, 'kalshi')
+    assert.deepEqual(c.venues, ['kalshi'])
     assert.equal(c.kalshiBaseUrl, 'https://external-api.demo.kalshi.co/trade-api/v2')
     assert.equal(c.kalshiPollS, 2)
     assert.equal(c.kalshiKeyId, 'key-1')
@@ -200,6 +201,68 @@ describe('loadConfig', () => {
     assert.deepEqual(c.trustProxy, [])
     assert.equal(c.tlsCertFile, null)
     assert.equal(c.metricsPort, null)
+  })
+
+  describe('VENUE as a list, each series on one venue (decisions §14)', () => {
+    const fails = (env: Record<string, string>, pattern: RegExp) =>
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && err.problems.some((p) => pattern.test(p)),
+      )
+
+    it('reads several venues and routes each series to the one its prefix names', () => {
+      const c = loadConfig({ VENUE: 'kalshi, Polymarket', SERIES: 'KXBTC15M,btc-updown-15m' })
+      assert.deepEqual(c.venues, ['kalshi', 'polymarket'])
+      assert.ok(Object.isFrozen(c.venues))
+      assert.equal(usesSimulator(c), false)
+      assert.equal(venueOfConfiguredSeries(c, 'KXBTC15M'), 'kalshi')
+      assert.equal(venueOfConfiguredSeries(c, 'btc-updown-15m'), 'polymarket')
+      assert.deepEqual(seriesOfVenue(c, 'kalshi'), ['KXBTC15M'])
+      assert.deepEqual(seriesOfVenue(c, 'polymarket'), ['btc-updown-15m'])
+    })
+
+    it('keeps two series on one venue together, in SERIES order', () => {
+      const c = loadConfig({ VENUE: 'kalshi', SERIES: 'KXETH15M,KXBTC15M' })
+      assert.deepEqual(seriesOfVenue(c, 'kalshi'), ['KXETH15M', 'KXBTC15M'])
+    })
+
+    it('lets the simulator keep any series of its own, alone', () => {
+      const c = loadConfig({ VENUE: 'sim', SERIES: 'KXBTC15M,btc-updown-15m,ANY' })
+      assert.equal(venueOfConfiguredSeries(c, 'btc-updown-15m'), 'sim')
+      assert.deepEqual(seriesOfVenue(c, 'sim'), ['KXBTC15M', 'btc-updown-15m', 'ANY'])
+    })
+
+    it('refuses an unknown name, a name twice, and the simulator beside a real venue', () => {
+      fails(
+        { VENUE: 'kalshi,nasdaq' },
+        /^VENUE="kalshi,nasdaq": "nasdaq" is not a known venue \(known: sim, kalshi, polymarket\)$/,
+      )
+      fails({ VENUE: 'kalshi,' }, /"" is not a known venue/)
+      fails({ VENUE: 'kalshi,kalshi' }, /^VENUE="kalshi,kalshi" names a venue twice$/)
+      fails({ VENUE: 'sim,kalshi' }, /^VENUE="sim,kalshi": the simulator runs alone/)
+    })
+
+    it('refuses a series with no venue, a series of a venue left out, and a venue with no series', () => {
+      fails({ VENUE: 'kalshi', SERIES: 'KXBTC15M,ETHUSD' }, /^SERIES "ETHUSD" belongs to no known venue/)
+      fails(
+        { VENUE: 'kalshi', SERIES: 'KXBTC15M,btc-updown-15m' },
+        /^SERIES "btc-updown-15m" is a polymarket series, and VENUE="kalshi" leaves polymarket out$/,
+      )
+      fails(
+        { VENUE: 'kalshi,polymarket', SERIES: 'KXBTC15M' },
+        /^VENUE="kalshi,polymarket" includes polymarket, but SERIES names none of its series$/,
+      )
+      // the default SERIES is Kalshi's: a Polymarket-only deployment must name its series
+      fails({ VENUE: 'polymarket' }, /SERIES "KXBTC15M" is a kalshi series/)
+    })
+
+    it('refuses RECORD_DIR with several venues: a tape is one venue’s', () => {
+      fails(
+        { VENUE: 'kalshi,polymarket', SERIES: 'KXBTC15M,btc-updown-15m', RECORD_DIR: '/tmp/t' },
+        /^RECORD_DIR records one venue's tape/,
+      )
+      assert.equal(loadConfig({ VENUE: 'kalshi', RECORD_DIR: '/tmp/t' }).recordDir, '/tmp/t')
+    })
   })
 
   it('reports every problem at once', () => {

@@ -2,6 +2,7 @@
 // reported at once, the result frozen. Names and defaults come from the one table, settings.ts.
 import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
+import { isVenueName, VENUES, type VenueName, venueOfSeries } from '../domain/venues.ts'
 import { isModelName, MODEL_NAMES } from '../model/models.ts'
 import { type DefaultedSettingName, isSettingName, SETTINGS, type SettingName } from './settings.ts'
 
@@ -12,7 +13,11 @@ export type Config = Readonly<{
   redisUrl: string | null
   publicBaseUrl: string
   series: readonly string[]
-  venue: VenueName
+  /**
+   * VENUE: the venues followed, in the order given (decisions §14): `['sim']`, or one or more real
+   * venues; each series belongs to exactly one of them (`venueOfConfiguredSeries`)
+   */
+  venues: readonly VenueName[]
   /** VENUE=kalshi: REST base, poll period, optional signing key (decisions §8) */
   kalshiBaseUrl: string
   kalshiPollS: number
@@ -77,8 +82,7 @@ type Env = Readonly<Record<string, string | undefined>>
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
-export const VENUES = ['sim', 'kalshi'] as const
-export type VenueName = (typeof VENUES)[number]
+export { VENUES, type VenueName } from '../domain/venues.ts'
 
 export const SPOT_SOURCES = ['coinbase', 'kraken', 'bitstamp'] as const
 export type SpotSourceName = (typeof SPOT_SOURCES)[number]
@@ -166,10 +170,10 @@ export function loadConfig(env: Env = process.env): Config {
     )
   }
 
-  const venue = value('VENUE') as VenueName
-  if (!VENUES.includes(venue))
-    problems.push(`VENUE=${JSON.stringify(venue)} is not a known venue (known: ${VENUES.join(', ')})`)
-
+  const venues = value('VENUE')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+  problems.push(...venueProblems(venues, series))
   const kalshiBaseUrl = value('KALSHI_BASE_URL').replace(/\/+$/, '')
   if (!isHttpUrl(kalshiBaseUrl)) problems.push('KALSHI_BASE_URL must be an absolute http(s) URL')
   const kalshiPollS = num('KALSHI_POLL_S', 1, 300)
@@ -209,9 +213,14 @@ export function loadConfig(env: Env = process.env): Config {
   const spotMaxAgeS = num('SPOT_MAX_AGE_S', 1, 3600)
   const recordDir = read('RECORD_DIR') ?? null
   const recordKeepDays = int('RECORD_KEEP_DAYS', 1, 3650)
-  if (recordDir !== null && venue === 'sim')
+  if (recordDir !== null && venues.includes('sim'))
     problems.push(
       'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
+    )
+  // a tape is one venue's (decisions §12: its header names one venue)
+  if (recordDir !== null && venues.length > 1)
+    problems.push(
+      `RECORD_DIR records one venue's tape; VENUE=${venues.join(',')} follows ${venues.length}: run one recording process per venue`,
     )
   const model = value('MODEL')
   if (!isModelName(model))
@@ -292,7 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     publicBaseUrl,
     series: Object.freeze(series),
-    venue,
+    venues: Object.freeze(venues as VenueName[]),
     kalshiBaseUrl,
     kalshiPollS,
     kalshiKeyId,
@@ -330,6 +339,58 @@ export function loadConfig(env: Env = process.env): Config {
     streamMaxPerAddress,
     bootstrapKeyFile,
   })
+}
+
+/**
+ * decisions §14: known names, none twice, the simulator alone (it runs on its own virtual clock, a
+ * real venue on the wall clock, so the two cannot share an engine), and with real venues every
+ * series on exactly one configured venue and every configured venue with a series.
+ */
+function venueProblems(venues: readonly string[], series: readonly string[]): string[] {
+  const given = `VENUE=${JSON.stringify(venues.join(','))}`
+  const unknown = venues.filter((v) => !isVenueName(v))
+  if (unknown.length > 0)
+    return [
+      `${given}: ${unknown.map((v) => JSON.stringify(v)).join(', ')} is not a known venue (known: ${VENUES.join(', ')})`,
+    ]
+  if (new Set(venues).size !== venues.length) return [`${given} names a venue twice`]
+  if (venues.includes('sim'))
+    return venues.length === 1
+      ? []
+      : [`${given}: the simulator runs alone (its clock is virtual, a real venue's is the wall clock)`]
+  const problems: string[] = []
+  for (const s of series) {
+    const venue = venueOfSeries(s)
+    if (venue === null)
+      problems.push(
+        `SERIES ${JSON.stringify(s)} belongs to no known venue (KX… is Kalshi, btc-updown-… Polymarket)`,
+      )
+    else if (!venues.includes(venue))
+      problems.push(`SERIES ${JSON.stringify(s)} is a ${venue} series, and ${given} leaves ${venue} out`)
+  }
+  for (const v of venues)
+    if (!series.some((s) => venueOfSeries(s) === v))
+      problems.push(`${given} includes ${v}, but SERIES names none of its series`)
+  return problems
+}
+
+/** The configured venue that follows `series` (validated by loadConfig: there is exactly one). */
+export function venueOfConfiguredSeries(config: Pick<Config, 'venues'>, series: string): VenueName {
+  if (config.venues.includes('sim')) return 'sim'
+  const venue = venueOfSeries(series)
+  if (venue === null || !config.venues.includes(venue))
+    throw new Error(`no configured venue follows ${series}`)
+  return venue
+}
+
+/** The configured series that `venue` follows, in SERIES order. */
+export function seriesOfVenue(config: Pick<Config, 'venues' | 'series'>, venue: VenueName): string[] {
+  return config.series.filter((s) => venueOfConfiguredSeries(config, s) === venue)
+}
+
+/** True when the built-in simulator is the venue (it then runs alone, decisions §14). */
+export function usesSimulator(config: Pick<Config, 'venues'>): boolean {
+  return config.venues.includes('sim')
 }
 
 function isHttpUrl(s: string): boolean {

@@ -8,12 +8,13 @@ const down = (name: string) => ({ name, state: 'down' as const })
 describe('feedChecks', () => {
   it('is ok while the venue answers and at least one spot source does', () => {
     const raw = encodeFeedStatus(up('kalshi'), [down('coinbase'), down('kraken'), up('bitstamp')])
-    assert.deepEqual(feedChecks(raw), { venue: 'ok', spot: 'ok', venueDegraded: false })
+    assert.deepEqual(feedChecks(raw), { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false })
   })
 
   it('reports the venue unreachable when its adapter says so', () => {
     assert.deepEqual(feedChecks(encodeFeedStatus(down('kalshi'), [up('coinbase')])), {
       venue: 'unreachable',
+      venues: null,
       spot: 'ok',
       venueDegraded: true,
     })
@@ -22,6 +23,7 @@ describe('feedChecks', () => {
   it('reports the spot unreachable only when every source is', () => {
     assert.deepEqual(feedChecks(encodeFeedStatus(up('kalshi'), [down('coinbase'), down('kraken')])), {
       venue: 'ok',
+      venues: null,
       spot: 'unreachable',
       venueDegraded: false,
     })
@@ -30,21 +32,91 @@ describe('feedChecks', () => {
   it('reads a scheduled pause as paused without degrading, and an unscheduled one as degrading', () => {
     const paused = (scheduledPause: boolean) =>
       feedChecks(encodeFeedStatus({ ...up('kalshi'), check: 'paused', scheduledPause }, [up('coinbase')]))
-    assert.deepEqual(paused(true), { venue: 'paused', spot: 'ok', venueDegraded: false })
-    assert.deepEqual(paused(false), { venue: 'paused', spot: 'ok', venueDegraded: true })
+    assert.deepEqual(paused(true), { venue: 'paused', venues: null, spot: 'ok', venueDegraded: false })
+    assert.deepEqual(paused(false), { venue: 'paused', venues: null, spot: 'ok', venueDegraded: true })
   })
 
   it('degrades on malformed quotes and on an outage outside the schedule', () => {
     const check = (c: 'malformed' | 'unreachable') =>
       feedChecks(encodeFeedStatus({ ...up('kalshi'), check: c }, [up('coinbase')]))
-    assert.deepEqual(check('malformed'), { venue: 'malformed', spot: 'ok', venueDegraded: true })
-    assert.deepEqual(check('unreachable'), { venue: 'unreachable', spot: 'ok', venueDegraded: true })
+    assert.deepEqual(check('malformed'), {
+      venue: 'malformed',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: true,
+    })
+    assert.deepEqual(check('unreachable'), {
+      venue: 'unreachable',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: true,
+    })
   })
 
   it('checks a missing or unreadable report as ok (the engine check covers a silent engine)', () => {
-    assert.deepEqual(feedChecks(null), { venue: 'ok', spot: 'ok', venueDegraded: false })
-    assert.deepEqual(feedChecks('{not json'), { venue: 'ok', spot: 'ok', venueDegraded: false })
-    assert.deepEqual(feedChecks('{"venue":{}}'), { venue: 'ok', spot: 'ok', venueDegraded: false })
+    assert.deepEqual(feedChecks(null), { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false })
+    assert.deepEqual(feedChecks('{not json'), { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false })
+    assert.deepEqual(feedChecks('{"venue":{}}'), {
+      venue: 'ok',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: false,
+    })
+  })
+
+  describe('with several venues (decisions §14)', () => {
+    const two = (kalshi: object, polymarket: object) =>
+      feedChecks(
+        encodeFeedStatus(
+          [
+            { ...up('kalshi'), ...kalshi },
+            { ...up('polymarket'), ...polymarket },
+          ],
+          [up('coinbase')],
+        ),
+      )
+
+    it('names each venue with its own check, ok included', () => {
+      assert.deepEqual(two({}, {}), {
+        venue: 'ok',
+        venues: { kalshi: 'ok', polymarket: 'ok' },
+        spot: 'ok',
+        venueDegraded: false,
+      })
+    })
+
+    it('keeps health ok through one venue’s scheduled pause, the other trading', () => {
+      assert.deepEqual(two({ check: 'paused', scheduledPause: true }, {}), {
+        venue: 'paused',
+        venues: { kalshi: 'paused', polymarket: 'ok' },
+        spot: 'ok',
+        venueDegraded: false,
+      })
+    })
+
+    it('degrades when either venue degrades, and puts the fault before a scheduled pause in `venue`', () => {
+      assert.deepEqual(two({ check: 'paused', scheduledPause: true }, { state: 'down' }), {
+        venue: 'unreachable',
+        venues: { kalshi: 'paused', polymarket: 'unreachable' },
+        spot: 'ok',
+        venueDegraded: true,
+      })
+      assert.deepEqual(two({ check: 'malformed' }, {}), {
+        venue: 'malformed',
+        venues: { kalshi: 'malformed', polymarket: 'ok' },
+        spot: 'ok',
+        venueDegraded: true,
+      })
+      // an unscheduled pause degrades, and so outranks a scheduled one
+      assert.equal(two({ check: 'paused', scheduledPause: true }, { check: 'paused' }).venueDegraded, true)
+    })
+
+    it('gives an api that reads `venue` alone the venue that says most', () => {
+      const raw = encodeFeedStatus([up('kalshi'), { ...up('polymarket'), check: 'malformed' }], [])
+      assert.deepEqual(JSON.parse(raw).venue, { name: 'polymarket', state: 'ok', check: 'malformed' })
+      const venueOnly = JSON.stringify({ venue: JSON.parse(raw).venue, spot: [] })
+      assert.equal(feedChecks(venueOnly).venue, 'malformed')
+    })
   })
 
   it('carries only names and states, never prices or times', () => {

@@ -17,36 +17,69 @@ export type SourceState = {
   scheduledPause?: boolean
 }
 
-export type FeedStatus = { venue: SourceState; spot: SourceState[] }
+/** `venues` only when the engine follows several (decisions §14); `venue` is then the worst of them. */
+export type FeedStatus = { venue: SourceState; venues?: SourceState[]; spot: SourceState[] }
 
 export type FeedChecks = {
+  /** the venue's check, or with several venues the one that says most (a fault before a scheduled pause) */
   venue: VenueCheck
+  /** each venue's own check by name, when the engine follows several; null with one */
+  venues: Readonly<Record<string, VenueCheck>> | null
   spot: 'ok' | 'unreachable'
-  /** whether the venue's check turns health `degraded`: not for a pause the venue scheduled */
+  /** whether a venue's check turns health `degraded`: not for a pause the venue scheduled */
   venueDegraded: boolean
 }
 
-export function encodeFeedStatus(venue: SourceState, spot: readonly SourceState[]): string {
+const VENUE_CHECKS: readonly string[] = ['ok', 'paused', 'unreachable', 'malformed']
+
+export function encodeFeedStatus(
+  venues: SourceState | readonly SourceState[],
+  spot: readonly SourceState[],
+): string {
+  const all = (Array.isArray(venues) ? venues : [venues]) as readonly SourceState[]
+  const slim = (venue: SourceState): SourceState => ({
+    name: venue.name,
+    state: venue.state,
+    ...(venue.check ? { check: venue.check } : {}),
+    ...(venue.scheduledPause ? { scheduledPause: true } : {}),
+  })
+  const judged = all.map((v) => ({ v, ...judgeVenue(v) }))
+  // an api of the previous version reads `venue` alone: give it the venue that says most
+  const worst = judged.reduce((w, j) => (rank(j) > rank(w) ? j : w))
   const status: FeedStatus = {
-    venue: {
-      name: venue.name,
-      state: venue.state,
-      ...(venue.check ? { check: venue.check } : {}),
-      ...(venue.scheduledPause ? { scheduledPause: true } : {}),
-    },
+    venue: slim(worst.v),
+    ...(all.length > 1 ? { venues: all.map(slim) } : {}),
     spot: spot.map((s) => ({ name: s.name, state: s.state })),
   }
   return JSON.stringify(status)
 }
 
-const VENUE_CHECKS: readonly string[] = ['ok', 'paused', 'unreachable', 'malformed']
+/**
+ * A venue's check is its adapter's verdict (or `unreachable` when an adapter without one says it is
+ * down). A pause the venue scheduled (the weekly Thursday maintenance) reads `paused` and keeps
+ * health `ok`; an unscheduled pause or outage, or quotes that all fail to parse, degrade it (decisions
+ * §8).
+ */
+function judgeVenue(venue: Partial<SourceState> | undefined): { check: VenueCheck; degraded: boolean } {
+  const reported = venue?.check
+  const check: VenueCheck =
+    typeof reported === 'string' && VENUE_CHECKS.includes(reported)
+      ? reported
+      : venue?.state === 'down'
+        ? 'unreachable'
+        : 'ok'
+  return { check, degraded: check !== 'ok' && !(check === 'paused' && venue?.scheduledPause === true) }
+}
+
+const CHECK_RANK: Readonly<Record<VenueCheck, number>> = { ok: 0, paused: 1, malformed: 2, unreachable: 3 }
+/** A degrading check outranks any that does not; among equals, the graver check. */
+const rank = (j: { check: VenueCheck; degraded: boolean }) => (j.degraded ? 10 : 0) + CHECK_RANK[j.check]
 
 /**
- * The venue's check is its adapter's verdict (or `unreachable` when an adapter without one says it
- * is down). A pause the venue scheduled (the weekly Thursday maintenance) reads `paused` and keeps
- * health `ok`; an unscheduled pause or outage, or quotes that all fail to parse, degrade it (decisions
- * §8). The spot is unreachable only when every source is. An unreadable or missing report checks as
- * ok: the engine's own staleness check already covers an engine that stopped writing.
+ * Health's view of the engine's report: each venue judged on its own (`judgeVenue`), with several
+ * venues the one that says most as `venue` and each by name in `venues`; degraded when any venue's
+ * check degrades. The spot is unreachable only when every source is. An unreadable or missing report
+ * checks as ok: the engine's own staleness check already covers an engine that stopped writing.
  */
 export function feedChecks(raw: string | null): FeedChecks {
   let status: FeedStatus | null = null
@@ -55,17 +88,15 @@ export function feedChecks(raw: string | null): FeedChecks {
   } catch {
     status = null
   }
-  if (!status || !Array.isArray(status.spot)) return { venue: 'ok', spot: 'ok', venueDegraded: false }
-  const reported = status.venue?.check
-  const venue: VenueCheck =
-    typeof reported === 'string' && VENUE_CHECKS.includes(reported)
-      ? reported
-      : status.venue?.state === 'down'
-        ? 'unreachable'
-        : 'ok'
+  if (!status || !Array.isArray(status.spot))
+    return { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false }
+  const several = Array.isArray(status.venues) && status.venues.length > 1 ? status.venues : null
+  const judged = (several ?? [status.venue]).map((v) => ({ name: String(v?.name ?? ''), ...judgeVenue(v) }))
+  const worst = judged.reduce((w, j) => (rank(j) > rank(w) ? j : w))
   return {
-    venue,
+    venue: worst.check,
+    venues: several ? Object.fromEntries(judged.map((j) => [j.name, j.check])) : null,
     spot: status.spot.length > 0 && status.spot.every((s) => s.state === 'down') ? 'unreachable' : 'ok',
-    venueDegraded: venue !== 'ok' && !(venue === 'paused' && status.venue?.scheduledPause === true),
+    venueDegraded: judged.some((j) => j.degraded),
   }
 }

@@ -111,7 +111,8 @@ export async function observeReadingInputs(
   const boundary = contest.opensAt + minute * MINUTE_MS
   if (now - boundary > deps.maxLateMs) return { skipped: 'late' }
   // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
-  if (deps.venue.tradingPaused?.(now)) return { skipped: 'paused' }
+  // the exchange of this contest's venue only: a Kalshi pause holds no Polymarket reading (§14)
+  if (deps.venue.tradingPaused?.(now, contest.series)) return { skipped: 'paused' }
   const strike = contest.strikePriceDollars
   if (strike === null) return { skipped: 'no-strike' }
   const quote = await deps.venue.quote(contest.ticker, now)

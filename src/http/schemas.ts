@@ -125,6 +125,15 @@ export const HealthSchema = Type.Object(
           'Present when not ok: unreachable when the venue has not answered for over a minute outside a pause it scheduled; paused while the venue has paused trading (status stays ok when the pause is one the venue scheduled, such as its weekly maintenance); malformed when every order book of the last 3 minutes failed to parse.',
         ),
       ),
+      venues: Type.Optional(
+        Type.Unsafe<Record<string, 'ok' | 'paused' | 'unreachable' | 'malformed'>>({
+          type: 'object',
+          additionalProperties: { type: 'string', enum: ['ok', 'paused', 'unreachable', 'malformed'] },
+          description:
+            'Present when the service follows several venues (decisions §14): each venue by name (`kalshi`, `polymarket`) with its own check, ok included. `venue` is then the venue check that says most (an outage or malformed quotes before a scheduled pause), and the status is degraded when any venue degrades it.',
+          examples: [{ kalshi: 'paused', polymarket: 'ok' }],
+        }),
+      ),
       spot: Type.Optional(
         stringEnum(
           ['unreachable'] as const,

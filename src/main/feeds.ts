@@ -1,17 +1,20 @@
-// Chooses the venue and the price feed named by VENUE (decisions §8): the seeded simulator, or Kalshi
-// with the median of the configured exchanges' spot prices. The one place that knows the adapters.
+// Chooses the venues and the price feed named by VENUE (decisions §8, §14): the seeded simulator, or
+// each real venue on its own series (several behind one routing set) with the median of the
+// configured exchanges' spot prices. The one place that knows the adapters.
 import { mkdir, readFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import type { Config } from '../config/config.ts'
-import { ConfigError } from '../config/config.ts'
+import { ConfigError, seriesOfVenue } from '../config/config.ts'
+import type { RealVenueName, VenueName } from '../domain/venues.ts'
 import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
-import { createKalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
+import { createKalshiSocket, type KalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
 import { checkKalshiSeries, type SeriesCheck } from '../feeds/kalshi/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
+import { createVenueSet } from '../feeds/venue-set/venue-set.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { PriceFeed, Venue, VenueTelemetry } from '../ports/venue.ts'
@@ -20,7 +23,7 @@ import { VERSION } from './version.ts'
 
 export type FeedSettings = Pick<
   Config,
-  | 'venue'
+  | 'venues'
   | 'simSeed'
   | 'series'
   | 'kalshiBaseUrl'
@@ -34,67 +37,51 @@ export type FeedSettings = Pick<
   | 'recordKeepDays'
 >
 
-/** The venue and the spot feed, and the recorder of what they receive when RECORD_DIR is set (closed after them). */
-export type Feeds = {
+/** One configured venue: its adapter, the series it follows, and what it said of them at start. */
+export type FeedVenue = {
+  name: VenueName
   venue: Venue
-  feed: PriceFeed
-  recorder: TapeRecorder | null
-  /** with a real venue, what it said of the configured series at start (decisions §8) */
+  series: readonly string[]
+  /** where the adapter reaches the venue (its REST base), null for the simulator */
+  baseUrl: string | null
+  /** with a real venue, what it said of its series at start (decisions §8) */
   seriesCheck: SeriesCheck | null
 }
 
-export async function createFeeds(
-  config: FeedSettings,
-  deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
-): Promise<Feeds> {
-  if (config.venue === 'sim') {
+/**
+ * The venue the engine follows (one adapter, or with several VENUE names the set that routes each
+ * series to its own, decisions §14), each configured venue on its own, the spot feed, and the
+ * recorder of what they receive when RECORD_DIR is set (closed after them).
+ */
+export type Feeds = {
+  venue: Venue
+  venues: readonly FeedVenue[]
+  feed: PriceFeed
+  recorder: TapeRecorder | null
+}
+
+type FeedDeps = { wallClock: Clock; logger: Logger; telemetry?: (venue: string) => VenueTelemetry }
+
+export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise<Feeds> {
+  if (config.venues.includes('sim')) {
     const feed = createSimPriceFeed({ seed: config.simSeed })
+    const venue = createSimVenue({ seed: config.simSeed, feed, series: config.series })
     return {
-      venue: createSimVenue({ seed: config.simSeed, feed, series: config.series }),
+      venue,
+      venues: [{ name: 'sim', venue, series: config.series, baseUrl: null, seriesCheck: null }],
       feed,
       recorder: null,
-      seriesCheck: null,
     }
   }
-  const credentials = await readCredentials(config)
-  // only series the engine can price: anything else stops the program here, one line per series
-  const seriesCheck = await checkKalshiSeries({
-    baseUrl: config.kalshiBaseUrl,
-    series: config.series,
-    clock: deps.wallClock,
-    logger: deps.logger,
-    ...(credentials ? { credentials } : {}),
-  })
-  if (seriesCheck.kind === 'refused') throw new ConfigError(seriesCheck.problems)
-  if (seriesCheck.kind === 'unreachable')
-    deps.logger.warn(
-      { venue: 'kalshi', failure: seriesCheck.failure },
-      'could not check the series against the venue; following them anyway',
-    )
+  // each venue's series are checked before anything starts: a refusal stops the program here
+  const checked: CheckedVenue[] = []
+  for (const name of config.venues)
+    checked.push(await checkRealVenue(name as RealVenueName, seriesOfVenue(config, name), config, deps))
+  // a tape is one venue's: loadConfig refuses RECORD_DIR with several (decisions §12)
   const recorder = config.recordDir === null ? null : await startRecorder(config, config.recordDir, deps)
-  // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
-  const socket = credentials
-    ? createKalshiSocket({
-        url: socketUrlFor(config.kalshiBaseUrl),
-        signer: createRequestSigner(credentials),
-        clock: deps.wallClock,
-        logger: deps.logger,
-        ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
-      })
-    : null
-  const venue = createKalshiVenue({
-    baseUrl: config.kalshiBaseUrl,
-    ...(socket ? { socket } : {}),
-    series: config.series,
-    pollMs: config.kalshiPollS * 1000,
-    wallClock: deps.wallClock,
-    logger: deps.logger,
-    ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
-    ...(credentials ? { credentials } : {}),
-    ...(recorder
-      ? { tap: { market: recorder.market, book: recorder.book, exchange: recorder.exchange } }
-      : {}),
-  })
+  const made = checked.map((c) => createRealVenue(c, config, deps, recorder))
+  const venues = made.map((m) => m.member)
+  const index = made.find((m) => m.index !== null)?.index ?? null
   const proxy = createSpotFeed({
     sources: config.priceFeeds,
     urls: config.feedUrls,
@@ -103,17 +90,92 @@ export async function createFeeds(
     logger: deps.logger,
     ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
   })
-  if (socket && recorder) socket.onIndex((print) => recorder.index(print.id, print.value))
+  if (index && recorder) index.onIndex((print) => recorder.index(print.id, print.value))
   // BRTI is the settlement index itself: while its prints are fresh it is the model's spot
-  const feed = socket
+  const feed = index
     ? withSettlementIndex({
         proxy,
-        index: socket,
+        index,
         maxAgeMs: config.spotMaxAgeS * 1000,
         wallClock: deps.wallClock,
       })
     : proxy
-  return { venue, feed, recorder, seriesCheck }
+  // one real venue goes through the same routing as several, so every run exercises it
+  const venue = createVenueSet(venues)
+  return { venue, venues, feed, recorder }
+}
+
+type CheckedVenue = {
+  name: RealVenueName
+  series: readonly string[]
+  credentials: { keyId: string; privateKeyPem: string } | null
+  seriesCheck: SeriesCheck
+}
+
+/** A real venue's key and what it says of `series`: only series the engine can price pass. */
+async function checkRealVenue(
+  name: RealVenueName,
+  series: readonly string[],
+  config: FeedSettings,
+  deps: FeedDeps,
+): Promise<CheckedVenue> {
+  if (name === 'polymarket')
+    // the adapter (decisions §14) is built on its own branch; this is where it plugs in
+    throw new ConfigError(['VENUE=polymarket: this build has no Polymarket adapter yet'])
+  const credentials = await readCredentials(config)
+  // only series the engine can price: anything else stops the program here, one line per series
+  const seriesCheck = await checkKalshiSeries({
+    baseUrl: config.kalshiBaseUrl,
+    series,
+    clock: deps.wallClock,
+    logger: deps.logger,
+    ...(credentials ? { credentials } : {}),
+  })
+  if (seriesCheck.kind === 'refused') throw new ConfigError(seriesCheck.problems)
+  if (seriesCheck.kind === 'unreachable')
+    deps.logger.warn(
+      { venue: name, failure: seriesCheck.failure },
+      'could not check the series against the venue; following them anyway',
+    )
+  return { name, series, credentials, seriesCheck }
+}
+
+/** The adapter of a checked venue, and the settlement index it streams (Kalshi with a key: BRTI). */
+function createRealVenue(
+  checked: CheckedVenue,
+  config: FeedSettings,
+  deps: FeedDeps,
+  recorder: TapeRecorder | null,
+): { member: FeedVenue; index: KalshiSocket | null } {
+  const { name, series, credentials, seriesCheck } = checked
+  const telemetry = deps.telemetry?.(name)
+  // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
+  const socket = credentials
+    ? createKalshiSocket({
+        url: socketUrlFor(config.kalshiBaseUrl),
+        signer: createRequestSigner(credentials),
+        clock: deps.wallClock,
+        logger: deps.logger,
+        ...(telemetry ? { telemetry } : {}),
+      })
+    : null
+  const venue = createKalshiVenue({
+    baseUrl: config.kalshiBaseUrl,
+    ...(socket ? { socket } : {}),
+    series,
+    pollMs: config.kalshiPollS * 1000,
+    wallClock: deps.wallClock,
+    logger: deps.logger,
+    ...(telemetry ? { telemetry } : {}),
+    ...(credentials ? { credentials } : {}),
+    ...(recorder
+      ? { tap: { market: recorder.market, book: recorder.book, exchange: recorder.exchange } }
+      : {}),
+  })
+  return {
+    member: { name, venue, series, baseUrl: config.kalshiBaseUrl, seriesCheck },
+    index: socket,
+  }
 }
 
 /** RECORD_DIR is made if missing; one that cannot be written stops the program naming it. */
@@ -125,7 +187,7 @@ async function startRecorder(
   const recorder = createTapeRecorder({
     dir,
     keepDays: config.recordKeepDays,
-    venue: config.venue,
+    venue: config.venues[0]!,
     series: config.series,
     sources: config.priceFeeds,
     clock: deps.wallClock,

@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
-import { ConfigError } from '../config/config.ts'
+import { ConfigError, usesSimulator } from '../config/config.ts'
 import { createEngine, DEFAULT_TICK_MS } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
 import type { AppSettings } from '../http/app-settings.ts'
@@ -14,6 +14,7 @@ import type { BucketStore } from '../ports/bucket-store.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Store } from '../ports/store.ts'
+import { statusesOf } from '../ports/venue.ts'
 import { createMemoryBucketStore } from '../store/memory/memory-bucket-store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
 import { createStoreProbe } from '../store/store-probe.ts'
@@ -72,14 +73,15 @@ export async function startService(
     )
     metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
     // With a real venue every timestamp is the wall clock (decisions §8): the virtual clock is for the simulator.
-    const clock =
-      config.venue === 'sim' ? await createServiceClock(store, wallClock, config.simSpeed) : wallClock
+    const clock = usesSimulator(config)
+      ? await createServiceClock(store, wallClock, config.simSpeed)
+      : wallClock
     const notifier = await openNotifier(config, logger)
     closers.push({ name: 'notifier', close: () => notifier.close() })
 
     if (role !== 'api') {
       const feedLogger = logger.child({ role: 'engine', component: 'feeds' })
-      const { venue, feed, recorder } = await createFeeds(config, {
+      const { venue, venues, feed, recorder } = await createFeeds(config, {
         wallClock,
         logger: feedLogger,
         ...(metrics ? { telemetry: metrics.venueTelemetry } : {}),
@@ -98,7 +100,7 @@ export async function startService(
         },
       })
       metrics?.watchFeeds(
-        () => venue.status(),
+        () => statusesOf(venue),
         () => feed.sources(),
         () => wallClock.now(),
       )
@@ -110,7 +112,7 @@ export async function startService(
         series: config.series,
         clock,
         wallClock,
-        backfillDays: config.venue === 'sim' ? config.simBackfillDays : 0,
+        backfillDays: usesSimulator(config) ? config.simBackfillDays : 0,
         retentionMs: config.eventRetentionHours * 3_600_000,
         model: createReadingModel(config.model),
         readingMaxLateMs: config.readingMaxLateS * 1000,
@@ -122,12 +124,12 @@ export async function startService(
       closers.push({ name: 'engine', close: () => engine.stop() })
       metrics?.watchEngine(() => engine.isLeader())
       logger.info(
-        config.venue === 'sim'
+        usesSimulator(config)
           ? { series: config.series, venue: venue.name, simSpeed: config.simSpeed, simSeed: config.simSeed }
           : {
               series: config.series,
-              venue: venue.name,
-              baseUrl: config.kalshiBaseUrl,
+              // each venue with its series and where it is reached (decisions §14)
+              venues: venues.map((v) => ({ venue: v.name, series: v.series, baseUrl: v.baseUrl })),
               spot: config.priceFeeds,
             },
         'engine started',
@@ -278,7 +280,7 @@ async function openBuckets(config: Config, wallClock: Clock, logger: Logger): Pr
  * of that limit, never below 20 ms (past about 125× a tick spans more than the limit, and some
  * minutes are skipped as late).
  */
-export function engineTickMs(config: Pick<Config, 'venue' | 'simSpeed' | 'readingMaxLateS'>): number {
-  if (config.venue !== 'sim' || config.simSpeed <= 1) return DEFAULT_TICK_MS
+export function engineTickMs(config: Pick<Config, 'venues' | 'simSpeed' | 'readingMaxLateS'>): number {
+  if (!usesSimulator(config) || config.simSpeed <= 1) return DEFAULT_TICK_MS
   return Math.max(20, Math.min(DEFAULT_TICK_MS, (config.readingMaxLateS * 1000) / config.simSpeed / 4))
 }

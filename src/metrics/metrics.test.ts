@@ -44,41 +44,73 @@ describe('metrics', () => {
     assert.match(text, /^cs_fanout_lag_seconds_sum 0\.25$/m)
   })
 
-  it('counts venue requests by endpoint and status with their latency, retries and skipped readings', async () => {
+  it('counts venue requests by venue, endpoint and status with their latency, retries and skipped readings', async () => {
     const metrics = createMetrics()
-    metrics.venueTelemetry.request('orderbook', '200', 0.04)
-    metrics.venueTelemetry.request('orderbook', '200', 0.06)
-    metrics.venueTelemetry.request('markets', 'timeout', 5)
-    metrics.venueTelemetry.retry('markets')
+    const kalshi = metrics.venueTelemetry('kalshi')
+    const polymarket = metrics.venueTelemetry('polymarket')
+    kalshi.request('orderbook', '200', 0.04)
+    kalshi.request('orderbook', '200', 0.06)
+    kalshi.request('markets', 'timeout', 5)
+    kalshi.retry('markets')
+    polymarket.request('orderbook', '200', 0.5)
+    polymarket.rejected?.('orderbook', 'asks')
+    polymarket.socket?.(false)
     metrics.countSkippedReading('no-spot')
     metrics.countSkippedReading('no-spot')
     const text = await metrics.registry.metrics()
-    assert.match(text, /^cs_venue_request_duration_seconds_count\{endpoint="orderbook",status="200"\} 2$/m)
-    assert.match(text, /^cs_venue_request_duration_seconds_sum\{endpoint="orderbook",status="200"\} 0\.1$/m)
-    assert.match(text, /^cs_venue_request_duration_seconds_count\{endpoint="markets",status="timeout"\} 1$/m)
-    assert.equal(await sample(metrics, 'cs_venue_retries_total', { endpoint: 'markets' }), 1)
+    assert.match(
+      text,
+      /^cs_venue_request_duration_seconds_count\{venue="kalshi",endpoint="orderbook",status="200"\} 2$/m,
+    )
+    assert.match(
+      text,
+      /^cs_venue_request_duration_seconds_sum\{venue="kalshi",endpoint="orderbook",status="200"\} 0\.1$/m,
+    )
+    assert.match(
+      text,
+      /^cs_venue_request_duration_seconds_count\{venue="kalshi",endpoint="markets",status="timeout"\} 1$/m,
+    )
+    assert.match(
+      text,
+      /^cs_venue_request_duration_seconds_count\{venue="polymarket",endpoint="orderbook",status="200"\} 1$/m,
+    )
+    assert.equal(await sample(metrics, 'cs_venue_retries_total', { venue: 'kalshi', endpoint: 'markets' }), 1)
+    assert.equal(
+      await sample(metrics, 'cs_venue_rejected_bodies_total', {
+        venue: 'polymarket',
+        endpoint: 'orderbook',
+        field: 'asks',
+      }),
+      1,
+    )
+    assert.equal(await sample(metrics, 'cs_venue_socket_connected', { venue: 'polymarket' }), 0)
+    assert.equal(await sample(metrics, 'cs_venue_socket_drops_total', { venue: 'polymarket' }), 1)
     assert.equal(await sample(metrics, 'cs_readings_skipped_total', { reason: 'no-spot' }), 2)
   })
 
-  it('reads the age of the last venue poll and of each spot source at scrape time', async () => {
+  it('reads the age of each venue’s last poll and of each spot source at scrape time', async () => {
     const metrics = createMetrics()
     let now = 100_000
     metrics.watchFeeds(
-      () => ({ name: 'kalshi', state: 'ok', lastOkAt: 97_500 }),
+      () => [
+        { name: 'kalshi', state: 'ok', lastOkAt: 97_500 },
+        { name: 'polymarket', state: 'ok', lastOkAt: 99_500 },
+      ],
       () => [
         { name: 'coinbase', state: 'ok', lastOkAt: 99_000, midDollars: 1, midAt: 99_000, fresh: true },
         { name: 'kraken', state: 'down', lastOkAt: null, midDollars: null, midAt: null, fresh: false },
       ],
       () => now,
     )
-    assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds'), 2.5)
+    assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds', { venue: 'kalshi' }), 2.5)
+    assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds', { venue: 'polymarket' }), 0.5)
     assert.equal(await sample(metrics, 'cs_spot_source_age_seconds', { source: 'coinbase' }), 1)
     assert.equal(
       await sample(metrics, 'cs_spot_source_age_seconds', { source: 'kraken' }),
       Number.POSITIVE_INFINITY,
     )
     now += 10_000
-    assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds'), 12.5)
+    assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds', { venue: 'kalshi' }), 12.5)
   })
 
   it('registers a gauge only for the sources this process has', async () => {

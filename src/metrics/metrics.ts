@@ -20,12 +20,16 @@ export type Metrics = {
   /** `read` is asked once per scrape for both the store gauge and the heartbeat age. */
   watchStore(read: () => Promise<StoreReading>, wallNow: () => number): void
   watchRedis(health: () => 'ok' | 'degraded'): void
-  /** Request accounting handed to a networked venue adapter (engine roles). */
-  venueTelemetry: VenueTelemetry
+  /** Request accounting handed to the networked venue adapter `venue` (engine roles): every series labelled with it. */
+  venueTelemetry(venue: string): VenueTelemetry
   /** A contest minute whose reading could not be raised, by reason (engine roles). */
   countSkippedReading(reason: string): void
-  /** Ages of the venue's last good poll and of each spot source's last price (engine roles). */
-  watchFeeds(venue: () => SourceStatus, spot: () => readonly SpotSourceStatus[], wallNow: () => number): void
+  /** Ages of each venue's last good poll and of each spot source's last price (engine roles). */
+  watchFeeds(
+    venues: () => readonly SourceStatus[],
+    spot: () => readonly SpotSourceStatus[],
+    wallNow: () => number,
+  ): void
 }
 
 export type MetricsOptions = {
@@ -69,30 +73,32 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const venueRequests = new Histogram({
     name: 'cs_venue_request_duration_seconds',
     help: 'requests to the venue by endpoint and status (HTTP code, timeout or error); _count is the request count',
-    labelNames: ['endpoint', 'status'] as const,
+    labelNames: ['venue', 'endpoint', 'status'] as const,
     buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   })
   const venueRetries = new Counter({
     name: 'cs_venue_retries_total',
     help: 'venue requests retried after a 429, a 5xx, a timeout or a network error, by endpoint',
-    labelNames: ['endpoint'] as const,
+    labelNames: ['venue', 'endpoint'] as const,
     registers,
   })
   const venueRejected = new Counter({
     name: 'cs_venue_rejected_bodies_total',
     help: 'venue answers the adapter could not use (a market, a book, the exchange status), by endpoint and the field that was wrong',
-    labelNames: ['endpoint', 'field'] as const,
+    labelNames: ['venue', 'endpoint', 'field'] as const,
     registers,
   })
   const venueSocket = new Gauge({
     name: 'cs_venue_socket_connected',
     help: '1 while the venue WebSocket (with an API key) is connected, else 0; REST polling carries on either way',
+    labelNames: ['venue'] as const,
     registers,
   })
   const venueSocketDrops = new Counter({
     name: 'cs_venue_socket_drops_total',
     help: 'times the venue WebSocket ended or failed to connect (each followed by a reconnect with backoff)',
+    labelNames: ['venue'] as const,
     registers,
   })
   const skippedReadings = new Counter({
@@ -106,34 +112,37 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
 
   return {
     registry,
-    venueTelemetry: {
+    venueTelemetry: (venue) => ({
       request(endpoint, status, seconds) {
-        venueRequests.observe({ endpoint, status }, seconds)
+        venueRequests.observe({ venue, endpoint, status }, seconds)
       },
       retry(endpoint) {
-        venueRetries.inc({ endpoint })
+        venueRetries.inc({ venue, endpoint })
       },
       rejected(endpoint, field) {
-        venueRejected.inc({ endpoint, field })
+        venueRejected.inc({ venue, endpoint, field })
       },
       socket(connected) {
-        venueSocket.set(connected ? 1 : 0)
-        if (!connected) venueSocketDrops.inc()
+        venueSocket.set({ venue }, connected ? 1 : 0)
+        if (!connected) venueSocketDrops.inc({ venue })
       },
-    },
+    }),
     countSkippedReading(reason) {
       skippedReadings.inc({ reason })
     },
-    watchFeeds(venue, spot, wallNow) {
+    watchFeeds(venues, spot, wallNow) {
       new Gauge({
         name: 'cs_venue_last_poll_age_seconds',
-        help: 'seconds since the venue last answered a whole poll (+Inf before the first); 0 for the simulator',
+        help: 'seconds since each venue last answered a whole poll (+Inf before the first); 0 for the simulator',
+        labelNames: ['venue'] as const,
         registers,
         collect() {
-          const status = venue()
-          this.set(
-            status.lastOkAt === null && status.state === 'ok' ? 0 : ageSeconds(status.lastOkAt, wallNow()),
-          )
+          const now = wallNow()
+          for (const status of venues())
+            this.set(
+              { venue: status.name },
+              status.lastOkAt === null && status.state === 'ok' ? 0 : ageSeconds(status.lastOkAt, now),
+            )
         },
       })
       new Gauge({

@@ -100,14 +100,25 @@ export interface Venue {
   result(ticker: string, at: number): Promise<Settlement | null>
   status(): SourceStatus
   /**
-   * True when the exchange says trading is paused at `at` (the weekly maintenance, say): no reading
-   * is raised then, whatever the markets' own statuses say. A live venue answers for now. A venue
-   * without such a status never pauses.
+   * One status per venue when this one stands for several (decisions §14: health and metrics are
+   * per venue); absent on a single venue, whose `status()` is its one. Read through `statusesOf`.
    */
-  tradingPaused?(at: number): boolean
+  statuses?(): readonly SourceStatus[]
+  /**
+   * True when the exchange that lists `series` says trading is paused at `at` (the weekly
+   * maintenance, say): no reading of that series is raised then, whatever the markets' own statuses
+   * say, and a pause of one venue holds no other venue's readings. A live venue answers for now. A
+   * venue without such a status never pauses.
+   */
+  tradingPaused?(at: number, series: string): boolean
   /** Starts background work (polling); resolves once the first attempt finished, failed or not. */
   start(): Promise<void>
   close(): Promise<void>
+}
+
+/** The status of each venue behind `venue`: its own, or one per venue of a set. */
+export function statusesOf(venue: Venue): readonly SourceStatus[] {
+  return venue.statuses?.() ?? [venue.status()]
 }
 
 export interface PriceFeed {

@@ -11,7 +11,7 @@ export type StoreStatus = {
   feeds: FeedChecks
 }
 
-const FEEDS_OK: FeedChecks = { venue: 'ok', spot: 'ok', venueDegraded: false }
+const FEEDS_OK: FeedChecks = { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false }
 
 export type StoreProbe = { read(): Promise<StoreStatus> }
 

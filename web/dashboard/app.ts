@@ -1,11 +1,13 @@
 // The dashboard: the live contest of a series and its signals as they arrive over the stream, the last
-// settled contests, and what thresholds would have paid over a chosen window. It respects the rate
-// limit: one history read per window change and the stream for live data, never polling the API.
+// settled contests, and what thresholds would have paid over a chosen window; with several series
+// (one per venue), the same quarter hour on each venue side by side. It respects the rate limit: one
+// history read per window change and one stream per series for live data, never polling the API.
 import { type Analysis, analyse, type Filter, toBacktestContests } from './analysis.ts'
 import { ApiError, getJson, settledBetween } from './api.ts'
 import { drawCalibration } from './calibration-chart.ts'
 import { openStream, type StreamEvent } from './sse.ts'
 import type { ContestJson, SignalJson } from './types.ts'
+import { createVenueView, type VenueView } from './venues.ts'
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
 const KEY_STORAGE = 'contest-signals.key'
@@ -13,7 +15,16 @@ const SERIES_STORAGE = 'contest-signals.series'
 const THEME_STORAGE = 'contest-signals.theme'
 const SETTLED_SHOWN = 10
 
-type Session = { key: string; series: string; stream: { close(): void } | null; live: ContestJson | null }
+type Session = {
+  key: string
+  /** the first series given: the live panel, the settled list and the analysis follow it */
+  series: string
+  stream: { close(): void } | null
+  live: ContestJson | null
+  /** with several series: the side-by-side view, and the streams of the series after the first */
+  venues: VenueView | null
+  otherStreams: { close(): void }[]
+}
 let session: Session | null = null
 let history: ReturnType<typeof toBacktestContests> = []
 let range = { since: '', before: '' }
@@ -244,8 +255,18 @@ async function loadWindow(): Promise<void> {
   }
 }
 
+/** The side-by-side view takes every contest a stream shows, of any series it follows. */
+function toVenueView(series: string, e: StreamEvent): void {
+  if (!session?.venues) return
+  const data = JSON.parse(e.data)
+  const contest = (e.event === 'signal.emitted' ? data.contest : data) as ContestJson
+  session.venues.put(series, contest)
+  session.venues.render()
+}
+
 function onStreamEvent(e: StreamEvent): void {
   if (!session) return
+  toVenueView(session.series, e)
   const data = JSON.parse(e.data)
   if (e.event === 'contest.opened') {
     renderLive(data as ContestJson)
@@ -269,26 +290,55 @@ function onStreamEvent(e: StreamEvent): void {
   }
 }
 
-async function connect(key: string, series: string): Promise<void> {
+/** The live contest of `series` (null when none) and its last settled ones. */
+async function firstView(series: string, key: string): Promise<[ContestJson | null, ContestJson[]]> {
+  const [active, settled] = await Promise.all([
+    getJson<ContestJson>(`/v1/contests/active?series=${encodeURIComponent(series)}`, key).catch((err) => {
+      if (err instanceof ApiError && err.status === 404) return null
+      throw err
+    }),
+    getJson<{ contests: ContestJson[] }>(
+      `/v1/contests?${new URLSearchParams({ series, limit: String(SETTLED_SHOWN) })}`,
+      key,
+    ),
+  ])
+  return [active, settled.contests]
+}
+
+function closeStreams(): void {
   session?.stream?.close()
-  session = { key, series, stream: null, live: null }
+  for (const stream of session?.otherStreams ?? []) stream.close()
+}
+
+async function connect(key: string, seriesList: string): Promise<void> {
+  closeStreams()
+  const allSeries = [...new Set(seriesList.split(',').map((s) => s.trim()))].filter(Boolean)
+  const series = allSeries[0] ?? ''
+  const several = allSeries.length > 1
+  $('venues').hidden = !several
+  session = {
+    key,
+    series,
+    stream: null,
+    live: null,
+    venues: several ? createVenueView($('venue-windows'), allSeries, serverNow) : null,
+    otherStreams: [],
+  }
   sessionStorage.setItem(KEY_STORAGE, key)
-  sessionStorage.setItem(SERIES_STORAGE, series)
-  status(`Connecting to ${series}…`)
+  sessionStorage.setItem(SERIES_STORAGE, allSeries.join(','))
+  status(`Connecting to ${allSeries.join(', ')}…`)
   await syncClock()
   try {
-    const [active, settled] = await Promise.all([
-      getJson<ContestJson>(`/v1/contests/active?series=${encodeURIComponent(series)}`, key).catch((err) => {
-        if (err instanceof ApiError && err.status === 404) return null
-        throw err
-      }),
-      getJson<{ contests: ContestJson[] }>(
-        `/v1/contests?${new URLSearchParams({ series, limit: String(SETTLED_SHOWN) })}`,
-        key,
-      ),
-    ])
+    const views = await Promise.all(allSeries.map((s) => firstView(s, key)))
+    const [active, settled] = views[0]!
     renderLive(active)
-    renderSettled(settled.contests)
+    renderSettled(settled)
+    if (session.venues) {
+      views.forEach(([live, done], i) => {
+        for (const c of [...done, ...(live ? [live] : [])]) session?.venues?.put(allSeries[i]!, c)
+      })
+      session.venues.render()
+    }
   } catch (err) {
     const unauthorized = err instanceof ApiError && err.status === 401
     status(
@@ -300,7 +350,24 @@ async function connect(key: string, series: string): Promise<void> {
     session = null
     return
   }
-  status(`Connected to ${series}.`)
+  status(`Connected to ${allSeries.join(', ')}.`)
+  // one stream per further series, scoped by it: the side-by-side view says when all are open
+  const otherStates = new Map<string, string>()
+  for (const other of allSeries.slice(1)) {
+    session.otherStreams.push(
+      openStream({
+        url: `/v1/stream/contests?series=${encodeURIComponent(other)}`,
+        key,
+        onEvent: (e) => toVenueView(other, e),
+        onState: (state) => {
+          otherStates.set(other, state)
+          const open =
+            otherStates.size === allSeries.length - 1 && [...otherStates.values()].every((v) => v === 'open')
+          $('venues').dataset.streams = open ? 'open' : state
+        },
+      }),
+    )
+  }
   session.stream = openStream({
     url: `/v1/stream/contests?series=${encodeURIComponent(series)}`,
     key,
@@ -340,7 +407,7 @@ function start(): void {
   })
   $('forget').addEventListener('click', () => {
     sessionStorage.removeItem(KEY_STORAGE)
-    session?.stream?.close()
+    closeStreams()
     session = null
     ;($('key') as HTMLInputElement).value = ''
     status('Key forgotten.')
@@ -351,6 +418,8 @@ function start(): void {
     $(id).addEventListener('input', () => renderAnalysis(analyse(history, currentFilter())))
   }
   setInterval(tickCountdown, 1000)
+  // a live window turns to "awaiting the venue's result" at its close, with no event to say so
+  setInterval(() => session?.venues?.render(), 5000)
   setInterval(() => void syncClock(), 10_000)
   const key = sessionStorage.getItem(KEY_STORAGE)
   const series = sessionStorage.getItem(SERIES_STORAGE)

@@ -34,7 +34,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
         operationId: 'getHealth',
         summary: 'Health check',
         description:
-          'Needs no key and is not rate limited. 200 with status "ok", or "degraded" when the engine is stale, the shared rate-limit store is unreachable, or (with a real venue) the venue or every spot source has been unreachable for over a minute, the venue paused trading outside its schedule, or every order book of the last 3 minutes failed to parse (checks.venue "unreachable", "paused" or "malformed"); during a pause the venue scheduled, checks.venue is "paused" and the status stays "ok". 503 with status "unavailable" when the store cannot be reached. Also answers HEAD.',
+          'Needs no key and is not rate limited. 200 with status "ok", or "degraded" when the engine is stale, the shared rate-limit store is unreachable, or (with a real venue) the venue or every spot source has been unreachable for over a minute, the venue paused trading outside its schedule, or every order book of the last 3 minutes failed to parse (checks.venue "unreachable", "paused" or "malformed"); during a pause the venue scheduled, checks.venue is "paused" and the status stays "ok". With several venues, checks.venues gives each venue’s own check and checks.venue the one that says most. 503 with status "unavailable" when the store cannot be reached. Also answers HEAD.',
         tags: ['health'],
         security: [],
         response: {
@@ -64,7 +64,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
           ? 'ok'
           : 'stale'
       const rateLimitDegraded = deps.buckets.health() === 'degraded'
-      const { venue, spot, venueDegraded } = store.feeds
+      const { venue, venues, spot, venueDegraded } = store.feeds
       const feedsDown = venueDegraded || spot !== 'ok'
       const status = !store.reachable
         ? 'unavailable'
@@ -82,6 +82,8 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
           // present only when not ok, like rate_limit: a healthy deployment's body stays as decisions §4
           // shows it; `paused` during a pause the venue scheduled leaves the status ok (decisions §8)
           ...(venue !== 'ok' ? { venue } : {}),
+          // with several venues each by name, ok included, so a probe sees which one (decisions §14)
+          ...(venues ? { venues } : {}),
           ...(spot !== 'ok' ? { spot } : {}),
         },
       }
