@@ -47,6 +47,7 @@ export function createVenueView(root: HTMLElement, series: readonly string[], no
         heading.textContent = windowTitle(row.opensAt, row.expiresAt, now())
         const pair = document.createElement('div')
         pair.className = 'venue-pair'
+        pair.style.setProperty('--columns', String(row.contests.length))
         pair.append(...row.contests.map((contest, i) => venueColumn(series[i]!, contest, now())))
         article.append(heading, pair)
         return article
@@ -107,7 +108,7 @@ function venueColumn(series: string, contest: ContestJson | null, now: number): 
   )
   fact(
     'reading',
-    'Latest reading',
+    'Latest confidence',
     reading ? `${reading.side} · ${reading.confidence.toFixed(2)}` : 'none yet',
     reading?.side ?? 'muted',
   )
