@@ -349,6 +349,8 @@ export function loadConfig(env: Env = process.env): Config {
 function venueProblems(venues: readonly string[], series: readonly string[]): string[] {
   const given = `VENUE=${JSON.stringify(venues.join(','))}`
   const unknown = venues.filter((v) => !isVenueName(v))
+  if (unknown.length > 0 && venues.length === 1)
+    return [`${given} is not a known venue (known: ${VENUES.join(', ')})`]
   if (unknown.length > 0)
     return [
       `${given}: ${unknown.map((v) => JSON.stringify(v)).join(', ')} is not a known venue (known: ${VENUES.join(', ')})`,
