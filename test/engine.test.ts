@@ -3,10 +3,12 @@ import assert from 'node:assert/strict'
 import { describe, it, mock } from 'node:test'
 import { pino } from 'pino'
 import { type Contest, MINUTE_MS, sideForPrice } from '../src/domain/contest.ts'
+import { FEED_STATUS_SETTING, feedChecks } from '../src/domain/feed-status.ts'
 import { formatTicker, QUARTER_MS } from '../src/domain/ticker.ts'
 import { readingLatencyMs } from '../src/engine/backfill.ts'
 import type { Engine } from '../src/engine/engine.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
+import { createVenueSet } from '../src/feeds/venue-set/venue-set.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import type { Store } from '../src/ports/store.ts'
@@ -439,6 +441,41 @@ describe('engine', () => {
       await engine.tick()
       assert.equal(await w.store.hasEvent(firstSeq), false)
       assert.ok((await w.store.latestSeq()) > firstSeq)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('follows two venues through one set: each series opened on its venue, the report per venue (decisions §14)', async () => {
+    const OTHER = 'KXBTC15MB'
+    const w = await createEngineWorld({ seed: 2, start: Q + 2 * MINUTE_MS + 100, series: [SERIES, OTHER] })
+    try {
+      // the simulator twice under two names, as Kalshi and Polymarket would be: one down, one paused
+      const asked: string[] = []
+      const member = (name: string, status: object): Venue => ({
+        ...w.venue,
+        name,
+        marketAt: (series, at) => {
+          asked.push(`${name} ${series}`)
+          return w.venue.marketAt(series, at)
+        },
+        status: () => ({ name, state: 'ok', lastOkAt: null, ...status }),
+      })
+      const venue = createVenueSet([
+        { venue: member('kalshi', { check: 'paused', scheduledPause: true }), series: [SERIES] },
+        { venue: member('polymarket', { state: 'down' }), series: [OTHER] },
+      ])
+      const engine = w.engine({ venue, series: [SERIES, OTHER] })
+      await engine.tick()
+      assert.deepEqual([...new Set(asked)].sort(), [`kalshi ${SERIES}`, `polymarket ${OTHER}`])
+      assert.equal((await w.store.getContest(TICKER))?.series, SERIES)
+      assert.equal((await w.store.getContest(formatTicker(OTHER, Q + QUARTER_MS)))?.series, OTHER)
+      assert.deepEqual(feedChecks(await w.store.getSetting(FEED_STATUS_SETTING)), {
+        venue: 'unreachable',
+        venues: { kalshi: 'paused', polymarket: 'unreachable' },
+        spot: 'ok',
+        venueDegraded: true,
+      })
     } finally {
       await w.close()
     }
