@@ -49,9 +49,9 @@ export type FeedVenue = {
 }
 
 /**
- * The venue the engine follows (one adapter, or with several VENUE names the set that routes each
- * series to its own, decisions §14), each configured venue on its own, the spot feed, and the
- * recorder of what they receive when RECORD_DIR is set (closed after them).
+ * The venue the engine follows (the simulator, or the set that routes each series to its real
+ * venue's adapter, decisions §14), each configured venue on its own, the spot feed, and the recorder
+ * of what they receive when RECORD_DIR is set (closed after them).
  */
 export type Feeds = {
   venue: Venue
