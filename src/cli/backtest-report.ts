@@ -44,7 +44,7 @@ export function formatBacktest(r: BacktestReport): string {
     `Brier score       ${num(r.brierScore, 4)} (0 is perfect; always saying 50 scores 0.25)`,
     '',
     'one contract per signal at its entry price: a win pays 100 − entry, a loss costs the entry, a void 0;',
-    "after the fee, each buy is one order paying Kalshi's taker fee ceil(7·p·(1 − p)) ¢ (none on a void);",
+    "after the fee, each buy is one order paying its venue's taker fee: Kalshi ceil(7·p·(1 − p)) ¢, Polymarket 7·p·(1 − p) ¢ (none on a void);",
     'intervals are clustered by contest: the signals of one contest share its outcome',
     '',
     'calibration (graded signals by confidence)',
@@ -89,7 +89,9 @@ export function formatGrid(filter: BacktestFilter, contests: number, grid: reado
     ...matrix('signals passing', (x) => String(x.signals)),
     ...matrix('win rate', (x) => pct(x.winRate)),
     ...matrix('profit per contract', (x) => cents(x.profitPerContractCents)),
-    ...matrix("profit per contract after Kalshi's taker fee", (x) => cents(x.profitPerContractAfterFeeCents)),
+    ...matrix("profit per contract after the venue's taker fee", (x) =>
+      cents(x.profitPerContractAfterFeeCents),
+    ),
   ]
   return `${lines.join('\n').trimEnd()}\n`
 }

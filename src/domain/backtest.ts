@@ -5,14 +5,14 @@
 // Conventions (written down in docs/design-decisions.md §10):
 // - one contract is bought per signal at its entry price: a win pays 100 − entry cents, a loss costs
 //   entry cents, a void is refunded (0, its fee too); after the fee, each buy is one order paying
-//   Kalshi's taker fee (src/domain/taker-fee.ts);
+//   its venue's taker fee (src/domain/taker-fee.ts: Kalshi's, or Polymarket's for btc-updown-*);
 // - win rate, its interval, the Brier score and the calibration table count graded signals only
 //   (wins and losses); voids count in the signals, the average entry and the profit per contract;
 // - intervals are clustered by contest (decisions §13): the signals of one contest share its outcome,
 //   so they count as fewer independent trials than there are signals;
 // - the time window applies to a contest's expiresAt, both bounds inclusive, as in the history API.
 import type { Contest, Side, Signal } from './contest.ts'
-import { takerFeeCents } from './taker-fee.ts'
+import { feeScheduleOf, takerFeeCentsOn } from './taker-fee.ts'
 
 /** The parts of a signal the backtest reads: a domain Signal qualifies. */
 export type BacktestSignal = Pick<
@@ -162,9 +162,12 @@ export function signalProfitCents(signal: BacktestSignal): number {
   return 0
 }
 
-/** One contract's taker fee for a signal: none on a void, whose buy the venue unwinds. */
+/**
+ * One contract's taker fee for a signal, on its venue's schedule (the ticker starts with its series,
+ * which names the venue): none on a void, whose buy the venue unwinds.
+ */
 export function signalFeeCents(signal: BacktestSignal): number {
-  return signal.outcome === 'void' ? 0 : takerFeeCents(signal.entryPriceCents)
+  return signal.outcome === 'void' ? 0 : takerFeeCentsOn(feeScheduleOf(signal.ticker), signal.entryPriceCents)
 }
 
 /**
@@ -295,7 +298,7 @@ export function summarize(signals: readonly BacktestSignal[]): OutcomeSummary {
     totalProfitCents,
     profitPerContractCents: n === 0 ? null : totalProfitCents / n,
     profitInterval: interval(profits),
-    totalFeeCents: fees,
+    totalFeeCents: roundTo(fees, 3),
     totalProfitAfterFeeCents,
     profitPerContractAfterFeeCents: n === 0 ? null : totalProfitAfterFeeCents / n,
     profitAfterFeeInterval: interval(netProfits),

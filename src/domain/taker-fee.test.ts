@@ -1,7 +1,7 @@
 // Tests of Kalshi's taker fee: the schedule's worked figures, rounding up per order, and the grid's ends.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { takerFeeCents } from './taker-fee.ts'
+import { feeScheduleOf, polymarketTakerFeeCents, takerFeeCents, takerFeeCentsOn } from './taker-fee.ts'
 
 describe('takerFeeCents', () => {
   it('is 0.07·C·p·(1 − p) rounded up to the cent per order', () => {
@@ -28,5 +28,32 @@ describe('takerFeeCents', () => {
     assert.throws(() => takerFeeCents(101), RangeError)
     assert.throws(() => takerFeeCents(Number.NaN), RangeError)
     assert.throws(() => takerFeeCents(50, -1), RangeError)
+  })
+})
+
+describe('polymarketTakerFeeCents', () => {
+  it("is shares × 0.07 × p × (1 − p): the reference's figures per share", () => {
+    assert.equal(polymarketTakerFeeCents(50), 1.75)
+    assert.equal(polymarketTakerFeeCents(30), 1.47)
+    assert.equal(polymarketTakerFeeCents(70), 1.47)
+    assert.equal(polymarketTakerFeeCents(10), 0.63)
+    assert.equal(polymarketTakerFeeCents(90), 0.63)
+    assert.equal(polymarketTakerFeeCents(50, 100), 175)
+  })
+
+  it('is not rounded to the cent (unlike Kalshi), only up at the fifth decimal of a dollar', () => {
+    assert.equal(polymarketTakerFeeCents(0.5), 0.035) // 0.0348… ¢ → 0.035 ¢
+    assert.equal(polymarketTakerFeeCents(99.9), 0.007) // 0.00699… ¢
+    assert.equal(polymarketTakerFeeCents(0), 0)
+    assert.equal(polymarketTakerFeeCents(100), 0)
+    assert.throws(() => polymarketTakerFeeCents(-1), RangeError)
+  })
+
+  it('is chosen by the series prefix', () => {
+    assert.equal(feeScheduleOf('btc-updown-15m'), 'polymarket')
+    assert.equal(feeScheduleOf('btc-updown-15m-1790362800'), 'polymarket')
+    assert.equal(feeScheduleOf('KXBTC15M-26SEP251515-15'), 'kalshi')
+    assert.equal(takerFeeCentsOn('kalshi', 50), 2)
+    assert.equal(takerFeeCentsOn('polymarket', 50), 1.75)
   })
 })

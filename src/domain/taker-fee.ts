@@ -1,4 +1,5 @@
-// Kalshi's taker fee on quadratic-fee series such as KXBTC15M (reference §2.7, decisions §13):
+// Venue taker fees for the backtest (decisions §13). Kalshi's on quadratic-fee series such as KXBTC15M
+// (reference §2.7):
 // 0.07 × C × p × (1 − p) dollars for C contracts at price p, rounded up to the cent per order.
 // Computed on integers (millionths of a dollar, hundredths of a contract), so no float rounding
 // turns an exact cent into the next one.
@@ -21,4 +22,38 @@ export function takerFeeCents(priceCents: number, contracts = 1, multiplier = 1)
   const numerator = 7n * c * p * (MILLIONTHS - p) * m
   const denominator = 100n * 100n * MILLIONTHS * MILLIONTHS
   return Number((numerator + denominator - 1n) / denominator)
+}
+
+/**
+ * Polymarket's taker fee on its crypto Up/Down markets (reference §3.4.6): shares × rate × p × (1 − p)
+ * USDC per fill (rate 0.07, exponent 1), makers free; 1.75 ¢ per share at 50 ¢. The venue keeps fees to
+ * 5 decimal places without saying how it rounds [U]; a backtest should never understate a cost, so
+ * this rounds up at the fifth decimal of a dollar (0.001 ¢). In cents, on the same integer arithmetic.
+ */
+export function polymarketTakerFeeCents(priceCents: number, shares = 1, rate = 0.07): number {
+  if (!(priceCents >= 0 && priceCents <= 100))
+    throw new RangeError(`price must be 0–100 cents, got ${priceCents}`)
+  if (!(shares >= 0)) throw new RangeError(`shares must be ≥ 0, got ${shares}`)
+  const p = BigInt(Math.round(priceCents * 10_000))
+  const c = BigInt(Math.round(shares * 100))
+  const r = BigInt(Math.round(rate * 10_000))
+  // dollars × 10⁵ = 10⁵ × (r/10⁴) × (c/100) × (p/10⁶) × (1 − p/10⁶)
+  const numerator = 100_000n * r * c * p * (MILLIONTHS - p)
+  const denominator = 10_000n * 100n * MILLIONTHS * MILLIONTHS
+  const hundredThousandths = (numerator + denominator - 1n) / denominator
+  return Number(hundredThousandths) / 1_000
+}
+
+/** Which venue's fee a series (or one of its tickers) pays: the series prefix names its venue (decisions §14). */
+export type TakerFeeSchedule = 'kalshi' | 'polymarket'
+
+export function feeScheduleOf(seriesOrTicker: string): TakerFeeSchedule {
+  return seriesOrTicker.startsWith('btc-updown-') ? 'polymarket' : 'kalshi'
+}
+
+/** One order's taker fee in cents at `priceCents` under the venue's schedule. */
+export function takerFeeCentsOn(schedule: TakerFeeSchedule, priceCents: number, quantity = 1): number {
+  return schedule === 'polymarket'
+    ? polymarketTakerFeeCents(priceCents, quantity)
+    : takerFeeCents(priceCents, quantity)
 }

@@ -10,14 +10,16 @@ import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
 import { createKalshiSocket, type KalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
-import { checkKalshiSeries, type SeriesCheck } from '../feeds/kalshi/series-check.ts'
+import { checkKalshiSeries } from '../feeds/kalshi/series-check.ts'
+import { createPolymarketVenue } from '../feeds/polymarket/polymarket-venue.ts'
+import { checkPolymarketSeries } from '../feeds/polymarket/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
 import { createVenueSet } from '../feeds/venue-set/venue-set.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
-import type { PriceFeed, Venue, VenueTelemetry } from '../ports/venue.ts'
+import type { PriceFeed, SeriesCheck, Venue, VenueTelemetry } from '../ports/venue.ts'
 import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
 import { VERSION } from './version.ts'
 
@@ -30,6 +32,9 @@ export type FeedSettings = Pick<
   | 'kalshiPollS'
   | 'kalshiKeyId'
   | 'kalshiPrivateKeyFile'
+  | 'polymarketGammaUrl'
+  | 'polymarketClobUrl'
+  | 'polymarketPollS'
   | 'priceFeeds'
   | 'feedUrls'
   | 'spotMaxAgeS'
@@ -119,18 +124,24 @@ async function checkRealVenue(
   config: FeedSettings,
   deps: FeedDeps,
 ): Promise<CheckedVenue> {
-  if (name === 'polymarket')
-    // the adapter (decisions §14) is built on its own branch; this is where it plugs in
-    throw new ConfigError(['VENUE=polymarket: this build has no Polymarket adapter yet'])
-  const credentials = await readCredentials(config)
+  const credentials = name === 'kalshi' ? await readCredentials(config) : null
   // only series the engine can price: anything else stops the program here, one line per series
-  const seriesCheck = await checkKalshiSeries({
-    baseUrl: config.kalshiBaseUrl,
-    series,
-    clock: deps.wallClock,
-    logger: deps.logger,
-    ...(credentials ? { credentials } : {}),
-  })
+  const seriesCheck =
+    name === 'polymarket'
+      ? await checkPolymarketSeries({
+          gammaUrl: config.polymarketGammaUrl,
+          clobUrl: config.polymarketClobUrl,
+          series,
+          clock: deps.wallClock,
+          logger: deps.logger,
+        })
+      : await checkKalshiSeries({
+          baseUrl: config.kalshiBaseUrl,
+          series,
+          clock: deps.wallClock,
+          logger: deps.logger,
+          ...(credentials ? { credentials } : {}),
+        })
   if (seriesCheck.kind === 'refused') throw new ConfigError(seriesCheck.problems)
   if (seriesCheck.kind === 'unreachable')
     deps.logger.warn(
@@ -149,6 +160,14 @@ function createRealVenue(
 ): { member: FeedVenue; index: KalshiSocket | null } {
   const { name, series, credentials, seriesCheck } = checked
   const telemetry = deps.telemetry?.(name)
+  if (name === 'polymarket') {
+    const venue = createPolymarketVenueFor(config, {
+      wallClock: deps.wallClock,
+      logger: deps.logger,
+      ...(telemetry ? { telemetry } : {}),
+    })
+    return { member: { name, venue, series, baseUrl: config.polymarketGammaUrl, seriesCheck }, index: null }
+  }
   // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
   const socket = credentials
     ? createKalshiSocket({
@@ -176,6 +195,21 @@ function createRealVenue(
     member: { name, venue, series, baseUrl: config.kalshiBaseUrl, seriesCheck },
     index: socket,
   }
+}
+
+/** The Polymarket venue as the settings describe it (decisions §14). */
+export function createPolymarketVenueFor(
+  config: Pick<FeedSettings, 'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS'>,
+  deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
+): Venue {
+  return createPolymarketVenue({
+    gammaUrl: config.polymarketGammaUrl,
+    clobUrl: config.polymarketClobUrl,
+    pollMs: config.polymarketPollS * 1000,
+    wallClock: deps.wallClock,
+    logger: deps.logger,
+    ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
+  })
 }
 
 /** RECORD_DIR is made if missing; one that cannot be written stops the program naming it. */

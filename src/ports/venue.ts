@@ -20,6 +20,12 @@ export type VenueMarket = {
   /** null until the venue sets it */
   strikePriceDollars: number | null
   phase: MarketPhase
+  /**
+   * The settlement rule where the venue states one per market (Polymarket's `cryptoMarketConfig`,
+   * decisions §14): the venue's price is averaged over the `averagingS` seconds ending at each
+   * instant (0: a point price) and a tie goes up. Absent: the series' own rule (Kalshi's 60 s mean).
+   */
+  settlementRule?: { averagingS: number }
 }
 
 /**
@@ -151,6 +157,15 @@ export interface PriceFeed {
   start(): Promise<void>
   close(): Promise<void>
 }
+
+/** What a real venue said of the configured series at start (decisions §8, §14). */
+export type SeriesCheck =
+  /** every series can be priced */
+  | { kind: 'ok' }
+  /** one line per series that cannot, naming it and why */
+  | { kind: 'refused'; problems: string[] }
+  /** the venue could not be asked: the failure as the venue gave it */
+  | { kind: 'unreachable'; failure: string }
 
 /** Request accounting for a networked venue, wired to metrics by the composition root. */
 export interface VenueTelemetry {

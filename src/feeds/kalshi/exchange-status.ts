@@ -1,8 +1,9 @@
 // The exchange's own status and schedule (reference §1.13): whether trading is permitted now, and
 // whether a pause is one the venue scheduled (the weekly Thursday 03:00–05:00 ET maintenance, a
 // listed maintenance window, or a gap in the standard hours) or an outage. Pure parsing and maths.
+
+import { malformed, type Parsed, parsed } from '../venue-http/parsed.ts'
 import { parseRfc3339 } from './market.ts'
-import { malformed, type Parsed, parsed } from './parsed.ts'
 
 export type ExchangeStatus = {
   exchangeActive: boolean

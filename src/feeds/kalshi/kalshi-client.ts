@@ -1,13 +1,15 @@
-// A small REST client for Kalshi's public market data: per-attempt timeouts, retries of 429, 5xx,
-// timeouts and network errors with full-jitter backoff, adapter-wide pacing, optional signing and
-// per-attempt telemetry. It knows nothing of markets; callers interpret the JSON.
-import { setTimeout as delay } from 'node:timers/promises'
-import type { Clock } from '../../ports/clock.ts'
-import type { Logger } from '../../ports/logger.ts'
-import type { VenueTelemetry } from '../../ports/venue.ts'
-import { createRequestPacer, type Sleep } from './request-pacer.ts'
-import type { RequestSigner } from './request-signing.ts'
-import { type BackoffOptions, retryDelayMs } from './retry-backoff.ts'
+// Kalshi's REST client: the venues' shared JSON client (venue-http/json-client.ts) with Kalshi's call
+// names and pacing default. It knows nothing of markets; callers interpret the JSON.
+import {
+  createJsonClient,
+  describeFailure,
+  JSON_CLIENT_DEFAULTS,
+  type JsonCallOptions,
+  type JsonClient,
+  type JsonClientOptions,
+  type JsonReply,
+  VENUE_USER_AGENT,
+} from '../venue-http/json-client.ts'
 
 /** Telemetry labels, one per kind of call. */
 export type KalshiEndpoint =
@@ -18,189 +20,22 @@ export type KalshiEndpoint =
   | 'exchange_status'
   | 'exchange_schedule'
 
-/** Sent on every request, so the venue (and whoever reads its logs) can tell this client apart. */
-export const KALSHI_USER_AGENT = 'contest-signals/1.0 (read-only market data)'
+export const KALSHI_USER_AGENT = VENUE_USER_AGENT
+
+export type KalshiReply = JsonReply
+export type KalshiCallOptions = JsonCallOptions
+export type KalshiClient = JsonClient<KalshiEndpoint>
+export type KalshiClientOptions = Omit<JsonClientOptions, 'venue'>
 
 /**
- * A JSON body, or why there is none: `status` is the last HTTP status as a string, `timeout`,
- * `error` (network), `invalid_json` (a 2xx whose body is not JSON) or `aborted` (the caller gave up).
+ * Requests per second default to 5 across the whole adapter: unauthenticated limits are undocumented
+ * and an authenticated Basic key gets about 20 reads/s (reference §1.10), so the advice is to stay
+ * well under 10/s; 5/s leaves room for a second process on the same address.
  */
-export type KalshiReply =
-  | { ok: true; body: unknown }
-  /** `body` is the error answer's JSON when it had one (the exchange status comes with a 503 too) */
-  | { ok: false; status: string; code: string | null; message: string; body?: unknown }
+export const KALSHI_DEFAULTS = JSON_CLIENT_DEFAULTS
 
-export type KalshiClientOptions = {
-  /** e.g. `https://external-api.kalshi.com/trade-api/v2` */
-  baseUrl: string
-  /** wall clock, for signing timestamps and pacing */
-  clock: Clock
-  logger: Logger
-  telemetry?: VenueTelemetry
-  signer?: RequestSigner
-  /** per attempt; default 5 s */
-  timeoutMs?: number
-  /** attempts per call, the first included; default 4 */
-  maxAttempts?: number
-  /** default 250 ms doubling to at most 8 s */
-  backoff?: BackoffOptions
-  /**
-   * Default 5/s across the whole adapter. Unauthenticated limits are undocumented and an
-   * authenticated Basic key gets about 20 reads/s (reference §1.10), so the advice is to stay well
-   * under 10/s; 5/s leaves room for a second process on the same address.
-   */
-  maxRequestsPerSec?: number
-  sleep?: Sleep
-  /** for jitter; default Math.random */
-  random?: () => number
-}
-
-export type KalshiCallOptions = { signal?: AbortSignal; maxAttempts?: number }
-
-export type KalshiClient = {
-  get(
-    endpoint: KalshiEndpoint,
-    path: string,
-    query?: Record<string, string>,
-    opts?: KalshiCallOptions,
-  ): Promise<KalshiReply>
-}
-
-export const KALSHI_DEFAULTS = {
-  timeoutMs: 5_000,
-  maxAttempts: 4,
-  backoff: { baseMs: 250, capMs: 8_000 },
-  maxRequestsPerSec: 5,
-} as const
-
-/** A failed call as the venue gave it: `HTTP 451: <first words of the body>`, or `timeout`, `error: ECONNREFUSED …`. */
-export function describeFailure(status: string, message: string): string {
-  const words = message.trim().split(/\s+/).slice(0, 12).join(' ')
-  const head = /^\d+$/.test(status) ? `HTTP ${status}` : status
-  return words === '' ? head : `${head}: ${words}`
-}
-
-const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal })
-
-const isRetryable = (status: string): boolean =>
-  status === 'timeout' || status === 'error' || status === '429' || /^5\d\d$/.test(status)
-
-/** The venue's error body (`{code, message, details}`, or `{error}` on a 429) in a few words. */
-function describeError(text: string): { code: string | null; message: string; body?: unknown } {
-  try {
-    const body: unknown = JSON.parse(text)
-    if (typeof body === 'object' && body !== null) {
-      const { code, message, details, error } = body as Record<string, unknown>
-      const words = [message, details, error].filter((w) => typeof w === 'string' && w !== '')
-      return {
-        code: typeof code === 'string' ? code : null,
-        message: words.length > 0 ? words.join(': ') : text.slice(0, 200),
-        body,
-      }
-    }
-  } catch {
-    // not JSON: an HTML error page from a proxy or a geo-block, say; its first words are enough
-  }
-  return {
-    code: null,
-    message: text
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 200),
-  }
-}
-
-/** Why fetch failed, in the operator's terms: the system error code and address when there is one. */
-function describeNetworkError(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; address?: unknown; port?: unknown; message?: unknown } })
-    ?.cause
-  if (cause && typeof cause.code === 'string') {
-    const where =
-      typeof cause.address === 'string' ? ` ${cause.address}${cause.port ? `:${cause.port}` : ''}` : ''
-    return `${cause.code}${where}`
-  }
-  return err instanceof Error ? err.message : String(err)
-}
+export { describeFailure }
 
 export function createKalshiClient(opts: KalshiClientOptions): KalshiClient {
-  const timeoutMs = opts.timeoutMs ?? KALSHI_DEFAULTS.timeoutMs
-  const defaultAttempts = opts.maxAttempts ?? KALSHI_DEFAULTS.maxAttempts
-  const backoff = opts.backoff ?? KALSHI_DEFAULTS.backoff
-  const sleep = opts.sleep ?? defaultSleep
-  const random = opts.random ?? Math.random
-  const pacer = createRequestPacer({
-    perSecond: opts.maxRequestsPerSec ?? KALSHI_DEFAULTS.maxRequestsPerSec,
-    clock: opts.clock,
-    sleep,
-  })
-  const base = opts.baseUrl.replace(/\/+$/, '')
-
-  type Attempt = { status: string; text: string }
-
-  async function attempt(url: URL, endpoint: KalshiEndpoint, signal?: AbortSignal): Promise<Attempt> {
-    const timeout = AbortSignal.timeout(timeoutMs)
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': KALSHI_USER_AGENT,
-      ...opts.signer?.('GET', url, opts.clock.now()),
-    }
-    const started = performance.now()
-    let result: Attempt
-    try {
-      const res = await fetch(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
-      result = { status: String(res.status), text: await res.text() }
-    } catch (err) {
-      if (signal?.aborted) return { status: 'aborted', text: '' }
-      result = timeout.aborted
-        ? { status: 'timeout', text: `no answer within ${timeoutMs} ms` }
-        : { status: 'error', text: describeNetworkError(err) }
-    }
-    opts.telemetry?.request(endpoint, result.status, (performance.now() - started) / 1000)
-    return result
-  }
-
-  return {
-    async get(endpoint, path, query = {}, call = {}) {
-      const url = new URL(base + path)
-      for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
-      const attempts = call.maxAttempts ?? defaultAttempts
-      for (let n = 0; ; n++) {
-        let reply: Attempt
-        try {
-          await pacer.acquire(call.signal)
-          reply = await attempt(url, endpoint, call.signal)
-        } catch {
-          // only the pacer's sleep throws, and only when the caller aborted
-          reply = { status: 'aborted', text: '' }
-        }
-        if (reply.status === 'aborted')
-          return { ok: false, status: 'aborted', code: null, message: 'aborted' }
-        if (/^2\d\d$/.test(reply.status)) {
-          try {
-            return { ok: true, body: JSON.parse(reply.text) }
-          } catch {
-            return { ok: false, status: 'invalid_json', code: null, message: reply.text.slice(0, 200) }
-          }
-        }
-        const failure = {
-          ok: false as const,
-          status: reply.status,
-          ...(/^\d+$/.test(reply.status) ? describeError(reply.text) : { code: null, message: reply.text }),
-        }
-        if (!isRetryable(reply.status) || n + 1 >= attempts) return failure
-        const waitMs = retryDelayMs(n, backoff, random)
-        opts.telemetry?.retry(endpoint)
-        opts.logger.debug(
-          { endpoint, path: url.pathname, status: reply.status, attempt: n + 1, retryInMs: waitMs },
-          'kalshi request failed; retrying',
-        )
-        try {
-          await sleep(waitMs, call.signal)
-        } catch {
-          return { ok: false, status: 'aborted', code: null, message: 'aborted' }
-        }
-      }
-    },
-  }
+  return createJsonClient<KalshiEndpoint>({ ...opts, venue: 'kalshi' })
 }

@@ -6,9 +6,9 @@
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueTelemetry } from '../../ports/venue.ts'
+import { type BackoffOptions, retryDelayMs } from '../venue-http/retry-backoff.ts'
 import { KALSHI_USER_AGENT } from './kalshi-client.ts'
 import type { RequestSigner } from './request-signing.ts'
-import { type BackoffOptions, retryDelayMs } from './retry-backoff.ts'
 
 /** One `market_lifecycle_v2` message's `msg` (fields per the venue's AsyncAPI; only these are used). */
 export type LifecycleEvent = {

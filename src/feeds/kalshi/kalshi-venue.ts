@@ -12,6 +12,8 @@ import type {
   VenueQuote,
   VenueTelemetry,
 } from '../../ports/venue.ts'
+import type { Sleep } from '../venue-http/request-pacer.ts'
+import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import {
   type ExchangeSchedule,
   type ExchangeStatus,
@@ -26,9 +28,7 @@ import { createMarketBook, type MarketBook, toVenueMarket } from './market-book.
 import { createMarketPoller } from './market-poller.ts'
 import { phaseForStatus } from './market-status.ts'
 import { asksFromOrderbook } from './orderbook.ts'
-import type { Sleep } from './request-pacer.ts'
 import { createRequestSigner, type KalshiCredentials } from './request-signing.ts'
-import type { BackoffOptions } from './retry-backoff.ts'
 import { settlementOf } from './settlement.ts'
 
 export type KalshiVenueOptions = {

@@ -1,13 +1,13 @@
 // Best asks from Kalshi's bids-only order book (reference §1.8), in integer millionths until the
 // final conversion to the port's cent scale. up = YES, down = NO.
 import type { VenueQuote } from '../../ports/venue.ts'
+import { malformed, type Parsed, parsed } from '../venue-http/parsed.ts'
 import {
   MILLIONTHS_PER_DOLLAR,
   millionthsToCents,
   parseCountHundredths,
   parseDollarsMillionths,
 } from './fixed-point.ts'
-import { malformed, type Parsed, parsed } from './parsed.ts'
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)

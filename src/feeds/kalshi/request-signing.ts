@@ -2,10 +2,11 @@
 // Reads work unsigned; when a key is configured every request is signed, which also covers the
 // order-book endpoint whose auth requirement the venue's documents disagree on.
 import { constants, createPrivateKey, type KeyObject, sign } from 'node:crypto'
+import type { RequestSigner } from '../venue-http/json-client.ts'
+
+export type { RequestSigner }
 
 export type KalshiCredentials = { keyId: string; privateKeyPem: string }
-
-export type RequestSigner = (method: string, url: URL, nowMs: number) => Record<string, string>
 
 /**
  * The exact bytes signed: the ms timestamp, the upper-case method and the URL's full path (with the

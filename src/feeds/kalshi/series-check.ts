@@ -4,6 +4,7 @@
 // publish nonsense, so it is refused at start, with the reason in one line.
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
+import type { SeriesCheck } from '../../ports/venue.ts'
 import { createKalshiClient, describeFailure } from './kalshi-client.ts'
 import { parseMarket } from './market.ts'
 import { closeWindowQuery, listMarkets } from './market-listing.ts'
@@ -47,13 +48,7 @@ export function whyUnpriceable(seriesBody: unknown, markets: readonly unknown[])
   return null
 }
 
-export type SeriesCheck =
-  /** every series can be priced */
-  | { kind: 'ok' }
-  /** one line per series that cannot, naming it and why */
-  | { kind: 'refused'; problems: string[] }
-  /** the venue could not be asked: the failure as the venue gave it */
-  | { kind: 'unreachable'; failure: string }
+export type { SeriesCheck }
 
 export type SeriesCheckOptions = {
   baseUrl: string

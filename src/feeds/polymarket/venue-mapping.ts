@@ -1,0 +1,32 @@
+// A validated Polymarket market as the engine's domain sees it (decisions §14): ticker = slug, series
+// `btc-updown-15m`, the window from `eventStartTime`/`endDate`, the strike = the price to beat once
+// published (null until then, never an estimate), Up → `up`, Down → `down`, the final price as the
+// settlement price. Gamma's prices carry ~11 decimals (a float of Chainlink's E18 value); the
+// service publishes every price to the cent (decisions §3), and the venue's outcome, never the
+// rounded prices, decides the side.
+import { round2, type Settlement } from '../../domain/contest.ts'
+import type { VenueMarket } from '../../ports/venue.ts'
+import { type PolymarketMarket, phaseAt } from './gamma-event.ts'
+import { resolutionOf } from './gamma-resolution.ts'
+import { POLYMARKET_BTC_15M } from './window-slug.ts'
+
+export function toVenueMarket(market: PolymarketMarket, now: number): VenueMarket {
+  return {
+    ticker: market.slug,
+    series: POLYMARKET_BTC_15M,
+    opensAt: market.opensAt,
+    expiresAt: market.expiresAt,
+    strikePriceDollars: market.priceToBeat === null ? null : round2(market.priceToBeat),
+    phase: phaseAt(market, now),
+    settlementRule: { averagingS: market.rule.averagingS },
+  }
+}
+
+/** The domain's Settlement once the venue resolved the market, else null. */
+export function settlementOf(market: PolymarketMarket): Settlement | null {
+  const r = resolutionOf(market)
+  if (r.kind === 'pending') return null
+  const priceDollars = r.finalPrice === null ? null : round2(r.finalPrice)
+  if (r.kind === 'void') return { kind: 'void', priceDollars }
+  return { kind: 'settled', side: r.side, priceDollars }
+}
