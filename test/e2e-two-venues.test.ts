@@ -1,18 +1,20 @@
-// Several series on their venues at once (decisions §14), through the real CLI on the wall clock:
-// the same quarter hour listed once per series, each streamed on its own stream and settled on its
-// own, health and metrics per venue, `venue check` for every series, and the config refusing a series
-// that no configured venue follows.
+// Kalshi and Polymarket at once (decisions §14), through the real CLI against loopback fixtures of
+// both venues and the three exchanges: VENUE=kalshi,polymarket with SERIES=KXBTC15M,btc-updown-15m.
+// The same quarter hour is listed once per venue, each contest read from its own venue's books,
+// streamed on its own series' stream and settled on its own venue's result; a Kalshi trading pause
+// holds Kalshi's readings and not Polymarket's; health and metrics name each venue; `venue check`
+// checks both; a series no configured venue follows stops the program in one line.
 //
-// Until the Polymarket adapter is merged this proves the plumbing with the one real venue there is:
-// VENUE=kalshi with two Kalshi-style series of the loopback fixture, which run through the same
-// venue set (src/feeds/venue-set/) that routes KXBTC15M to Kalshi and btc-updown-15m to Polymarket.
-// With the adapter in, SECOND becomes `btc-updown-15m` on a Polymarket fixture, VENUE `kalshi,polymarket`,
-// and the metrics and health assertions name both venues.
+// Polymarket's windows are the UTC quarter hours (its slugs come from the clock), so the test and the
+// service share a wall clock shifted to put "now" 25 s before minute 13 of a window (as
+// e2e-polymarket-lifecycle does); the Kalshi fixture lists a market on the same window.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
-import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
+import { type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { deadPort, exchangeEnv } from './support/feed-env.ts'
 import {
   bootstrapKeyFrom,
@@ -21,18 +23,30 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
+import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
-const FIRST = 'KXBTC15M'
-const SECOND = 'KXBTC15MB'
+const KALSHI = 'KXBTC15M'
+const POLY = 'btc-updown-15m'
+const LEAD_MS = 25_000
 
-/** The markets are in minute 12 when the test starts; minute 13 begins this long after. */
-const LEAD_MS = 20_000
-const minute13 = Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000
-const opensAt = minute13 - 13 * MINUTE
+// the window that is 12 min 35 s old when the test starts (on the shifted clock)
+const realNow = Date.now()
+const S = Math.floor(realNow / 900_000) * 900
+const opensAt = S * 1000
+const minute13 = opensAt + 13 * MINUTE
 const closesAt = opensAt + 15 * MINUTE
+const SHIFT_MS = minute13 - LEAD_MS - realNow
+shiftDateNow(SHIFT_MS)
+
+const POLY_TICKER = `${POLY}-${S}`
+const NEXT_UP = '1111111111111111111111111111111111111111111111111111111111111111111111111111'
+const NEXT_DOWN = '2222222222222222222222222222222222222222222222222222222222222222222222222222'
+const SPOT = 84_010
+const KALSHI_STRIKE = 84_000
+const PRICE_TO_BEAT = 84_012.48113709
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
 type Json = Record<string, any>
@@ -49,17 +63,18 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined
 }
 
-describe('two series on their venues at once (VENUE list, wall clock, loopback fixtures)', () => {
+describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall clock, loopback fixtures)', () => {
   const tmp = tempDir()
   let kalshi: KalshiFixture
+  let pm: PolymarketFixture
   let exchanges: ExchangeFixtures
   let service: ServiceProcess
   let url: string
   let metricsUrl: string
   let key: string
+  let kalshiTicker: string
   const streams: Record<string, SseClient> = {}
   let ticking: NodeJS.Timeout
-  const tickers: Record<string, string> = {}
   let env: Record<string, string>
 
   const get = async (p: string): Promise<{ status: number; body: Json }> => {
@@ -67,67 +82,89 @@ describe('two series on their venues at once (VENUE list, wall clock, loopback f
     return { status: res.status, body: (await res.json()) as Json }
   }
   const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
-  const inState = (ticker: string, state: string) =>
-    waitFor(`${ticker} ${state}`, async () => {
-      const body = await contest(ticker)
-      return body.state === state ? body : undefined
-    })
+  const signalsAt = (ticker: string, n: number, timeoutMs: number) =>
+    waitFor(
+      `${n} signal(s) on ${ticker}`,
+      async () => {
+        const c = await contest(ticker)
+        return c.signals?.length >= n ? c : undefined
+      },
+      timeoutMs,
+      250,
+    )
+  const inState = (ticker: string, state: string, timeoutMs?: number) =>
+    waitFor(
+      `${ticker} ${state}`,
+      async () => {
+        const body = await contest(ticker)
+        return body.state === state ? body : undefined
+      },
+      timeoutMs,
+    )
+  const health = async (): Promise<Json> => (await fetch(`${url}/v1/health`)).json() as Promise<Json>
+  const scrape = async (): Promise<string> => (await fetch(metricsUrl)).text()
 
   before(async () => {
     kalshi = await startKalshiFixture({ pageSize: 2 })
-    exchanges = await startExchangeFixtures({ bid: 68_433.1, ask: 68_433.2 })
-    // an hour of one-minute candles, so the model has its minimum history from the start (decisions §11)
+    pm = await startPolymarketFixture()
+    exchanges = await startExchangeFixtures({ bid: SPOT - 0.1, ask: SPOT + 0.1 })
+    // an hour of one-minute candles: the model's history, and the proxy over the minute before the open
     const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
     const hour = Array.from({ length: 60 }, (_, i) => ({
       time: (minuteNow - (60 - i) * MINUTE) / 1000,
-      close: 68_433 + 3 * Math.sin(i),
+      close: SPOT + 3 * Math.sin(i),
     }))
     for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(hour)
     let drift = 0
     ticking = setInterval(() => {
       drift = (drift + 0.7) % 5
-      exchanges.coinbase.setPrice(68_433.1 + drift, 68_433.2 + drift)
-      exchanges.kraken.setPrice(68_433.4 + drift, 68_433.6 + drift)
-      exchanges.bitstamp.setPrice(68_432.9 + drift, 68_433.3 + drift)
+      exchanges.coinbase.setPrice(SPOT - 0.1 + drift, SPOT + 0.1 + drift)
+      exchanges.kraken.setPrice(SPOT - 0.2 + drift, SPOT + 0.2 + drift)
+      exchanges.bitstamp.setPrice(SPOT - 0.3 + drift, SPOT + 0.1 + drift)
     }, 1000)
 
-    kalshi.addSeries(makeSeries({ ticker: SECOND }))
-    // the same quarter hour on both series; the second has no strike yet when it opens
-    for (const [series, floorStrike] of [
-      [FIRST, 68_000],
-      [SECOND, undefined],
-    ] as const) {
-      const market = makeMarket({
-        series,
-        openTime: opensAt,
-        closeTime: closesAt,
-        status: 'active',
-        ...(floorStrike === undefined ? {} : { floorStrike }),
-      })
-      kalshi.addMarket(market)
-      tickers[series] = market.ticker
-      kalshi.setOrderbook(market.ticker, { yes: [['0.4200', '13.00']], no: [['0.5500', '2.00']] })
-    }
+    // one quarter hour on both venues: Kalshi with its strike, Polymarket before its price to beat
+    const market = makeMarket({
+      series: KALSHI,
+      openTime: opensAt,
+      closeTime: closesAt,
+      status: 'active',
+      floorStrike: KALSHI_STRIKE,
+    })
+    kalshiTicker = market.ticker
+    kalshi.addMarket(market)
+    // YES ask = 1 − 0.5600 = 44¢, NO ask = 1 − 0.4200 = 58¢
+    kalshi.setOrderbook(kalshiTicker, { yes: [['0.4200', '13.00']], no: [['0.5600', '2.00']] })
+    pm.putEvent(makeGammaEvent({ startS: S }))
+    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP, downToken: NEXT_DOWN }))
+    // Up's lowest ask 55¢, Down's 46¢
+    pm.setBook(UP_TOKEN, [{ price: '0.54', size: '96.4' }], [{ price: '0.55', size: '64.1' }])
+    pm.setBook(DOWN_TOKEN, [{ price: '0.45', size: '64.1' }], [{ price: '0.46', size: '96.4' }])
+    pm.setBook(NEXT_UP, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_DOWN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
 
     env = {
       DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
       PORT: '0',
-      METRICS_PORT: String(await deadPort()),
       LOG_LEVEL: 'info',
-      VENUE: 'kalshi',
-      MODEL: 'gbm-ewma-1',
-      SERIES: `${FIRST},${SECOND}`,
+      VENUE: 'kalshi,polymarket',
+      SERIES: `${KALSHI},${POLY}`,
       KALSHI_BASE_URL: kalshi.baseUrl,
       KALSHI_POLL_S: '1',
+      POLYMARKET_GAMMA_URL: pm.gammaUrl,
+      POLYMARKET_CLOB_URL: pm.clobUrl,
+      POLYMARKET_POLL_S: '1',
       RATE_LIMIT_BURST: '1000',
       RATE_LIMIT_PER_SEC: '100',
       ...exchangeEnv(exchanges),
+      ...shiftedClockEnv(SHIFT_MS),
     }
-    service = startProcess(['serve'], env)
+    const metricsPort = String(await deadPort())
+    service = startProcess(['serve'], { ...env, METRICS_PORT: metricsPort })
     url = await service.url
-    metricsUrl = `http://127.0.0.1:${env.METRICS_PORT}/metrics`
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`
     key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
-    for (const series of [FIRST, SECOND])
+    for (const series of [KALSHI, POLY])
       streams[series] = await openStream(`${url}/v1/stream/contests?series=${series}`, { key })
   })
 
@@ -136,133 +173,152 @@ describe('two series on their venues at once (VENUE list, wall clock, loopback f
     for (const stream of Object.values(streams)) stream.close()
     await service?.kill()
     await kalshi?.close()
+    await pm?.close()
     await exchanges?.close()
     tmp.remove()
   })
 
-  it('refuses, in one line, a series that no configured venue follows', async () => {
-    const { code, stdout, stderr } = await runCli(['serve'], {
-      ...env,
-      PORT: '0',
-      METRICS_PORT: '',
-      SERIES: `${FIRST},btc-updown-15m`,
-    })
-    assert.notEqual(code, 0)
-    assert.equal(stdout, '')
-    assert.equal(
-      stderr,
-      'contest-signals: invalid configuration: SERIES "btc-updown-15m" is a polymarket series, and VENUE="kalshi" leaves polymarket out\n',
-    )
-  })
-
-  it('lists the same quarter hour once per series, each with its own ticker and strike', async () => {
+  it('lists the same quarter hour once per venue, each with its own ticker and strike', async () => {
     const active = async (series: string) =>
       waitFor(`the live ${series} contest`, async () => {
         const res = await get(`/v1/contests/active?series=${series}`)
         return res.status === 200 ? res.body : undefined
       })
-    const [first, second] = [await active(FIRST), await active(SECOND)]
-    assert.equal(first.ticker, tickers[FIRST])
-    assert.equal(second.ticker, tickers[SECOND])
-    assert.notEqual(first.ticker, second.ticker)
-    assert.deepEqual(first.window, second.window, 'one quarter hour')
-    assert.equal(first.strike_price_dollars, 68_000)
-    assert.equal(second.strike_price_dollars, null, 'not yet published, never invented')
+    const [k, p] = [await active(KALSHI), await active(POLY)]
+    assert.equal(k.ticker, kalshiTicker)
+    assert.equal(p.ticker, POLY_TICKER)
+    assert.deepEqual(k.window, p.window, 'one quarter hour')
+    assert.deepEqual(k.window, {
+      opens_at: new Date(opensAt).toISOString().replace('.000Z', 'Z'),
+      expires_at: new Date(closesAt).toISOString().replace('.000Z', 'Z'),
+    })
+    assert.equal(k.strike_price_dollars, KALSHI_STRIKE)
+    assert.equal(p.strike_price_dollars, null, 'not yet published, never invented')
   })
 
-  it('checks every configured series with `venue check`, and exits 0', async () => {
-    const { code, stdout, stderr } = await runCli(['venue', 'check'], { ...env, METRICS_PORT: '' })
+  it('checks both venues and every series with `venue check`, and exits 0', async () => {
+    const { code, stdout, stderr } = await runCli(['venue', 'check'], env)
     assert.equal(code, 0, stderr)
     assert.match(stdout, new RegExp(`^venue kalshi at ${kalshi.baseUrl}$`, 'm'))
-    assert.match(stdout, new RegExp(`^  ${FIRST}: ${tickers[FIRST]} trading .* strike 68000 `, 'm'))
-    assert.match(stdout, new RegExp(`^  ${SECOND}: ${tickers[SECOND]} trading .* strike not set `, 'm'))
-  })
-
-  it('reads each series at its own minute: the one with a strike at once, the other once its strike comes', async () => {
-    const withSignals = (ticker: string) =>
-      waitFor(
-        `a reading on ${ticker}`,
-        async () => {
-          const c = await contest(ticker)
-          return c.signals.length >= 1 ? c : undefined
-        },
-        // minute 13, or minute 14 should the strike have come too late for 13 (decisions §11)
-        minute13 + MINUTE - Date.now() + 15_000,
-        250,
-      )
-    // the second series' strike arrives before minute 13: both read minute 13, each on its own book
-    kalshi.updateMarket(tickers[SECOND]!, { floor_strike: 68_100, yes_sub_title: 'Target Price: $68,100.00' })
-    const first = await withSignals(tickers[FIRST]!)
-    const second = await withSignals(tickers[SECOND]!)
-    assert.equal(second.strike_price_dollars, 68_100)
-    for (const c of [first, second]) {
-      const [s] = c.signals
-      assert.equal(s.ticker, c.ticker)
-      assert.ok(Date.parse(s.raised_at) >= minute13, 'minute 13')
-      assert.equal(s.entry_price_cents, s.side === 'up' ? 45 : 58)
-    }
-  })
-
-  it('reports health without per-venue detail for one venue, and labels the venue metrics with it', async () => {
-    const health = await fetch(`${url}/v1/health`).then((r) => r.json() as Promise<Json>)
-    assert.equal(health.status, 'ok')
-    assert.deepEqual(health.checks, { store: 'ok', engine: 'ok' })
-    const text = await waitFor('venue metrics with a venue label', async () => {
-      const body = await fetch(metricsUrl).then((r) => r.text())
-      return sample(body, 'cs_venue_request_duration_seconds_count', {
-        venue: 'kalshi',
-        endpoint: 'orderbook',
-      })
-        ? body
-        : undefined
-    })
-    const pollAge = sample(text, 'cs_venue_last_poll_age_seconds', { venue: 'kalshi' })
-    assert.ok(pollAge !== undefined && pollAge < 60, `the last poll is ${pollAge} s old`)
-    assert.ok(
-      (sample(text, 'cs_venue_request_duration_seconds_count', { venue: 'kalshi', endpoint: 'markets' }) ??
-        0) > 0,
+    assert.match(
+      stdout,
+      new RegExp(
+        `^  ${KALSHI}: ${kalshiTicker} trading .* strike ${KALSHI_STRIKE} asks up 44¢ down 58¢$`,
+        'm',
+      ),
+    )
+    assert.match(stdout, new RegExp(`^venue polymarket at ${pm.gammaUrl}$`, 'm'))
+    assert.match(
+      stdout,
+      new RegExp(`^  ${POLY}: ${POLY_TICKER} trading .* strike not yet published asks up 55¢ down 46¢$`, 'm'),
     )
   })
 
-  it('settles each series on its own venue result, one before the other', async () => {
-    for (const series of [FIRST, SECOND]) kalshi.updateMarket(tickers[series]!, { status: 'closed' })
-    for (const series of [FIRST, SECOND]) await inState(tickers[series]!, 'expired')
-    kalshi.updateMarket(tickers[FIRST]!, {
-      status: 'finalized',
-      result: 'yes',
-      expiration_value: '68,433.15',
-    })
-    const first = await inState(tickers[FIRST]!, 'settled')
-    assert.equal(first.settled_side, 'up')
-    assert.equal(first.settled_price_dollars, 68_433.15)
-    // a few polls later the other series is still waiting for its own result
-    const polled = kalshi.requests.length
-    await waitFor('three more polls', () => (kalshi.requests.length >= polled + 6 ? true : undefined))
-    assert.equal((await contest(tickers[SECOND]!)).state, 'expired')
-    kalshi.updateMarket(tickers[SECOND]!, {
-      status: 'finalized',
-      result: 'no',
-      expiration_value: '68,099.99',
-    })
-    const second = await inState(tickers[SECOND]!, 'settled')
-    assert.equal(second.settled_side, 'down')
-    for (const s of second.signals) assert.equal(s.outcome, s.side === 'down' ? 'win' : 'loss')
+  it('refuses, in one line, a series that no configured venue follows', async () => {
+    const { code, stdout, stderr } = await runCli(['serve'], { ...env, VENUE: 'kalshi' })
+    assert.notEqual(code, 0)
+    assert.equal(stdout, '')
+    assert.equal(
+      stderr,
+      `contest-signals: invalid configuration: SERIES "${POLY}" is a polymarket series, and VENUE="kalshi" leaves polymarket out\n`,
+    )
   })
 
-  it('streamed each series on its own stream, and only its own contest', async () => {
-    for (const series of [FIRST, SECOND]) {
+  it('reads minute 13 on each venue from its own books', async () => {
+    const k = await signalsAt(kalshiTicker, 1, minute13 - Date.now() + 15_000)
+    const p = await signalsAt(POLY_TICKER, 1, 15_000)
+    for (const c of [k, p]) {
+      const [s] = c.signals
+      assert.equal(s.ticker, c.ticker)
+      const raisedAt = Date.parse(s.raised_at)
+      assert.ok(raisedAt >= minute13 && raisedAt < minute13 + 10_000, `minute 13: ${s.raised_at}`)
+    }
+    assert.equal(k.signals[0].entry_price_cents, k.signals[0].side === 'up' ? 44 : 58)
+    assert.equal(p.signals[0].entry_price_cents, p.signals[0].side === 'up' ? 55 : 46)
+    assert.equal(p.strike_price_dollars, null, 'the estimate is never published as the strike')
+  })
+
+  it('names each venue in health and labels the venue metrics with it', async () => {
+    const body = await waitFor('both venues in health', async () => {
+      const h = await health()
+      return h.checks?.venues ? h : undefined
+    })
+    assert.equal(body.status, 'ok')
+    assert.deepEqual(body.checks, { store: 'ok', engine: 'ok', venues: { kalshi: 'ok', polymarket: 'ok' } })
+    const text = await scrape()
+    for (const venue of ['kalshi', 'polymarket']) {
+      const requests = text
+        .split('\n')
+        .filter(
+          (l) => l.startsWith('cs_venue_request_duration_seconds_count{') && l.includes(`venue="${venue}"`),
+        )
+      assert.ok(requests.length > 0, `request counts labelled ${venue}`)
+      const age = sample(text, 'cs_venue_last_poll_age_seconds', { venue })
+      assert.ok(age !== undefined && age < 60, `${venue} polled ${age} s ago`)
+    }
+  })
+
+  it('holds Kalshi’s readings through its trading pause, and reads Polymarket’s all the same', async () => {
+    // outside any schedule: health degrades, and names the venue that paused
+    kalshi.setExchangeStatus({ exchange_active: true, trading_active: false })
+    const paused = await waitFor('Kalshi paused in health', async () => {
+      const h = await health()
+      return h.checks?.venues?.kalshi === 'paused' ? h : undefined
+    })
+    assert.equal(paused.status, 'degraded')
+    assert.deepEqual(paused.checks.venues, { kalshi: 'paused', polymarket: 'ok' })
+    assert.equal(paused.checks.venue, 'paused')
+    const p = await signalsAt(POLY_TICKER, 2, minute13 + MINUTE - Date.now() + 15_000)
+    assert.ok(Date.parse(p.signals[1].raised_at) >= minute13 + MINUTE, 'Polymarket read minute 14')
+    await waitFor('Kalshi’s minute 14 skipped as paused', async () =>
+      (sample(await scrape(), 'cs_readings_skipped_total', { reason: 'paused' }) ?? 0) >= 1
+        ? true
+        : undefined,
+    )
+    assert.equal((await contest(kalshiTicker)).signals.length, 1, 'no Kalshi reading while paused')
+    kalshi.setExchangeStatus({ exchange_active: true, trading_active: true })
+  })
+
+  it('settles each contest on its own venue’s result, Kalshi first, Polymarket minutes later', async () => {
+    for (const ticker of [kalshiTicker, POLY_TICKER])
+      await inState(ticker, 'expired', closesAt - Date.now() + 15_000)
+    kalshi.updateMarket(kalshiTicker, { status: 'finalized', result: 'yes', expiration_value: '84,033.15' })
+    const k = await inState(kalshiTicker, 'settled')
+    assert.equal(k.settled_side, 'up')
+    assert.equal(k.settled_price_dollars, 84_033.15)
+    // a few polls later Polymarket has said nothing, and its contest still waits
+    const polled = pm.requests.length
+    await waitFor('three more Polymarket polls', () => (pm.requests.length >= polled + 6 ? true : undefined))
+    assert.equal((await contest(POLY_TICKER)).state, 'expired')
+    pm.putEvent(resolvedGammaEvent(S, 'down', { priceToBeat: PRICE_TO_BEAT, finalPrice: 83_988.90427316 }))
+    const p = await inState(POLY_TICKER, 'settled')
+    assert.equal(p.settled_side, 'down')
+    assert.equal(p.settled_price_dollars, 83_988.9)
+    assert.equal(p.strike_price_dollars, 84_012.48)
+    for (const s of p.signals) assert.equal(s.outcome, s.side === 'down' ? 'win' : 'loss')
+    for (const s of k.signals) assert.equal(s.outcome, s.side === 'up' ? 'win' : 'loss')
+  })
+
+  it('streamed each series on its own stream, with only its own venue’s contests', async () => {
+    for (const [series, ticker] of [
+      [KALSHI, kalshiTicker],
+      [POLY, POLY_TICKER],
+    ] as const) {
       const stream = streams[series]!
       await waitFor(`the settlement on the ${series} stream`, () =>
         stream.events.some((e) => e.event === 'contest.settled') ? true : undefined,
       )
       const story = stream.events.map((e) => ({ event: e.event, data: JSON.parse(e.data) as Json }))
-      const events = story.map((e) => e.event)
-      assert.equal(events[0], 'contest.opened', series)
-      assert.equal(events.at(-1), 'contest.settled', series)
-      const between = events.slice(1, -1)
-      assert.ok(between.length >= 1 && between.every((e) => e === 'signal.emitted'), `${series}: ${events}`)
-      for (const e of story)
-        assert.equal(e.event === 'signal.emitted' ? e.data.contest.ticker : e.data.ticker, tickers[series])
+      for (const e of story) {
+        const t: string = e.event === 'signal.emitted' ? e.data.contest.ticker : e.data.ticker
+        assert.ok(t.startsWith(`${series}-`), `${t} on the ${series} stream`)
+      }
+      const own = story.filter(
+        (e) => (e.event === 'signal.emitted' ? e.data.contest.ticker : e.data.ticker) === ticker,
+      )
+      assert.equal(own[0]?.event, 'contest.opened')
+      assert.equal(own.at(-1)?.event, 'contest.settled')
+      assert.ok(own.filter((e) => e.event === 'signal.emitted').length >= 1)
     }
   })
 })
