@@ -1,4 +1,4 @@
-// The rate limiter at the edge (decisions §5, spec §7–8): one token per request from the bucket of
+// The rate limiter at the edge (decisions §5, docs/api-contract.md §7–8): one token per request from the bucket of
 // the client's address, taken in the first onRequest hook so a refused request runs nothing else —
 // no key check, no store read. Only GET/HEAD /v1/health and CORS preflights are free; 401s, 404s,
 // 405s, the OpenAPI document and problem pages all count. The limit headers appear on 429 only.
