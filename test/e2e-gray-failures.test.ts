@@ -137,7 +137,11 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
         15_000,
         100,
       )
-      await waitUntil(() => answeredIn('paused') >= PAUSED_READS, `${PAUSED_READS} reads answered during the pause`, 60_000)
+      await waitUntil(
+        () => answeredIn('paused') >= PAUSED_READS,
+        `${PAUSED_READS} reads answered during the pause`,
+        60_000,
+      )
       // Redis is still paused: every read in flight must be answered without it
       samples = await within(load.stop(), 'the reads in flight to be answered while Redis is paused', 15_000)
     } finally {
@@ -145,7 +149,9 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
       load.mark('resumed')
       await load.stop()
     }
-    report(`Redis paused: ${answeredIn('paused')} keyed reads answered; statuses ${JSON.stringify(statusCounts(samples))}`)
+    report(
+      `Redis paused: ${answeredIn('paused')} keyed reads answered; statuses ${JSON.stringify(statusCounts(samples))}`,
+    )
     assert.ok(
       samples.every((s) => s.status > 0 && s.status < 500),
       JSON.stringify(statusCounts(samples)),

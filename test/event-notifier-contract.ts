@@ -54,7 +54,12 @@ export function runEventNotifierContract(name: string, factory: EventNotifierFac
       // wake-ups arrive in the order sent: once the kept subscriber has the later one, the earlier
       // one has been handed to every subscriber it was going to reach
       await sender.notify(10)
-      await waitFor('the remaining wake-ups', () => (kept.includes(9) && kept.includes(10) ? true : undefined), 2000, 5)
+      await waitFor(
+        'the remaining wake-ups',
+        () => (kept.includes(9) && kept.includes(10) ? true : undefined),
+        2000,
+        5,
+      )
       assert.ok(!dropped.includes(9) && !dropped.includes(10), `the dropped subscriber saw ${dropped}`)
     })
   })

@@ -112,7 +112,8 @@ describe('connection limits', () => {
     })
     const abusers = await abuse(Number(new URL(short.baseUrl).port), short.key)
     try {
-      const closedBy = (a: AbusiveSocket, what: string) => within(a.closed, `the server to close ${what}`, 15_000)
+      const closedBy = (a: AbusiveSocket, what: string) =>
+        within(a.closed, `the server to close ${what}`, 15_000)
       // a silent socket is closed by the idle timeout, with nothing said
       for (const sent of await Promise.all(abusers.silent.map((a) => closedBy(a, 'a silent socket'))))
         assert.equal(sent, '')

@@ -401,14 +401,20 @@ for (const cors of ['*', 'https://app.example.com,https://other.example.com']) {
       try {
         for (const w of [fast, framework]) {
           const client = createWireClient(Number(new URL(w.baseUrl).port))
-          await client.send('GET', `/v1/contests/${settled[0]!.ticker}`, { ...auth(), 'X-Request-Id': 'warm' })
+          await client.send('GET', `/v1/contests/${settled[0]!.ticker}`, {
+            ...auth(),
+            'X-Request-Id': 'warm',
+          })
           const hub = w.streams as StubStreamHub
           endShutdowns.push(hub.closeGate.hold())
           closing.push(w.app.close())
           await waitUntil(() => hub.closing, 'the shutdown to begin')
           const fresh = createWireClient(Number(new URL(w.baseUrl).port))
           answers.push(
-            await fresh.send('GET', `/v1/contests/${settled[0]!.ticker}`, { ...auth(), 'X-Request-Id': 'bye' }),
+            await fresh.send('GET', `/v1/contests/${settled[0]!.ticker}`, {
+              ...auth(),
+              'X-Request-Id': 'bye',
+            }),
           )
           fresh.close()
           client.close()

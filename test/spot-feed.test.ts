@@ -307,7 +307,10 @@ describe('createSpotFeed › connection faults', () => {
       // longer than healthyAfterMs (200 ms), with prices: a healthy connection. Four of the fixture's
       // 100 ms heartbeat rounds after the price span at least 300 ms.
       const beats = w.ex.kraken.heartbeatsSent()
-      await waitUntil(() => w.ex.kraken.heartbeatsSent() >= beats + 4, 'four heartbeat rounds on the priced socket')
+      await waitUntil(
+        () => w.ex.kraken.heartbeatsSent() >= beats + 4,
+        'four heartbeat rounds on the priced socket',
+      )
       w.ex.kraken.dropConnections()
       await eventually(retries, (r) => r.length >= 7)
       assert.equal(retries()[6], 19)
@@ -391,7 +394,8 @@ describe('createSpotFeed › connection faults', () => {
       }
       // twice maxAge and more: nine of the 100 ms REST polls span at least 800 ms; only they can
       // keep the price fresh
-      const tickerPolls = () => w.ex.coinbase.requests.filter((r) => r.path === '/products/BTC-USD/ticker').length
+      const tickerPolls = () =>
+        w.ex.coinbase.requests.filter((r) => r.path === '/products/BTC-USD/ticker').length
       const polled = tickerPolls()
       await waitUntil(() => tickerPolls() >= polled + 9, 'nine more REST polls')
       assert.equal(await w.feed.spotAt(Date.now()), 68620.5)

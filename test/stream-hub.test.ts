@@ -300,10 +300,7 @@ describe('stream hub › connection lifecycle', () => {
     const opened = await w.open(makeNextContest(series))
     await eventsUpTo(client, w.expect(opened).id)
     assert.deepEqual(client.frames[0], { kind: 'retry', ms: 3000 })
-    assert.deepEqual(
-      client.frames.slice(1, 6),
-      Array(5).fill({ kind: 'comment', text: 'keep-alive' }),
-    )
+    assert.deepEqual(client.frames.slice(1, 6), Array(5).fill({ kind: 'comment', text: 'keep-alive' }))
     assert.equal(client.commentTimes.length, 5)
   })
 

@@ -51,12 +51,17 @@ describe('request metrics', () => {
     const closedFrom = closed.length
     await fn()
     // 'close' follows the end of the response by a turn of the loop; the counter's listener runs first.
-    await waitUntil(() => closed.slice(closedFrom).includes(url), `the server to close the response to ${url}`)
+    await waitUntil(
+      () => closed.slice(closedFrom).includes(url),
+      `the server to close the response to ${url}`,
+    )
     return counted.slice(from)
   }
 
   it('labels a matched request with its route pattern, never the raw URL', async () => {
-    const got = await countedAfter('/things/abc-123?x=1', () => fetch(`${base}/things/abc-123?x=1`).then((r) => r.text()))
+    const got = await countedAfter('/things/abc-123?x=1', () =>
+      fetch(`${base}/things/abc-123?x=1`).then((r) => r.text()),
+    )
     assert.deepEqual(got, [{ route: '/things/:id', method: 'GET', status: 200 }])
   })
 

@@ -63,16 +63,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         stdio: 'ignore',
       },
     )
-    await waitUntil(
-      async () => {
-        const probe = createClient({ url, socket: { reconnectStrategy: false } })
-        probe.on('error', () => undefined)
-        await probe.connect()
-        await probe.close()
-        return true
-      },
-      'the private redis-server to answer',
-    )
+    await waitUntil(async () => {
+      const probe = createClient({ url, socket: { reconnectStrategy: false } })
+      probe.on('error', () => undefined)
+      await probe.connect()
+      await probe.close()
+      return true
+    }, 'the private redis-server to answer')
   }
   const stop = async () => {
     const c = child

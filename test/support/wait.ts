@@ -39,7 +39,12 @@ export async function waitFor<T>(
  * run on the wall clock, so the moment a scenario needs (a contest's close) is a wall-clock one.
  */
 export async function untilWallClock(instant: number, what: string): Promise<void> {
-  await waitFor(what, () => (Date.now() >= instant ? true : undefined), Math.max(0, instant - Date.now()) + 5_000, 50)
+  await waitFor(
+    what,
+    () => (Date.now() >= instant ? true : undefined),
+    Math.max(0, instant - Date.now()) + 5_000,
+    50,
+  )
 }
 
 /** Polls `probe` until `accept` likes its value and returns that value; fails naming the last one. */
