@@ -6,7 +6,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, it } from 'node:test'
 import { createKalshiVenue } from '../src/feeds/kalshi/kalshi-venue.ts'
-import { fixtureTicker, makeMarket } from './fixtures/kalshi-fixture.ts'
+import { fixtureTicker, type KalshiFixture, makeMarket } from './fixtures/kalshi-fixture.ts'
 import { type KalshiVenueWorld, MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
 import { createManualClock } from './support/manual-clock.ts'
 import { eventually, waitUntil, within } from './support/wait.ts'
@@ -93,17 +93,21 @@ describe('Kalshi venue › rate limits and server errors', () => {
   it('abandons an answer slower than the timeout and retries it', async () => {
     // the first listing is answered only after start has returned: a start that waited for it
     // could not finish
-    const w = await within(
-      startKalshiVenueWorld({
-        seed: (k) => {
-          k.addMarket(next)
-          k.holdNext(1, { path: /\/markets\?/ })
-        },
-        venue: { requestTimeoutMs: 150 },
-      }),
-      'start to give up on the slow answer',
-      15_000,
-    )
+    let fixture: KalshiFixture | undefined
+    const starting = startKalshiVenueWorld({
+      seed: (k) => {
+        fixture = k
+        k.addMarket(next)
+        k.holdNext(1, { path: /\/markets\?/ })
+      },
+      venue: { requestTimeoutMs: 150 },
+    })
+    const w = await within(starting, 'start to give up on the slow answer', 15_000).catch(async (err) => {
+      // let the waiting start finish, so the failed test leaves nothing running
+      fixture?.releaseHeld()
+      await (await starting).close()
+      throw err
+    })
     try {
       w.kalshi.releaseHeld()
       assert.ok(w.requestsTo('/markets').length >= 2)
