@@ -10,6 +10,7 @@ import { systemClock } from '../src/main/system-clock.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { bootstrapKeyFrom, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
+import { MONDAY_NOON_NEW_YORK, pinTimeline } from './support/timeline.ts'
 import { waitFor, waitUntil } from './support/wait.ts'
 
 // 120× virtual time: a contest minute passes every 0.5 s, a contest every 7.5 s.
@@ -30,6 +31,11 @@ describe('restart after SIGKILL', () => {
       SIM_BACKFILL_DAYS: '0',
       LOG_LEVEL: 'info',
     }
+    // the timeline starts on a Monday noon, away from the venue's weekly pause
+    const pinned = createSqliteStore(path.join(tmp.dir, 'cs.db'))
+    await pinned.migrate()
+    await pinTimeline(pinned, MONDAY_NOON_NEW_YORK, SPEED)
+    await pinned.close()
     const first = startProcess(['serve'], { ...env, LOG_LEVEL: 'info' })
     let second: typeof first | null = null
     const streams: SseClient[] = []

@@ -3,10 +3,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { ContestView } from '../src/domain/contest-view.ts'
+import { createPostgresStore } from '../src/store/postgres/postgres-store.ts'
 import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
 import { type PrivateRedis, startPrivateRedis } from './support/redis.ts'
 import { runCli, type ServiceProcess, startProcess } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
+import { MONDAY_NOON_NEW_YORK, pinTimeline } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 const SPEED = 60 // one contest minute per wall second
@@ -56,6 +58,10 @@ describe('scaled out: 2 api replicas + 2 engines on PostgreSQL and Redis', () =>
       LOG_LEVEL: 'info',
     }
     assert.equal((await runCli(['migrate'], env)).code, 0)
+    // the timeline starts on a Monday noon, away from the venue's weekly pause
+    const pinned = createPostgresStore(databaseUrl)
+    await pinTimeline(pinned, MONDAY_NOON_NEW_YORK, SPEED)
+    await pinned.close()
     const created = await runCli(['keys', 'create', '--label', 'scale-test'], env)
     key = created.stdout.trimEnd().split('\n').pop()!
     for (let i = 0; i < 2; i++) engines.push(startProcess(['engine'], env))
