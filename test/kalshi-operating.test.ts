@@ -25,7 +25,8 @@ describe('Kalshi on the real venue › listing economically', () => {
     const current = Math.floor(Date.now() / QUARTER) * QUARTER
     const w = await startKalshiVenueWorld({
       seed: (k) => {
-        // a day of finalized windows behind, the live one, and a day of initialized ones ahead (docs/venue-facts.md §2.3)
+        // a day of finalized windows behind, the live one, and a day of initialized ones ahead
+        // (venue facts §2.3)
         for (let open = current - 96 * QUARTER; open <= current + 95 * QUARTER; open += QUARTER) {
           const past = open + QUARTER <= Date.now()
           k.addMarket(

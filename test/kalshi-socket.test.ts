@@ -1,6 +1,6 @@
 // The venue's WebSocket with an API key, against the fixture venue over real sockets: the signed
 // handshake, the two subscriptions, BRTI as the model's spot while fresh, results before REST shows
-// them, and an outage that costs REST nothing (docs/venue-facts.md §1.11, §4.4).
+// them, and an outage that costs REST nothing (venue facts §1.11, §4.4).
 import assert from 'node:assert/strict'
 import { generateKeyPairSync } from 'node:crypto'
 import { describe, it } from 'node:test'
@@ -43,7 +43,7 @@ describe('Kalshi socket › frames and URLs', () => {
     assert.equal(socketUrlFor('http://127.0.0.1:8080/trade-api/v2'), 'ws://127.0.0.1:8080/trade-api/ws/v2')
   })
 
-  it('reads the venue’s frames (docs/venue-facts.md §1.11): BRTI parsed twice, lifecycle events, errors', () => {
+  it('reads the venue’s frames (venue facts §1.11): BRTI parsed twice, lifecycle events, errors', () => {
     const cf = '{"type":"value","id":"BRTI","time":1772486985000,"value":"68431.92"}'
     assert.deepEqual(
       parseSocketFrame(

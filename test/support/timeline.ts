@@ -9,7 +9,7 @@ import type { Store } from '../../src/ports/store.ts'
 /** A Monday noon in New York: hours from the Thursday pause either way. */
 export const MONDAY_NOON_NEW_YORK = Date.parse('2026-11-23T17:00:00Z')
 
-/** Makes the deployment behind `store` start its timeline at `virtualStart`, running `speed`× the wall clock. */
+/** Starts the timeline of the deployment behind `store` at `virtualStart`, `speed`× the wall clock. */
 export async function pinTimeline(store: Store, virtualStart: number, speed: number): Promise<void> {
   await store.putSetting(ANCHOR_KEY, JSON.stringify({ wall0: Date.now(), virtual0: virtualStart, speed }))
 }

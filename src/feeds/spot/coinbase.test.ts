@@ -1,4 +1,4 @@
-// Tests of the Coinbase Exchange frame, ticker and candle parsers on the shapes of docs/venue-facts.md §4.1.
+// Tests of the Coinbase Exchange frame, ticker and candle parsers on the shapes of venue facts §4.1.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
