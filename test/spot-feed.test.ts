@@ -90,7 +90,16 @@ describe('createSpotFeed › spot', () => {
         () => w.feed.spotAt(Date.now()),
         (s) => s === null,
       )
-      assert.ok(w.feed.sources().every((s) => !s.fresh && s.state === 'ok'))
+      // the spot is gone once two are stale; the third follows within a heartbeat or a REST poll,
+      // and none is down yet: down comes only downAfterMs after each one's last message
+      const stale = await eventually(
+        () => w.feed.sources(),
+        (ss) => ss.every((s) => !s.fresh),
+      )
+      assert.deepEqual(
+        stale.map((s) => s.state),
+        ['ok', 'ok', 'ok'],
+      )
       await eventually(
         () => w.feed.sources(),
         (ss) => ss.every((s) => s.state === 'down'),
