@@ -16,13 +16,13 @@ import {
 } from '../src/engine/reading.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
+import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
 import type { Venue } from '../src/ports/venue.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
 
-async function setup(averagingS: number | null) {
+async function setup(averagingS: number | null, modelName = DEFAULT_MODEL) {
   const feed = createSimPriceFeed({ seed: 21 })
   const sim = createSimVenue({ seed: 21, feed, series: [SERIES] })
   const market = await sim.marketAt(SERIES, OPEN)
@@ -42,7 +42,7 @@ async function setup(averagingS: number | null) {
     },
   }
   const seen: ModelInputs[] = []
-  const model = createReadingModel(DEFAULT_MODEL)
+  const model = createReadingModel(modelName)
   const spy = {
     ...model,
     probabilityUp: (input: ModelInputs) => {
@@ -76,18 +76,20 @@ describe('a reading without the venue’s strike', () => {
     assert.equal(seen[0]!.averagingS, 0)
   })
 
-  it('is less sure than the same reading with the strike known exactly', async () => {
-    const { deps, seen, contest, model } = await setup(60)
-    const reading = await takeReading(deps, contest, 12, OPEN + 12 * MINUTE_MS)
-    assert.ok(!isSkipped(reading))
-    const estimated = seen[0]!
-    const { strikeEstimateVariance: _v, averagingS: _a, ...exact } = estimated
-    const pEstimated = model.probabilityUp(estimated).probabilityUp
-    const pExact = model.probabilityUp(exact).probabilityUp
-    assert.notEqual(pEstimated, pExact)
-    assert.ok(Math.abs(pEstimated - 0.5) <= Math.abs(pExact - 0.5), `${pEstimated} vs ${pExact}`)
-    assert.ok(model.probabilityUp(estimated).effectiveMinutes > model.probabilityUp(exact).effectiveMinutes)
-  })
+  for (const name of MODEL_NAMES) {
+    it(`is less sure than the same reading with the strike known exactly (${name})`, async () => {
+      const { deps, seen, contest, model } = await setup(60, name)
+      const reading = await takeReading(deps, contest, 12, OPEN + 12 * MINUTE_MS)
+      assert.ok(!isSkipped(reading))
+      const estimated = seen[0]!
+      const exact = { ...estimated, strikeEstimateVariance: 0 }
+      const pEstimated = model.probabilityUp(estimated).probabilityUp
+      const pExact = model.probabilityUp(exact).probabilityUp
+      assert.notEqual(pEstimated, pExact)
+      assert.ok(Math.abs(pEstimated - 0.5) < Math.abs(pExact - 0.5), `${pEstimated} vs ${pExact}`)
+      assert.ok(model.probabilityUp(estimated).effectiveMinutes > model.probabilityUp(exact).effectiveMinutes)
+    })
+  }
 
   it('raises nothing on a venue that states no rule: no strike, no reading', async () => {
     const { deps, contest } = await setup(null)
