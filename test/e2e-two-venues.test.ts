@@ -16,6 +16,7 @@ import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/k
 import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import { type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { deadPort, exchangeEnv } from './support/feed-env.ts'
+import { sample } from './support/metrics-scrape.ts'
 import {
   bootstrapKeyFrom,
   runCli,
@@ -50,18 +51,6 @@ const PRICE_TO_BEAT = 84_012.48113709
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
 type Json = Record<string, any>
-
-/** One sample of the exposition text; labels not named are ignored. Undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const m = /^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
-    if (!m || m[1] !== name) continue
-    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]))
-    if (Object.entries(labels).every(([k, v]) => got[k] === v))
-      return m[3] === '+Inf' ? Infinity : Number(m[3])
-  }
-  return undefined
-}
 
 describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall clock, loopback fixtures)', () => {
   const tmp = tempDir()
