@@ -25,6 +25,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
+import { MONDAY_NOON_NEW_YORK, pinTimeline } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -61,6 +62,12 @@ describe('dashboard and API reference in a real browser', () => {
       SIM_SEED: '17',
       SIM_BACKFILL_DAYS: '1',
     }
+    // the timeline starts on a Monday noon, away from the venue's weekly pause (on a Thursday morning
+    // in New York the simulator's venue pauses trading, and no signal would come)
+    const pinned = createSqliteStore(path.join(tmp.dir, 'cs.db'))
+    await pinned.migrate()
+    await pinTimeline(pinned, MONDAY_NOON_NEW_YORK, 60)
+    await pinned.close()
     await startService()
     key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
