@@ -418,6 +418,21 @@ describe('the dashboard with two venues', () => {
     assert.equal(await fact(live - QUARTER, POLY, 'reading'), 'down · 86.90')
   })
 
+  it('is readable side by side, in light and dark, and at phone width (screenshots)', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      await page.selectOption('#theme', theme)
+      await page.locator('#venues').screenshot({ path: path.join(SHOTS, `dashboard-venues-${theme}.png`) })
+    }
+    await page.selectOption('#theme', 'light')
+    await page.screenshot({ path: path.join(SHOTS, 'dashboard-venues-page.png'), fullPage: true })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.locator('#venues').screenshot({ path: path.join(SHOTS, 'dashboard-venues-phone.png') })
+    const overflow = (await page.evaluate(
+      'document.documentElement.scrollWidth - window.innerWidth',
+    )) as number
+    assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow}px at phone width`)
+  })
+
   it('follows each venue’s own stream: a new reading and the settlement of one venue only', async () => {
     await page.waitForSelector('#stream-state[data-state="open"]')
     await page.waitForSelector('#venues[data-streams="open"]')
@@ -439,21 +454,6 @@ describe('the dashboard with two venues', () => {
     } finally {
       await writer.close()
     }
-  })
-
-  it('is readable side by side, in light and dark, and at phone width (screenshots)', async () => {
-    for (const theme of ['light', 'dark'] as const) {
-      await page.selectOption('#theme', theme)
-      await page.locator('#venues').screenshot({ path: path.join(SHOTS, `dashboard-venues-${theme}.png`) })
-    }
-    await page.selectOption('#theme', 'light')
-    await page.screenshot({ path: path.join(SHOTS, 'dashboard-venues-page.png'), fullPage: true })
-    await page.setViewportSize({ width: 390, height: 844 })
-    await page.locator('#venues').screenshot({ path: path.join(SHOTS, 'dashboard-venues-phone.png') })
-    const overflow = (await page.evaluate(
-      'document.documentElement.scrollWidth - window.innerWidth',
-    )) as number
-    assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow}px at phone width`)
   })
 
   it('made no request outside this server', () => {
