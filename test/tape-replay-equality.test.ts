@@ -232,6 +232,14 @@ describe(`model v2 on six hours of the simulator, replayed from its own tape (se
         compared++
       }
     }
+    // and nothing raised from the tape alone
+    const simulatedKeys = new Set(simulated.flatMap((c) => c.signals.map((s) => `${s.ticker}#${s.minute}`)))
+    for (const c of fromTape)
+      for (const b of c.signals)
+        assert.ok(
+          simulatedKeys.has(`${b.ticker}#${b.minute}`) || offAtSpot(c.opensAt + b.minute * 60_000),
+          `${b.ticker} minute ${b.minute}: raised from the tape only`,
+        )
     t.diagnostic(
       `${compared} v2 signals identical; ${touched} met an exchange going off at their spot instant`,
     )

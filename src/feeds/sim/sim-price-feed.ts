@@ -1,7 +1,8 @@
 // The simulator's spot price feed (decisions §3): the exchanges of the sandbox (coinbase, kraken,
 // bitstamp) behind the PriceFeed port, judged the way the live feed judges them — the spot is the
-// median of the mids fresh at the instant asked, a minute's close is the median of each source's
-// last mid inside that minute, and a source that went stale or off drops out.
+// median of the mids fresh at the instant asked (a source that went stale or off drops out of it),
+// and a minute's close is the median of each source's last mid inside that minute (one that went off
+// before the minute's end still closed it with its last message, as live and on a tape).
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
 import type { MinuteClose } from '../../domain/price-history.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
