@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MINUTE_MS } from '../src/domain/contest.ts'
-import { chooseSide } from '../src/domain/model.ts'
+import { chooseSide, LONG_SHOT_ASK_CENTS } from '../src/domain/model.ts'
 import { stampedCloses } from '../src/engine/reading.ts'
 import { estimateBasis } from '../src/model/basis.ts'
 import {
@@ -415,7 +415,7 @@ const bandTrial = (band: number) => {
     if (!reading) continue
     if (reading.side !== chooseSide(p, quote)?.side) flips++
     const truth = reading.side === 'up' ? o.truth : 1 - o.truth
-    if (reading.entryPriceCents < 2 && reading.confidence / 100 > truth + 0.001) artefacts++
+    if (reading.entryPriceCents < LONG_SHOT_ASK_CENTS && reading.confidence / 100 > truth + 0.001) artefacts++
   }
   return { band, artefacts, flips }
 }

@@ -17,7 +17,7 @@ import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type BacktestSignal, summarize, Z95 } from '../src/domain/backtest.ts'
 import { clusteredMean, type Estimate, type EvaluationReport } from '../src/domain/evaluation.ts'
 import type { GradedReading } from '../src/domain/graded-reading.ts'
-import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
+import { LONG_SHOT_ASK_CENTS, MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
 import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import { runReplay } from '../src/main/replay.ts'
@@ -246,7 +246,7 @@ async function seedRun(seed: number): Promise<void> {
     const cheapLost = lastMinute.filter((x) => x.entryPriceCents < 50 && x.outcome === 'loss')
     const longShots = rows.filter((x) => {
       const up = oracle(x)
-      if (up === null || x.entryPriceCents >= 2) return false
+      if (up === null || x.entryPriceCents >= LONG_SHOT_ASK_CENTS) return false
       const truth = x.side === 'up' ? up : 1 - up
       return x.confidence / 100 > truth + 0.001
     }).length

@@ -7,6 +7,7 @@ import {
   EWMA_LAMBDA,
   evaluateReading,
   ewmaVolatility,
+  LONG_SHOT_ASK_CENTS,
   MODEL_VERSION,
   normalCdf,
   PROBABILITY_CEILING,
@@ -273,6 +274,20 @@ describe('evaluateReading', () => {
     assert.equal(chooseSide(0.01, book, 0.005)?.side, 'up')
     // the comparison never removes a side: a one-sided book reads its one side
     assert.equal(chooseSide(0.0025, { upAskCents: 0.2, downAskCents: null }, 0.001)?.side, 'up')
+  })
+
+  it('from LONG_SHOT_ASK_CENTS up, the side is the larger edge, whatever the uncertainty (the spec: no filtering)', () => {
+    // YES asked at 2 ¢: at 2.5 % its edge +0.5 ¢ beats the favourite's −1.5 ¢, and it is taken even
+    // though at the end of the model's uncertainty (1 %) it would not be
+    assert.equal(LONG_SHOT_ASK_CENTS, 2)
+    assert.deepEqual(chooseSide(0.025, { upAskCents: 2, downAskCents: 99 }, 0.01), {
+      side: 'up',
+      confidence: 2.5,
+      entryPriceCents: 2,
+      edgeCents: 0.5,
+    })
+    // a tick below it, the same numbers go to the favourite
+    assert.equal(chooseSide(0.025, { upAskCents: 1.9, downAskCents: 99 }, 0.01)?.side, 'down')
   })
 
   it('never picks a side that has no ask, whatever its edge would be', () => {

@@ -143,11 +143,16 @@ export type Reading = {
  * bound's, not the model's. Null when no side is left.
  *
  * `choiceProbabilityUp` is P(up) at the end of the model's own uncertainty that makes the long shot
- * (the side below 50 %) least likely; the two edges are compared at it, so a long shot is taken only
- * when it has the larger edge even there (decisions §11: an edge inside the model's error is not an
- * edge — on a 0.1 ¢ grid a noisy estimate a tenth of a cent above the truth would otherwise buy every
- * long shot it overrates). The published confidence and edge are the model's own probability's.
+ * (the side below 50 %) least likely. Where the larger edge is a side asked under LONG_SHOT_ASK_CENTS,
+ * the two edges are compared at it instead, so such a long shot is taken only when it has the larger
+ * edge even there (decisions §11: an edge inside the model's error is not an edge — on a 0.1 ¢ grid a
+ * noisy estimate a tenth of a cent above the truth would otherwise buy every long shot it overrates).
+ * Everywhere else the side is simply the larger edge. The published confidence and edge are the
+ * model's own probability's.
  */
+/** Below this ask a side is a long shot whose edge the model's own error can fake (decisions §11). */
+export const LONG_SHOT_ASK_CENTS = 2
+
 export function chooseSide(
   probabilityUp: number,
   quote: { upAskCents: number | null; downAskCents: number | null },
@@ -170,8 +175,10 @@ export function chooseSide(
   const downEdge = downAsk === null ? Number.NEGATIVE_INFINITY : downConf - downAsk
   // the comparison at the choice probability (the same bounds and rounding), the numbers at the model's
   const upChoice = Math.round(clipProbability(choiceProbabilityUp) * 10_000)
+  const larger = upEdge >= downEdge
+  const longShot = (larger ? upAsk : downAsk)! < LONG_SHOT_ASK_CENTS * 100
   const up =
-    upAsk === null || downAsk === null ? upEdge >= downEdge : upChoice - upAsk >= 10_000 - upChoice - downAsk
+    upAsk === null || downAsk === null || !longShot ? larger : upChoice - upAsk >= 10_000 - upChoice - downAsk
   return {
     side: up ? 'up' : 'down',
     confidence: (up ? upConf : downConf) / 100,
