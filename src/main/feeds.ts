@@ -65,7 +65,14 @@ export type Feeds = {
   recorder: TapeRecorder | null
 }
 
-type FeedDeps = { wallClock: Clock; logger: Logger; telemetry?: (venue: string) => VenueTelemetry }
+type FeedDeps = {
+  wallClock: Clock
+  logger: Logger
+  /** request accounting per venue, labelled with the venue's name */
+  telemetry?: (venue: string) => VenueTelemetry
+  /** minutes of closes the spot feed keeps: what the model reads (spotKeepMinutes) */
+  spotKeepMinutes?: number
+}
 
 export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise<Feeds> {
   if (config.venues.includes('sim')) {
@@ -93,7 +100,9 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
     maxAgeMs: config.spotMaxAgeS * 1000,
     wallClock: deps.wallClock,
     logger: deps.logger,
+    ...(deps.spotKeepMinutes ? { timing: { keepMinutes: deps.spotKeepMinutes } } : {}),
     ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
+    ...(deps.spotKeepMinutes ? { timing: { keepMinutes: deps.spotKeepMinutes } } : {}),
   })
   if (index && recorder) index.onIndex((print) => recorder.index(print.id, print.value))
   // BRTI is the settlement index itself: while its prints are fresh it is the model's spot
