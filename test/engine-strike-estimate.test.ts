@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { MINUTE_MS } from '../src/domain/contest.ts'
+import { spanMeanOfCloses } from '../src/domain/price-history.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
 import { liveContestFor } from '../src/engine/contest-steps.ts'
 import {
@@ -12,6 +13,7 @@ import {
   isSkipped,
   type ReadingDeps,
   STRIKE_ESTIMATE_SD,
+  stampedCloses,
   takeReading,
 } from '../src/engine/reading.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
@@ -61,18 +63,19 @@ describe('a reading without the venue’s strike', () => {
     const reading = await takeReading(deps, contest, 5, at)
     assert.ok(!isSkipped(reading), JSON.stringify(reading))
     const [input] = seen
-    let sum = 0
-    for (let t = OPEN - 60_000; t < OPEN; t += 1_000) sum += (await feed.spotAt(t))!
-    assert.equal(input!.strikeDollars, sum / 60)
+    // the proxy's mean over the minute before the open, from its closes as every feed has them
+    const closes = await stampedCloses(feed, OPEN, 2)
+    assert.equal(input!.strikeDollars, spanMeanOfCloses(closes, OPEN - 60_000, OPEN))
     assert.equal(input!.strikeEstimateVariance, STRIKE_ESTIMATE_SD ** 2)
     assert.equal(input!.averagingS, 60)
     assert.equal(contest.strikePriceDollars, null, 'the estimate is never the contest’s strike')
   })
 
-  it('reads a point-price rule from the last second before the open', async () => {
+  it('reads a point-price rule from the proxy’s close at the open, its nearest print', async () => {
     const { feed, deps, seen, contest } = await setup(0)
     await takeReading(deps, contest, 5, OPEN + 5 * MINUTE_MS)
-    assert.equal(seen[0]!.strikeDollars, await feed.spotAt(OPEN - 1_000))
+    const closes = await stampedCloses(feed, OPEN, 2)
+    assert.equal(seen[0]!.strikeDollars, closes.find((c) => c.at === OPEN)?.priceDollars)
     assert.equal(seen[0]!.averagingS, 0)
   })
 

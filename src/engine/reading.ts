@@ -179,7 +179,9 @@ async function estimateStrike(
 ): Promise<{ dollars: number; variance: number; averagingS: number } | null> {
   const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
   if (!rule) return null
-  const spanMs = Math.max(1_000, rule.averagingS * 1000)
+  // the proxy's closes are a minute apart: a rule shorter than a minute (a point price) is read as
+  // the close at the open itself, the nearest print they have
+  const spanMs = rule.averagingS >= 60 ? rule.averagingS * 1000 : 0
   const mean = await proxyMean(deps.feed, contest.opensAt - spanMs, contest.opensAt)
   if (mean === null || !(mean > 0)) return null
   return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD, averagingS: rule.averagingS }
