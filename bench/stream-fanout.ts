@@ -30,6 +30,9 @@ export type FanoutResult = {
   signals: number
   /** admitted signals that some stream had still not received a second after the window closed */
   incompleteSignals: number
+  /** streams that ended while open, by how (a stream-client's view); none in a sound round */
+  lost: Record<string, number>
+  lostStreams: number
   /** bytes of one signal.emitted frame (the bare broadcaster sends frames of this size) */
   frameBytes: number | null
   spreadP50Ms: number | null
@@ -114,6 +117,8 @@ export async function measureFanout(
     const perStream = (a: number | null, b: number | null) =>
       a === null || b === null ? null : (b - a) / settings.streams
     const handlerMs = reports.reduce((n, r) => n + r.handlerMs, 0)
+    const lost: Record<string, number> = {}
+    for (const r of reports) for (const [how, n] of Object.entries(r.lost)) lost[how] = (lost[how] ?? 0) + n
     return {
       side: target.side,
       streams: settings.streams,
@@ -123,6 +128,8 @@ export async function measureFanout(
       liveKiBPerStream: perStream(memBefore.liveKiB, memOpen.liveKiB),
       signals: spreads.length,
       incompleteSignals: signals.length - spreads.length,
+      lost,
+      lostStreams: Object.values(lost).reduce((a, b) => a + b, 0),
       frameBytes: signals[0]?.frameBytes ?? null,
       spreadP50Ms: percentile(spreads, 50),
       spreadP99Ms: percentile(spreads, 99),
