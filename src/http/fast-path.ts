@@ -32,7 +32,7 @@ import {
 } from './representation.ts'
 import { edgeHeaders } from './request-id.ts'
 import type { RequestMetrics } from './request-metrics.ts'
-import type { RequestFacts, RequestRules } from './request-rules.ts'
+import { forgetRequestFacts, type RequestFacts, type RequestRules } from './request-rules.ts'
 import { LIMIT_DEFAULT, SERIES_MAX_LENGTH, TICKER_MAX_LENGTH } from './schemas.ts'
 import { openStream, STREAM_HEADERS, type StreamHandOver } from './stream-handover.ts'
 
@@ -245,6 +245,8 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         facts,
         keyId,
       )
+      // Nothing judges this request again, and its response keeps it for as long as the stream is open.
+      forgetRequestFacts(res.req)
     }
 
     return function fastPath(req, res) {

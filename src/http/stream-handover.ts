@@ -44,26 +44,29 @@ export async function openStream(
   const socket = res.socket
   socket?.setTimeout(0)
   const bytesBefore = socket?.bytesWritten ?? 0
+  // The few facts the end of the stream needs, not the facts object (and the headers it holds),
+  // which the fast path lets go of once the stream is handed over (forgetRequestFacts).
+  const { bucketKey, startedAt, address, requestId } = facts
   // One listener for everything that happens at the end of a stream here, and `on` rather than
   // `once` ('close' comes once): every listener and every once() wrapper is held per open stream.
   res.on('close', () => {
-    deps.openStreams.release(facts.bucketKey, keyId, res)
+    deps.openStreams.release(bucketKey, keyId, res)
     deps.accessLog.write({
       method: 'GET',
       path: res.req.url ?? '',
       status: 200,
       bytes: (socket?.bytesWritten ?? bytesBefore) - bytesBefore,
-      durationMs: performance.now() - facts.startedAt,
-      address: facts.address,
-      reqId: facts.requestId,
+      durationMs: performance.now() - startedAt,
+      address,
+      reqId: requestId,
     })
   })
   res.writeHead(200, head)
   res.flushHeaders()
   try {
-    await deps.streams.attach(res, request, facts.requestId)
+    await deps.streams.attach(res, request, requestId)
   } catch (err) {
-    deps.log.error({ reqId: facts.requestId, err }, 'stream attach failed')
+    deps.log.error({ reqId: requestId, err }, 'stream attach failed')
     if (!res.writableEnded) res.end()
   }
 }
