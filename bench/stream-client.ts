@@ -7,7 +7,14 @@
 import { type ClientRequest, get } from 'node:http'
 import { performance } from 'node:perf_hooks'
 
-export type OpenOrder = { url: string; path: string; key: string | null; count: number }
+/** `localAddress`: the loopback address the streams connect from (see stream-fanout.ts) */
+export type OpenOrder = {
+  url: string
+  path: string
+  key: string | null
+  count: number
+  localAddress?: string
+}
 export type Receipt = {
   id: string
   type: string
@@ -56,7 +63,10 @@ function openStream(order: OpenOrder): Promise<ClientRequest> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Accept: 'text/event-stream' }
     if (order.key) headers.Authorization = `Bearer ${order.key}`
-    const req = get(new URL(order.path, order.url), { agent: false, headers }, (res) => {
+    const options = order.localAddress
+      ? { agent: false, headers, localAddress: order.localAddress }
+      : { agent: false, headers }
+    const req = get(new URL(order.path, order.url), options, (res) => {
       if (res.statusCode !== 200) {
         res.resume()
         reject(new Error(`stream answered ${res.statusCode}`))

@@ -50,6 +50,20 @@ export type FanoutTarget = {
   memory(): Promise<MemoryReading>
 }
 
+/**
+ * Every stream of a round connects to one server port, so each client address has only the kernel's
+ * ephemeral ports (about 28,000 by default) for all of them, and the previous round's connections
+ * hold theirs in TIME_WAIT for a minute after they close: 19,000 closed and 19,000 opening would not
+ * fit. On Linux all of 127.0.0.0/8 is loopback, so each round and client process connects from an
+ * address of its own (127.0.<round>.<process>), with a whole port range each. Elsewhere (macOS has
+ * only 127.0.0.1 unless told otherwise) they share 127.0.0.1.
+ */
+let roundsOpened = 0
+function localAddressFor(target: FanoutTarget, round: number, client: number): string | undefined {
+  if (process.platform !== 'linux' || new URL(target.url).hostname !== '127.0.0.1') return undefined
+  return `127.0.${1 + (round % 250)}.${1 + client}`
+}
+
 export async function measureFanout(
   target: FanoutTarget,
   settings: FanoutSettings,
@@ -60,6 +74,7 @@ export async function measureFanout(
   const shares = clients.map(
     (_, i) => Math.floor(settings.streams / clients.length) + (i < settings.streams % clients.length ? 1 : 0),
   )
+  const round = roundsOpened++
   const opened = await Promise.all(
     clients.map((c, i) =>
       c.ask<number>(
@@ -69,6 +84,7 @@ export async function measureFanout(
             path: target.path,
             key: target.key,
             count: shares[i]!,
+            localAddress: localAddressFor(target, round, i),
           } satisfies OpenOrder,
         },
         'opened',
