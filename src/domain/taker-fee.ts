@@ -1,4 +1,4 @@
-// Kalshi's taker fee on quadratic-fee series such as KXBTC15M (reference §2.7, decisions §13):
+// Kalshi's taker fee on quadratic-fee series such as KXBTC15M (venue facts §2.7, decisions §13):
 // 0.07 × C × p × (1 − p) dollars for C contracts at price p, rounded up to the cent per order.
 // Computed on integers (millionths of a dollar, hundredths of a contract), so no float rounding
 // turns an exact cent into the next one.

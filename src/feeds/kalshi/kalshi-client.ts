@@ -46,7 +46,7 @@ export type KalshiClientOptions = {
   backoff?: BackoffOptions
   /**
    * Default 5/s across the whole adapter. Unauthenticated limits are undocumented and an
-   * authenticated Basic key gets about 20 reads/s (reference §1.10), so the advice is to stay well
+   * authenticated Basic key gets about 20 reads/s (venue facts §1.10), so the advice is to stay well
    * under 10/s; 5/s leaves room for a second process on the same address.
    */
   maxRequestsPerSec?: number
