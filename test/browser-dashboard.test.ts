@@ -25,7 +25,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
-import { MONDAY_NOON_NEW_YORK, pinTimeline } from './support/timeline.ts'
+import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -59,15 +59,10 @@ describe('dashboard and API reference in a real browser', () => {
       DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
       PORT: String(port),
       SIM_SPEED: '60',
+      SIM_START: OFF_PAUSE_START,
       SIM_SEED: '17',
       SIM_BACKFILL_DAYS: '1',
     }
-    // the timeline starts on a Monday noon, away from the venue's weekly pause (on a Thursday morning
-    // in New York the simulator's venue pauses trading, and no signal would come)
-    const pinned = createSqliteStore(path.join(tmp.dir, 'cs.db'))
-    await pinned.migrate()
-    await pinTimeline(pinned, MONDAY_NOON_NEW_YORK, 60)
-    await pinned.close()
     await startService()
     key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })

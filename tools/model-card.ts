@@ -395,7 +395,7 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
       (b) =>
         `| pooling, ${b.fromMinutesLeft === b.toMinutesLeft ? b.fromMinutesLeft : `${b.fromMinutesLeft}–${b.toMinutesLeft}`} min left | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
     ),
-    `| side choice | the long shot's probability at the end of the variance band [V·${P.sideChoice.varianceBand}, V/${P.sideChoice.varianceBand}] that makes it least likely |`,
+    `| side choice | for a long shot asked under ${LONG_SHOT_ASK_CENTS} ¢: its probability at the end of the variance band [V·${P.sideChoice.varianceBand}, V/${P.sideChoice.varianceBand}] that makes it least likely |`,
   ].join('\n')
 
   let card = readFileSync(values.card, 'utf8')

@@ -75,7 +75,7 @@ export async function startService(
     metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
     // With a real venue every timestamp is the wall clock (decisions §8): the virtual clock is for the simulator.
     const clock = usesSimulator(config)
-      ? await createServiceClock(store, wallClock, config.simSpeed)
+      ? await createServiceClock(store, wallClock, config.simSpeed, config.simStart)
       : wallClock
     const notifier = await openNotifier(config, logger)
     closers.push({ name: 'notifier', close: () => notifier.close() })
