@@ -1,5 +1,5 @@
 // Venue taker fees for the backtest (decisions §13). Kalshi's on quadratic-fee series such as KXBTC15M
-// (reference §2.7):
+// (venue facts §2.7):
 // 0.07 × C × p × (1 − p) dollars for C contracts at price p, rounded up to the cent per order.
 // Computed on integers (millionths of a dollar, hundredths of a contract), so no float rounding
 // turns an exact cent into the next one.
