@@ -41,7 +41,7 @@ export async function runVenueCheck(
   const { venue, feed, seriesCheck } = feeds
   const baseUrl = config.venue === 'polymarket' ? config.polymarketGammaUrl : config.kalshiBaseUrl
   const venueName = `venue ${venue.name}${config.venue === 'sim' ? '' : ` at ${baseUrl}`}`
-  // Polymarket publishes its price to beat only after the window (reference §3.3.3)
+  // Polymarket publishes its price to beat only after the window (venue facts §3.3.3)
   const noStrike = config.venue === 'polymarket' ? 'not yet published' : 'not set'
   if (seriesCheck?.kind === 'unreachable')
     return fail(`${venueName} unreachable: ${seriesCheck.failure}${hintFor(seriesCheck.failure)}`)

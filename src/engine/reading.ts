@@ -149,7 +149,7 @@ export async function observeReadingInputs(
 /**
  * The strike's relative error when the engine estimates it: the proxy (an exchange median, its
  * minute closes) against the venue's index averaged over the rule's window — a basis of tens of
- * dollars (reference §3.3.3, §3.5.6) and a minute close standing in for a one-minute mean: about $35
+ * dollars (venue facts §3.3.3, §3.5.6) and a minute close standing in for a one-minute mean: about $35
  * at $84,000.
  */
 export const STRIKE_ESTIMATE_SD = 0.0004
