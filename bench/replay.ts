@@ -8,6 +8,7 @@ import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
+import { simTapeWarmupMs } from '../src/main/sim-tape-warmup.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import { openTape } from '../src/tape/tape-reader.ts'
 import { createTapeRecorder } from '../src/tape/tape-recorder.ts'
@@ -29,6 +30,7 @@ async function simTape(days: number): Promise<{ file: string; bytes: number; rec
     series: SERIES,
     from: FROM,
     days,
+    warmupMs: simTapeWarmupMs(),
     origin: `sim seed ${SEED}`,
   }
   const writer = await createTapeWriter(file, { header: simTapeHeader(opts) })

@@ -22,6 +22,7 @@ import {
   tempMemoryFile,
 } from './service.ts'
 import { type FanoutResult, measureFanout } from './stream-fanout.ts'
+import { waitOutVenuePause } from './venue-pause.ts'
 
 const SERIES = 'KXBTC15M'
 /** As the issue's wrk runs: 64 connections, spread over the client processes. */
@@ -113,6 +114,8 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
     let frameBytes: number | null = null
     for (const streams of counts) {
       const settings = { streams, signals: SIGNALS_PER_ROUND, maxWaitMs: 40_000 }
+      await waitOutVenuePause(service.url, STREAM_SIM_SPEED, serviceRoundS(streams), log)
+      const warningsBeforeRound = service.warnings().length
       const svc = await measureFanout(
         {
           side: 'service',
@@ -125,7 +128,10 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
         clients,
       )
       if (!service.alive()) throw new Error(`the service exited during the ${streams}-stream round`)
-      if (svc.signals === 0) throw new Error(`${streams} streams: no live signal reached every stream`)
+      if (svc.signals === 0)
+        throw new Error(
+          `${streams} streams: no live signal reached every stream (${svc.lostStreams} streams lost; the service's warnings meanwhile: ${service.warnings().slice(warningsBeforeRound).slice(-5).join('\n') || 'none'})`,
+        )
       frameBytes = svc.frameBytes ?? frameBytes
       await bare.ask({ frameBytes: frameBytes ?? 1000 }, 'ready')
       const base = await measureFanout(
@@ -141,7 +147,7 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
       )
       for (const r of [svc, base]) {
         log(
-          `  ${String(streams).padStart(5)} streams, ${r.side.padEnd(7)}: spread p50 ${r.spreadP50Ms?.toFixed(1)} ms, p99 ${r.spreadP99Ms?.toFixed(1)} ms over ${r.signals} signals${r.incompleteSignals ? ` (+${r.incompleteSignals} incomplete)` : ''}; RSS ${r.rssKiBPerStream?.toFixed(1)} KiB/stream, live ${r.liveKiBPerStream?.toFixed(1)} KiB/stream`,
+          `  ${String(streams).padStart(5)} streams, ${r.side.padEnd(7)}: spread p50 ${r.spreadP50Ms?.toFixed(1)} ms, p99 ${r.spreadP99Ms?.toFixed(1)} ms over ${r.signals} signals${r.incompleteSignals ? ` (+${r.incompleteSignals} incomplete)` : ''}${r.lostStreams ? ` (${r.lostStreams} streams lost: ${JSON.stringify(r.lost)})` : ''}; RSS ${r.rssKiBPerStream?.toFixed(1)} KiB/stream, live ${r.liveKiBPerStream?.toFixed(1)} KiB/stream`,
         )
       }
       rounds.push(svc, base)
@@ -232,13 +238,20 @@ async function main(): Promise<void> {
   )
 }
 
+/** Wall seconds a service round may take: opening (≈ 1 s per 2,500 streams), up to 40 s of collecting, closing. */
+function serviceRoundS(streams: number): number {
+  return 50 + streams / 2500
+}
+
 /**
  * A run that cannot finish in time fails instead of hanging: twice what the knobs allow for (HTTP with
  * its extra rounds, each stream round's longest wait), plus start-ups.
  */
 function watchdog(httpS: number, streams: number[]): void {
-  // Each stream round: opening (≈ 1 s per 2,500 streams), up to 40 s of collecting, closing; twice (bare).
-  const streamS = streams.reduce((n, count) => n + 2 * (50 + count / 2500), 0)
+  // Each stream round twice (service, bare), and once the simulated venue's weekly pause (2 wall
+  // minutes at SIM_SPEED=60, venue-pause.ts).
+  const streamS =
+    streams.length === 0 ? 0 : 150 + streams.reduce((n, count) => n + 2 * serviceRoundS(count), 0)
   const timer = setTimeout(
     () => {
       log('bench: still running well past its expected time; giving up')

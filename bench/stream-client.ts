@@ -7,7 +7,14 @@
 import { type ClientRequest, get } from 'node:http'
 import { performance } from 'node:perf_hooks'
 
-export type OpenOrder = { url: string; path: string; key: string | null; count: number }
+/** `localAddress`: the loopback address the streams connect from (see stream-fanout.ts) */
+export type OpenOrder = {
+  url: string
+  path: string
+  key: string | null
+  count: number
+  localAddress?: string
+}
 export type Receipt = {
   id: string
   type: string
@@ -16,7 +23,8 @@ export type Receipt = {
   count: number
   frameBytes: number
 }
-export type ClientReport = { receipts: Receipt[]; handlerMs: number }
+/** `lost`: streams that ended while open (the server ended them, or their socket failed), by how */
+export type ClientReport = { receipts: Receipt[]; handlerMs: number; lost: Record<string, number> }
 
 const receipts = new Map<string, Receipt>()
 const excluded = new Set<string>()
@@ -24,6 +32,12 @@ let accepting = false
 let recording = true
 let handlerMs = 0
 const streams: ClientRequest[] = []
+/** streams that ended or failed while open (not by closeAll), by how */
+const lost = new Map<string, number>()
+let closing = false
+function noteLost(how: string): void {
+  if (!closing) lost.set(how, (lost.get(how) ?? 0) + 1)
+}
 
 function record(id: string, type: string, at: number, frameBytes: number): void {
   if (!recording || excluded.has(id)) return
@@ -49,7 +63,10 @@ function openStream(order: OpenOrder): Promise<ClientRequest> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Accept: 'text/event-stream' }
     if (order.key) headers.Authorization = `Bearer ${order.key}`
-    const req = get(new URL(order.path, order.url), { agent: false, headers }, (res) => {
+    const options = order.localAddress
+      ? { agent: false, headers, localAddress: order.localAddress }
+      : { agent: false, headers }
+    const req = get(new URL(order.path, order.url), options, (res) => {
       if (res.statusCode !== 200) {
         res.resume()
         reject(new Error(`stream answered ${res.statusCode}`))
@@ -70,7 +87,8 @@ function openStream(order: OpenOrder): Promise<ClientRequest> {
         pending = buf.length > 0 ? buf : null
         if (accepting) handlerMs += performance.now() - t
       })
-      res.on('error', () => undefined)
+      res.on('error', (err: Error) => noteLost(`error: ${err.message}`))
+      res.on('end', () => noteLost('ended by the server'))
       resolve(req)
     })
     req.on('error', reject)
@@ -91,6 +109,7 @@ async function openAll(order: OpenOrder): Promise<number> {
 
 process.on('message', (msg: Record<string, unknown>) => {
   if (msg.open) {
+    closing = false
     openAll(msg.open as OpenOrder).then(
       (opened) => process.send?.({ opened }),
       (err: unknown) =>
@@ -105,10 +124,18 @@ process.on('message', (msg: Record<string, unknown>) => {
     process.send?.({ counts })
   } else if (msg.report) {
     recording = false
-    process.send?.({ report: { receipts: [...receipts.values()], handlerMs } satisfies ClientReport })
+    process.send?.({
+      report: {
+        receipts: [...receipts.values()],
+        handlerMs,
+        lost: Object.fromEntries(lost),
+      } satisfies ClientReport,
+    })
   } else if (msg.closeAll) {
+    closing = true
     for (const s of streams) s.destroy()
     streams.length = 0
+    lost.clear()
     receipts.clear()
     excluded.clear()
     recording = true

@@ -30,6 +30,9 @@ export type FanoutResult = {
   signals: number
   /** admitted signals that some stream had still not received a second after the window closed */
   incompleteSignals: number
+  /** streams that ended while open, by how (a stream-client's view); none in a sound round */
+  lost: Record<string, number>
+  lostStreams: number
   /** bytes of one signal.emitted frame (the bare broadcaster sends frames of this size) */
   frameBytes: number | null
   spreadP50Ms: number | null
@@ -47,6 +50,20 @@ export type FanoutTarget = {
   memory(): Promise<MemoryReading>
 }
 
+/**
+ * Every stream of a round connects to one server port, so each client address has only the kernel's
+ * ephemeral ports (about 28,000 by default) for all of them, and the previous round's connections
+ * hold theirs in TIME_WAIT for a minute after they close: 19,000 closed and 19,000 opening would not
+ * fit. On Linux all of 127.0.0.0/8 is loopback, so each round and client process connects from an
+ * address of its own (127.0.<round>.<process>), with a whole port range each. Elsewhere (macOS has
+ * only 127.0.0.1 unless told otherwise) they share 127.0.0.1.
+ */
+let roundsOpened = 0
+function localAddressFor(target: FanoutTarget, round: number, client: number): string | undefined {
+  if (process.platform !== 'linux' || new URL(target.url).hostname !== '127.0.0.1') return undefined
+  return `127.0.${1 + (round % 250)}.${1 + client}`
+}
+
 export async function measureFanout(
   target: FanoutTarget,
   settings: FanoutSettings,
@@ -57,6 +74,7 @@ export async function measureFanout(
   const shares = clients.map(
     (_, i) => Math.floor(settings.streams / clients.length) + (i < settings.streams % clients.length ? 1 : 0),
   )
+  const round = roundsOpened++
   const opened = await Promise.all(
     clients.map((c, i) =>
       c.ask<number>(
@@ -66,6 +84,7 @@ export async function measureFanout(
             path: target.path,
             key: target.key,
             count: shares[i]!,
+            localAddress: localAddressFor(target, round, i),
           } satisfies OpenOrder,
         },
         'opened',
@@ -114,6 +133,8 @@ export async function measureFanout(
     const perStream = (a: number | null, b: number | null) =>
       a === null || b === null ? null : (b - a) / settings.streams
     const handlerMs = reports.reduce((n, r) => n + r.handlerMs, 0)
+    const lost: Record<string, number> = {}
+    for (const r of reports) for (const [how, n] of Object.entries(r.lost)) lost[how] = (lost[how] ?? 0) + n
     return {
       side: target.side,
       streams: settings.streams,
@@ -123,6 +144,8 @@ export async function measureFanout(
       liveKiBPerStream: perStream(memBefore.liveKiB, memOpen.liveKiB),
       signals: spreads.length,
       incompleteSignals: signals.length - spreads.length,
+      lost,
+      lostStreams: Object.values(lost).reduce((a, b) => a + b, 0),
       frameBytes: signals[0]?.frameBytes ?? null,
       spreadP50Ms: percentile(spreads, 50),
       spreadP99Ms: percentile(spreads, 99),

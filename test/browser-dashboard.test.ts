@@ -15,6 +15,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
+import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -48,6 +49,7 @@ describe('dashboard and API reference in a real browser', () => {
       DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
       PORT: String(port),
       SIM_SPEED: '60',
+      SIM_START: OFF_PAUSE_START,
       SIM_SEED: '17',
       SIM_BACKFILL_DAYS: '1',
     }

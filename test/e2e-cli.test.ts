@@ -18,6 +18,7 @@ import {
   tempDir,
 } from './support/service-process.ts'
 import { openStream } from './support/sse-client.ts'
+import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 const auth = (key: string) => ({ Authorization: `Bearer ${key}` })
@@ -28,6 +29,8 @@ function envFor(dir: string, extra: Record<string, string> = {}): Record<string,
     PORT: '0',
     SIM_SEED: '11',
     SIM_SPEED: '60',
+    // away from the sandbox's weekly pause, whatever the day the test runs on
+    SIM_START: OFF_PAUSE_START,
     SIM_BACKFILL_DAYS: '1',
     LOG_LEVEL: 'info',
     ...extra,

@@ -10,6 +10,7 @@ import { liveContestFor } from '../src/engine/contest-steps.ts'
 import {
   DEFAULT_READING_MAX_LATE_MS,
   isSkipped,
+  observeReadingInputs,
   type ReadingDeps,
   takeReading,
 } from '../src/engine/reading.ts'
@@ -76,7 +77,12 @@ describe('takeReading', () => {
     assert.equal(signal.inputs.bookObservedAt, now)
     assert.equal(signal.inputs.upAskCents, quote.upAskCents)
     assert.equal(signal.inputs.downAskCents, quote.downAskCents)
-    const expected = chooseSide(signal.inputs.probabilityUp, quote)
+    // the side is compared at the model's choice probability (decisions §11), the numbers are its own
+    const observed = await observeReadingInputs(deps, contest, 6, now)
+    assert.ok(!('skipped' in observed))
+    const out = deps.model.probabilityUp(observed.model)
+    assert.equal(out.probabilityUp, signal.inputs.probabilityUp)
+    const expected = chooseSide(out.probabilityUp, quote, out.choiceProbabilityUp)
     assert.deepEqual(
       {
         side: signal.side,

@@ -14,6 +14,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
+import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 type Example = { child: ChildProcess; output(): string; exited: Promise<number | null> }
@@ -48,7 +49,13 @@ async function startService(
   env: Record<string, string>,
   firstStart = true,
 ): Promise<{ service: ServiceProcess; url: string; key: string }> {
-  const service = startProcess(['serve'], { SIM_SEED: '23', SIM_SPEED: '60', LOG_LEVEL: 'info', ...env })
+  const service = startProcess(['serve'], {
+    SIM_SEED: '23',
+    SIM_SPEED: '60',
+    SIM_START: OFF_PAUSE_START,
+    LOG_LEVEL: 'info',
+    ...env,
+  })
   started.push(service)
   const url = await service.url
   // The first start prints a key; a restart on the same store does not (the caller keeps the first).

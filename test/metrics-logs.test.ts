@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream } from './support/sse-client.ts'
+import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 const PASSWORD = 'secretpw'
@@ -43,6 +44,7 @@ describe('logs of a PostgreSQL-backed run with keys in use', () => {
       DATABASE_URL: databaseUrl,
       PORT: '0',
       SIM_SPEED: '60',
+      SIM_START: OFF_PAUSE_START,
       SIM_SEED: '3',
       SIM_BACKFILL_DAYS: '0',
       LOG_LEVEL: 'info',

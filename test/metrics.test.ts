@@ -7,9 +7,17 @@ import { metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
 import { deletePrefix, freePort, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
+import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
-const BASE_ENV = { PORT: '0', SIM_SPEED: '60', SIM_SEED: '3', SIM_BACKFILL_DAYS: '0', LOG_LEVEL: 'info' }
+const BASE_ENV = {
+  PORT: '0',
+  SIM_SPEED: '60',
+  SIM_START: OFF_PAUSE_START,
+  SIM_SEED: '3',
+  SIM_BACKFILL_DAYS: '0',
+  LOG_LEVEL: 'info',
+}
 
 describe('METRICS_PORT (serve)', () => {
   const tmp = tempDir()

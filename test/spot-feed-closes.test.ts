@@ -46,7 +46,7 @@ describe('createSpotFeed › minuteClosesBefore', () => {
     })
   }
 
-  it('stamps each close with its minute, leaves a missing minute out, and means a span from its closes', async () => {
+  it('stamps each close with its minute and leaves a missing minute out', async () => {
     const clock = manualClock(T0 + 30_000)
     // minute T0 − 30 min has no candle: a gap, not a shorter return
     const gappy = hourBefore('coinbase').filter((c) => c.time !== (T0 - 30 * MIN) / 1000)
@@ -65,12 +65,6 @@ describe('createSpotFeed › minuteClosesBefore', () => {
         gappy.map((c) => [c.time * 1000 + MIN, c.close]),
       )
       assert.ok(!stamped.some((c) => c.at === T0 - 29 * MIN))
-      // the mean over a minute: the closes that bound it
-      const [a, b] = stamped.slice(-2)
-      assert.equal(
-        await w.feed.meanOver?.(T0 - MIN, T0),
-        ((a?.priceDollars as number) + (b?.priceDollars as number)) / 2,
-      )
     } finally {
       await w.close()
     }

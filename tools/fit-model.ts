@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MINUTE_MS } from '../src/domain/contest.ts'
+import { chooseSide, LONG_SHOT_ASK_CENTS } from '../src/domain/model.ts'
 import { stampedCloses } from '../src/engine/reading.ts'
 import { estimateBasis } from '../src/model/basis.ts'
 import {
@@ -189,6 +190,7 @@ const base: ModelV2Params = checkModelV2Params({
   nu: 12,
   basis: { samples: 16, shrink: 1, variance: 0 },
   pool: [],
+  sideChoice: { varianceBand: 1 },
   training: { seeds, days, from: new Date(from).toISOString().slice(0, 10), readings: 0 },
 })
 
@@ -279,6 +281,10 @@ type Obs = {
   y: number
   spot: number
   left: number
+  upAsk: number | null
+  downAsk: number | null
+  /** the sandbox's hidden P(up) at the reading (training seeds only: the side choice's check) */
+  truth: number | null
 }
 const obs: Obs[] = []
 const basisErrors: number[] = []
@@ -305,6 +311,9 @@ for (const d of data) {
       y: r.settledSide === 'up' ? 1 : 0,
       spot: r.inputs.spotDollars,
       left: Math.ceil((r.expiresAt - r.inputs.spotObservedAt) / MINUTE_MS - 1e-9),
+      upAsk: r.quote.upAskCents,
+      downAsk: r.quote.downAskCents,
+      truth: r.oracle,
     })
     if (r.minute === 14)
       lastEstimates.push({
@@ -383,6 +392,43 @@ for (const [fromMinutesLeft, toMinutesLeft] of POOL_BUCKETS) {
   )
 }
 params = { ...params, pool, training: { ...params.training, readings: obs.length } }
+
+// ---- stage D: the side choice (decisions §11). The long shot's probability is taken at the end of a
+// variance band [V·b, V/b] that makes it least likely; b is the widest-kept (closest to 1) band on the
+// grid under which no training reading buys a long shot (entry < 2 ¢) its truth does not back: a
+// confidence above the sandbox's hidden probability by more than the 0.1 ¢ tick.
+const BANDS = [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.07, 0.05, 0.03, 0.02, 0.01]
+const bandTrial = (band: number) => {
+  let artefacts = 0
+  let flips = 0
+  for (const o of obs) {
+    if (o.truth === null) continue
+    const variance = bestC.scale * o.v + params.basis.variance
+    const at = (v: number) => unitStudentTCdf(o.centre / Math.sqrt(v), bestC.nu)
+    const bucket = params.pool.find((b) => o.left >= b.fromMinutesLeft && o.left <= b.toMinutesLeft)
+    const pooled = (q: number) => (o.mid !== null && bucket ? poolLogOdds(q, o.mid, bucket) : q)
+    const p = pooled(at(variance))
+    const ends = [at(variance * band), at(variance / band)]
+    const choice = pooled(p < 0.5 ? Math.min(...ends) : Math.max(...ends))
+    const quote = { upAskCents: o.upAsk, downAskCents: o.downAsk }
+    const reading = chooseSide(p, quote, choice)
+    if (!reading) continue
+    if (reading.side !== chooseSide(p, quote)?.side) flips++
+    const truth = reading.side === 'up' ? o.truth : 1 - o.truth
+    if (reading.entryPriceCents < LONG_SHOT_ASK_CENTS && reading.confidence / 100 > truth + 0.001) artefacts++
+  }
+  return { band, artefacts, flips }
+}
+let chosen = bandTrial(1)
+log(`side choice: band 1 (none): ${chosen.artefacts} long-shot artefacts`)
+for (const band of BANDS.slice(1)) {
+  if (chosen.artefacts === 0) break
+  const trial = bandTrial(band)
+  log(`side choice: band ${band}: ${trial.artefacts} long-shot artefacts, ${trial.flips} sides changed`)
+  if (trial.artefacts < chosen.artefacts) chosen = trial
+}
+params = { ...params, sideChoice: { varianceBand: chosen.band } }
+log(`side choice: variance band ${chosen.band} (${chosen.artefacts} artefacts on the training readings)`)
 
 const checked = checkModelV2Params(params)
 writeFileSync(values.out, `${JSON.stringify(checked, null, 2)}\n`)

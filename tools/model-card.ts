@@ -1,124 +1,237 @@
-// `npm run model:card`: the held-out table of docs/model.md. On sandbox seeds the fit never saw, every
-// reading the engine would make (its own reading step, at the boundary plus the backfill's latency)
-// is priced by v1 and v2 from the same observations and scored by the evaluate module against the
-// outcome, beside the venue's mid and the sandbox's oracle; money by the backtest module, net of the
-// taker fee. Writes docs/model-card.json and the table between the markers in docs/model.md.
-// Usage: node tools/model-card.ts [--seeds 2001,2002,2003] [--from 2026-09-01] [--days 30]
-import { readFileSync, writeFileSync } from 'node:fs'
+// `npm run model:card`: the held-out table of docs/model.md, through the path a user of the service
+// takes (decisions §12, §13): for each sandbox seed the fit never saw, `sim tape` writes the seed's
+// days, `replay` runs the engine on the tape once per model (v1 and v2) into a fresh store, and
+// `contest-signals evaluate --sim-seed` scores each store — log loss, Brier and calibration by
+// minutes left beside the venue's mid and the sandbox's oracle (timed: the evaluate figure of the
+// card). Money (the backtest module, net of the taker fee), the long-shot artefacts, the minute-14
+// cheap side and the paired v2 − v1 difference come from the same stored readings.
+// Writes docs/model-card.json and the tables between the markers in docs/model.md.
+// Usage: node tools/model-card.ts [--seeds 2001,2002,2003] [--from 2026-09-01] [--days 30] [--jobs 2]
+//        [--work DIR] (tapes and stores; kept, and a tape already there is reused)
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type BacktestSignal, summarize, Z95 } from '../src/domain/backtest.ts'
-import { clusteredMean, type EvaluationReport, evaluateReadings } from '../src/domain/evaluation.ts'
+import { clusteredMean, type Estimate, type EvaluationReport } from '../src/domain/evaluation.ts'
 import type { GradedReading } from '../src/domain/graded-reading.ts'
-import { chooseSide, gbmEwma1Model } from '../src/domain/model.ts'
-import type { ReadingModel } from '../src/domain/reading-model.ts'
+import { LONG_SHOT_ASK_CENTS, MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
+import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
+import { runReplay } from '../src/main/replay.ts'
+import { simTapeWarmupMs } from '../src/main/sim-tape-warmup.ts'
+import { systemClock } from '../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL, V2_PARAMS } from '../src/model/models.ts'
-import { forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
+import type { Logger } from '../src/ports/logger.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { createTapeWriter } from '../src/tape/tape-writer.ts'
 
 const { values } = parseArgs({
   options: {
     seeds: { type: 'string', default: '2001,2002,2003' },
     from: { type: 'string', default: '2026-09-01' },
     days: { type: 'string', default: '30' },
+    jobs: { type: 'string', default: '2' },
+    work: { type: 'string' },
     card: { type: 'string', default: 'docs/model.md' },
     json: { type: 'string', default: 'docs/model-card.json' },
+    // internal: one seed's pipeline, its figures written to --part
+    'seed-run': { type: 'string' },
+    part: { type: 'string' },
   },
 })
-const seeds = values.seeds.split(',').map(Number)
+const SERIES = 'KXBTC15M'
 const from = Date.parse(`${values.from}T00:00:00Z`)
 const days = Number(values.days)
 const log = (msg: string) => process.stderr.write(`model:card: ${msg}\n`)
 const EDGES = [0, 2, 5, 10] as const
 const BUCKETS = ['1–2', '3–7', '8–14'] as const
 const MAX_LATE_MS = 10_000
-
-const overlap = V2_PARAMS.training.seeds.filter((s) => seeds.includes(s))
-if (overlap.length > 0) throw new Error(`held-out seeds ${overlap.join(', ')} were in the fit`)
-
-const models: { key: 'v1' | 'v2'; model: ReadingModel }[] = [
-  { key: 'v1', model: gbmEwma1Model },
-  { key: 'v2', model: createReadingModel(DEFAULT_MODEL) },
-]
+const SPOT_MAX_AGE_MS = 10_000
+const ROOT = path.join(import.meta.dirname, '..')
+const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
+const MODELS = [
+  { key: 'v1', name: V1_NAME },
+  { key: 'v2', name: DEFAULT_MODEL },
+] as const
+type Key = (typeof MODELS)[number]['key']
 
 type Money = { edge: number; signals: number; profitAfterFeeCents: number | null; se: number | null }
 type ModelFigures = {
   version: string
-  logLoss: number
-  logLossSe: number | null
+  readings: number
+  logLoss: Estimate
   brier: number
   slopeByBucket: Record<string, number | null>
-  logLossByBucket: Record<string, number | null>
   money: Money[]
   /** of all minute-14 signals, those on the cheap side (entry < 50 ¢) that lost */
   cheapSideLoss: { signals: number; lost: number }
   /** entry < 2 ¢ and confidence above the side's true probability by more than the 0.1 ¢ tick */
-  longShotArtefacts: number | null
-  report: EvaluationReport
+  longShotArtefacts: number
+  /** the latest a reading (raised, spot or book observed) came after its minute's boundary */
+  latestMs: number
+  /** readings raised while the sandbox's exchange had paused trading */
+  duringPause: number
+  /** readings the side rule put on the favourite although the long shot's published edge was larger */
+  favouredByRule: number
+  skipped: Record<string, number>
+  replayWallMs: number
+  evaluateWallMs: number
+  /** the mid and the oracle on this model's readings, and the share of the gap v2 closes */
+  mid: { logLoss: number; brier: number; slopeByBucket: Record<string, number | null> } | null
+  midDifference: Estimate | null
+  oracle: { logLoss: number; brier: number } | null
+  gapClosed: number | null
 }
 type SeedFigures = {
   seed: number
   contests: number
-  readings: number
-  skips: Record<string, number>
-  latestMs: number
-  duringPause: number
+  tapeBytes: number
+  tapeWallMs: number
   v1: ModelFigures
   v2: ModelFigures
-  /** v2 − v1 log loss, paired per reading, SE clustered by contest */
-  v2MinusV1: { value: number; se: number | null }
-  mid: { logLoss: number; brier: number; slopeByBucket: Record<string, number | null> }
-  oracle: { logLoss: number; brier: number } | null
+  /** v2 − v1 log loss, paired per reading both raised, SE clustered by contest */
+  v2MinusV1: Estimate
 }
 
-const figures: SeedFigures[] = []
-for (const seed of seeds) {
-  const world = sandboxWorld(seed)
-  const graded: Record<'v1' | 'v2', GradedReading[]> = { v1: [], v2: [] }
-  const oracleOf = new Map<string, number>()
-  let latestMs = 0
-  let duringPause = 0
-  const started = Date.now()
-  const run = await forEachSandboxReading(world, { from, days }, (r) => {
-    if (r.settledSide === null) return
-    latestMs = Math.max(latestMs, r.at - (r.opensAt + r.minute * 60_000))
-    if (r.phase === 'paused') duringPause++
-    if (r.oracle !== null) oracleOf.set(`${r.ticker}#${r.minute}`, r.oracle)
-    for (const { key, model } of models) {
-      const out = model.probabilityUp(r.inputs)
-      const reading = chooseSide(out.probabilityUp, r.quote)
-      if (!reading) continue
-      graded[key].push({
-        ticker: r.ticker,
-        minute: r.minute,
-        raisedAt: r.at,
-        ...reading,
-        outcome: reading.side === r.settledSide ? 'win' : 'loss',
-        modelVersion: model.version,
-        opensAt: r.opensAt,
-        expiresAt: r.expiresAt,
-        settledSide: r.settledSide,
-        inputs: {
-          spotObservedAt: r.inputs.spotObservedAt,
-          bookObservedAt: r.at,
-          spotDollars: r.inputs.spotDollars,
-          freshSources: r.freshSources,
-          upAskCents: r.quote.upAskCents,
-          downAskCents: r.quote.downAskCents,
-          sigmaPerMinute: out.sigmaPerMinute,
-          effectiveMinutes: out.effectiveMinutes,
-          probabilityUp: out.probabilityUp,
-        },
+if (values['seed-run'] !== undefined) await seedRun(Number(values['seed-run']))
+else await main()
+
+async function main(): Promise<void> {
+  const seeds = values.seeds.split(',').map(Number)
+  const overlap = V2_PARAMS.training.seeds.filter((s) => seeds.includes(s))
+  if (overlap.length > 0) throw new Error(`held-out seeds ${overlap.join(', ')} were in the fit`)
+  const work = values.work ?? mkdtempSync(path.join(tmpdir(), 'cs-model-card-'))
+  mkdirSync(work, { recursive: true })
+  log(`work directory ${work}; ${seeds.length} seeds × ${days} days, ${values.jobs} at a time`)
+  const queue = [...seeds]
+  const failures: string[] = []
+  const worker = async (): Promise<void> => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+      const part = path.join(work, `figures-${seed}.json`)
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [
+            ...process.execArgv,
+            import.meta.filename,
+            '--seed-run',
+            String(seed),
+            '--from',
+            values.from,
+            '--days',
+            String(days),
+            '--work',
+            work,
+            '--part',
+            part,
+          ],
+          { stdio: ['ignore', 'inherit', 'inherit'] },
+        )
+        child.on('exit', resolve)
       })
+      if (code !== 0) failures.push(`seed ${seed} exited ${code}`)
     }
-  })
-  log(
-    `seed ${seed}: ${run.contests} contests, ${run.readings} readings in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, worker))
+  if (failures.length > 0) throw new Error(failures.join('; '))
+  const figures = seeds.map(
+    (seed) => JSON.parse(readFileSync(path.join(work, `figures-${seed}.json`), 'utf8')) as SeedFigures,
   )
-  const oracle =
-    oracleOf.size > 0 ? (g: GradedReading) => oracleOf.get(`${g.ticker}#${g.minute}`) ?? null : undefined
-  const figuresOf = (key: 'v1' | 'v2'): ModelFigures => {
-    const rows = graded[key]
-    const report = evaluateReadings({ series: 'KXBTC15M', readings: rows, ...(oracle ? { oracle } : {}) })
-    const signals: BacktestSignal[] = rows
+  writeCard(seeds, figures)
+}
+
+async function seedRun(seed: number): Promise<void> {
+  const work = values.work as string
+  const tape = path.join(work, `sim-${seed}-${values.from}-${days}d.ndjson.gz`)
+  const warmupMs = simTapeWarmupMs()
+  let tapeWallMs = 0
+  if (!existsSync(tape)) {
+    const started = Date.now()
+    const opts = {
+      world: sharedSimWorld(seed),
+      series: [SERIES],
+      from,
+      days,
+      warmupMs,
+      origin: `sim seed ${seed}`,
+    }
+    const partial = tape.replace(/\.ndjson\.gz$/, '.partial.ndjson.gz')
+    const writer = await createTapeWriter(partial, { header: simTapeHeader(opts) })
+    await writeSimTape(opts, writer)
+    await writer.close()
+    execFileSync('mv', [partial, tape])
+    tapeWallMs = Date.now() - started
+    log(
+      `seed ${seed}: tape of ${days} days (+${warmupMs / 60_000} min warm-up) in ${(tapeWallMs / 1000).toFixed(0)} s`,
+    )
+  }
+  const oracle = sandboxOracle(seed)
+  const world = sharedSimWorld(seed)
+  const graded = {} as Record<Key, GradedReading[]>
+  const figures = {} as Record<Key, ModelFigures>
+  let contests = 0
+  for (const { key, name } of MODELS) {
+    const db = path.join(work, `store-${seed}-${key}.db`)
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true })
+    const store = createSqliteStore(db)
+    await store.migrate()
+    const model = createReadingModel(name)
+    const summary = await runReplay({
+      tapePath: tape,
+      store,
+      logger: quiet,
+      spotMaxAgeMs: SPOT_MAX_AGE_MS,
+      model,
+      readingMaxLateMs: MAX_LATE_MS,
+      wallClock: systemClock,
+    })
+    if (summary.stopped) throw new Error(`replay of ${tape} stopped: ${summary.stopped.problem}`)
+    const rows = await store.listGradedReadings({ series: SERIES })
+    await store.close()
+    contests = summary.opened
+    log(
+      `seed ${seed} ${key}: replayed ${summary.opened} contests, ${summary.signals} signals in ${(summary.wallMs / 1000).toFixed(0)} s`,
+    )
+    // the evaluate command itself, on the replayed store, timed from its start to its answer
+    const started = Date.now()
+    const out = execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'src/cli/main.ts'),
+        'evaluate',
+        '--series',
+        SERIES,
+        '--sim-seed',
+        String(seed),
+        '--json',
+      ],
+      {
+        env: { ...process.env, DATABASE_URL: `sqlite:${db}`, LOG_LEVEL: 'silent' },
+        maxBuffer: 64 << 20,
+        encoding: 'utf8',
+      },
+    )
+    const evaluateWallMs = Date.now() - started
+    const report = JSON.parse(out) as EvaluationReport
+    graded[key] = rows
+    figures[key] = figuresOf(rows, report, summary.skipped, summary.wallMs, evaluateWallMs)
+    log(
+      `seed ${seed} ${key}: evaluate over ${rows.length} readings in ${(evaluateWallMs / 1000).toFixed(1)} s`,
+    )
+  }
+
+  function figuresOf(
+    rows: GradedReading[],
+    report: EvaluationReport,
+    skipped: Record<string, number>,
+    replayWallMs: number,
+    evaluateWallMs: number,
+  ): ModelFigures {
+    const scored = rows.filter((r) => r.outcome === 'win' || r.outcome === 'loss')
+    const signals: BacktestSignal[] = scored
     const money = EDGES.map((edge) => {
       const s = summarize(signals.filter((x) => x.edgeCents >= edge))
       const i = s.profitAfterFeeInterval
@@ -129,34 +242,67 @@ for (const seed of seeds) {
         se: i ? (i.high - i.low) / (2 * Z95) : null,
       }
     })
-    const lastMinute = rows.filter((x) => x.minute === 14)
+    const lastMinute = scored.filter((x) => x.minute === 14)
     const cheapLost = lastMinute.filter((x) => x.entryPriceCents < 50 && x.outcome === 'loss')
-    const longShots = oracle
-      ? rows.filter((x) => {
-          const up = oracle(x)
-          if (up === null || x.entryPriceCents >= 2) return false
-          const truth = x.side === 'up' ? up : 1 - up
-          return x.confidence / 100 > truth + 0.001
-        }).length
-      : null
+    const longShots = rows.filter((x) => {
+      const up = oracle(x)
+      if (up === null || x.entryPriceCents >= LONG_SHOT_ASK_CENTS) return false
+      const truth = x.side === 'up' ? up : 1 - up
+      return x.confidence / 100 > truth + 0.001
+    }).length
+    let latestMs = 0
+    let duringPause = 0
+    let favouredByRule = 0
+    for (const r of rows) {
+      const i = r.inputs
+      if (i && i.upAskCents !== null && i.downAskCents !== null) {
+        // in hundredths of a cent, as chooseSide compares them
+        const other = Math.round(
+          100 * (100 - r.confidence - (r.side === 'up' ? i.downAskCents : i.upAskCents)),
+        )
+        if (other > Math.round(100 * r.edgeCents)) favouredByRule++
+      }
+      const boundary = r.opensAt + r.minute * 60_000
+      const seen = Math.max(r.raisedAt, r.inputs?.spotObservedAt ?? 0, r.inputs?.bookObservedAt ?? 0)
+      latestMs = Math.max(latestMs, seen - boundary)
+      if (!world.tradingActive(r.raisedAt)) duringPause++
+    }
+    const mid = report.overall.mid
     return {
-      version: rows[0]?.modelVersion ?? 'none',
-      logLoss: report.overall.model.logLoss.value,
-      logLossSe: report.overall.model.logLoss.se,
+      version: report.modelVersions.join(', '),
+      readings: report.overall.readings,
+      logLoss: report.overall.model.logLoss,
       brier: report.overall.model.brier.value,
       slopeByBucket: Object.fromEntries(
         report.byBucket.map((b) => [b.label, b.model.calibration?.slope.value ?? null]),
       ),
-      logLossByBucket: Object.fromEntries(report.byBucket.map((b) => [b.label, b.model.logLoss.value])),
       money,
       cheapSideLoss: { signals: lastMinute.length, lost: cheapLost.length },
       longShotArtefacts: longShots,
-      report,
+      latestMs,
+      duringPause,
+      favouredByRule,
+      skipped,
+      replayWallMs,
+      evaluateWallMs,
+      mid: mid
+        ? {
+            logLoss: mid.logLoss.value,
+            brier: mid.brier.value,
+            slopeByBucket: Object.fromEntries(
+              report.byBucket.map((b) => [b.label, b.mid?.calibration?.slope.value ?? null]),
+            ),
+          }
+        : null,
+      midDifference: mid?.difference.logLoss ?? null,
+      oracle: report.overall.oracle
+        ? { logLoss: report.overall.oracle.logLoss.value, brier: report.overall.oracle.brier.value }
+        : null,
+      gapClosed: report.gapClosed,
     }
   }
-  const v1 = figuresOf('v1')
-  const v2 = figuresOf('v2')
-  // paired v2 − v1 on the readings both made
+
+  // paired v2 − v1 on the readings both raised, by the published probabilities
   const v1ByKey = new Map(graded.v1.map((g) => [`${g.ticker}#${g.minute}`, g]))
   const diffs: number[] = []
   const clusters: string[] = []
@@ -166,124 +312,103 @@ for (const seed of seeds) {
     return -Math.log(q)
   }
   for (const g of graded.v2) {
+    if (g.settledSide === null) continue
     const other = v1ByKey.get(`${g.ticker}#${g.minute}`)
     if (!other) continue
     diffs.push(ll(g) - ll(other))
     clusters.push(g.ticker)
   }
-  const mid = v2.report.overall.mid
-  figures.push({
+  const result: SeedFigures = {
     seed,
-    contests: run.contests,
-    readings: run.readings,
-    skips: run.skips as Record<string, number>,
-    latestMs,
-    duringPause,
-    v1,
-    v2,
+    contests,
+    tapeBytes: statSync(tape).size,
+    tapeWallMs,
+    v1: figures.v1,
+    v2: figures.v2,
     v2MinusV1: clusteredMean(diffs, clusters),
-    mid: {
-      logLoss: mid?.logLoss.value ?? Number.NaN,
-      brier: mid?.brier.value ?? Number.NaN,
-      slopeByBucket: Object.fromEntries(
-        v2.report.byBucket.map((b) => [b.label, b.mid?.calibration?.slope.value ?? null]),
-      ),
-    },
-    oracle: v2.report.overall.oracle
-      ? { logLoss: v2.report.overall.oracle.logLoss.value, brier: v2.report.overall.oracle.brier.value }
-      : null,
-  })
+  }
+  writeFileSync(values.part as string, `${JSON.stringify(result, null, 2)}\n`)
 }
 
-// ---- the table
-const f = (x: number | null | undefined, d = 4) =>
-  x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d)
-const pm = (x: number, se: number | null, d = 4) => `${f(x, d)} ± ${f(se, d)}`
-const lines: string[] = []
-lines.push(
-  `Held-out sandbox seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the fit saw seeds ${V2_PARAMS.training.seeds.join(', ') || 'none'}); v2 is \`${models[1]?.model.version}\`. ± is one standard error clustered by contest.`,
-  '',
-  '| seed | readings | model | log loss | Brier | slope 1–2 | slope 3–7 | slope 8–14 | fee-net ¢/contract at edge ≥ 0 / 2 / 5 / 10 ¢ (signals) | minute-14 signals on the cheap side that lost | long-shot artefacts |',
-  '|---|---|---|---|---|---|---|---|---|---|---|',
-)
-for (const s of figures) {
-  for (const key of ['v1', 'v2'] as const) {
-    const m = s[key]
-    lines.push(
-      `| ${s.seed} | ${s.readings} | ${key} | ${pm(m.logLoss, m.logLossSe)} | ${f(m.brier)} | ${BUCKETS.map((b) => f(m.slopeByBucket[b], 2)).join(' | ')} | ${m.money.map((x) => `${f(x.profitAfterFeeCents, 2)} ± ${f(x.se, 2)} (${x.signals})`).join(' / ')} | ${m.cheapSideLoss.signals === 0 ? '–' : `${f((100 * m.cheapSideLoss.lost) / m.cheapSideLoss.signals, 1)} % of ${m.cheapSideLoss.signals}`} | ${m.longShotArtefacts ?? '–'} |`,
-    )
+function writeCard(seeds: number[], figures: SeedFigures[]): void {
+  const f = (x: number | null | undefined, d = 4) =>
+    x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d)
+  const pm = (e: Estimate | null, d = 4) => (e ? `${f(e.value, d)} ± ${f(e.se, d)}` : '–')
+  const lines: string[] = []
+  lines.push(
+    `Held-out sandbox seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the fit saw seeds ${V2_PARAMS.training.seeds.join(', ') || 'none'}); v2 is \`${figures[0]?.v2.version}\`. Each seed: \`sim tape\` → \`replay\` (once per model) → \`evaluate --sim-seed\`. ± is one standard error clustered by contest.`,
+    '',
+    '| seed | readings | model | log loss | Brier | slope 1–2 | slope 3–7 | slope 8–14 | fee-net ¢/contract at edge ≥ 0 / 2 / 5 / 10 ¢ (signals) | minute-14 signals on the cheap side that lost | long-shot artefacts |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  )
+  for (const s of figures) {
+    for (const key of ['v1', 'v2'] as const) {
+      const m = s[key]
+      lines.push(
+        `| ${s.seed} | ${m.readings} | ${key} | ${pm(m.logLoss)} | ${f(m.brier)} | ${BUCKETS.map((b) => f(m.slopeByBucket[b], 2)).join(' | ')} | ${m.money.map((x) => `${f(x.profitAfterFeeCents, 2)} ± ${f(x.se, 2)} (${x.signals})`).join(' / ')} | ${m.cheapSideLoss.signals === 0 ? '–' : `${f((100 * m.cheapSideLoss.lost) / m.cheapSideLoss.signals, 1)} % of ${m.cheapSideLoss.signals}`} | ${m.longShotArtefacts} |`,
+      )
+    }
+    const mid = s.v2.mid
+    if (mid)
+      lines.push(
+        `| ${s.seed} | | venue mid | ${f(mid.logLoss)} | ${f(mid.brier)} | ${BUCKETS.map((b) => f(mid.slopeByBucket[b], 2)).join(' | ')} | | | |`,
+      )
+    if (s.v2.oracle)
+      lines.push(`| ${s.seed} | | oracle | ${f(s.v2.oracle.logLoss)} | ${f(s.v2.oracle.brier)} | | | | | | |`)
   }
   lines.push(
-    `| ${s.seed} | | venue mid | ${f(s.mid.logLoss)} | ${f(s.mid.brier)} | ${BUCKETS.map((b) => f(s.mid.slopeByBucket[b], 2)).join(' | ')} | | | |`,
+    '',
+    "| seed | v2 − v1 log loss (paired) | in SEs | v2 − mid log loss (paired) | share of the mid's gap to the oracle v2 closes | latest reading after its boundary (v1 / v2) | readings in a pause | skipped minutes (v2) | v2 readings on the favourite by the side rule | evaluate wall time (v1 / v2) |",
+    '|---|---|---|---|---|---|---|---|---|---|',
   )
-  if (s.oracle)
-    lines.push(`| ${s.seed} | | oracle | ${f(s.oracle.logLoss)} | ${f(s.oracle.brier)} | | | | | | |`)
-}
-lines.push(
-  '',
-  "| seed | v2 − v1 log loss (paired) | in SEs | v2 − mid log loss (paired) | share of the mid's gap to the oracle v2 closes | latest reading after its boundary | readings in a pause | skipped minutes |",
-  '|---|---|---|---|---|---|---|---|',
-)
-for (const s of figures) {
-  const d = s.v2.report.overall.mid?.difference.logLoss
-  lines.push(
-    `| ${s.seed} | ${pm(s.v2MinusV1.value, s.v2MinusV1.se, 5)} | ${s.v2MinusV1.se ? f(s.v2MinusV1.value / s.v2MinusV1.se, 1) : '–'} | ${d ? pm(d.value, d.se, 5) : '–'} | ${s.v2.report.gapClosed === null ? '–' : `${f(100 * s.v2.report.gapClosed, 1)} %`} | ${f(s.latestMs / 1000, 1)} s (limit ${MAX_LATE_MS / 1000} s) | ${s.duringPause} | ${
-      Object.entries(s.skips)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ') || 'none'
-    } |`,
+  for (const s of figures) {
+    const d = s.v2MinusV1
+    lines.push(
+      `| ${s.seed} | ${pm(d, 5)} | ${d.se ? f(d.value / d.se, 1) : '–'} | ${pm(s.v2.midDifference, 5)} | ${s.v2.gapClosed === null ? '–' : `${f(100 * s.v2.gapClosed, 1)} %`} | ${f(s.v1.latestMs / 1000, 1)} / ${f(s.v2.latestMs / 1000, 1)} s (limit ${MAX_LATE_MS / 1000} s) | ${s.v1.duringPause + s.v2.duringPause} | ${
+        Object.entries(s.v2.skipped)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || 'none'
+      } | ${s.v2.favouredByRule} of ${s.v2.readings} | ${f(s.v1.evaluateWallMs / 1000, 1)} / ${f(s.v2.evaluateWallMs / 1000, 1)} s |`,
+    )
+  }
+  const table = lines.join('\n')
+
+  writeFileSync(
+    values.json,
+    `${JSON.stringify({ seeds, from: values.from, days, training: V2_PARAMS.training, figures }, null, 2)}\n`,
   )
-}
-const table = lines.join('\n')
+  const P = V2_PARAMS
+  const paramLines = [
+    `\`${createReadingModel(DEFAULT_MODEL).version}\`, fitted on sandbox seeds ${P.training.seeds.join(', ')}, ${P.training.days} days each from ${P.training.from} (${P.training.readings} readings):`,
+    '',
+    '| parameter | value |',
+    '|---|---|',
+    `| σ̄ (per minute, deseasonalised) | ${P.sigmaBar} |`,
+    `| hour-of-day sd factors, 00–23 UTC | ${P.seasonal.hour.map((h) => h.toFixed(2)).join(' ')} |`,
+    `| minute-of-hour sd factors | :00 ${P.seasonal.minute.hour}, :15/:30/:45 ${P.seasonal.minute.quarter}, other 5-minute marks ${P.seasonal.minute.five}, the rest ${P.seasonal.minute.other} |`,
+    `| weekend sd factor | ${P.seasonal.weekend} |`,
+    `| volatility level | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
+    `| variance scale | ${P.variance.scale} |`,
+    `| Student t ν | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
+    `| basis | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
+    ...P.pool.map(
+      (b) =>
+        `| pooling, ${b.fromMinutesLeft === b.toMinutesLeft ? b.fromMinutesLeft : `${b.fromMinutesLeft}–${b.toMinutesLeft}`} min left | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
+    ),
+    `| side choice | for a long shot asked under ${LONG_SHOT_ASK_CENTS} ¢: its probability at the end of the variance band [V·${P.sideChoice.varianceBand}, V/${P.sideChoice.varianceBand}] that makes it least likely |`,
+  ].join('\n')
 
-writeFileSync(
-  values.json,
-  `${JSON.stringify(
-    {
-      seeds,
-      from: values.from,
-      days,
-      training: V2_PARAMS.training,
-      figures: figures.map(({ v1, v2, ...rest }) => ({
-        ...rest,
-        v1: { ...v1, report: undefined },
-        v2: { ...v2, report: undefined },
-      })),
-    },
-    null,
-    2,
-  )}\n`,
-)
-const P = V2_PARAMS
-const paramLines = [
-  `\`${models[1]?.model.version}\`, fitted on sandbox seeds ${P.training.seeds.join(', ')}, ${P.training.days} days each from ${P.training.from} (${P.training.readings} readings):`,
-  '',
-  '| parameter | value |',
-  '|---|---|',
-  `| σ̄ (per minute, deseasonalised) | ${P.sigmaBar} |`,
-  `| hour-of-day sd factors, 00–23 UTC | ${P.seasonal.hour.map((h) => h.toFixed(2)).join(' ')} |`,
-  `| minute-of-hour sd factors | :00 ${P.seasonal.minute.hour}, :15/:30/:45 ${P.seasonal.minute.quarter}, other 5-minute marks ${P.seasonal.minute.five}, the rest ${P.seasonal.minute.other} |`,
-  `| weekend sd factor | ${P.seasonal.weekend} |`,
-  `| volatility level | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
-  `| variance scale | ${P.variance.scale} |`,
-  `| Student t ν | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
-  `| basis | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
-  ...P.pool.map(
-    (b) =>
-      `| pooling, ${b.fromMinutesLeft === b.toMinutesLeft ? b.fromMinutesLeft : `${b.fromMinutesLeft}–${b.toMinutesLeft}`} min left | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
-  ),
-].join('\n')
-
-let card = readFileSync(values.card, 'utf8')
-const replaceBlock = (name: string, body: string): void => {
-  const start = `<!-- ${name} start -->`
-  const end = `<!-- ${name} end -->`
-  const a = card.indexOf(start)
-  const b = card.indexOf(end)
-  if (a < 0 || b < a) throw new Error(`${values.card} has no ${start} … ${end} markers`)
-  card = `${card.slice(0, a + start.length)}\n${body}\n${card.slice(b)}`
+  let card = readFileSync(values.card, 'utf8')
+  const replaceBlock = (name: string, body: string): void => {
+    const start = `<!-- ${name} start -->`
+    const end = `<!-- ${name} end -->`
+    const a = card.indexOf(start)
+    const b = card.indexOf(end)
+    if (a < 0 || b < a) throw new Error(`${values.card} has no ${start} … ${end} markers`)
+    card = `${card.slice(0, a + start.length)}\n${body}\n${card.slice(b)}`
+  }
+  replaceBlock('model:card', table)
+  replaceBlock('model:params', paramLines)
+  writeFileSync(values.card, card)
+  log(`wrote ${values.card} and ${values.json}`)
 }
-replaceBlock('model:card', table)
-replaceBlock('model:params', paramLines)
-writeFileSync(values.card, card)
-log(`wrote ${values.card} and ${values.json}`)

@@ -5,6 +5,7 @@ import type { Config } from '../config/config.ts'
 import { QUARTER_MS } from '../domain/ticker.ts'
 import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../feeds/sim-tape/sim-tape.ts'
+import { simTapeWarmupMs } from '../main/sim-tape-warmup.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { createTapeWriter } from '../tape/tape-writer.ts'
 import { parseInstant } from './backtest-command.ts'
@@ -60,6 +61,7 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     series: config.series,
     from,
     days,
+    warmupMs: simTapeWarmupMs(),
     origin: `sim seed ${seed}`,
   }
   const header = simTapeHeader(opts)

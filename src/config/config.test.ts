@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       SIM_SPEED: '60',
       SIM_SEED: '42',
       SIM_BACKFILL_DAYS: '0',
+      SIM_START: '2026-11-23T12:00:00-05:00',
       TRUST_PROXY: '10.0.0.0/8, ::1',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       RATE_LIMIT_BURST: '5',
@@ -57,10 +58,18 @@ describe('loadConfig', () => {
     assert.equal(c.simSpeed, 60)
     assert.equal(c.simSeed, 42)
     assert.equal(c.simBackfillDays, 0)
+    assert.equal(c.simStart, Date.parse('2026-11-23T17:00:00Z'))
     assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '::1'])
     assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example'])
     assert.equal(c.rateLimitPerSec, 0.5)
     assert.equal(c.bootstrapKey, false)
+  })
+
+  it('takes SIM_START only as an RFC 3339 instant with its offset, and now when unset', () => {
+    assert.equal(loadConfig({}).simStart, null)
+    assert.equal(loadConfig({ SIM_START: '' }).simStart, null)
+    for (const bad of ['2026-11-23', '2026-11-23T17:00:00', 'monday', '2026-13-40T99:00:00Z'])
+      assert.throws(() => loadConfig({ SIM_START: bad }), /SIM_START=.* is not an RFC 3339 instant/)
   })
 
   it('gives the real-venue defaults of decisions §8', () => {

@@ -37,6 +37,8 @@ export type Config = Readonly<{
   simSpeed: number
   simSeed: number
   simBackfillDays: number
+  /** where a new sandbox timeline begins (Unix ms); null: the wall clock's now */
+  simStart: number | null
   trustProxy: readonly string[]
   corsOrigins: readonly string[] | '*'
   tlsCertFile: string | null
@@ -239,6 +241,20 @@ export function loadConfig(env: Env = process.env): Config {
     else simSeed = Number(seedRaw)
   }
   const simBackfillDays = int('SIM_BACKFILL_DAYS', 0, 90)
+  const simStartRaw = read('SIM_START')
+  let simStart: number | null = null
+  if (simStartRaw !== undefined) {
+    // an RFC 3339 instant with its offset: a bare date or local time would depend on the machine
+    const parsed = Date.parse(simStartRaw)
+    if (
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(simStartRaw) ||
+      Number.isNaN(parsed)
+    )
+      problems.push(
+        `SIM_START=${JSON.stringify(simStartRaw)} is not an RFC 3339 instant (e.g. 2026-11-23T17:00:00Z)`,
+      )
+    else simStart = parsed
+  }
 
   const trustProxy = (read('TRUST_PROXY') ?? '')
     .split(',')
@@ -322,6 +338,7 @@ export function loadConfig(env: Env = process.env): Config {
     simSpeed,
     simSeed,
     simBackfillDays,
+    simStart,
     trustProxy: Object.freeze(trustProxy),
     corsOrigins: corsOrigins === '*' ? '*' : Object.freeze(corsOrigins),
     tlsCertFile,

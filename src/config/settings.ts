@@ -30,6 +30,7 @@ export const SETTINGS = {
   SIM_SPEED: { value: '1' },
   SIM_SEED: { value: null, readme: 'random', emptyMeansUnset: true },
   SIM_BACKFILL_DAYS: { value: '7' },
+  SIM_START: { value: null, readme: 'now', emptyMeansUnset: true },
   // the pricing model (decisions §3): v2 by name; its version carries the parameter file's digest
   MODEL: { value: 'settle-mean-t-2' },
   READING_MAX_LATE_S: { value: '10' },

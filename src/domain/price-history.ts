@@ -10,3 +10,27 @@ export type MinuteClose = { at: number; priceDollars: number }
  * the same minute, as the engine saw it.
  */
 export type BasisSample = { opensAt: number; strikeDollars: number; proxyMeanDollars: number }
+
+/**
+ * The proxy's mean over the span [from, to) from its minute closes: the mean of the closes stamped
+ * from `from` to `to`, both ends included (the price as the span opens, at each minute's end inside
+ * it, and as it ends). For the one-minute span of a strike that is the average of the minute's two
+ * ends — the expected mean of a path given its ends (a Brownian bridge's mean is the average of its
+ * ends), off by σ²/12 of a minute's variance, where the end alone would be off by σ²/3. Every feed
+ * means the same thing by it, since every feed has closes (decisions §12: a replay must see what live
+ * saw). Null when either end is missing: a sample from one end is not the same estimate.
+ */
+export function spanMeanOfCloses(closes: readonly MinuteClose[], from: number, to: number): number | null {
+  let sum = 0
+  let n = 0
+  let start = false
+  let end = false
+  for (const c of closes) {
+    if (c.at < from || c.at > to || !(c.priceDollars > 0)) continue
+    if (c.at === from) start = true
+    if (c.at === to) end = true
+    sum += c.priceDollars
+    n++
+  }
+  return start && end ? sum / n : null
+}

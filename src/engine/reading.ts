@@ -2,9 +2,9 @@
 // live signals and rebuilds backfilled ones, so history looks exactly as the live engine would have
 // made it. Inputs are observed at the reading's instant, each with its own observation instant; the
 // model prices the time left from the instant the spot was observed.
-import { CONTEST_MINUTES, type Contest, MINUTE_MS, type Signal } from '../domain/contest.ts'
+import { CONTEST_MINUTES, CONTEST_MS, type Contest, MINUTE_MS, type Signal } from '../domain/contest.ts'
 import { chooseSide } from '../domain/model.ts'
-import type { BasisSample, MinuteClose } from '../domain/price-history.ts'
+import { type BasisSample, type MinuteClose, spanMeanOfCloses } from '../domain/price-history.ts'
 import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
 import type { PriceFeed, SpotObservation, Venue, VenueQuote } from '../ports/venue.ts'
 
@@ -20,6 +20,16 @@ export const MIN_FRESH_SOURCES = 2
 
 /** Contests before this one whose strikes sample the proxy–index basis. */
 export const BASIS_CONTESTS = 16
+
+/**
+ * How far before a contest's open its first reading looks (decisions §11): the model's stated history
+ * of closes, or the strikes of the BASIS_CONTESTS contests before it with the proxy's closes around
+ * each strike's minute, whichever reaches further. The one home of that span: a spot feed keeps at
+ * least this much, and a sim tape writes this much of the sandbox before its first contest.
+ */
+export function readingLookbackMs(model: Pick<ReadingModel, 'historyMinutes'>): number {
+  return Math.max(model.historyMinutes * MINUTE_MS, BASIS_CONTESTS * CONTEST_MS + 2 * MINUTE_MS)
+}
 
 /**
  * Why a minute raised no reading (decisions §8, §11): the one list of reasons, each counted in
@@ -74,7 +84,7 @@ export async function takeReading(
   if ('skipped' in observed) return observed
   const { quote } = observed
   const out = deps.model.probabilityUp(observed.model)
-  const reading = chooseSide(out.probabilityUp, quote)
+  const reading = chooseSide(out.probabilityUp, quote, out.choiceProbabilityUp)
   if (!reading) return { skipped: 'no-quote' }
   return {
     ticker: contest.ticker,
@@ -190,18 +200,10 @@ export async function stampedCloses(feed: PriceFeed, at: number, count: number):
   return prices.map((priceDollars, i) => ({ at: last - (prices.length - 1 - i) * MINUTE_MS, priceDollars }))
 }
 
-/** The proxy's mean over [from, to): the feed's own, or the mean of its one-second prints. */
+/** The proxy's mean over [from, to), from its closes as every feed has them (spanMeanOfCloses). */
 async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number | null> {
-  if (feed.meanOver) return feed.meanOver(from, to)
-  let sum = 0
-  let n = 0
-  for (let t = from; t < to; t += 1_000) {
-    const p = await feed.spotAt(t)
-    if (p === null) return null
-    sum += p
-    n++
-  }
-  return n > 0 ? sum / n : null
+  const closes = await stampedCloses(feed, to, Math.ceil((to - from) / MINUTE_MS) + 1)
+  return spanMeanOfCloses(closes, from, to)
 }
 
 /**
@@ -219,9 +221,7 @@ async function basisSamplesFor(deps: ReadingDeps, contest: Contest): Promise<Bas
     if (sample === undefined) {
       sample = null
       const strike =
-        k === 0
-          ? contest.strikePriceDollars
-          : ((await deps.venue.marketAt(contest.series, opensAt))?.strikePriceDollars ?? null)
+        k === 0 ? contest.strikePriceDollars : await earlierStrike(deps.venue, contest.series, opensAt)
       if (strike !== null) {
         const mean = await proxyMean(deps.feed, opensAt - MINUTE_MS, opensAt)
         if (mean !== null) sample = { opensAt, strikeDollars: strike, proxyMeanDollars: mean }
@@ -234,4 +234,12 @@ async function basisSamplesFor(deps: ReadingDeps, contest: Contest): Promise<Bas
     if (sample) out.push(sample)
   }
   return out
+}
+
+/** The strike of the contest of `series` that opened at `opensAt`, as the venue still describes it. */
+async function earlierStrike(venue: Venue, series: string, opensAt: number): Promise<number | null> {
+  const market = venue.marketOpenedAt
+    ? await venue.marketOpenedAt(series, opensAt)
+    : await venue.marketAt(series, opensAt)
+  return market && market.opensAt === opensAt ? market.strikePriceDollars : null
 }

@@ -225,7 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const unwatchRevocations = deps.follower.onEvents(
     endStreamsOfRevokedKeys({ streams: openStreams, store: deps.store, logger: app.log }),
   )
-  const handOver = { streams: deps.streams, accessLog, log: app.log }
+  const handOver = { streams: deps.streams, accessLog, log: app.log, openStreams }
   if (settings.fastPath !== false) {
     // The hot GETs are answered before Fastify's own request handling (fast-path.ts); everything
     // else reaches Fastify's handler unchanged.

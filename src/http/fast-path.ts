@@ -32,7 +32,7 @@ import {
 } from './representation.ts'
 import { edgeHeaders } from './request-id.ts'
 import type { RequestMetrics } from './request-metrics.ts'
-import type { RequestFacts, RequestRules } from './request-rules.ts'
+import { forgetRequestFacts, type RequestFacts, type RequestRules } from './request-rules.ts'
 import { LIMIT_DEFAULT, SERIES_MAX_LENGTH, TICKER_MAX_LENGTH } from './schemas.ts'
 import { openStream, STREAM_HEADERS, type StreamHandOver } from './stream-handover.ts'
 
@@ -176,7 +176,12 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
         handOver(req, res, verdict)
         return
       }
-      const checked = auth.checkNow(facts.headers.authorization, req.socket)
+      // A stream's connection carries no later request, so a key memo on it would only be held for
+      // as long as the stream is open.
+      const checked = auth.checkNow(
+        facts.headers.authorization,
+        route.kind === 'stream' ? undefined : req.socket,
+      )
       if (checked instanceof Promise) {
         checked.then(
           (result) => afterAuth(req, res, facts, route, verdict, result),
@@ -199,7 +204,8 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
       }
       if (route.kind === 'stream') {
         // over the per-address cap, the stream route answers its 429 (the token travels with it)
-        if (deps.openStreams.admit(facts.bucketKey, result.keyId, res)) stream(res, facts, route.name)
+        if (deps.openStreams.admit(facts.bucketKey, result.keyId, res))
+          stream(res, facts, route.name, result.keyId)
         else handOver(req, res, verdict)
         return
       }
@@ -226,17 +232,21 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     }
 
     /** The stream route's work without the route: the same head, the same hand-over to the hub. */
-    function stream(res: ServerResponse, facts: RequestFacts, series: string): void {
+    function stream(res: ServerResponse, facts: RequestFacts, series: string, keyId: string): void {
       const head = streamHead(cors)
       head.headers[head.idAt] = facts.requestId
-      if (metrics) res.once('close', () => metrics.countRequest(PATHS.stream, 'GET', 200))
+      // `on`: 'close' comes once, and once() would hold a wrapper per open stream
+      if (metrics) res.on('close', () => metrics.countRequest(PATHS.stream, 'GET', 200))
       void openStream(
         deps.handOver,
         res,
         head.headers,
         { series, lastEventId: facts.headers.lastEventId ?? null },
         facts,
+        keyId,
       )
+      // Nothing judges this request again, and its response keeps it for as long as the stream is open.
+      forgetRequestFacts(res.req)
     }
 
     return function fastPath(req, res) {

@@ -13,8 +13,12 @@ import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 
 export type OpenStreams = {
-  /** Registers a stream unless its address already holds the maximum; false when refused. */
+  /**
+   * Registers a stream unless its address already holds the maximum; false when refused. An
+   * admitted stream is released with the same address and key when it closes (stream-handover.ts).
+   */
   admit(address: string | number, keyId: string, res: ServerResponse): boolean
+  release(address: string | number, keyId: string, res: ServerResponse): void
   /** Ends every open stream of this key; returns how many. */
   endForKey(keyId: string): number
   hasKey(keyId: string): boolean
@@ -35,14 +39,16 @@ export function createOpenStreams(maxPerAddress: number): OpenStreams {
         byKey.set(keyId, set)
       }
       set.add(res)
-      res.once('close', () => {
-        const left = (byAddress.get(address) ?? 1) - 1
-        if (left <= 0) byAddress.delete(address)
-        else byAddress.set(address, left)
-        set.delete(res)
-        if (set.size === 0 && byKey.get(keyId) === set) byKey.delete(keyId)
-      })
       return true
+    },
+    release(address, keyId, res) {
+      const set = byKey.get(keyId)
+      // released twice, or never admitted: nothing to count down
+      if (!set?.delete(res)) return
+      if (set.size === 0) byKey.delete(keyId)
+      const left = (byAddress.get(address) ?? 1) - 1
+      if (left <= 0) byAddress.delete(address)
+      else byAddress.set(address, left)
     },
     endForKey(keyId) {
       const set = byKey.get(keyId)

@@ -78,6 +78,17 @@ export function createRequestRules(clientAddress: ClientAddressOf): RequestRules
   }
 }
 
+/**
+ * Lets go of the facts kept on a request that nothing will judge again: a stream's request lives as
+ * long as its response, and its facts, with the headers they read, would live with it. Only for a
+ * request whose answer no longer looks at its facts (the fast path's streams, once handed over).
+ */
+export function forgetRequestFacts(req: IncomingMessage): void {
+  const raw = req as WithFacts
+  // Set, not deleted: deleting a property would turn the request object into a slower dictionary.
+  if (raw[FACTS] !== undefined) raw[FACTS] = undefined
+}
+
 /** The first rule the request breaks, or null. */
 function refusalOf(req: IncomingMessage, headers: HotHeaders): Refusal | null {
   if (headers.hostLines > 1) return HOSTS

@@ -5,8 +5,9 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import type { FastifyBaseLogger } from 'fastify'
-import type { StreamHub, StreamLogger, StreamOpenRequest } from '../stream/stream-hub.ts'
+import type { StreamHub, StreamOpenRequest } from '../stream/stream-hub.ts'
 import type { AccessLog } from './access-log.ts'
+import type { OpenStreams } from './open-streams.ts'
 import type { RequestFacts } from './request-rules.ts'
 import { SSE_MEDIA_TYPE } from './schemas.ts'
 
@@ -22,56 +23,50 @@ export type StreamHandOver = {
   streams: StreamHub
   accessLog: AccessLog
   log: FastifyBaseLogger
+  /** the registry that admitted the stream (the per-address cap, revocation): released at its end */
+  openStreams: OpenStreams
 }
 
-/** Writes a stream's head and hands the response to the hub. */
+/**
+ * Writes a stream's head and hands the response to the hub. The stream was admitted to
+ * `deps.openStreams` under its client's bucket key and `keyId`.
+ */
 export async function openStream(
   deps: StreamHandOver,
   res: ServerResponse,
   head: OutgoingHttpHeaders | string[],
   request: StreamOpenRequest,
   facts: RequestFacts,
+  keyId: string,
 ): Promise<void> {
   // A stream is quiet between keep-alives and has its own cut-off for clients that stop reading:
   // the idle timeout of ordinary requests does not apply to it.
   const socket = res.socket
   socket?.setTimeout(0)
   const bytesBefore = socket?.bytesWritten ?? 0
-  res.once('close', () =>
+  // The few facts the end of the stream needs, not the facts object (and the headers it holds),
+  // which the fast path lets go of once the stream is handed over (forgetRequestFacts).
+  const { bucketKey, startedAt, address, requestId } = facts
+  // One listener for everything that happens at the end of a stream here, and `on` rather than
+  // `once` ('close' comes once): every listener and every once() wrapper is held per open stream.
+  res.on('close', () => {
+    deps.openStreams.release(bucketKey, keyId, res)
     deps.accessLog.write({
       method: 'GET',
       path: res.req.url ?? '',
       status: 200,
       bytes: (socket?.bytesWritten ?? bytesBefore) - bytesBefore,
-      durationMs: performance.now() - facts.startedAt,
-      address: facts.address,
-      reqId: facts.requestId,
-    }),
-  )
+      durationMs: performance.now() - startedAt,
+      address,
+      reqId: requestId,
+    })
+  })
   res.writeHead(200, head)
   res.flushHeaders()
-  const log = lazyRequestLogger(deps.log, facts.requestId)
   try {
-    await deps.streams.attach(res, request, log)
+    await deps.streams.attach(res, request, requestId)
   } catch (err) {
-    log.error({ err }, 'stream attach failed')
+    deps.log.error({ reqId: requestId, err }, 'stream attach failed')
     if (!res.writableEnded) res.end()
   }
-}
-
-/**
- * A stream's logger, with its request id, made only if the stream ever logs: holding the request's
- * own child logger for the whole life of every open stream cost memory per connection for lines
- * that are rarely written. The lines carry the same `reqId` binding.
- */
-function lazyRequestLogger(log: FastifyBaseLogger, reqId: string): StreamLogger {
-  let child: FastifyBaseLogger | undefined
-  const get = () => {
-    child ??= log.child({ reqId })
-    return child
-  }
-  return {
-    warn: (...args: Parameters<FastifyBaseLogger['warn']>) => get().warn(...args),
-    error: (...args: Parameters<FastifyBaseLogger['error']>) => get().error(...args),
-  } as StreamLogger
 }

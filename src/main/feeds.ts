@@ -51,7 +51,13 @@ export type Feeds = {
 
 export async function createFeeds(
   config: FeedSettings,
-  deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
+  deps: {
+    wallClock: Clock
+    logger: Logger
+    telemetry?: VenueTelemetry
+    /** minutes of closes the spot feed keeps: what the model reads (spotKeepMinutes) */
+    spotKeepMinutes?: number
+  },
 ): Promise<Feeds> {
   if (config.venue === 'sim') {
     const feed = createSimPriceFeed({ seed: config.simSeed })
@@ -108,6 +114,7 @@ export async function createFeeds(
     maxAgeMs: config.spotMaxAgeS * 1000,
     wallClock: deps.wallClock,
     logger: deps.logger,
+    ...(deps.spotKeepMinutes ? { timing: { keepMinutes: deps.spotKeepMinutes } } : {}),
     ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
   })
   if (socket && recorder) socket.onIndex((print) => recorder.index(print.id, print.value))

@@ -17,6 +17,7 @@ import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier
 import type { TapeRecord } from '../tape/tape-format.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
+import { spotKeepMinutes } from './spot-history.ts'
 
 /** A replay that must not start: one line for the operator, non-zero exit. */
 export class ReplayRefused extends Error {
@@ -126,7 +127,13 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const to = opts.to ?? Date.parse(header.to)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
     const venue = createTapeVenue({ series, clock, logger, player: () => player })
-    const feed = createTapeSpotFeed({ sources: header.sources, maxAgeMs: opts.spotMaxAgeMs, clock, logger })
+    const feed = createTapeSpotFeed({
+      sources: header.sources,
+      maxAgeMs: opts.spotMaxAgeMs,
+      clock,
+      logger,
+      keepMinutes: spotKeepMinutes(opts.model),
+    })
     const sink = (record: TapeRecord): boolean => {
       switch (record.k) {
         case 'spot':

@@ -24,6 +24,7 @@ import { announceBootstrapKey } from './bootstrap-key.ts'
 import { createFeeds } from './feeds.ts'
 import { openStoreAt } from './open-store.ts'
 import { createServiceClock } from './service-clock.ts'
+import { spotKeepMinutes } from './spot-history.ts'
 import { systemClock } from './system-clock.ts'
 import { VERSION } from './version.ts'
 import { loadWebAssets } from './web-assets.ts'
@@ -73,15 +74,19 @@ export async function startService(
     metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
     // With a real venue every timestamp is the wall clock (decisions §8): the virtual clock is for the simulator.
     const clock =
-      config.venue === 'sim' ? await createServiceClock(store, wallClock, config.simSpeed) : wallClock
+      config.venue === 'sim'
+        ? await createServiceClock(store, wallClock, config.simSpeed, config.simStart)
+        : wallClock
     const notifier = await openNotifier(config, logger)
     closers.push({ name: 'notifier', close: () => notifier.close() })
 
     if (role !== 'api') {
       const feedLogger = logger.child({ role: 'engine', component: 'feeds' })
+      const model = createReadingModel(config.model)
       const { venue, feed, recorder } = await createFeeds(config, {
         wallClock,
         logger: feedLogger,
+        spotKeepMinutes: spotKeepMinutes(model),
         ...(metrics ? { telemetry: metrics.venueTelemetry } : {}),
       })
       // Not awaited: an unreachable venue or exchange must not hold up the api, which serves the
@@ -112,7 +117,7 @@ export async function startService(
         wallClock,
         backfillDays: config.venue === 'sim' ? config.simBackfillDays : 0,
         retentionMs: config.eventRetentionHours * 3_600_000,
-        model: createReadingModel(config.model),
+        model,
         readingMaxLateMs: config.readingMaxLateS * 1000,
         tickMs: engineTickMs(config),
         logger: logger.child({ role: 'engine' }),

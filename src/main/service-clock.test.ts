@@ -75,4 +75,15 @@ describe('service clock', () => {
     wall.advance(1000)
     assert.equal(slower.now(), T0 + 61_000)
   })
+
+  it('begins a new timeline at SIM_START, at any speed, and never moves it on a restart', async () => {
+    const monday = Date.parse('2026-11-23T17:00:00Z')
+    const clock = await createServiceClock(store, wall, 1, monday)
+    assert.equal(clock.now(), monday)
+    wall.advance(1000)
+    assert.equal(clock.now(), monday + 1000)
+    // a restart with another SIM_START continues the stored timeline
+    const restarted = await createServiceClock(store, wall, 1, monday + 86_400_000)
+    assert.equal(restarted.now(), monday + 1000)
+  })
 })

@@ -21,14 +21,23 @@ export function createVirtualClock(wall: Clock, anchor: ClockAnchor): Clock {
   return { now: () => virtualTime(anchor, wall.now()) }
 }
 
-export async function createServiceClock(store: Store, wallClock: Clock, speed: number): Promise<Clock> {
+/**
+ * `start` (SIM_START) places a new timeline's beginning; it is ignored once a timeline is stored, so a
+ * restart never moves it.
+ */
+export async function createServiceClock(
+  store: Store,
+  wallClock: Clock,
+  speed: number,
+  start: number | null = null,
+): Promise<Clock> {
   const now = wallClock.now()
   const stored = parseClockAnchor(await store.getSetting(ANCHOR_KEY))
-  // A deployment that never ran accelerated stays on the wall clock.
-  if (stored === null && speed === 1) return wallClock
+  // A deployment that never ran accelerated (nor elsewhere in time) stays on the wall clock.
+  if (stored === null && speed === 1 && start === null) return wallClock
   let anchor: ClockAnchor
   if (stored === null) {
-    const proposed: ClockAnchor = { wall0: now, virtual0: now, speed }
+    const proposed: ClockAnchor = { wall0: now, virtual0: start ?? now, speed }
     // Several processes may start at once: the first anchor written wins for all of them.
     anchor = parseClockAnchor(await store.initSetting(ANCHOR_KEY, JSON.stringify(proposed))) ?? proposed
   } else if (stored.speed !== speed) {

@@ -2,7 +2,7 @@
 // basis, the volatility level, and the variance of the settlement mean against a seeded Monte Carlo.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { normalCdf } from '../domain/model.ts'
+import { chooseSide, normalCdf } from '../domain/model.ts'
 import { estimateBasis } from './basis.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from './params.ts'
 import { scaledReturns } from './returns.ts'
@@ -35,6 +35,7 @@ function flatParams(overrides: Partial<ModelV2Params> = {}): ModelV2Params {
     nu: 1_000,
     basis: { samples: 4, shrink: 1, variance: 0 },
     pool: [],
+    sideChoice: { varianceBand: 1 },
     training: { seeds: [], days: 0, from: '', readings: 0 },
     ...overrides,
   })
@@ -223,6 +224,51 @@ describe('basis', () => {
       p,
     ).probabilityUp
     assert.ok(Math.abs(none - 0.5) < 0.01 && above < none - 0.02, `${none} ${above}`)
+  })
+})
+
+describe('the side choice (decisions §11)', () => {
+  // a contest $420 below its strike with 3 minutes left: up is a long shot of a few tenths of a cent
+  const closes = Array.from({ length: 120 }, (_, i) => ({
+    at: MONDAY + i * MIN,
+    priceDollars: 100_000 * Math.exp(0.001 * (i % 2)),
+  }))
+  const input = {
+    spotDollars: 99_580,
+    spotObservedAt: MONDAY + 120 * MIN,
+    strikeDollars: 100_000,
+    opensAt: MONDAY + 108 * MIN,
+    expiresAt: MONDAY + 123 * MIN,
+    closes,
+    basisSamples: [],
+    midProbability: null,
+  }
+
+  it("states the long shot's probability at the end of its variance band that makes it least likely", () => {
+    const none = settlementMeanProbability(input, flatParams())
+    assert.equal(none.choiceProbabilityUp, none.probabilityUp)
+    const banded = settlementMeanProbability(input, flatParams({ sideChoice: { varianceBand: 0.3 } }))
+    assert.equal(banded.probabilityUp, none.probabilityUp)
+    assert.ok(none.probabilityUp > 0.001 && none.probabilityUp < 0.02, `${none.probabilityUp}`)
+    assert.ok((banded.choiceProbabilityUp as number) < none.probabilityUp / 2, JSON.stringify(banded))
+    // the favourite side of the same band: P(up) above one half moves up
+    const above = settlementMeanProbability(
+      { ...input, spotDollars: 100_420 },
+      flatParams({ sideChoice: { varianceBand: 0.3 } }),
+    )
+    assert.ok((above.choiceProbabilityUp as number) > above.probabilityUp)
+  })
+
+  it('regression: does not buy a long shot priced a tick under a probability inside its own error', () => {
+    const p = flatParams({ sideChoice: { varianceBand: 0.3 } })
+    const out = settlementMeanProbability(input, p)
+    // the long shot's ask one tick under the model's probability: an edge of less than a tenth of a cent
+    const upAsk = Math.floor(out.probabilityUp * 1000) / 10
+    const book = { upAskCents: upAsk, downAskCents: 99.9 }
+    assert.equal(chooseSide(out.probabilityUp, book)?.side, 'up', 'without the band it buys the long shot')
+    const reading = chooseSide(out.probabilityUp, book, out.choiceProbabilityUp)
+    assert.equal(reading?.side, 'down')
+    assert.equal(reading?.confidence, Math.round((1 - out.probabilityUp) * 10_000) / 100)
   })
 })
 

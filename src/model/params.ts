@@ -47,6 +47,13 @@ export type ModelV2Params = {
    * book, or in no bucket, keeps the model's own p. Empty: the model alone.
    */
   pool: PoolBucket[]
+  /**
+   * How the reading's side is chosen (decisions §11): the sides' edges are compared with the long
+   * shot's probability taken at the end of the variance band [V·varianceBand, V/varianceBand] that
+   * makes it least likely, so an edge inside the model's own variance error is not taken as real.
+   * 1 compares at the model's own probability.
+   */
+  sideChoice: { varianceBand: number }
   /** what the fit saw, for the model card */
   training: { seeds: number[]; days: number; from: string; readings: number }
 }
@@ -91,6 +98,9 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   if (typeof p.basis.shrink !== 'number' || !(p.basis.shrink >= 0)) fail('basis.shrink must be ≥ 0')
   if (typeof p.basis.variance !== 'number' || !(p.basis.variance >= 0)) fail('basis.variance must be ≥ 0')
   if (!Array.isArray(p.pool)) fail('pool must be a list')
+  const band = p.sideChoice?.varianceBand
+  if (typeof band !== 'number' || !(band > 0 && band <= 1))
+    fail('sideChoice.varianceBand must be within (0, 1]')
   for (const [i, b] of p.pool.entries()) {
     const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
     if (

@@ -27,20 +27,40 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
     variance: settlement.variance + strikeVariance,
     effectiveMinutes: settlement.effectiveMinutes + (perMinute > 0 ? strikeVariance / perMinute : 0),
   }
-  let probabilityUp: number
-  if (!(index > 0) || !(strike > HALF_CENT)) {
-    probabilityUp = index > 0 ? 1 : 0
-  } else {
-    const centre = Math.log(index / (strike - HALF_CENT))
-    probabilityUp =
-      v.variance > 0 ? unitStudentTCdf(centre / Math.sqrt(v.variance), p.nu) : centre >= 0 ? 1 : 0
-  }
+  const centre = !(index > 0)
+    ? Number.NEGATIVE_INFINITY
+    : strike > HALF_CENT
+      ? Math.log(index / (strike - HALF_CENT))
+      : Number.POSITIVE_INFINITY
+  const atVariance = (variance: number): number =>
+    !Number.isFinite(centre)
+      ? centre > 0
+        ? 1
+        : 0
+      : variance > 0
+        ? unitStudentTCdf(centre / Math.sqrt(variance), p.nu)
+        : centre >= 0
+          ? 1
+          : 0
+  let pool: PoolBucket | undefined
   if (input.midProbability !== null) {
     const minutesLeft = Math.ceil((input.expiresAt - input.spotObservedAt) / 60_000 - 1e-9)
-    const bucket = p.pool.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
-    if (bucket) probabilityUp = poolLogOdds(probabilityUp, input.midProbability, bucket)
+    pool = p.pool.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
   }
-  return { probabilityUp, sigmaPerMinute: v.sigmaPerMinute, effectiveMinutes: v.effectiveMinutes }
+  const pooled = (model: number): number =>
+    pool ? poolLogOdds(model, input.midProbability as number, pool) : model
+  const probabilityUp = pooled(atVariance(v.variance))
+  // the variance anywhere in its band [V·b, V/b]: the long shot's probability at the band's end that
+  // makes it least likely (a long-shot up is least likely at whichever end moves P(up) down)
+  const band = p.sideChoice.varianceBand
+  const ends = [atVariance(v.variance * band), atVariance(v.variance / band)]
+  const choiceProbabilityUp = pooled(probabilityUp < 0.5 ? Math.min(...ends) : Math.max(...ends))
+  return {
+    probabilityUp,
+    sigmaPerMinute: v.sigmaPerMinute,
+    effectiveMinutes: v.effectiveMinutes,
+    choiceProbabilityUp,
+  }
 }
 
 /** Logits are taken no closer to 0 and 1 than this: a decided model and a 0.1 ¢ mid stay finite. */

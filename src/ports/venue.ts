@@ -95,6 +95,12 @@ export interface Venue {
   readonly supportsHistory: boolean
   /** The market of `series` whose window contains `at` and that is trading or paused, if known. */
   marketAt(series: string, at: number): Promise<VenueMarket | null>
+  /**
+   * The market of `series` whose window opened at `opensAt`, whatever its phase now, if the venue
+   * still describes it: an earlier contest's strike, for the basis samples (decisions §11). Absent:
+   * marketAt at that instant answers it.
+   */
+  marketOpenedAt?(series: string, opensAt: number): Promise<VenueMarket | null>
   /** The venue's current view of one market it listed (strike and window may change), else null. */
   market(ticker: string, at: number): Promise<VenueMarket | null>
   /**
@@ -136,11 +142,6 @@ export interface PriceFeed {
    * feed whose minuteClosesBefore has every minute.
    */
   stampedClosesBefore?(at: number, count: number): Promise<MinuteClose[]>
-  /**
-   * The proxy's mean over [from, to), as this feed saw it, or null when it did not see that span.
-   * Absent on a feed whose spotAt answers any past second (then the mean of its one-second prints).
-   */
-  meanOver?(from: number, to: number): Promise<number | null>
   /** One entry per source. */
   sources(): SpotSourceStatus[]
   start(): Promise<void>

@@ -23,10 +23,10 @@ export type StreamHub = {
    * Takes over a response whose status line and headers the route has already written
    * (200, text/event-stream): writes `retry`, the snapshot or the replay, then live events,
    * keep-alives, and ends it on close(). Never rejects: a stream that cannot be served is destroyed
-   * (and logged), so the client reconnects. `requestLogger` makes this stream's log lines carry
-   * its request id; the hub's own logger is used without it.
+   * (and logged), so the client reconnects. `requestId` goes into this stream's log lines as
+   * `reqId`, the binding of the request's own logger.
    */
-  attach(res: ServerResponse, request: StreamOpenRequest, requestLogger?: StreamLogger): Promise<void>
+  attach(res: ServerResponse, request: StreamOpenRequest, requestId?: string): Promise<void>
   /** open streams in this process */
   size(): number
   /** Ends every stream cleanly (shutdown); later attach() calls end the response at once. */
@@ -56,8 +56,10 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   const { store, follower, epoch, heartbeatMs, logger } = opts
   const maxQueuedBytes = opts.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES
   const subscribers = createSubscriberIndex()
-  const requestLoggers = new WeakMap<Subscriber, StreamLogger>()
-  const logOf = (sub: Subscriber): StreamLogger => requestLoggers.get(sub) ?? logger
+  // A stream's log lines carry its request id. Held as the id alone, not as a child logger per
+  // stream: thousands of streams are open at once and very few ever log.
+  const withRequestId = (sub: Subscriber, fields: Record<string, unknown>): Record<string, unknown> =>
+    sub.requestId === null ? fields : { reqId: sub.requestId, ...fields }
   const attaching = new Set<Promise<void>>()
   let closed = false
 
@@ -69,7 +71,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
     try {
       flowing = res.write(frame)
     } catch (err) {
-      logOf(sub).error({ err }, 'writing to a stream failed')
+      logger.error(withRequestId(sub, { err }), 'writing to a stream failed')
       drop(sub)
       res.destroy()
       return false
@@ -93,8 +95,8 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   }
 
   function cutOff(sub: Subscriber): void {
-    logOf(sub).warn(
-      { scope: sub.scope, queuedBytes: sub.res.writableLength },
+    logger.warn(
+      withRequestId(sub, { scope: sub.scope, queuedBytes: sub.res.writableLength }),
       'stream client is not reading; cut off',
     )
     drop(sub)
@@ -152,7 +154,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   keepAliveTimer.unref()
 
   return {
-    async attach(res, request, requestLogger) {
+    async attach(res, request, requestId) {
       if (closed) {
         if (!res.writableEnded) res.end()
         return
@@ -160,21 +162,25 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
       if (res.destroyed || res.writableEnded) return
       const sub: Subscriber = {
         res,
+        requestId: requestId ?? null,
         scope: null,
+        live: null,
         lastSeq: 0,
         done: false,
         queueCheckPending: false,
         drainWait: null,
       }
-      if (requestLogger) requestLoggers.set(sub, requestLogger)
       // retry goes out before the stream is visible to keep-alives, so it is always the first frame
       write(sub, RETRY_FRAME)
       subscribers.add(sub)
-      res.once('close', () => drop(sub))
-      // Socket errors also surface as 'close'; this listener only keeps them from being unhandled.
-      res.on('error', () => drop(sub))
+      // One listener for both, and `on` rather than `once` ('close' comes once; drop is idempotent):
+      // once() wraps each listener in a closure with its own state, per open stream.
+      // Socket errors also surface as 'close'; the 'error' listener only keeps them from being unhandled.
+      const end = (): void => drop(sub)
+      res.on('close', end)
+      res.on('error', end)
       const opening = open(sub, request).catch((err: unknown) => {
-        logOf(sub).error({ err }, 'opening a stream failed')
+        logger.error(withRequestId(sub, { err }), 'opening a stream failed')
         drop(sub)
         res.destroy()
       })

@@ -7,7 +7,9 @@ import { createSubscriberIndex, type Subscriber } from './subscriber-index.ts'
 function sub(): Subscriber {
   return {
     res: {} as ServerResponse,
+    requestId: null,
     scope: null,
+    live: null,
     lastSeq: 0,
     done: false,
     queueCheckPending: false,

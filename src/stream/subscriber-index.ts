@@ -4,8 +4,12 @@ import type { EventScope } from '../ports/store.ts'
 
 export type Subscriber = {
   readonly res: ServerResponse
+  /** the request id its log lines carry (`reqId`); null for a stream opened without one */
+  readonly requestId: string | null
   /** null until the request has been resolved against the store */
   scope: EventScope | null
+  /** the scope under which the index feeds it live events (set by goLive), else null */
+  live: EventScope | null
   /** seq of the last event written or covered by the snapshot; anything at or below it is skipped */
   lastSeq: number
   /** true once removed; nothing is written after that */
@@ -34,31 +38,33 @@ export function createSubscriberIndex(): SubscriberIndex {
   const all = new Set<Subscriber>()
   const bySeries = new Map<string, Set<Subscriber>>()
   const byTicker = new Map<string, Set<Subscriber>>()
-  const live = new Map<Subscriber, { map: Map<string, Set<Subscriber>>; key: string }>()
+  // Where a live stream is filed is read off its own `live` scope: no second map entry per stream.
+  const placeOf = (scope: EventScope): [Map<string, Set<Subscriber>>, string] =>
+    'ticker' in scope ? [byTicker, scope.ticker] : [bySeries, scope.series]
 
   return {
     add(sub) {
       all.add(sub)
     },
     goLive(sub, scope) {
-      if (!all.has(sub) || live.has(sub)) return
-      const [map, key] = 'ticker' in scope ? [byTicker, scope.ticker] : [bySeries, scope.series]
+      if (!all.has(sub) || sub.live !== null) return
+      const [map, key] = placeOf(scope)
       let set = map.get(key)
       if (set === undefined) {
         set = new Set()
         map.set(key, set)
       }
       set.add(sub)
-      live.set(sub, { map, key })
+      sub.live = scope
     },
     remove(sub) {
       all.delete(sub)
-      const entry = live.get(sub)
-      if (entry === undefined) return
-      live.delete(sub)
-      const set = entry.map.get(entry.key)
+      if (sub.live === null) return
+      const [map, key] = placeOf(sub.live)
+      sub.live = null
+      const set = map.get(key)
       set?.delete(sub)
-      if (set?.size === 0) entry.map.delete(entry.key)
+      if (set?.size === 0) map.delete(key)
     },
     matching(series, ticker) {
       const s = bySeries.get(series)

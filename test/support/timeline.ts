@@ -9,6 +9,9 @@ import type { Store } from '../../src/ports/store.ts'
 /** A Monday noon in New York: hours from the Thursday pause either way. */
 export const MONDAY_NOON_NEW_YORK = Date.parse('2026-11-23T17:00:00Z')
 
+/** The same instant as SIM_START for a deployment the test starts: its timeline begins there. */
+export const OFF_PAUSE_START = new Date(MONDAY_NOON_NEW_YORK).toISOString()
+
 /** Starts the timeline of the deployment behind `store` at `virtualStart`, `speed`× the wall clock. */
 export async function pinTimeline(store: Store, virtualStart: number, speed: number): Promise<void> {
   await store.putSetting(ANCHOR_KEY, JSON.stringify({ wall0: Date.now(), virtual0: virtualStart, speed }))

@@ -73,7 +73,6 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
     },
     minuteClosesBefore: (at, count) => proxy.minuteClosesBefore(at, count),
     ...(proxy.stampedClosesBefore ? { stampedClosesBefore: proxy.stampedClosesBefore.bind(proxy) } : {}),
-    ...(proxy.meanOver ? { meanOver: proxy.meanOver.bind(proxy) } : {}),
     sources: () => [...proxy.sources(), status(wallClock.now())],
     async start() {
       startedAt = wallClock.now()

@@ -351,6 +351,10 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
       const entry = book.liveIn(series, at)
       return entry ? toVenueMarket(entry) : null
     },
+    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
+      const entry = book.openedAt(series, opensAt)
+      return entry ? toVenueMarket(entry) : null
+    },
     async market(ticker: string): Promise<VenueMarket | null> {
       const entry = viewOf(ticker)
       return entry ? toVenueMarket(entry) : null

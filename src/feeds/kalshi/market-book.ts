@@ -22,6 +22,8 @@ export type MarketBook = {
   get(ticker: string): BookEntry | undefined
   /** The trading or paused market of `series` whose window contains `at`. */
   liveIn(series: string, at: number): BookEntry | null
+  /** The market of `series` whose window opened at `opensAt`, in any phase (the latest opened if two). */
+  openedAt(series: string, opensAt: number): BookEntry | null
   entries(): IterableIterator<BookEntry>
   /** Forgets markets the venue has not shown for `maxAgeMs`. */
   prune(now: number, maxAgeMs: number): void
@@ -113,6 +115,11 @@ export function createMarketBook(opts: {
         if (!found || market.openTime > found.market.openTime) found = entry
       }
       return found
+    },
+    openedAt(series, opensAt) {
+      for (const entry of byTicker.values())
+        if (entry.series === series && entry.market.openTime === opensAt) return entry
+      return null
     },
     entries: () => byTicker.values(),
     prune(now, maxAgeMs) {

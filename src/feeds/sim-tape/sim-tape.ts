@@ -10,8 +10,6 @@ import type { SimContest, SimWorld } from '../sim/sim-world.ts'
 
 const SECOND_MS = 1_000
 const DAY_MS = 86_400_000
-/** Spot history written before the first contest: the model's hour of minute closes, and slack. */
-export const SIM_TAPE_WARMUP_MS = 70 * 60_000
 /** Written after the last contest closes, for its result. */
 export const SIM_TAPE_TAIL_MS = 5 * 60_000
 /** A book every this often during each live contest, on the contest's own grid (every minute boundary has one). */
@@ -30,6 +28,12 @@ export type SimTapeOptions = {
   /** first contest window opens here (a quarter hour) */
   from: number
   days: number
+  /**
+   * The sandbox written before the first contest opens (spot, and the markets of the contests opening
+   * in it, without their books): what a reading at the first contest looks back at, so the replay's
+   * first readings see what the sandbox's own history saw (the caller derives it from the models).
+   */
+  warmupMs: number
   origin: string
   onProgress?: (at: number, from: number, to: number) => void
 }
@@ -54,7 +58,7 @@ type Followed = { contest: SimContest; lastBody: string }
 export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Promise<void> {
   const { world } = opts
   const names = world.sources.names
-  const start = opts.from - SIM_TAPE_WARMUP_MS
+  const start = opts.from - opts.warmupMs
   const lastOpen = opts.from + opts.days * DAY_MS
   const end = lastOpen + SIM_TAPE_TAIL_MS
   const followed = new Map<string, Followed>()
@@ -77,13 +81,14 @@ export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Pro
       sink.write({ t: s, k: 'exchange', status })
     }
 
-    // the current window and the next (listed a quarter ahead, as the venue lists them)
-    if (s >= opts.from - QUARTER_MS && s < lastOpen) {
+    // the current window and the next (listed a quarter ahead, as the venue lists them); during the
+    // warm-up too, so the strikes of the contests before the first are on the tape (the basis samples)
+    if (s >= start - QUARTER_MS && s < lastOpen) {
       const current = Math.floor(s / QUARTER_MS) * QUARTER_MS
       for (const series of opts.series)
         for (const expiresAt of [current + QUARTER_MS, current + 2 * QUARTER_MS]) {
           const contest = world.contest(series, expiresAt)
-          if (contest.opensAt >= opts.from && contest.opensAt < lastOpen && !followed.has(contest.ticker))
+          if (contest.opensAt >= start && contest.opensAt < lastOpen && !followed.has(contest.ticker))
             followed.set(contest.ticker, { contest, lastBody: '' })
         }
     }
@@ -96,7 +101,13 @@ export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Pro
         sink.write({ t: s, k: 'market', m: body })
       }
       const { opensAt, expiresAt } = f.contest
-      if (s >= opensAt && s < expiresAt && (s - opensAt) % SIM_TAPE_BOOK_EVERY_MS === 0)
+      // books only from the first contest on: nothing reads one during the warm-up
+      if (
+        opensAt >= opts.from &&
+        s >= opensAt &&
+        s < expiresAt &&
+        (s - opensAt) % SIM_TAPE_BOOK_EVERY_MS === 0
+      )
         sink.write({ t: s, k: 'book', ticker, ob: world.orderbookBody(f.contest, s) })
       if (body.status === 'finalized') followed.delete(ticker)
     }

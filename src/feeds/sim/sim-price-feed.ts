@@ -1,7 +1,8 @@
 // The simulator's spot price feed (decisions §3): the exchanges of the sandbox (coinbase, kraken,
 // bitstamp) behind the PriceFeed port, judged the way the live feed judges them — the spot is the
-// median of the mids fresh at the instant asked, a minute's close is the median of each source's
-// last mid inside that minute, and a source that went stale or off drops out.
+// median of the mids fresh at the instant asked (a source that went stale or off drops out of it),
+// and a minute's close is the median of each source's last mid inside that minute (one that went off
+// before the minute's end still closed it with its last message, as live and on a tape).
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
 import type { MinuteClose } from '../../domain/price-history.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
@@ -37,6 +38,16 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     return m === null ? null : round2(m)
   }
 
+  // a source's last message inside the minute starting at m: one that went off before the minute's
+  // end still closed it with the last message it sent, as live and on a tape (decisions §12)
+  const lastMessageInside = (i: number, m: number) => {
+    for (let at = m + MINUTE_MS - 1; at >= m; at -= 1_000) {
+      const seen = sources.observe(i, at)
+      if (seen) return seen.observedAt >= m ? seen : null
+    }
+    return null
+  }
+
   // as live: a minute's close is the median of each source's last mid inside it (memoised: a
   // reading asks for the same hour of closes as the one before it)
   const closes = new Map<number, number | null>()
@@ -45,8 +56,8 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     if (hit !== undefined) return hit
     const mids: number[] = []
     for (const i of all) {
-      const seen = sources.observe(i, m + MINUTE_MS - 1)
-      if (seen && seen.observedAt >= m) mids.push(seen.mid)
+      const seen = lastMessageInside(i, m)
+      if (seen) mids.push(seen.mid)
     }
     const close = median(mids)
     const made = close === null ? null : round2(close)

@@ -148,11 +148,6 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
     // (`few-sources`) by the same rule, so it can say why it raised nothing
     observeSpot: async () => observe(),
     stampedClosesBefore: async (at, count) => stampedCloses(at, count),
-    // the mean over a span from the closes that bound it: the feed keeps closes, not every second
-    meanOver: async (from, to) => {
-      const inside = stampedCloses(to, Math.ceil((to - from) / MINUTE_MS) + 1).filter((c) => c.at >= from)
-      return inside.length === 0 ? null : inside.reduce((a, c) => a + c.priceDollars, 0) / inside.length
-    },
     // the last whole minute ending at or before `at` is the bucket starting one minute before the
     // minute boundary at or below it
     minuteClosesBefore: async (at, count) => stampedCloses(at, count).map((c) => c.priceDollars),

@@ -20,8 +20,8 @@ type TapeSource = FeedSource & {
   loadCloses(closes: ClosesRecord['c']): void
 }
 
-function createTapeSource(name: string): TapeSource {
-  const book = createMinuteBook({ keepMinutes: DEFAULT_SPOT_SOURCE_TIMING.keepMinutes })
+function createTapeSource(name: string, keepMinutes: number): TapeSource {
+  const book = createMinuteBook({ keepMinutes })
   let startedAt: number | null = null
   let mid: number | null = null
   let midAt: number | null = null
@@ -51,9 +51,12 @@ export function createTapeSpotFeed(opts: {
   maxAgeMs: number
   clock: ReplayClock
   logger: Logger
+  /** minutes of closes kept per source: at least what the replayed model reads (default: as live) */
+  keepMinutes?: number
 }): TapeSpotFeed {
+  const keepMinutes = Math.max(opts.keepMinutes ?? 0, DEFAULT_SPOT_SOURCE_TIMING.keepMinutes)
   const sources = new Map<string, TapeSource>()
-  for (const name of new Set(opts.sources)) sources.set(name, createTapeSource(name))
+  for (const name of new Set(opts.sources)) sources.set(name, createTapeSource(name, keepMinutes))
   const feed = spotFeedOver([...sources.values()], {
     maxAgeMs: opts.maxAgeMs,
     wallClock: opts.clock,

@@ -113,6 +113,10 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
       const entry = book.liveIn(series, at)
       return entry ? toVenueMarket(entry) : null
     },
+    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
+      const entry = book.openedAt(series, opensAt)
+      return entry ? toVenueMarket(entry) : null
+    },
     async market(ticker: string): Promise<VenueMarket | null> {
       const entry = book.get(ticker)
       return entry ? toVenueMarket(entry) : null

@@ -56,7 +56,8 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
       const lastEventId = typeof headerId === 'string' ? headerId : (queryId ?? null)
       // The cap per client address (STREAM_MAX_PER_ADDRESS): refused as a rate limit, with its headers.
       const facts = rules(request.raw)
-      if (!openStreams.admit(facts.bucketKey, keyIdOf(request) ?? '', reply.raw)) {
+      const keyId = keyIdOf(request) ?? ''
+      if (!openStreams.admit(facts.bucketKey, keyId, reply.raw)) {
         throw new ProblemError('rate-limited', {
           detail: `Too many open streams from this address (at most ${deps.streamMaxPerAddress}); close one, or retry after the number of seconds given in Retry-After.`,
           headers: {
@@ -71,7 +72,7 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined) headers[name] = value
       for (const [name, value] of STREAM_HEADERS) headers[name] = value
-      await openStream(deps.handOver, reply.raw, headers, { series, lastEventId }, facts)
+      await openStream(deps.handOver, reply.raw, headers, { series, lastEventId }, facts, keyId)
     },
   )
 }
