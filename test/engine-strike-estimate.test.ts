@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { MINUTE_MS } from '../src/domain/contest.ts'
+import { spanMeanOfCloses } from '../src/domain/price-history.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
 import { liveContestFor } from '../src/engine/contest-steps.ts'
 import {
@@ -12,15 +13,22 @@ import {
   isSkipped,
   type ReadingDeps,
   STRIKE_ESTIMATE_SD,
+  stampedCloses,
   takeReading,
 } from '../src/engine/reading.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
 import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
-import type { Venue } from '../src/ports/venue.ts'
+import type { PriceFeed, Venue } from '../src/ports/venue.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
+
+/** The proxy's mean over [from, to] from its minute closes, as every reading takes it. */
+async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number> {
+  const closes = await stampedCloses(feed, to, Math.ceil((to - from) / MINUTE_MS) + 1)
+  return spanMeanOfCloses(closes, from, to)!
+}
 
 async function setup(averagingS: number | null, modelName = DEFAULT_MODEL) {
   const feed = createSimPriceFeed({ seed: 21 })
@@ -61,18 +69,16 @@ describe('a reading without the venue’s strike', () => {
     const reading = await takeReading(deps, contest, 5, at)
     assert.ok(!isSkipped(reading), JSON.stringify(reading))
     const [input] = seen
-    let sum = 0
-    for (let t = OPEN - 60_000; t < OPEN; t += 1_000) sum += (await feed.spotAt(t))!
-    assert.equal(input!.strikeDollars, sum / 60)
+    assert.equal(input!.strikeDollars, await proxyMean(feed, OPEN - 60_000, OPEN))
     assert.equal(input!.strikeEstimateVariance, STRIKE_ESTIMATE_SD ** 2)
     assert.equal(input!.averagingS, 60)
     assert.equal(contest.strikePriceDollars, null, 'the estimate is never the contest’s strike')
   })
 
-  it('reads a point-price rule from the last second before the open', async () => {
+  it('reads a point-price rule from the proxy at the open', async () => {
     const { feed, deps, seen, contest } = await setup(0)
     await takeReading(deps, contest, 5, OPEN + 5 * MINUTE_MS)
-    assert.equal(seen[0]!.strikeDollars, await feed.spotAt(OPEN - 1_000))
+    assert.equal(seen[0]!.strikeDollars, await proxyMean(feed, OPEN, OPEN), 'the close at the open')
     assert.equal(seen[0]!.averagingS, 0)
   })
 
