@@ -260,54 +260,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         assert.deepEqual(await store.getContest(contest.ticker), expired)
       })
 
-      test('returns null without an event for an expired, settled or unknown contest', async (store) => {
-        const expired = await openWith(store)
-        await store.expireContest(expired.ticker)
-        const settled = await openWith(store)
-        await store.settleContest(settled.ticker, UP)
-        const seq = await store.latestSeq()
-        assert.equal(await store.expireContest(expired.ticker), null)
-        assert.equal(await store.expireContest(settled.ticker), null)
-        assert.equal(await store.expireContest(`${SERIES}-${suffix()}`), null)
-        assert.equal(await store.latestSeq(), seq)
-        assert.equal((await store.getContest(settled.ticker))?.state, 'settled')
-      })
-    })
-
-    describe('reviseContest', () => {
-      test('sets a missing strike and moves the window of a live contest, with contest.revised', async (store) => {
-        const contest = await openWith(store, { strikePriceDollars: null })
-        const signal = makeSignal(contest)
-        await store.addSignal(signal)
-        const revision = {
-          strikePriceDollars: 68_421.37,
-          opensAt: contest.opensAt,
-          expiresAt: contest.expiresAt - 60_000,
-        }
-        const event = await store.reviseContest(contest.ticker, revision)
-        assert.ok(event)
-        const revised: Contest = { ...contest, ...revision, signals: [signal] }
-        assert.equal(event.type, 'contest.revised')
-        assert.equal(event.ticker, contest.ticker)
-        assert.equal(event.series, contest.series)
-        assert.equal(event.data, JSON.stringify(toContestView(revised)))
-        assert.deepEqual(await store.getContest(contest.ticker), revised)
-      })
-
-      test('keeps a strike once set, and changes nothing without a difference', async (store) => {
-        const contest = await openWith(store, { strikePriceDollars: 100 })
-        const seq = await store.latestSeq()
-        const same = { strikePriceDollars: 250, opensAt: contest.opensAt, expiresAt: contest.expiresAt }
-        assert.equal(await store.reviseContest(contest.ticker, same), null)
-        assert.equal(await store.latestSeq(), seq)
-        assert.equal((await store.getContest(contest.ticker))?.strikePriceDollars, 100)
-        const unknownStrike = { ...same, strikePriceDollars: null }
-        assert.equal(await store.reviseContest(contest.ticker, unknownStrike), null)
-      })
-
-      test('returns null without an event for an expired, settled or unknown contest', async (store) => {
-        const expired = await openWith(store, { strikePriceDollars: null })
-        await store.expireContest(expired.ticker)
+      test('returns null without an event for a settled or unknown contest', async (store) => {
         const settled = await openWith(store, { strikePriceDollars: null })
         await store.settleContest(settled.ticker, UP)
         const seq = await store.latestSeq()
@@ -316,11 +269,30 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           opensAt: c.opensAt,
           expiresAt: c.expiresAt + 1,
         })
-        assert.equal(await store.reviseContest(expired.ticker, revision(expired)), null)
         assert.equal(await store.reviseContest(settled.ticker, revision(settled)), null)
-        assert.equal(await store.reviseContest(`${SERIES}-${suffix()}`, revision(expired)), null)
+        assert.equal(await store.reviseContest(`${SERIES}-${suffix()}`, revision(settled)), null)
         assert.equal(await store.latestSeq(), seq)
-        assert.equal((await store.getContest(expired.ticker))?.strikePriceDollars, null)
+        assert.equal((await store.getContest(settled.ticker))?.strikePriceDollars, null)
+      })
+
+      test('sets the strike of an expired contest published after its window, and nothing else', async (store) => {
+        // Polymarket publishes its price to beat minutes after the window ends (decisions §14)
+        const expired = await openWith(store, { strikePriceDollars: null })
+        await store.expireContest(expired.ticker)
+        const moved = {
+          strikePriceDollars: 84_000.5,
+          opensAt: expired.opensAt,
+          expiresAt: expired.expiresAt + 1,
+        }
+        const event = await store.reviseContest(expired.ticker, moved)
+        assert.equal(event?.type, 'contest.revised')
+        const after = await store.getContest(expired.ticker)
+        assert.equal(after?.state, 'expired')
+        assert.equal(after?.strikePriceDollars, 84_000.5)
+        assert.equal(after?.expiresAt, expired.expiresAt, 'the window of an ended contest is history')
+        const seq = await store.latestSeq()
+        assert.equal(await store.reviseContest(expired.ticker, { ...moved, strikePriceDollars: 1 }), null)
+        assert.equal(await store.latestSeq(), seq)
       })
     })
 

@@ -39,7 +39,10 @@ export async function runVenueCheck(
     throw err
   }
   const { venue, feed, seriesCheck } = feeds
-  const venueName = `venue ${venue.name}${config.venue === 'sim' ? '' : ` at ${config.kalshiBaseUrl}`}`
+  const baseUrl = config.venue === 'polymarket' ? config.polymarketGammaUrl : config.kalshiBaseUrl
+  const venueName = `venue ${venue.name}${config.venue === 'sim' ? '' : ` at ${baseUrl}`}`
+  // Polymarket publishes its price to beat only after the window (reference §3.3.3)
+  const noStrike = config.venue === 'polymarket' ? 'not yet published' : 'not set'
   if (seriesCheck?.kind === 'unreachable')
     return fail(`${venueName} unreachable: ${seriesCheck.failure}${hintFor(seriesCheck.failure)}`)
 
@@ -67,7 +70,7 @@ export async function runVenueCheck(
       const quote = await venue.quote(market.ticker, now)
       lines.push(
         `  ${series}: ${market.ticker} ${market.phase} ${iso(market.opensAt)} → ${iso(market.expiresAt)}` +
-          ` strike ${market.strikePriceDollars ?? 'not set'}` +
+          ` strike ${market.strikePriceDollars ?? noStrike}` +
           ` asks up ${quote?.upAskCents ?? '—'}¢ down ${quote?.downAskCents ?? '—'}¢`,
       )
     }

@@ -18,6 +18,10 @@ export type Config = Readonly<{
   kalshiPollS: number
   kalshiKeyId: string | null
   kalshiPrivateKeyFile: string | null
+  /** VENUE=polymarket: Gamma and CLOB bases, poll period (decisions §14) */
+  polymarketGammaUrl: string
+  polymarketClobUrl: string
+  polymarketPollS: number
   /** spot sources whose fresh mids make the model's median, in the order given */
   priceFeeds: readonly SpotSourceName[]
   feedUrls: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>>
@@ -77,7 +81,7 @@ type Env = Readonly<Record<string, string | undefined>>
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
-export const VENUES = ['sim', 'kalshi'] as const
+export const VENUES = ['sim', 'kalshi', 'polymarket'] as const
 export type VenueName = (typeof VENUES)[number]
 
 export const SPOT_SOURCES = ['coinbase', 'kraken', 'bitstamp'] as const
@@ -179,6 +183,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('KALSHI_KEY_ID and KALSHI_PRIVATE_KEY_FILE must be set together')
   }
 
+  const polymarketGammaUrl = value('POLYMARKET_GAMMA_URL').replace(/\/+$/, '')
+  if (!isHttpUrl(polymarketGammaUrl)) problems.push('POLYMARKET_GAMMA_URL must be an absolute http(s) URL')
+  const polymarketClobUrl = value('POLYMARKET_CLOB_URL').replace(/\/+$/, '')
+  if (!isHttpUrl(polymarketClobUrl)) problems.push('POLYMARKET_CLOB_URL must be an absolute http(s) URL')
+  const polymarketPollS = num('POLYMARKET_POLL_S', 1, 300)
+
   const feedsRaw = read('PRICE_FEEDS')
   const priceFeeds = (feedsRaw ?? SETTINGS.PRICE_FEEDS.value).split(',').map((s) => s.trim().toLowerCase())
   if (
@@ -213,6 +223,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(
       'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
     )
+  if (recordDir !== null && venue === 'polymarket')
+    problems.push('RECORD_DIR records VENUE=kalshi only for now: Polymarket tapes are not written yet')
   const model = value('MODEL')
   if (!isModelName(model))
     problems.push(`MODEL=${JSON.stringify(model)} is not a known model (known: ${MODEL_NAMES.join(', ')})`)
@@ -297,6 +309,9 @@ export function loadConfig(env: Env = process.env): Config {
     kalshiPollS,
     kalshiKeyId,
     kalshiPrivateKeyFile,
+    polymarketGammaUrl,
+    polymarketClobUrl,
+    polymarketPollS,
     priceFeeds: Object.freeze(priceFeeds as SpotSourceName[]),
     feedUrls: Object.freeze(feedUrls),
     spotMaxAgeS,

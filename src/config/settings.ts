@@ -62,6 +62,10 @@ export const SETTINGS = {
   KALSHI_POLL_S: { value: '5' },
   KALSHI_KEY_ID: unset,
   KALSHI_PRIVATE_KEY_FILE: unset,
+  // VENUE=polymarket (decisions §14): Gamma for discovery and results, the CLOB for books; no key
+  POLYMARKET_GAMMA_URL: { value: 'https://gamma-api.polymarket.com' },
+  POLYMARKET_CLOB_URL: { value: 'https://clob.polymarket.com' },
+  POLYMARKET_POLL_S: { value: '5' },
   PRICE_FEEDS: { value: 'coinbase,kraken,bitstamp' },
   // each exchange's public hosts (docs/design-decisions.md §8), overridable for fixtures and proxies
   COINBASE_WS_URL: { value: 'wss://ws-feed.exchange.coinbase.com' },

@@ -93,10 +93,16 @@ export type MarketRevision = { strikePriceDollars: number | null; opensAt: numbe
 
 /**
  * A live contest brought in line with the venue's latest view of its market, or null when nothing
- * changes (or the contest is no longer live). A strike once known is never replaced: the venue sets
- * it once, and signals already graded against it must keep meaning what they meant.
+ * changes (or the contest is settled). A strike once known is never replaced: the venue sets it
+ * once, and signals already graded against it must keep meaning what they meant. An expired
+ * contest takes only a strike it lacked (Polymarket publishes its price to beat after the window,
+ * decisions §14); its window is history.
  */
 export function reviseContest(contest: Contest, revision: MarketRevision): Contest | null {
+  if (contest.state === 'expired') {
+    if (contest.strikePriceDollars !== null || revision.strikePriceDollars === null) return null
+    return { ...contest, strikePriceDollars: revision.strikePriceDollars }
+  }
   if (contest.state !== 'live') return null
   const strikePriceDollars = contest.strikePriceDollars ?? revision.strikePriceDollars
   if (

@@ -16,6 +16,18 @@ export type ModelInputs = {
   basisSamples: readonly BasisSample[]
   /** the venue's mid as P(up) when the book is two-sided, else null */
   midProbability: number | null
+  /**
+   * Set while the venue has not published the strike (Polymarket's price to beat, decisions §14):
+   * `strikeDollars` is then the engine's own estimate, the proxy's mean over the rule's window before
+   * the open (in the proxy's units, like the spot), and this is its variance in squared log units,
+   * added to the variance of the settlement quantity.
+   */
+  strikeEstimateVariance?: number
+  /**
+   * Seconds the venue averages its settlement price over, ending at the close, where the market
+   * states its rule (0: a point price); absent: the series' own rule (Kalshi's 60 s mean).
+   */
+  averagingS?: number
 }
 
 export type ModelOutput = {

@@ -55,7 +55,9 @@ export async function openCurrentContest(
 export async function advanceContest(ctx: StepContext, contest: Contest, now: number): Promise<void> {
   let current = contest
   let closedByVenue = false
-  if (current.state === 'live') {
+  // an expired contest still follows its market: a strike published after the window (Polymarket's
+  // price to beat, decisions §14) is recorded before, or at, its settlement
+  if (current.state === 'live' || (current.state === 'expired' && current.strikePriceDollars === null)) {
     const market = await ctx.venue.market(current.ticker, now)
     if (market) {
       current = await followRevision(ctx, current, market)
@@ -73,8 +75,9 @@ export async function advanceContest(ctx: StepContext, contest: Contest, now: nu
 }
 
 /**
- * A real venue sets the strike after the open and may move the close (decisions §8): the stored
- * contest follows, so later readings and snapshots carry what the venue says now.
+ * A real venue sets the strike after the open and may move the close (decisions §8), or publishes
+ * the strike only after the window (decisions §14): the stored contest follows, so later readings
+ * and snapshots carry what the venue says now.
  */
 async function followRevision(ctx: StepContext, contest: Contest, market: VenueMarket): Promise<Contest> {
   const revision = {

@@ -112,7 +112,8 @@ export async function observeReadingInputs(
   if (now - boundary > deps.maxLateMs) return { skipped: 'late' }
   // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
   if (deps.venue.tradingPaused?.(now)) return { skipped: 'paused' }
-  const strike = contest.strikePriceDollars
+  const estimate = contest.strikePriceDollars === null ? await estimateStrike(deps, contest, now) : null
+  const strike = contest.strikePriceDollars ?? estimate?.dollars ?? null
   if (strike === null) return { skipped: 'no-strike' }
   const quote = await deps.venue.quote(contest.ticker, now)
   if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
@@ -137,11 +138,40 @@ export async function observeReadingInputs(
       closes,
       basisSamples,
       midProbability,
+      ...(estimate ? { strikeEstimateVariance: estimate.variance, averagingS: estimate.averagingS } : {}),
     },
     quote,
     bookObservedAt: quote.observedAt ?? now,
     freshSources: spot.freshSources,
   }
+}
+
+/**
+ * The strike's relative error when the engine estimates it: the proxy (an exchange median, its
+ * minute closes) against the venue's index averaged over the rule's window — a basis of tens of
+ * dollars (reference §3.3.3, §3.5.6) and a minute close standing in for a one-minute mean: about $35
+ * at $84,000.
+ */
+export const STRIKE_ESTIMATE_SD = 0.0004
+
+/**
+ * The engine's own strike for a market whose venue states its settlement rule but has not published
+ * the strike yet (Polymarket publishes its price to beat after the window, decisions §14): the
+ * proxy's mean over the rule's averaging window before the open, with its variance. Never stored:
+ * the contest's strike stays the venue's. Null for a venue without such a rule (Kalshi: no strike,
+ * no reading) or when the proxy did not see that span.
+ */
+async function estimateStrike(
+  deps: ReadingDeps,
+  contest: Contest,
+  now: number,
+): Promise<{ dollars: number; variance: number; averagingS: number } | null> {
+  const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
+  if (!rule) return null
+  const spanMs = Math.max(1_000, rule.averagingS * 1000)
+  const mean = await proxyMean(deps.feed, contest.opensAt - spanMs, contest.opensAt)
+  if (mean === null || !(mean > 0)) return null
+  return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD, averagingS: rule.averagingS }
 }
 
 /** The feed's own observation, or (a feed reading every source at `at`) its spot at `at`. */

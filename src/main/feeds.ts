@@ -1,5 +1,6 @@
-// Chooses the venue and the price feed named by VENUE (decisions §8): the seeded simulator, or Kalshi
-// with the median of the configured exchanges' spot prices. The one place that knows the adapters.
+// Chooses the venue and the price feed named by VENUE (decisions §8, §14): the seeded simulator, or
+// Kalshi or Polymarket with the median of the configured exchanges' spot prices. The one place that
+// knows the adapters.
 import { mkdir, readFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import type { Config } from '../config/config.ts'
@@ -8,13 +9,15 @@ import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
 import { createKalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
-import { checkKalshiSeries, type SeriesCheck } from '../feeds/kalshi/series-check.ts'
+import { checkKalshiSeries } from '../feeds/kalshi/series-check.ts'
+import { createPolymarketVenue } from '../feeds/polymarket/polymarket-venue.ts'
+import { checkPolymarketSeries } from '../feeds/polymarket/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
-import type { PriceFeed, Venue, VenueTelemetry } from '../ports/venue.ts'
+import type { PriceFeed, SeriesCheck, Venue, VenueTelemetry } from '../ports/venue.ts'
 import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
 import { VERSION } from './version.ts'
 
@@ -27,6 +30,9 @@ export type FeedSettings = Pick<
   | 'kalshiPollS'
   | 'kalshiKeyId'
   | 'kalshiPrivateKeyFile'
+  | 'polymarketGammaUrl'
+  | 'polymarketClobUrl'
+  | 'polymarketPollS'
   | 'priceFeeds'
   | 'feedUrls'
   | 'spotMaxAgeS'
@@ -56,6 +62,7 @@ export async function createFeeds(
       seriesCheck: null,
     }
   }
+  if (config.venue === 'polymarket') return createPolymarketFeeds(config, deps)
   const credentials = await readCredentials(config)
   // only series the engine can price: anything else stops the program here, one line per series
   const seriesCheck = await checkKalshiSeries({
@@ -114,6 +121,50 @@ export async function createFeeds(
       })
     : proxy
   return { venue, feed, recorder, seriesCheck }
+}
+
+/** VENUE=polymarket (decisions §14): the series checked, the venue, and the exchanges' spot median. */
+async function createPolymarketFeeds(
+  config: FeedSettings,
+  deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
+): Promise<Feeds> {
+  const seriesCheck = await checkPolymarketSeries({
+    gammaUrl: config.polymarketGammaUrl,
+    clobUrl: config.polymarketClobUrl,
+    series: config.series,
+    clock: deps.wallClock,
+    logger: deps.logger,
+  })
+  if (seriesCheck.kind === 'refused') throw new ConfigError(seriesCheck.problems)
+  if (seriesCheck.kind === 'unreachable')
+    deps.logger.warn(
+      { venue: 'polymarket', failure: seriesCheck.failure },
+      'could not check the series against the venue; following them anyway',
+    )
+  const venue = createPolymarketVenueFor(config, deps)
+  const feed = createSpotFeed({
+    sources: config.priceFeeds,
+    urls: config.feedUrls,
+    maxAgeMs: config.spotMaxAgeS * 1000,
+    wallClock: deps.wallClock,
+    logger: deps.logger,
+  })
+  return { venue, feed, recorder: null, seriesCheck }
+}
+
+/** The Polymarket venue as the settings describe it. */
+export function createPolymarketVenueFor(
+  config: Pick<FeedSettings, 'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS'>,
+  deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
+): Venue {
+  return createPolymarketVenue({
+    gammaUrl: config.polymarketGammaUrl,
+    clobUrl: config.polymarketClobUrl,
+    pollMs: config.polymarketPollS * 1000,
+    wallClock: deps.wallClock,
+    logger: deps.logger,
+    ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
+  })
 }
 
 /** RECORD_DIR is made if missing; one that cannot be written stops the program naming it. */

@@ -127,7 +127,7 @@ export async function startService(
           : {
               series: config.series,
               venue: venue.name,
-              baseUrl: config.kalshiBaseUrl,
+              baseUrl: config.venue === 'polymarket' ? config.polymarketGammaUrl : config.kalshiBaseUrl,
               spot: config.priceFeeds,
             },
         'engine started',

@@ -12,14 +12,26 @@ const HALF_CENT = 0.005
 
 export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params): ModelOutput {
   const level = volatilityLevelOfCloses(input.closes, input.spotObservedAt, p).level
-  const v = settlementVariance(input.spotObservedAt, input.expiresAt, level, p)
+  const averagingMs = input.averagingS === undefined ? undefined : input.averagingS * 1000
+  const settlement = settlementVariance(input.spotObservedAt, input.expiresAt, level, p, averagingMs)
   const basis = estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
   const index = input.spotDollars - basis
+  // an estimated strike (decisions §14) is the proxy's own mean, in the proxy's units like the spot,
+  // and its error adds to the variance
+  const estimated = input.strikeEstimateVariance !== undefined
+  const strike = estimated ? input.strikeDollars - basis : input.strikeDollars
+  const strikeVariance = input.strikeEstimateVariance ?? 0
+  const perMinute = settlement.sigmaPerMinute * settlement.sigmaPerMinute
+  const v = {
+    ...settlement,
+    variance: settlement.variance + strikeVariance,
+    effectiveMinutes: settlement.effectiveMinutes + (perMinute > 0 ? strikeVariance / perMinute : 0),
+  }
   let probabilityUp: number
-  if (!(index > 0)) {
-    probabilityUp = 0
+  if (!(index > 0) || !(strike > HALF_CENT)) {
+    probabilityUp = index > 0 ? 1 : 0
   } else {
-    const centre = Math.log(index / (input.strikeDollars - HALF_CENT))
+    const centre = Math.log(index / (strike - HALF_CENT))
     probabilityUp =
       v.variance > 0 ? unitStudentTCdf(centre / Math.sqrt(v.variance), p.nu) : centre >= 0 ? 1 : 0
   }

@@ -128,7 +128,8 @@ export type SettlementVariance = {
 
 /**
  * The variance of the log of the venue's settlement quantity (the mean of the index over
- * [T − L, T)) seen at `observedAt` (decisions §3, §11): before the window σ²·(τ₁ + L/3) with τ₁ the
+ * [T − L, T), L = `averagingMs`, 60 s unless the market states another) seen at `observedAt`
+ * (decisions §3, §11): before the window σ²·(τ₁ + L/3) with τ₁ the
  * time to the window's start, inside it σ²·τ³/(3L²) with τ the time left — each minute weighted by
  * its seasonal variance — then the forecast scale and the basis variance.
  */
@@ -137,15 +138,19 @@ export function settlementVariance(
   expiresAt: number,
   level: number,
   p: ModelV2Params,
+  averagingMs: number = AVERAGING_MS,
 ): SettlementVariance {
-  const windowStart = expiresAt - AVERAGING_MS
+  const windowStart = expiresAt - averagingMs
   const perMinute = p.sigmaBar * p.sigmaBar * level
   let units: number
-  if (observedAt < windowStart) {
+  if (averagingMs <= 0) {
+    // a point price at the close (Polymarket before 2026-08-07): the plain variance to the close
+    units = seasonalVariance(p.seasonal, Math.min(observedAt, expiresAt), expiresAt)
+  } else if (observedAt < windowStart) {
     const last = seasonalVariance(p.seasonal, windowStart, expiresAt)
     units = seasonalVariance(p.seasonal, observedAt, windowStart) + last / 3
   } else {
-    const tau = Math.max(0, expiresAt - observedAt) / AVERAGING_MS
+    const tau = Math.max(0, expiresAt - observedAt) / averagingMs
     units = (seasonalVariance(p.seasonal, windowStart, expiresAt) * (tau * tau * tau)) / 3
   }
   const variance = perMinute * units * p.variance.scale + p.basis.variance

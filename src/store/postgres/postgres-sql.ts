@@ -47,7 +47,7 @@ export const SQL = {
   touchContest: 'UPDATE contests SET updated_at = $1 WHERE ticker = $2',
   expire: `UPDATE contests SET state = 'expired', updated_at = $1 WHERE ticker = $2 AND state = 'live'`,
   revise: `UPDATE contests SET strike_price_dollars = $2, opens_at = $3, expires_at = $4, updated_at = $5
-    WHERE ticker = $1 AND state = 'live'`,
+    WHERE ticker = $1 AND state IN ('live', 'expired')`,
   settle: `UPDATE contests SET state = 'settled', settled_side = $2, settled_price_dollars = $3,
       voided = $4, updated_at = $5
     WHERE ticker = $1 AND state <> 'settled'`,

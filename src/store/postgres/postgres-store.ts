@@ -136,7 +136,8 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     },
     async reviseContest(ticker, revision) {
       return tx(async (t) => {
-        if ((await lockContest(t.client, ticker)) !== 'live') return null
+        const state = await lockContest(t.client, ticker)
+        if (state !== 'live' && state !== 'expired') return null
         const revised = reviseContest((await readContest(t.client, ticker))!, revision)
         if (!revised) return null
         const { strikePriceDollars, opensAt, expiresAt } = revised

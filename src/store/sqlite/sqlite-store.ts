@@ -69,7 +69,7 @@ const SQL = {
   touchContest: 'UPDATE contests SET updated_at = ? WHERE ticker = ?',
   expire: `UPDATE contests SET state = 'expired', updated_at = ? WHERE ticker = ? AND state = 'live'`,
   revise: `UPDATE contests SET strike_price_dollars = ?, opens_at = ?, expires_at = ?, updated_at = ?
-    WHERE ticker = ? AND state = 'live'`,
+    WHERE ticker = ? AND state IN ('live', 'expired')`,
   settle: `UPDATE contests SET state = 'settled', settled_side = :settled_side,
       settled_price_dollars = :settled_price_dollars, voided = :voided, updated_at = :updated_at
     WHERE ticker = :ticker AND state <> 'settled'`,
