@@ -21,7 +21,37 @@ import type { TapeVenue, TapeVenueOptions } from './tape-venue.ts'
 /** A market last recorded this long ago is forgotten, as the live adapter forgets one it has not seen. */
 const FORGET_AFTER_MS = 24 * 3_600_000
 
-type Known = { market: PolymarketMarket; key: string; seenAt: number }
+/**
+ * As the live adapter's tracker (market-tracker.ts): a resolved market whose price to beat or final
+ * price is not published yet settles only once they are, or this long after the resolution was seen.
+ */
+const METADATA_GRACE_MS = 10 * 60_000
+
+type Known = { market: PolymarketMarket; key: string; seenAt: number; resolvedSeenAt: number | null }
+
+/**
+ * A newer body over what is known, as the live tracker merges them: a result or a published price,
+ * once seen, is never taken back by an older (cached) answer.
+ */
+function merged(known: PolymarketMarket | undefined, fresh: PolymarketMarket): PolymarketMarket {
+  if (!known) return fresh
+  const keepResult = settlementOf(known) !== null && settlementOf(fresh) === null
+  const base = keepResult
+    ? {
+        ...fresh,
+        closed: known.closed,
+        resolutionStatus: known.resolutionStatus,
+        outcomePrices: known.outcomePrices,
+        active: known.active,
+        acceptingOrders: known.acceptingOrders,
+      }
+    : fresh
+  return {
+    ...base,
+    priceToBeat: fresh.priceToBeat ?? known.priceToBeat,
+    finalPrice: fresh.finalPrice ?? known.finalPrice,
+  }
+}
 
 export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
   const { clock, logger } = opts
@@ -50,14 +80,15 @@ export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
       }
       return false
     }
-    const { market } = parsed
+    const known = markets.get(parsed.market.slug)
+    const market = merged(known?.market, parsed.market)
     const key = JSON.stringify(market)
-    const known = markets.get(market.slug)
     if (known?.key === key) {
       known.seenAt = record.t
       return false
     }
-    markets.set(market.slug, { market, key, seenAt: record.t })
+    const resolvedSeenAt = known?.resolvedSeenAt ?? (settlementOf(market) !== null ? record.t : null)
+    markets.set(market.slug, { market, key, seenAt: record.t, resolvedSeenAt })
     windows.set(market.slug, { opensAt: market.opensAt, closesAt: market.expiresAt })
     return true
   }
@@ -122,7 +153,13 @@ export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
     },
     async result(ticker: string): Promise<Settlement | null> {
       const known = markets.get(ticker)
-      return known ? settlementOf(known.market) : null
+      if (!known) return null
+      const settlement = settlementOf(known.market)
+      if (settlement === null) return null
+      const { priceToBeat, finalPrice } = known.market
+      const pricesIn = priceToBeat !== null && finalPrice !== null
+      const waitedEnough = clock.now() - (known.resolvedSeenAt as number) >= METADATA_GRACE_MS
+      return pricesIn || waitedEnough ? settlement : null
     },
     async quote(ticker: string): Promise<VenueQuote | null> {
       const known = markets.get(ticker)
