@@ -144,7 +144,7 @@ describe('loadConfig', () => {
     [{ KRAKEN_REST_URL: 'wss://api.kraken.com' }, /KRAKEN_REST_URL/],
     [{ BITSTAMP_WS_URL: 'nope' }, /BITSTAMP_WS_URL/],
     [{ SPOT_MAX_AGE_S: '0' }, /SPOT_MAX_AGE_S/],
-    [{ RECORD_DIR: '/tmp/tapes' }, /^RECORD_DIR records a real venue \(VENUE=kalshi\)/],
+    [{ RECORD_DIR: '/tmp/tapes' }, /^RECORD_DIR records a real venue \(VENUE=kalshi or polymarket\)/],
     [{ VENUE: 'kalshi', RECORD_KEEP_DAYS: '0' }, /RECORD_KEEP_DAYS/],
     // HOST is checked itself, not blamed on the PUBLIC_BASE_URL derived from it
     [{ HOST: '999.1.1.1' }, /^HOST="999\.1\.1\.1" is not an IP address or host name$/],
