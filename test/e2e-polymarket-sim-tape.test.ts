@@ -62,6 +62,15 @@ describe(`sim tape --venue polymarket, replayed through the CLI (seed ${SEED})`,
     }
   })
 
+  it('refuses a venue the simulator does not write, with exit code 2', async () => {
+    const r = await runCli(
+      ['sim', 'tape', '--venue', 'binance', '--days', '1', '--out', path.join(tmp.dir, 'x')],
+      {},
+    )
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /--venue "binance" is not a venue the simulator writes \(kalshi, polymarket\)/)
+  })
+
   it('writes the venue’s own shapes: Gamma events through their lifecycle, per-token books worst-first', async () => {
     const opened = await openTape(tape)
     assert.equal(opened.header.venue, 'polymarket')
