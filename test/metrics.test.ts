@@ -3,53 +3,13 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
 import { deletePrefix, freePort, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
 
 const BASE_ENV = { PORT: '0', SIM_SPEED: '60', SIM_SEED: '3', SIM_BACKFILL_DAYS: '0', LOG_LEVEL: 'info' }
-
-/** One sample of the exposition text; labels not named are ignored. Undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const m = /^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
-    if (!m || m[1] !== name) continue
-    const got = Object.fromEntries(
-      [...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]),
-    )
-    if (Object.entries(labels).every(([k, v]) => got[k] === v))
-      return m[3] === '+Inf' ? Infinity : Number(m[3])
-  }
-  return undefined
-}
-
-/** The URL from the process's 'metrics listening' log line; fails with its output if it exits first. */
-async function metricsUrlOf(service: ServiceProcess): Promise<string> {
-  let exited = false
-  void service.exited.then(() => {
-    exited = true
-  })
-  const found = await waitFor('the "metrics listening" log line', () => {
-    for (const line of service.stdout().split('\n')) {
-      if (!line.startsWith('{')) continue
-      const entry = JSON.parse(line) as { msg?: string; url?: string }
-      if (entry.msg === 'metrics listening') return entry.url
-    }
-    return exited ? null : undefined
-  })
-  if (found === null || found === undefined) {
-    throw new Error(`process exited before serving metrics: ${service.stderr()}${service.stdout()}`)
-  }
-  return found
-}
-
-async function scrape(url: string): Promise<string> {
-  const res = await fetch(url)
-  assert.equal(res.status, 200)
-  assert.match(res.headers.get('content-type') ?? '', /^text\/plain/)
-  return res.text()
-}
 
 describe('METRICS_PORT (serve)', () => {
   const tmp = tempDir()

@@ -283,6 +283,34 @@ describe('Polymarket venue › faults', () => {
     }
   })
 
+  it('counts a malformed book by field, quotes the other side, and says malformed once every book fails', async () => {
+    const w = await startPolymarketVenueWorld({
+      shiftMs: SHIFT,
+      seed: (pm) => {
+        seedWindows(pm)
+        pm.setBook(UP_TOKEN, [], [{ price: 'fifty-five', size: '10' }])
+      },
+      venue: { bookMinIntervalMs: 50, malformedAfterMs: 300 },
+    })
+    try {
+      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: null, downAskCents: 46 })
+      assert.deepEqual(w.rejected, [{ endpoint: 'book', field: 'asks.price' }])
+      assert.equal(w.venue.status().check, 'ok', 'one bad book is no format change')
+      await waitFor('health to say malformed', async () => {
+        await w.venue.quote(CURRENT, w.now())
+        return w.venue.status().check === 'malformed' ? true : undefined
+      })
+      w.pm.setBook(UP_TOKEN, [], [{ price: '0.55', size: '10' }])
+      await waitFor('a good book again', async () => {
+        const q = await w.venue.quote(CURRENT, w.now())
+        return q?.upAskCents === 55 ? q : undefined
+      })
+      assert.equal(w.venue.status().check, 'ok')
+    } finally {
+      await w.close()
+    }
+  })
+
   it('maps outcomes listed Down first by label, tokens and all', async () => {
     const w = await startPolymarketVenueWorld({
       shiftMs: SHIFT,

@@ -112,6 +112,25 @@ describe('loadConfig', () => {
     assert.equal(c.spotMaxAgeS, 3)
   })
 
+  it('reads the Polymarket variables of decisions §14, with their defaults', () => {
+    const d = loadConfig({})
+    assert.equal(d.polymarketGammaUrl, 'https://gamma-api.polymarket.com')
+    assert.equal(d.polymarketClobUrl, 'https://clob.polymarket.com')
+    assert.equal(d.polymarketPollS, 5)
+    const c = loadConfig({
+      VENUE: 'polymarket',
+      SERIES: 'btc-updown-15m',
+      POLYMARKET_GAMMA_URL: 'http://127.0.0.1:9100/gamma/',
+      POLYMARKET_CLOB_URL: 'http://127.0.0.1:9100/clob',
+      POLYMARKET_POLL_S: '2',
+    })
+    assert.equal(c.venue, 'polymarket')
+    assert.deepEqual(c.series, ['btc-updown-15m'])
+    assert.equal(c.polymarketGammaUrl, 'http://127.0.0.1:9100/gamma')
+    assert.equal(c.polymarketClobUrl, 'http://127.0.0.1:9100/clob')
+    assert.equal(c.polymarketPollS, 2)
+  })
+
   it('derives PUBLIC_BASE_URL from HOST and PORT, https when TLS files are set', () => {
     const c = loadConfig({ HOST: '::1', PORT: '8443', TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem' })
     assert.equal(c.publicBaseUrl, 'https://[::1]:8443')
@@ -145,6 +164,9 @@ describe('loadConfig', () => {
     [{ BITSTAMP_WS_URL: 'nope' }, /BITSTAMP_WS_URL/],
     [{ SPOT_MAX_AGE_S: '0' }, /SPOT_MAX_AGE_S/],
     [{ RECORD_DIR: '/tmp/tapes' }, /^RECORD_DIR records a real venue \(VENUE=kalshi or polymarket\)/],
+    [{ POLYMARKET_GAMMA_URL: 'gamma-api.polymarket.com' }, /POLYMARKET_GAMMA_URL/],
+    [{ POLYMARKET_CLOB_URL: 'ftp://clob.polymarket.com' }, /POLYMARKET_CLOB_URL/],
+    [{ POLYMARKET_POLL_S: '0' }, /POLYMARKET_POLL_S/],
     [{ VENUE: 'kalshi', RECORD_KEEP_DAYS: '0' }, /RECORD_KEEP_DAYS/],
     // HOST is checked itself, not blamed on the PUBLIC_BASE_URL derived from it
     [{ HOST: '999.1.1.1' }, /^HOST="999\.1\.1\.1" is not an IP address or host name$/],

@@ -195,14 +195,17 @@ export const gbmEwma1Model: ReadingModel = {
   probabilityUp(input) {
     const sigma = ewmaVolatility(input.closes.slice(-EWMA_CLOSES).map((c) => c.priceDollars))
     const minutesLeft = Math.max(0, input.expiresAt - input.spotObservedAt) / 60_000
-    const dispersion = sigma * Math.sqrt(minutesLeft)
+    // an estimated strike (decisions §14) adds its own variance to the price's
+    const strikeVariance = input.strikeEstimateVariance ?? 0
+    const dispersion = Math.sqrt(sigma * sigma * minutesLeft + strikeVariance)
     const probabilityUp =
       dispersion > MIN_DISPERSION
         ? normalCdf(Math.log(input.spotDollars / input.strikeDollars) / dispersion)
         : input.spotDollars >= input.strikeDollars
           ? 1
           : 0
-    return { probabilityUp, sigmaPerMinute: sigma, effectiveMinutes: minutesLeft }
+    const effectiveMinutes = minutesLeft + (sigma > 0 ? strikeVariance / (sigma * sigma) : 0)
+    return { probabilityUp, sigmaPerMinute: sigma, effectiveMinutes }
   },
 }
 

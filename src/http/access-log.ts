@@ -1,9 +1,12 @@
 // The access log (decisions §4): one JSON line per answered request, at info, written the same way
 // whichever path answered it — the fast path, a framework route, a hook's refusal, the bare-socket
 // answer to a request Node could not parse, or a stream when it ends. The line is assembled from
-// parts fixed at start-up (pino's level, its bindings and the message) and written straight to the
-// logger's destination, so logging a cached answer costs a string and a buffered write rather than
-// a pino call with serializers. Health probes get no line (a load balancer asks every few seconds).
+// parts fixed at start-up (pino's level, its bindings and the message) and handed to the logger's
+// destination once per turn of the event loop, joined: logging a cached answer then costs a string
+// and an array push rather than a pino call with serializers — and rather than one append to the
+// destination per line, which measures the byte length of its whole pending buffer each time
+// (about 3 µs a line under load, a fifth of a bare answer). Health probes get no line (a load
+// balancer asks every few seconds).
 // Never the key: the request target is logged with key-shaped tokens masked.
 import type { ServerResponse } from 'node:http'
 import type { FastifyRequest } from 'fastify'
@@ -28,6 +31,8 @@ export type AccessLog = {
   /** false when the logger's level is above info: the caller may skip gathering the line */
   enabled(): boolean
   write(line: AccessLine): void
+  /** hands the lines of this turn to the destination now and stops watching for the process's exit */
+  close(): void
 }
 
 const INFO = 30
@@ -51,11 +56,31 @@ export function createAccessLog(logger: Logger): AccessLog {
     }
     return quoted
   }
+  let pending: string[] = []
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (pending.length === 0) return
+    const lines = pending
+    pending = []
+    destination.write(lines.length === 1 ? lines[0]! : lines.join(''))
+  }
+  // Lines wait at most for the end of the current turn; an exit in between still writes them,
+  // ahead of the logger's own flush at exit (registered earlier, hence prepended).
+  process.prependListener('exit', flush)
   return {
     enabled: () => logger.isLevelEnabled('info'),
+    close() {
+      process.removeListener('exit', flush)
+      flush()
+    },
     write(l) {
       if (!logger.isLevelEnabled('info')) return
-      destination.write(
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
+      pending.push(
         `${head}${Date.now()}${bindings},"reqId":${JSON.stringify(l.reqId)},"method":${quotedMethod(l.method)},"path":${JSON.stringify(maskKeys(l.path))},"status":${l.status},"bytes":${l.bytes},"durationMs":${Math.round(l.durationMs * 100) / 100},"address":${JSON.stringify(l.address)}${tail}`,
       )
     },

@@ -276,6 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     unwatchRevocations()
     cache.close()
     await auth.close()
+    accessLog.close()
   })
 
   return app as unknown as FastifyInstance

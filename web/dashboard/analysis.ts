@@ -15,7 +15,7 @@ export type Filter = {
   minConfidence: number
   minEdge: number
   side: 'up' | 'down' | null
-  /** profits net of Kalshi's taker fee (one one-contract order per signal) */
+  /** profits net of each signal's venue taker fee (one one-contract order per signal) */
   afterFee: boolean
 }
 

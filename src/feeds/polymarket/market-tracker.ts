@@ -13,7 +13,7 @@ import { type PolymarketMarket, parseGammaEvent, phaseAt } from './gamma-event.t
 import { resolutionOf } from './gamma-resolution.ts'
 import type { GammaEndpoint } from './polymarket-client.ts'
 import { settlementOf } from './venue-mapping.ts'
-import { slugForStart, slugsAround, startOfSlug, WINDOW_MS } from './window-slug.ts'
+import { slugForStart, slugsAround, startOfSlug, WINDOW_MS, windowStartS } from './window-slug.ts'
 
 export type Tracked = {
   market: PolymarketMarket
@@ -213,7 +213,7 @@ export function createMarketTracker(opts: TrackerOptions): MarketTracker {
       followed.add(slug)
     },
     liveAt(at) {
-      const slug = slugForStart(Math.floor(at / WINDOW_MS) * (WINDOW_MS / 1000))
+      const slug = slugForStart(windowStartS(at))
       const t = bySlug.get(slug)
       if (!t) return null
       const phase = phaseAt(t.market, at)

@@ -1,0 +1,98 @@
+// A reading while the venue has not published the strike (decisions §14): on a market that states
+// its settlement rule, the engine prices against its own estimate — the proxy's mean over the rule's
+// window before the open — with that estimate's uncertainty in the model's variance, and never stores
+// it; on a venue that states no rule (Kalshi), no strike still means no reading.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { MINUTE_MS } from '../src/domain/contest.ts'
+import type { ModelInputs } from '../src/domain/reading-model.ts'
+import { liveContestFor } from '../src/engine/contest-steps.ts'
+import {
+  DEFAULT_READING_MAX_LATE_MS,
+  isSkipped,
+  type ReadingDeps,
+  STRIKE_ESTIMATE_SD,
+  takeReading,
+} from '../src/engine/reading.ts'
+import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
+import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
+import type { Venue } from '../src/ports/venue.ts'
+
+const SERIES = 'KXBTC15M'
+const OPEN = Date.parse('2026-11-22T19:00:00Z')
+
+async function setup(averagingS: number | null, modelName = DEFAULT_MODEL) {
+  const feed = createSimPriceFeed({ seed: 21 })
+  const sim = createSimVenue({ seed: 21, feed, series: [SERIES] })
+  const market = await sim.marketAt(SERIES, OPEN)
+  assert.ok(market)
+  // the same market as a venue that publishes its strike late and states its rule would show it
+  const venue: Venue = {
+    ...sim,
+    market: async (ticker, at) => {
+      const m = await sim.market(ticker, at)
+      return (
+        m && {
+          ...m,
+          strikePriceDollars: null,
+          ...(averagingS === null ? {} : { settlementRule: { averagingS } }),
+        }
+      )
+    },
+  }
+  const seen: ModelInputs[] = []
+  const model = createReadingModel(modelName)
+  const spy = {
+    ...model,
+    probabilityUp: (input: ModelInputs) => {
+      seen.push(input)
+      return model.probabilityUp(input)
+    },
+  }
+  const deps: ReadingDeps = { feed, venue, model: spy, maxLateMs: DEFAULT_READING_MAX_LATE_MS }
+  return { feed, deps, seen, contest: { ...liveContestFor(market), strikePriceDollars: null }, model }
+}
+
+describe('a reading without the venue’s strike', () => {
+  it('prices against the proxy’s mean over the rule’s window before the open, with its variance', async () => {
+    const { feed, deps, seen, contest } = await setup(60)
+    const at = OPEN + 5 * MINUTE_MS
+    const reading = await takeReading(deps, contest, 5, at)
+    assert.ok(!isSkipped(reading), JSON.stringify(reading))
+    const [input] = seen
+    let sum = 0
+    for (let t = OPEN - 60_000; t < OPEN; t += 1_000) sum += (await feed.spotAt(t))!
+    assert.equal(input!.strikeDollars, sum / 60)
+    assert.equal(input!.strikeEstimateVariance, STRIKE_ESTIMATE_SD ** 2)
+    assert.equal(input!.averagingS, 60)
+    assert.equal(contest.strikePriceDollars, null, 'the estimate is never the contest’s strike')
+  })
+
+  it('reads a point-price rule from the last second before the open', async () => {
+    const { feed, deps, seen, contest } = await setup(0)
+    await takeReading(deps, contest, 5, OPEN + 5 * MINUTE_MS)
+    assert.equal(seen[0]!.strikeDollars, await feed.spotAt(OPEN - 1_000))
+    assert.equal(seen[0]!.averagingS, 0)
+  })
+
+  for (const name of MODEL_NAMES) {
+    it(`is less sure than the same reading with the strike known exactly (${name})`, async () => {
+      const { deps, seen, contest, model } = await setup(60, name)
+      const reading = await takeReading(deps, contest, 12, OPEN + 12 * MINUTE_MS)
+      assert.ok(!isSkipped(reading))
+      const estimated = seen[0]!
+      const exact = { ...estimated, strikeEstimateVariance: 0 }
+      const pEstimated = model.probabilityUp(estimated).probabilityUp
+      const pExact = model.probabilityUp(exact).probabilityUp
+      assert.notEqual(pEstimated, pExact)
+      assert.ok(Math.abs(pEstimated - 0.5) < Math.abs(pExact - 0.5), `${pEstimated} vs ${pExact}`)
+      assert.ok(model.probabilityUp(estimated).effectiveMinutes > model.probabilityUp(exact).effectiveMinutes)
+    })
+  }
+
+  it('raises nothing on a venue that states no rule: no strike, no reading', async () => {
+    const { deps, contest } = await setup(null)
+    assert.deepEqual(await takeReading(deps, contest, 5, OPEN + 5 * MINUTE_MS), { skipped: 'no-strike' })
+  })
+})
