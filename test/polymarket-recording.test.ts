@@ -1,12 +1,16 @@
 // Recording on Polymarket (decisions §12, RECORD_DIR with VENUE=polymarket): the real adapter against
 // the loopback fixture, its tap feeding the day-file recorder. The tape holds every Gamma event body
 // exactly as the venue returned it and every token's /book body exactly as served (worst-first levels
-// kept), each book naming its market's slug and its token.
+// kept), each book naming its market's slug and its token; the recording replays.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { loadConfig } from '../src/config/config.ts'
 import { slugForStart, windowStartS } from '../src/feeds/polymarket/window-slug.ts'
+import { runReplay } from '../src/main/replay.ts'
+import { systemClock } from '../src/main/system-clock.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { BookRecord, TapeRecord } from '../src/tape/tape-format.ts'
 import { openTape } from '../src/tape/tape-reader.ts'
 import { createTapeRecorder, dayFileName } from '../src/tape/tape-recorder.ts'
@@ -90,7 +94,28 @@ describe('recording on Polymarket', () => {
     const tape = await openTape(path.join(tmp.dir, dayFileName(clock.now())))
     const records: TapeRecord[] = []
     for await (const r of tape.records()) records.push(r)
-    tmp.remove()
+    // the recording replays: the live window opens from its recorded body, its strike not yet published
+    const store = createSqliteStore(path.join(tmp.dir, 'replayed.db'))
+    await store.migrate()
+    try {
+      const summary = await runReplay({
+        tapePath: tmp.dir,
+        store,
+        logger: createRecordingLogger(),
+        spotMaxAgeMs: 10_000,
+        model: createReadingModel(DEFAULT_MODEL),
+        readingMaxLateMs: 10_000,
+        wallClock: systemClock,
+      })
+      assert.equal(summary.stopped, null)
+      assert.equal(summary.opened, 1)
+      const replayed = await store.getContest(CURRENT)
+      assert.equal(replayed?.opensAt, S * 1000)
+      assert.equal(replayed?.strikePriceDollars, null)
+    } finally {
+      await store.close()
+      tmp.remove()
+    }
     assert.equal(tape.header.venue, 'polymarket')
     assert.deepEqual(tape.header.series, ['btc-updown-15m'])
     for (const [slug, body] of Object.entries(served)) {
