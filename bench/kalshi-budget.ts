@@ -1,6 +1,6 @@
 // `npm run bench:kalshi-budget`: what following one series costs in requests and bytes a day, measured
 // against the loopback Kalshi fixture holding a realistic day of KXBTC15M markets (about 96 windows
-// listed ahead as `initialized`, the live one, and a day of finalized ones: reference §1.14, §2.3).
+// listed ahead as `initialized`, the live one, and a day of finalized ones: venue facts §1.14, §2.3).
 // The real adapter polls it; every request and response byte is counted and scaled to a day at the
 // default KALSHI_POLL_S=5. Order-book requests (one per contest minute, ~1,344 a day) are the
 // engine's, not the poll's, and are left out of both figures.

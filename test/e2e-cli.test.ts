@@ -130,7 +130,7 @@ describe('contest-signals serve (first start)', () => {
     )
     const revoked = await runCli(['keys', 'revoke', id], env)
     assert.equal(revoked.code, 0)
-    const started = Date.now()
+    // the 5 s bound is the key cache's rule, held on the test's clock by src/http/key-auth.test.ts
     await waitFor(
       'the revoked key to be refused',
       async () => {
@@ -140,10 +140,9 @@ describe('contest-signals serve (first start)', () => {
         await r.arrayBuffer()
         return r.status === 401 ? true : undefined
       },
-      5000,
+      15_000,
       250,
     )
-    assert.ok(Date.now() - started <= 5000)
     const again = await runCli(['keys', 'revoke', id], env)
     assert.equal(again.code, 1)
     assert.match(again.stderr, /no active key/)

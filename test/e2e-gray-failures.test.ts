@@ -1,26 +1,27 @@
 // Gray failures of a scaled-out deployment (2 api replicas + 1 engine on PostgreSQL and a private
 // Redis), under request load: Redis paused with SIGSTOP (sockets open, no answers), PostgreSQL
 // backends terminated in rounds, and a key revoked while streams opened with it are live.
-// CHAOS_LONG=1 (`npm run chaos`) runs the long variants: a longer pause, more kill rounds.
+// CHAOS_LONG=1 (`npm run chaos`) runs the long variants: a longer pause, more kill rounds. The
+// phases are counted in answered requests, not in seconds, and nothing is timed (test/README.md).
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { ContestView } from '../src/domain/contest-view.ts'
-import { percentile, type Sample, startLoad, statusCounts } from './support/load.ts'
+import { type Sample, startLoad, statusCounts } from './support/load.ts'
 import { CHAOS_LONG } from './support/long-runs.ts'
 import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
 import { type PrivateRedis, startPrivateRedis } from './support/redis.ts'
 import { runCli, type ServiceProcess, startProcess } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
-import { waitFor } from './support/wait.ts'
+import { waitFor, waitUntil, within } from './support/wait.ts'
 
-const PAUSE_MS = CHAOS_LONG ? 20_000 : 3000
+/** keyed reads answered while Redis is paused */
+const PAUSED_READS = CHAOS_LONG ? 2000 : 200
 const KILL_ROUNDS = CHAOS_LONG ? 20 : 4
+/** keyed reads answered between two rounds of backend kills */
+const READS_PER_ROUND = 100
 /** the Redis command timeout the api runs with (README: REDIS_COMMAND_TIMEOUT_MS) */
 const REDIS_TIMEOUT_MS = 50
-/** what p99 during the pause may exceed the timeout by: scheduling noise on a shared test machine */
-const LATENCY_MARGIN_MS = 200
 
 function report(line: string): void {
   process.stdout.write(`# ${line}\n`)
@@ -111,45 +112,50 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
       checks: Record<string, string>
     }
 
-  it('keeps p99 under the Redis command timeout while Redis is paused, with no 5xx', async () => {
+  it('answers every keyed read while Redis is paused, none waiting for it, with no 5xx', async () => {
     const load = startLoad({
       urls,
       key,
-      ratePerSec: 50,
-      durationMs: 1500 + PAUSE_MS + 3000,
+      clients: 5,
       requestOf: () => ({ path: '/v1/contests/active?series=KXBTC15M' }),
       clientOf: () => newClient(),
     })
-    await sleep(1500)
-    redis.pause()
-    const pausedAt = performance.now() - load.startedAt
-    let sawDegraded = false
+    const answeredIn = (phase: string) => load.samples.filter((s) => s.answeredIn === phase).length
+    let samples: Sample[] = []
     try {
-      while (performance.now() - load.startedAt - pausedAt < PAUSE_MS) {
-        const hs = await Promise.all(urls.map(health))
-        if (hs.every((h) => h.status === 'degraded' && h.checks.rate_limit === 'degraded')) sawDegraded = true
-        await sleep(100)
-      }
+      await waitUntil(() => answeredIn('start') >= 50, 'reads answered before the pause', 15_000)
+      redis.pause()
+      load.mark('paused')
+      await waitFor(
+        'health to say degraded, rate limiting in-process, on both replicas',
+        async () =>
+          (await Promise.all(urls.map(health))).every(
+            (h) => h.status === 'degraded' && h.checks.rate_limit === 'degraded',
+          )
+            ? true
+            : undefined,
+        15_000,
+        100,
+      )
+      await waitUntil(
+        () => answeredIn('paused') >= PAUSED_READS,
+        `${PAUSED_READS} reads answered during the pause`,
+        60_000,
+      )
+      // Redis is still paused: every read in flight must be answered without it
+      samples = await within(load.stop(), 'the reads in flight to be answered while Redis is paused', 15_000)
     } finally {
       redis.resume()
+      load.mark('resumed')
+      await load.stop()
     }
-    const resumedAt = performance.now() - load.startedAt
-    const samples = await load.done
-    const during = samples.filter((s) => s.at >= pausedAt && s.at < resumedAt)
-    const p99 = percentile(
-      during.map((s) => s.ms),
-      99,
-    )
-    const max = Math.max(...during.map((s) => s.ms))
     report(
-      `Redis paused ${PAUSE_MS} ms: ${during.length} keyed reads, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; statuses ${JSON.stringify(statusCounts(samples))}`,
+      `Redis paused: ${answeredIn('paused')} reads answered; statuses ${JSON.stringify(statusCounts(samples))}`,
     )
     assert.ok(
       samples.every((s) => s.status > 0 && s.status < 500),
       JSON.stringify(statusCounts(samples)),
     )
-    assert.ok(sawDegraded, 'health said degraded on both replicas during the pause')
-    assert.ok(p99 < REDIS_TIMEOUT_MS + LATENCY_MARGIN_MS, `p99 during the pause ${p99} ms`)
     await waitFor(
       'health to say ok again on both replicas',
       async () => ((await Promise.all(urls.map(health))).every((h) => h.status === 'ok') ? true : undefined),
@@ -190,26 +196,25 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
       ),
     )
     streams.push(s1!, s2!)
-    const load = startLoad({
-      urls,
-      key,
-      ratePerSec: 100,
-      durationMs: KILL_ROUNDS * 1000 + 2000,
-      requestOf: mixedRequest,
-      clientOf: () => newClient(),
-    })
+    const load = startLoad({ urls, key, clients: 10, requestOf: mixedRequest, clientOf: () => newClient() })
     let killed = 0
-    for (let round = 0; round < KILL_ROUNDS; round++) {
-      await sleep(1000)
-      killed += await withTestClient(async (c) => {
-        const r = await c.query(
-          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
-          [appName],
-        )
-        return r.rowCount ?? 0
-      })
+    let samples: Sample[]
+    try {
+      for (let round = 1; round <= KILL_ROUNDS + 1; round++) {
+        const reads = round * READS_PER_ROUND
+        await waitUntil(() => load.samples.length >= reads, `${reads} reads answered`, 60_000)
+        if (round > KILL_ROUNDS) break // a last stretch of reads after the final kills
+        killed += await withTestClient(async (c) => {
+          const r = await c.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+            [appName],
+          )
+          return r.rowCount ?? 0
+        })
+      }
+    } finally {
+      samples = await load.stop()
     }
-    const samples = await load.done
     const counts = statusCounts(samples)
     report(
       `${KILL_ROUNDS} rounds of pg_terminate_backend (${killed} backends) under ${samples.length} requests: ${JSON.stringify(counts)}`,
@@ -246,7 +251,9 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
     }
   })
 
-  it('ends a revoked key’s live streams on both replicas within 5 s, and the reconnect gets 401', async () => {
+  // The 5 s bound on a revocation is the key cache's rule, held on the test's clock by
+  // src/http/key-auth.test.ts; here, across processes, the streams must end and stay ended.
+  it('ends a revoked key’s live streams on both replicas, and the reconnect gets 401', async () => {
     const created = await runCli(['keys', 'create', '--label', 'to-revoke'], env)
     const victim = created.stdout.trimEnd().split('\n').pop()!
     const id = /created key (\S+)/.exec(created.stdout)![1]!
@@ -263,18 +270,8 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
       live.map((s) => s.status),
       [200, 200],
     )
-    let endedIn = Number.POSITIVE_INFINITY
-    const revokedAt = performance.now()
     assert.equal((await runCli(['keys', 'revoke', id], env)).code, 0)
-    const ended = await Promise.race([
-      Promise.all(live.map((s) => s.ended)).then(() => true),
-      sleep(5000).then(() => false),
-    ])
-    if (ended) endedIn = performance.now() - revokedAt
-    report(
-      `revoked key: both streams ended ${ended ? `${(endedIn / 1000).toFixed(2)} s` : 'not within 5 s'} after \`keys revoke\` began`,
-    )
-    assert.ok(ended, 'both streams ended within 5 s')
+    await within(Promise.all(live.map((s) => s.ended)), 'both streams to end after the revocation', 30_000)
     for (const u of urls) {
       const again = await openStream(`${u}/v1/stream/contests?series=KXBTC15M`, {
         key: victim,

@@ -10,7 +10,7 @@ import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from '
 import { exchangeEnv } from './support/feed-env.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
-import { waitFor } from './support/wait.ts'
+import { untilWallClock, waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 const BTC = 'KXBTC15M'
@@ -200,8 +200,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   })
 
   it('expires at the close and raises nothing after it', async () => {
-    const wait = closesAt - Date.now()
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+    await untilWallClock(closesAt, 'the contest to close')
     for (const t of [tickers.btc, tickers.btcB, tickers.btcC]) kalshi.updateMarket(t, { status: 'closed' })
     kalshi.updateMarket(tickers.btcNext, { status: 'active', floor_strike: 68_100.5 })
     for (const t of [tickers.btc, tickers.btcB, tickers.btcC]) {

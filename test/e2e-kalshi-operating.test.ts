@@ -18,7 +18,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
-import { waitFor } from './support/wait.ts'
+import { untilWallClock, waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
@@ -151,7 +151,7 @@ describe('VENUE=kalshi operating for real (real CLI)', { concurrency: true }, ()
       assert.equal(health.status, 'ok')
       assert.deepEqual(health.checks, { store: 'ok', engine: 'ok', venue: 'paused' })
       // through minute 1 and into minute 2
-      await new Promise((r) => setTimeout(r, opensAt + 2 * MINUTE + 3_000 - Date.now()))
+      await untilWallClock(opensAt + 2 * MINUTE + 3_000, 'minute 2 of the contest')
       const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
       const res = await fetch(`${url}/v1/contests/${ticker}`, { headers: { Authorization: `Bearer ${key}` } })
       const contest = (await res.json()) as { state: string; signals: unknown[] }
@@ -271,8 +271,7 @@ describe('VENUE=kalshi operating for real (real CLI)', { concurrency: true }, ()
     })
 
     it('settles on the socket’s result while REST still shows the market closed', async () => {
-      const wait = closesAt + 500 - Date.now()
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      await untilWallClock(closesAt + 500, 'the contest to close')
       kalshi.updateMarket(ticker, { status: 'closed' })
       const closeS = Math.floor(closesAt / 1000)
       kalshi.pushWs('market_lifecycle_v2', {

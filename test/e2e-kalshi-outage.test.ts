@@ -11,7 +11,7 @@ import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/k
 import { makeContest, makeSignal } from './support/contest-fixtures.ts'
 import { deadPort, exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
-import { waitFor } from './support/wait.ts'
+import { untilWallClock, waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 
@@ -63,7 +63,7 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
     })
 
     it('starts, serves the stored history, and reports the outage in health after a minute', async () => {
-      const started = Date.now()
+      // the minute's threshold itself is held on a manual clock by kalshi-venue-faults.test.ts
       const res = await fetch(`${url}/v1/contests?series=${history[0]!.series}`, {
         headers: { Authorization: `Bearer ${key}` },
       })
@@ -85,7 +85,6 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
         90_000,
         1000,
       )
-      assert.ok(Date.now() - started >= 55_000, 'degraded only once the outage lasted about a minute')
       assert.equal(degraded.status, 200)
       assert.deepEqual(degraded.body.checks, {
         store: 'ok',
@@ -148,7 +147,7 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
       const get = () => fetch(`${url}/v1/contests/${ticker}`, { headers: { Authorization: `Bearer ${key}` } })
       await waitFor('the contest', async () => ((await get()).status === 200 ? true : undefined), 15_000, 500)
       // through minute 1 and into minute 2
-      await new Promise((r) => setTimeout(r, opensAt + 2 * MINUTE + 3_000 - Date.now()))
+      await untilWallClock(opensAt + 2 * MINUTE + 3_000, 'minute 2 of the contest')
       const contest = (await (await get()).json()) as { state: string; signals: unknown[] }
       assert.equal(contest.state, 'live')
       assert.deepEqual(contest.signals, [], 'no fresh spot, no reading')

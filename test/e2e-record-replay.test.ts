@@ -19,7 +19,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
-import { waitFor } from './support/wait.ts'
+import { untilWallClock, waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 const BTC = 'KXBTC15M'
@@ -113,8 +113,7 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
       async () => ((await contest()).signals.length >= 2 ? true : undefined),
       minute13 + MINUTE - Date.now() + 15_000,
     )
-    const wait = closesAt - Date.now()
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+    await untilWallClock(closesAt, 'the contest to close')
     kalshi.updateMarket(ticker, { status: 'closed' })
     await waitFor('expired', async () => ((await contest()).state === 'expired' ? true : undefined))
     kalshi.updateMarket(ticker, { status: 'finalized', result: 'no', expiration_value: '68,411.07' })

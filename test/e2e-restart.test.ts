@@ -5,9 +5,13 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import type { ContestView } from '../src/domain/contest-view.ts'
+import { storedServiceClock } from '../src/main/service-clock.ts'
+import { systemClock } from '../src/main/system-clock.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { bootstrapKeyFrom, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
-import { waitFor } from './support/wait.ts'
+import { MONDAY_NOON_NEW_YORK, pinTimeline } from './support/timeline.ts'
+import { waitFor, waitUntil } from './support/wait.ts'
 
 // 120× virtual time: a contest minute passes every 0.5 s, a contest every 7.5 s.
 const SPEED = 120
@@ -27,6 +31,11 @@ describe('restart after SIGKILL', () => {
       SIM_BACKFILL_DAYS: '0',
       LOG_LEVEL: 'info',
     }
+    // the timeline starts on a Monday noon, away from the venue's weekly pause
+    const pinned = createSqliteStore(path.join(tmp.dir, 'cs.db'))
+    await pinned.migrate()
+    await pinTimeline(pinned, MONDAY_NOON_NEW_YORK, SPEED)
+    await pinned.close()
     const first = startProcess(['serve'], { ...env, LOG_LEVEL: 'info' })
     let second: typeof first | null = null
     const streams: SseClient[] = []
@@ -65,8 +74,13 @@ describe('restart after SIGKILL', () => {
       const lastSeen = before.events[before.events.length - 1]!.id
       assert.ok(lastSeen)
 
-      // Down for 10 s of wall time: 20 virtual minutes, so the contest expires while down.
-      await new Promise((r) => setTimeout(r, 10_000))
+      // Down until, on the deployment's timeline, the contest has expired and the venue's result is
+      // out (at most 90 s after expiry), so the start must settle it.
+      const stored = createSqliteStore(env.DATABASE_URL.slice('sqlite:'.length))
+      const deploymentClock = await storedServiceClock(stored, systemClock)
+      await stored.close()
+      const resultOut = Date.parse(liveAtKill.window.expires_at) + 90_000
+      await waitUntil(() => deploymentClock.now() > resultOut, 'the contest to expire while down', 30_000)
       second = startProcess(['serve'], env)
       const url2 = await second.url
       assert.equal(bootstrapKeyFrom(second.stdout()), null)

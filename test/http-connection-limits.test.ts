@@ -1,51 +1,53 @@
-// Connection-level abuse over real sockets: silent, slow-header and slow-body connections are closed
-// within the documented timeouts while a normal client keeps answering fast; the per-address cap
-// on open streams.
+// Connection-level abuse over real sockets: silent, slow-header and slow-body connections do not
+// keep a normal client waiting, and each is closed by its own rule; the per-address cap on open
+// streams. No test measures how long anything took (test/README.md): the documented timeouts are
+// checked as the server's settings, and their effect with short ones a test world sets.
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
 import { describe, test } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { percentile } from './support/load.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
-import { useTestWorld } from './support/test-world.ts'
+import { createTestWorld, useTestWorld } from './support/test-world.ts'
+import { waitFor, within } from './support/wait.ts'
 
 /** The documented defaults (README, "Connection limits"). */
 const IDLE_TIMEOUT_S = 15
 const HEADERS_TIMEOUT_S = 10
 const REQUEST_TIMEOUT_S = 10
 const KEEP_ALIVE_TIMEOUT_S = 75
-/** Node checks the headers and request timeouts on an interval (1 s here) */
-const SLACK_S = 2
 
 const { world } = useTestWorld({ env: { TRUST_PROXY: '127.0.0.1', STREAM_MAX_PER_ADDRESS: '3' } })
 
-function report(line: string): void {
-  process.stdout.write(`# ${line}\n`)
+type AbusiveSocket = {
+  /** what the server sent before it closed the socket */
+  received(): string
+  /** false until the server closes the socket */
+  isOpen(): boolean
+  /** settles with what the server sent, once it closed the socket */
+  closed: Promise<string>
+  destroy(): void
 }
 
-/** Opens a raw socket; resolves with the seconds until the server closed it (or null after `maxS`). */
-async function timeUntilClosed(
-  port: number,
-  behave: (socket: Socket) => void,
-  maxS: number,
-): Promise<{ seconds: number | null; received: string }> {
+/** Opens a raw socket to `port` and lets `behave` use it; only the server closes it, or destroy(). */
+async function abusiveSocket(port: number, behave: (socket: Socket) => void): Promise<AbusiveSocket> {
   const socket = connect(port, '127.0.0.1')
   let received = ''
+  let open = true
   socket.setEncoding('utf8').on('data', (d: string) => {
     received += d
   })
   socket.on('error', () => undefined)
-  await new Promise((resolve) => socket.once('connect', resolve))
-  const start = performance.now()
-  behave(socket)
-  const closed = new Promise<number>((resolve) =>
-    socket.once('close', () => resolve(performance.now() - start)),
+  const closed = new Promise<string>((resolve) =>
+    socket.once('close', () => {
+      open = false
+      resolve(received)
+    }),
   )
-  const seconds = await Promise.race([closed.then((ms) => ms / 1000), sleep(maxS * 1000).then(() => null)])
-  socket.destroy()
-  return { seconds, received }
+  await new Promise((resolve) => socket.once('connect', resolve))
+  behave(socket)
+  return { received: () => received, isOpen: () => open, closed, destroy: () => socket.destroy() }
 }
 
+/** Writes `text` one character at a time, one every `everyMs`: a client that never finishes. */
 function dripping(socket: Socket, text: string, everyMs: number): void {
   let i = 0
   const timer = setInterval(() => {
@@ -54,6 +56,22 @@ function dripping(socket: Socket, text: string, everyMs: number): void {
     i++
   }, everyMs)
   socket.once('close', () => clearInterval(timer))
+}
+
+/** 50 silent sockets, one dripping its headers, one dripping the body it announced. */
+async function abuse(port: number, key: string) {
+  const silent = await Promise.all(Array.from({ length: 50 }, () => abusiveSocket(port, () => undefined)))
+  const slowHeader = await abusiveSocket(port, (s) => {
+    s.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n')
+    dripping(s, 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaa\r\n', 200)
+  })
+  const slowBody = await abusiveSocket(port, (s) => {
+    s.write(
+      `GET /v1/contests/active?series=X HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 100000\r\n\r\n`,
+    )
+    dripping(s, 'a', 200)
+  })
+  return { silent, slowHeader, slowBody, all: [...silent, slowHeader, slowBody] }
 }
 
 describe('connection limits', () => {
@@ -65,59 +83,48 @@ describe('connection limits', () => {
     assert.equal(server.keepAliveTimeout, KEEP_ALIVE_TIMEOUT_S * 1000)
   })
 
-  test('closes silent, slow-header and slow-body sockets in time while a normal client stays fast', async () => {
+  test('answers a normal client while silent, slow-header and slow-body connections hold on', async () => {
     const port = Number(new URL(world.baseUrl).port)
-    const maxS = IDLE_TIMEOUT_S + SLACK_S + 3
-    const silent = Array.from({ length: 50 }, () => timeUntilClosed(port, () => undefined, maxS))
-    const slowHeader = timeUntilClosed(
-      port,
-      (s) => {
-        s.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n')
-        dripping(s, 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaa\r\n', 500)
-      },
-      maxS,
-    )
-    const slowBody = timeUntilClosed(
-      port,
-      (s) => {
-        s.write(
-          `GET /v1/contests/active?series=X HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${world.key}\r\nContent-Length: 100000\r\n\r\n`,
-        )
-        dripping(s, 'a', 500)
-      },
-      maxS,
-    )
-    const latencies: number[] = []
-    let abusersDone = false
-    const normal = (async () => {
-      while (!abusersDone) {
-        const t = performance.now()
+    const abusers = await abuse(port, world.key)
+    try {
+      for (let i = 0; i < 20; i++) {
         const res = await fetch(`${world.baseUrl}/v1/contests/active?series=NOPE`, {
           headers: { Authorization: `Bearer ${world.key}` },
         })
         await res.arrayBuffer()
         assert.equal(res.status, 404)
-        latencies.push(performance.now() - t)
-        await sleep(100)
       }
-    })()
-    const [silentResults, header, body] = await Promise.all([Promise.all(silent), slowHeader, slowBody])
-    abusersDone = true
-    await normal
-    const silentWorst = Math.max(...silentResults.map((r) => r.seconds ?? Number.POSITIVE_INFINITY))
-    report(
-      `silent sockets closed after ≤ ${silentWorst.toFixed(2)} s; slow header after ${header.seconds?.toFixed(2)} s; slow body after ${body.seconds?.toFixed(2)} s; normal client p99 ${percentile(latencies, 99).toFixed(1)} ms over ${latencies.length} requests`,
-    )
-    assert.ok(silentWorst <= IDLE_TIMEOUT_S + SLACK_S, `silent socket open ${silentWorst} s`)
-    assert.ok(
-      header.seconds !== null && header.seconds <= HEADERS_TIMEOUT_S + SLACK_S,
-      `slow header ${header.seconds}`,
-    )
-    assert.ok(
-      body.seconds !== null && body.seconds <= REQUEST_TIMEOUT_S + SLACK_S,
-      `slow body ${body.seconds}`,
-    )
-    assert.ok(percentile(latencies, 99) < 300, `normal client p99 ${percentile(latencies, 99)} ms`)
+      // every answer came while all the abusive connections were still open: none of them was in the way
+      assert.deepEqual(
+        abusers.all.filter((a) => !a.isOpen()).length,
+        0,
+        'an abusive connection was closed before the normal client was done',
+      )
+    } finally {
+      for (const a of abusers.all) a.destroy()
+    }
+  })
+
+  test('closes silent, slow-header and slow-body connections, each by its own timeout', async () => {
+    // the same rules with short limits, so the test waits a moment rather than the documented seconds
+    const short = await createTestWorld({
+      env: { HTTP_IDLE_TIMEOUT_S: '1', HTTP_HEADERS_TIMEOUT_S: '1', HTTP_REQUEST_TIMEOUT_S: '1.5' },
+    })
+    const abusers = await abuse(Number(new URL(short.baseUrl).port), short.key)
+    try {
+      const closedBy = (a: AbusiveSocket, what: string) =>
+        within(a.closed, `the server to close ${what}`, 15_000)
+      // a silent socket is closed by the idle timeout, with nothing said
+      for (const sent of await Promise.all(abusers.silent.map((a) => closedBy(a, 'a silent socket'))))
+        assert.equal(sent, '')
+      // headers that never end: 408 from the headers timeout
+      assert.match(await closedBy(abusers.slowHeader, 'the slow-header socket'), /^HTTP\/1\.1 408 /)
+      // a body that never ends: closed by the request timeout, however it was answered
+      await closedBy(abusers.slowBody, 'the slow-body socket')
+    } finally {
+      for (const a of abusers.all) a.destroy()
+      await short.close()
+    }
   })
 
   test('refuses a stream over STREAM_MAX_PER_ADDRESS with the rate-limited problem and its headers', async () => {
@@ -145,10 +152,13 @@ describe('connection limits', () => {
       open.push(other)
       assert.equal(other.status, 200)
       open[0]!.close()
-      await sleep(200)
-      const again = await openStream(url, from('192.0.2.7'))
+      const again = await waitFor('room for another stream from 192.0.2.7', async () => {
+        const attempt = await openStream(url, from('192.0.2.7'))
+        if (attempt.status === 200) return attempt
+        attempt.close()
+        return undefined
+      })
       open.push(again)
-      assert.equal(again.status, 200)
     } finally {
       for (const s of open) s.close()
     }

@@ -136,7 +136,7 @@ describe('problem responses', () => {
 
   test('answers 503 unavailable with Retry-After while the server shuts down', async () => {
     const streams = createStubStreamHub()
-    streams.closeDelayMs = 400
+    const endShutdown = streams.closeGate.hold()
     const closing = await createTestWorld({ streams })
     try {
       const client = createApiClient(closing)
@@ -151,8 +151,10 @@ describe('problem responses', () => {
         assert.equal(res.json.type, problemType('unavailable'))
         assert.match(res.headers.get('retry-after')!, /^[1-9][0-9]*$/)
       }
+      endShutdown()
       await closed
     } finally {
+      endShutdown()
       await closing.close()
     }
   })

@@ -397,19 +397,30 @@ for (const cors of ['*', 'https://app.example.com,https://other.example.com']) {
     test('answers identically while shutting down', async () => {
       const answers: WireResponse[] = []
       const closing: Promise<void>[] = []
-      for (const w of [fast, framework]) {
-        const client = createWireClient(Number(new URL(w.baseUrl).port))
-        await client.send('GET', `/v1/contests/${settled[0]!.ticker}`, { ...auth(), 'X-Request-Id': 'warm' })
-        const hub = w.streams as StubStreamHub
-        hub.closeDelayMs = 300
-        closing.push(w.app.close())
-        await waitUntil(() => hub.closing, 'the shutdown to begin')
-        const fresh = createWireClient(Number(new URL(w.baseUrl).port))
-        answers.push(
-          await fresh.send('GET', `/v1/contests/${settled[0]!.ticker}`, { ...auth(), 'X-Request-Id': 'bye' }),
-        )
-        fresh.close()
-        client.close()
+      const endShutdowns: Array<() => void> = []
+      try {
+        for (const w of [fast, framework]) {
+          const client = createWireClient(Number(new URL(w.baseUrl).port))
+          await client.send('GET', `/v1/contests/${settled[0]!.ticker}`, {
+            ...auth(),
+            'X-Request-Id': 'warm',
+          })
+          const hub = w.streams as StubStreamHub
+          endShutdowns.push(hub.closeGate.hold())
+          closing.push(w.app.close())
+          await waitUntil(() => hub.closing, 'the shutdown to begin')
+          const fresh = createWireClient(Number(new URL(w.baseUrl).port))
+          answers.push(
+            await fresh.send('GET', `/v1/contests/${settled[0]!.ticker}`, {
+              ...auth(),
+              'X-Request-Id': 'bye',
+            }),
+          )
+          fresh.close()
+          client.close()
+        }
+      } finally {
+        for (const end of endShutdowns) end()
       }
       await Promise.all(closing)
       const [a, b] = answers as [WireResponse, WireResponse]

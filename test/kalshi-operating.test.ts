@@ -6,7 +6,7 @@ import { describe, it } from 'node:test'
 import { KALSHI_USER_AGENT } from '../src/feeds/kalshi/kalshi-client.ts'
 import { makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
-import { eventually } from './support/spot-world.ts'
+import { eventually } from './support/wait.ts'
 
 const QUARTER = 15 * MINUTE
 const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
@@ -25,7 +25,8 @@ describe('Kalshi on the real venue › listing economically', () => {
     const current = Math.floor(Date.now() / QUARTER) * QUARTER
     const w = await startKalshiVenueWorld({
       seed: (k) => {
-        // a day of finalized windows behind, the live one, and a day of initialized ones ahead (§2.3)
+        // a day of finalized windows behind, the live one, and a day of initialized ones ahead
+        // (venue facts §2.3)
         for (let open = current - 96 * QUARTER; open <= current + 95 * QUARTER; open += QUARTER) {
           const past = open + QUARTER <= Date.now()
           k.addMarket(

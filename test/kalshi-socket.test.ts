@@ -1,6 +1,6 @@
 // The venue's WebSocket with an API key, against the fixture venue over real sockets: the signed
 // handshake, the two subscriptions, BRTI as the model's spot while fresh, results before REST shows
-// them, and an outage that costs REST nothing (reference §1.11, §4.4).
+// them, and an outage that costs REST nothing (venue facts §1.11, §4.4).
 import assert from 'node:assert/strict'
 import { generateKeyPairSync } from 'node:crypto'
 import { describe, it } from 'node:test'
@@ -9,7 +9,8 @@ import { createKalshiSocket, parseSocketFrame, socketUrlFor } from '../src/feeds
 import { createRequestSigner } from '../src/feeds/kalshi/request-signing.ts'
 import { makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
-import { eventually, startSpotWorld } from './support/spot-world.ts'
+import { startSpotWorld } from './support/spot-world.ts'
+import { eventually } from './support/wait.ts'
 
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
 const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString()
@@ -42,7 +43,7 @@ describe('Kalshi socket › frames and URLs', () => {
     assert.equal(socketUrlFor('http://127.0.0.1:8080/trade-api/v2'), 'ws://127.0.0.1:8080/trade-api/ws/v2')
   })
 
-  it('reads the reference’s frames: BRTI parsed twice, lifecycle events, errors', () => {
+  it('reads the venue’s frames (venue facts §1.11): BRTI parsed twice, lifecycle events, errors', () => {
     const cf = '{"type":"value","id":"BRTI","time":1772486985000,"value":"68431.92"}'
     assert.deepEqual(
       parseSocketFrame(

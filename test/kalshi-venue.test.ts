@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { fixtureTicker, makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
+import { createManualClock } from './support/manual-clock.ts'
 
 // whole minutes, so fixture tickers (which carry the close minute) are distinct per window
 const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
@@ -169,12 +170,13 @@ describe('Kalshi venue › quotes', () => {
   })
 
   it('asks the book at most once per interval per ticker, answering the rest from the last result', async () => {
+    const clock = createManualClock(Date.now())
     const w = await startKalshiVenueWorld({
       seed: (k) => {
         k.addMarket(live)
         k.setOrderbook(live.ticker, { yes: [['0.4000', '1.00']], no: [['0.5500', '1.00']] })
       },
-      venue: { orderbookMinIntervalMs: 300 },
+      venue: { orderbookMinIntervalMs: 300, wallClock: clock },
     })
     try {
       const first = await Promise.all([1, 2, 3].map(() => w.venue.quote(live.ticker, NOW)))
@@ -182,7 +184,10 @@ describe('Kalshi venue › quotes', () => {
       w.kalshi.setOrderbook(live.ticker, { yes: [['0.4100', '1.00']], no: [['0.5500', '1.00']] })
       assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 45, downAskCents: 60 })
       assert.equal(w.requestsTo(`/markets/${live.ticker}/orderbook`).length, 1)
-      await new Promise((r) => setTimeout(r, 320))
+      clock.advance(299)
+      assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 45, downAskCents: 60 })
+      assert.equal(w.requestsTo(`/markets/${live.ticker}/orderbook`).length, 1)
+      clock.advance(1)
       assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 45, downAskCents: 59 })
       assert.equal(w.requestsTo(`/markets/${live.ticker}/orderbook`).length, 2)
     } finally {

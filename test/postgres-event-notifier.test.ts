@@ -7,8 +7,9 @@ import { waitFor } from './support/wait.ts'
 
 const silent = { warn: () => undefined, info: () => undefined }
 
-// PostgresEventNotifier against the event notifier contract, plus what only LISTEN/NOTIFY can show:
-// latency across connections, schemas kept apart, and a killed listening connection.
+// PostgresEventNotifier against the event notifier contract (which sends and receives on separate
+// connections), plus what only LISTEN/NOTIFY can show: schemas kept apart, and a killed listening
+// connection. How fast a wake-up crosses is a speed, measured by the benchmarks, not asserted here.
 runEventNotifierContract('PostgresEventNotifier', {
   async create() {
     const url = uniqueSchemaUrl('notify_contract')
@@ -20,36 +21,24 @@ runEventNotifierContract('PostgresEventNotifier', {
 })
 
 describe('PostgresEventNotifier', () => {
-  it('wakes a subscriber in another process-like instance within 100 ms of notify', async () => {
-    const url = uniqueSchemaUrl('notify')
-    const engineSide = createPostgresEventNotifier(url, silent)
-    const apiSide = createPostgresEventNotifier(url, silent)
-    try {
-      const seen: Array<{ seq: number | null; at: number }> = []
-      await apiSide.subscribe((seq) => seen.push({ seq, at: Date.now() }))
-      const sentAt = Date.now()
-      await engineSide.notify(42)
-      const hit = await waitFor('the wake-up', () => seen.find((s) => s.seq === 42), 2000, 5)
-      assert.ok(hit.at - sentAt < 100, `wake-up took ${hit.at - sentAt} ms`)
-    } finally {
-      await engineSide.close()
-      await apiSide.close()
-    }
-  })
-
   it('never wakes deployments in other schemas', async () => {
+    const urlB = uniqueSchemaUrl('notify_b')
     const a = createPostgresEventNotifier(uniqueSchemaUrl('notify_a'), silent)
-    const b = createPostgresEventNotifier(uniqueSchemaUrl('notify_b'), silent)
+    const b = createPostgresEventNotifier(urlB, silent)
+    const bSender = createPostgresEventNotifier(urlB, silent)
     try {
       const seen: Array<number | null> = []
       await b.subscribe((seq) => seen.push(seq))
       await a.notify(7)
-      await a.subscribe(() => undefined)
-      await new Promise((r) => setTimeout(r, 150))
-      assert.ok(!seen.includes(7))
+      // PostgreSQL delivers notifications in commit order: once b has its own schema's later
+      // notification, a's earlier one would have reached it too had it shared the channel
+      await bSender.notify(8)
+      await waitFor('the wake-up from its own schema', () => (seen.includes(8) ? true : undefined), 5000, 5)
+      assert.ok(!seen.includes(7), `woken with ${seen}`)
     } finally {
       await a.close()
       await b.close()
+      await bSender.close()
     }
   })
 

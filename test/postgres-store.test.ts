@@ -166,9 +166,8 @@ describe('PostgresStore on a server', () => {
     const lock = [LOCK_CLASS.events, schemaLockId(schema)]
     await withTestClient(async (holder) => {
       await holder.query('SELECT pg_advisory_lock($1, $2)', lock)
-      const started = Date.now()
+      // ended by the statement timeout, not by the lock: the lock is held until after it rejects
       await assert.rejects(store.appendEvent(keyEvent()), /statement timeout/)
-      assert.ok(Date.now() - started < 2_000)
       await holder.query('SELECT pg_advisory_unlock($1, $2)', lock)
     })
     assert.equal(await store.latestSeq(), 0)

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { SpotExchange } from '../src/feeds/spot/spot-exchange.ts'
 import type { FixtureCandle } from './fixtures/exchange-fixtures.ts'
-import { eventually, startSpotWorld } from './support/spot-world.ts'
+import { startSpotWorld } from './support/spot-world.ts'
+import { eventually } from './support/wait.ts'
 
 const T0 = Date.UTC(2026, 2, 2, 12) // a minute boundary
 const MIN = 60_000

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { within } from './support/wait.ts'
 
 const SCRIPT = fileURLToPath(new URL('./support/spot-feed-lifecycle.ts', import.meta.url))
 
@@ -13,10 +14,13 @@ describe('createSpotFeed › close', () => {
     let err = ''
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (err += d))
-    const killer = setTimeout(() => child.kill('SIGKILL'), 8_000)
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
-    clearTimeout(killer)
-    assert.equal(code, 0, `child did not exit cleanly: ${err}`)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
+    try {
+      const code = await within(exited, 'the process to exit on its own', 8_000)
+      assert.equal(code, 0, `child did not exit cleanly: ${err}`)
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    }
     assert.equal(out.trim(), 'spot 68433.15')
   })
 })

@@ -2,7 +2,8 @@
 // reconnects, REST fallback, and source status.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { eventually, sleep, startSpotWorld } from './support/spot-world.ts'
+import { startSpotWorld } from './support/spot-world.ts'
+import { eventually, waitUntil } from './support/wait.ts'
 
 describe('createSpotFeed › spot', () => {
   it('is the median of the three exchanges’ mids and follows their pushes', async () => {
@@ -89,7 +90,16 @@ describe('createSpotFeed › spot', () => {
         () => w.feed.spotAt(Date.now()),
         (s) => s === null,
       )
-      assert.ok(w.feed.sources().every((s) => !s.fresh && s.state === 'ok'))
+      // the spot is gone once two are stale; the third follows within a heartbeat or a REST poll,
+      // and none is down yet: down comes only downAfterMs after each one's last message
+      const stale = await eventually(
+        () => w.feed.sources(),
+        (ss) => ss.every((s) => !s.fresh),
+      )
+      assert.deepEqual(
+        stale.map((s) => s.state),
+        ['ok', 'ok', 'ok'],
+      )
       await eventually(
         () => w.feed.sources(),
         (ss) => ss.every((s) => s.state === 'down'),
@@ -303,7 +313,13 @@ describe('createSpotFeed › connection faults', () => {
         () => w.feed.spotAt(Date.now()),
         (s) => s === 68500.5,
       )
-      await sleep(300) // longer than healthyAfterMs, with prices: a healthy connection
+      // longer than healthyAfterMs (200 ms), with prices: a healthy connection. Four of the fixture's
+      // 100 ms heartbeat rounds after the price span at least 300 ms.
+      const beats = w.ex.kraken.heartbeatsSent()
+      await waitUntil(
+        () => w.ex.kraken.heartbeatsSent() >= beats + 4,
+        'four heartbeat rounds on the priced socket',
+      )
       w.ex.kraken.dropConnections()
       await eventually(retries, (r) => r.length >= 7)
       assert.equal(retries()[6], 19)
@@ -324,7 +340,12 @@ describe('createSpotFeed › connection faults', () => {
         () => w.feed.spotAt(Date.now()),
         (s) => s === 68751,
       )
-      await sleep(900) // past the 600 ms silence limit with no trade on the socket
+      // past the 600 ms silence limit with no trade on the socket: six of the client's 150 ms
+      // bts:heartbeat rounds after the price span at least 750 ms
+      const heartbeats = () =>
+        w.ex.bitstamp.clientMessages.filter((m) => (m as { event?: string }).event === 'bts:heartbeat').length
+      const sent = heartbeats()
+      await waitUntil(() => heartbeats() >= sent + 6, 'six bts:heartbeat rounds')
       assert.equal(w.ex.bitstamp.subscriptions.length, 1)
       assert.equal(w.ex.bitstamp.connections(), 1)
       assert.equal(await w.feed.spotAt(Date.now()), 68751)
@@ -341,8 +362,10 @@ describe('createSpotFeed › connection faults', () => {
         () => w.ex.kraken.subscriptions.length,
         (n) => n === 1,
       )
-      // heartbeats every 100 ms keep a quiet socket alive well past the 600 ms silence limit
-      await sleep(900)
+      // heartbeats every 100 ms keep a quiet socket alive well past the 600 ms silence limit: nine
+      // rounds span at least 800 ms
+      const beats = w.ex.kraken.heartbeatsSent()
+      await waitUntil(() => w.ex.kraken.heartbeatsSent() >= beats + 9, 'nine heartbeat rounds')
       assert.equal(w.ex.kraken.subscriptions.length, 1)
       w.ex.kraken.silence(true)
       await eventually(
@@ -378,7 +401,12 @@ describe('createSpotFeed › connection faults', () => {
           (s) => s === bid + 0.5,
         )
       }
-      await sleep(800) // twice maxAge: only the REST poll can keep it fresh
+      // twice maxAge and more: nine of the 100 ms REST polls span at least 800 ms; only they can
+      // keep the price fresh
+      const tickerPolls = () =>
+        w.ex.coinbase.requests.filter((r) => r.path === '/products/BTC-USD/ticker').length
+      const polled = tickerPolls()
+      await waitUntil(() => tickerPolls() >= polled + 9, 'nine more REST polls')
       assert.equal(await w.feed.spotAt(Date.now()), 68620.5)
       assert.equal(w.feed.sources()[0]?.fresh, true)
       assert.equal(w.ex.coinbase.connections(), 0)

@@ -1,19 +1,18 @@
 // SqliteStore against the store contract, plus what only a file-backed SQLite store can promise.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { after, describe, it } from 'node:test'
-import { promisify } from 'node:util'
 import type { Store } from '../src/ports/store.ts'
 import { applyMigrations, MIGRATIONS } from '../src/store/sqlite/migrations.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { runStoreContract } from './store-contract.ts'
 import { makeContest, makeKey } from './support/contest-fixtures.ts'
+import { waitUntil } from './support/wait.ts'
 
-const execFileAsync = promisify(execFile)
 const dirs = new Map<Store, string>()
 
 runStoreContract('SqliteStore', {
@@ -89,18 +88,32 @@ describe('SqliteStore on a file', () => {
   it('applies migrations once when two processes start on a fresh file at once', async () => {
     const path = await tempPath()
     const storeModule = new URL('../src/store/sqlite/sqlite-store.ts', import.meta.url).href
-    // both children wait for one shared instant, so their migrations really overlap
+    // both children say they are ready, then wait for one shared go, so their migrations really overlap
     const script = `import { createSqliteStore } from ${JSON.stringify(storeModule)}
-      await new Promise((resolve) => setTimeout(resolve, Number(process.argv[2]) - Date.now()))
+      process.stdout.write('ready\\n')
+      await new Promise((resolve) => process.stdin.once('data', resolve))
+      process.stdin.pause()
       const store = createSqliteStore(process.argv[1])
       await store.migrate()
       process.stdout.write(await store.epoch())
       await store.close()`
-    const startAt = String(Date.now() + 300)
-    const run = () => execFileAsync(process.execPath, ['--input-type=module', '-e', script, path, startAt])
-    const [a, b] = await Promise.all([run(), run()])
-    assert.match(a.stdout, /^[0-9a-z]{8}$/)
-    assert.equal(b.stdout, a.stdout, 'both processes see the one epoch')
+    const children = [0, 1].map(() => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, path], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      })
+      let out = ''
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d
+      })
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+      return { child, out: () => out, exited }
+    })
+    await waitUntil(() => children.every((c) => c.out() === 'ready\n'), 'both processes to be ready')
+    for (const c of children) c.child.stdin.end('go\n')
+    assert.deepEqual(await Promise.all(children.map((c) => c.exited)), [0, 0])
+    const [a, b] = children.map((c) => c.out().slice('ready\n'.length)) as [string, string]
+    assert.match(a, /^[0-9a-z]{8}$/)
+    assert.equal(b, a, 'both processes see the one epoch')
     const db = new DatabaseSync(path)
     try {
       const count = db.prepare('SELECT count(*) AS n FROM schema_migrations').get()?.n

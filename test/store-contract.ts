@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, it } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { CONTEST_MS, type Contest, settleContest } from '../src/domain/contest.ts'
 import { toContestView, toSignalView } from '../src/domain/contest-view.ts'
 import type { NewEvent, StoredEvent } from '../src/domain/events.ts'
@@ -787,15 +786,20 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         assert.equal(await store.latestSeq(), seqs.at(-1))
       })
 
-      test('pruneEvents deletes only events appended before the given time and returns how many', async (store) => {
-        const old = await store.appendEvent(customEvent())
-        await sleep(5)
-        const recent = await store.appendEvent(customEvent())
-        assert.ok(old.appendedAt < recent.appendedAt)
-        assert.equal(await store.pruneEvents(recent.appendedAt), 1)
-        assert.deepEqual(await allEvents(store), [recent])
-        assert.equal(await store.pruneEvents(recent.appendedAt), 0)
-      })
+      const pruneClock = createManualClock(1_000_000)
+      test(
+        'pruneEvents deletes only events appended before the given time and returns how many',
+        async (store) => {
+          const old = await store.appendEvent(customEvent())
+          pruneClock.advance(5)
+          const recent = await store.appendEvent(customEvent())
+          assert.ok(old.appendedAt < recent.appendedAt)
+          assert.equal(await store.pruneEvents(recent.appendedAt), 1)
+          assert.deepEqual(await allEvents(store), [recent])
+          assert.equal(await store.pruneEvents(recent.appendedAt), 0)
+        },
+        { wallClock: pruneClock },
+      )
 
       test('never reuses a seq after pruning, even once the log is empty', async (store) => {
         await store.appendEvent(customEvent())
@@ -808,16 +812,21 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         assert.equal(await store.latestSeq(), next.seq)
       })
 
-      test('hasEvent is true for a retained event and false for a pruned or never appended one', async (store) => {
-        const old = await store.appendEvent(customEvent())
-        await sleep(5)
-        const kept = await store.appendEvent(customEvent())
-        await store.pruneEvents(kept.appendedAt)
-        assert.equal(await store.hasEvent(kept.seq), true)
-        assert.equal(await store.hasEvent(old.seq), false)
-        assert.equal(await store.hasEvent(kept.seq + 1), false)
-        assert.equal(await store.hasEvent(0), false)
-      })
+      const hasEventClock = createManualClock(1_000_000)
+      test(
+        'hasEvent is true for a retained event and false for a pruned or never appended one',
+        async (store) => {
+          const old = await store.appendEvent(customEvent())
+          hasEventClock.advance(5)
+          const kept = await store.appendEvent(customEvent())
+          await store.pruneEvents(kept.appendedAt)
+          assert.equal(await store.hasEvent(kept.seq), true)
+          assert.equal(await store.hasEvent(old.seq), false)
+          assert.equal(await store.hasEvent(kept.seq + 1), false)
+          assert.equal(await store.hasEvent(0), false)
+        },
+        { wallClock: hasEventClock },
+      )
     })
 
     describe('engine heartbeat', () => {

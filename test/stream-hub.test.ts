@@ -2,7 +2,7 @@
 // and shutdown, with the SQLite store and the log follower it runs on in production.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { MINUTE_MS } from '../src/domain/contest.ts'
 import { formatEventId } from '../src/domain/event-id.ts'
 import type { StoredEvent } from '../src/domain/events.ts'
@@ -286,13 +286,22 @@ describe('stream hub › ticker scope', () => {
 
 describe('stream hub › connection lifecycle', () => {
   test('keep-alive comments arrive every heartbeatMs', async (t) => {
-    const w = await createStreamWorld(t, { heartbeatMs: 50 })
-    const client = await w.connect(newSeries())
-    await waitUntil(() => client.commentTimes.length >= 5, 'five keep-alives')
+    // the hub's interval runs on the test's timers: five heartbeats are five keep-alives, no more
+    t.mock.timers.enable({ apis: ['setInterval'] })
+    const w = await createStreamWorld(t, { heartbeatMs: 1000 })
+    const series = newSeries()
+    const client = await w.connect(series)
+    await waitUntil(() => client.frames.length >= 1, 'the retry frame')
+    for (let beat = 1; beat <= 5; beat++) {
+      t.mock.timers.tick(1000)
+      await waitUntil(() => client.commentTimes.length >= beat, `keep-alive ${beat}`)
+    }
+    // an event written after the fifth heartbeat arrives after every keep-alive written before it
+    const opened = await w.open(makeNextContest(series))
+    await eventsUpTo(client, w.expect(opened).id)
     assert.deepEqual(client.frames[0], { kind: 'retry', ms: 3000 })
-    assert.ok(client.frames.slice(1).every((f) => f.kind === 'comment' && f.text === 'keep-alive'))
-    const gaps = client.commentTimes.slice(1).map((at, i) => at - client.commentTimes[i]!)
-    for (const gap of gaps) assert.ok(gap > 25 && gap < 500, `keep-alive gap of ${gap.toFixed(0)} ms`)
+    assert.deepEqual(client.frames.slice(1, 6), Array(5).fill({ kind: 'comment', text: 'keep-alive' }))
+    assert.equal(client.commentTimes.length, 5)
   })
 
   test('a disconnecting client is removed and nothing is written to it afterwards', async (t) => {
@@ -310,7 +319,9 @@ describe('stream hub › connection lifecycle', () => {
     await waitUntil(() => w.hub.size() === 1, 'the subscriber to be removed')
     const s1 = await w.signal(c, 1)
     assert.deepEqual(await eventsUpTo(staying, w.expect(s1).id), [opened, s1].map(w.expect))
-    await sleep(60) // a few keep-alive rounds with the departed client gone
+    // a few keep-alive rounds with the departed client gone
+    const beats = staying.commentTimes.length
+    await waitUntil(() => staying.commentTimes.length >= beats + 3, 'three more keep-alive rounds')
     assert.deepEqual(w.logs, { warn: [], error: [] })
   })
 

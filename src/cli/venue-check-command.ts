@@ -12,7 +12,7 @@ export type VenueCheckOutput = { out: (line: string) => void; err: (line: string
 
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 
-/** A 451 is a hosting fault, not an outage: say what to do about it (reference §1.12). */
+/** A 451 is a hosting fault, not an outage: say what to do about it (venue facts §1.12). */
 function hintFor(failure: string): string {
   return failure.startsWith('HTTP 451')
     ? ' (the venue refuses this region: run from one it serves, e.g. a US host)'

@@ -9,7 +9,7 @@ export const QUARTER_MS = 15 * MINUTE_MS
 
 /**
  * Marks a close time in the second pass of the hour repeated when DST ends (01:00–01:59 local
- * happens twice). The venue's naming there is unknown (reference §6), and two windows must never
+ * happens twice). The venue's naming there is unknown (venue facts §2.2), and two windows must never
  * share a ticker because the ticker is the contest's key, so the second pass gets this suffix.
  */
 export const REPEATED_HOUR_MARK = 'B'

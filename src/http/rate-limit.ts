@@ -1,10 +1,10 @@
-// The rate limiter at the edge (decisions §5, spec §7–8): one token per request from the bucket of
-// the client's address, taken in the first onRequest hook so a refused request runs nothing else —
-// no key check, no store read. Only GET/HEAD /v1/health and CORS preflights are free; 401s, 404s,
-// 405s, the OpenAPI document and problem pages all count. The limit headers appear on 429 only.
-// The fast path (fast-path.ts) takes its token through `take` too; a request it hands over to the
-// framework carries that answer, and the hook uses it instead of taking a second token. Both count by
-// the client address of request-rules.ts.
+// The rate limiter at the edge (decisions §5, docs/api-contract.md §7–8): one token per request
+// from the bucket of the client's address, taken in the first onRequest hook so a refused request
+// runs nothing else — no key check, no store read. Only GET/HEAD /v1/health and CORS preflights are
+// free; 401s, 404s, 405s, the OpenAPI document and problem pages all count. The limit headers
+// appear on 429 only. The fast path (fast-path.ts) takes its token through `take` too; a request it
+// hands over to the framework carries that answer, and the hook uses it instead of taking a second
+// token. Both count by the client address of request-rules.ts.
 import type { IncomingMessage } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BucketPolicy } from '../domain/token-bucket.ts'

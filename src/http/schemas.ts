@@ -16,7 +16,7 @@ const nullable = (schema: object, description: string) =>
 
 const instant = (description: string) => Type.String({ format: 'date-time', description })
 
-// ---- resources (spec §2)
+// ---- resources (docs/api-contract.md §2)
 
 export const SignalSchema = Type.Object(
   {

@@ -12,7 +12,8 @@ import {
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 
-const ANCHOR_KEY = 'virtual-clock'
+/** The store setting that holds the deployment's timeline (a ClockAnchor as JSON). */
+export const ANCHOR_KEY = 'virtual-clock'
 
 /** The clock of an anchor's timeline, read off `wall`; `wall` itself when they are the same. */
 export function createVirtualClock(wall: Clock, anchor: ClockAnchor): Clock {

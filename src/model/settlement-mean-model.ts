@@ -1,6 +1,6 @@
 // Model v2: the probability that the venue's settlement quantity (the mean of 60 one-second index
 // prints before the close, rounded to cents) is at least the strike, from what the engine observed at
-// the instant it observed it (signals.md §4, decisions §3 and §11).
+// the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { estimateBasis } from './basis.ts'
 import { type ModelV2Params, modelV2Version, type PoolBucket } from './params.ts'

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createClient } from 'redis'
 import { freePort } from '../support/redis.ts'
+import { waitUntil } from '../support/wait.ts'
 import { lastLine, onPath } from './programs.ts'
 import { Unmet } from './report.ts'
 import type { PrivateService, Resolved } from './services.ts'
@@ -116,12 +117,13 @@ async function startPrivateRedis(server: string): Promise<PrivateService> {
 
 /** Waits for the new server to answer, or to exit (its port was taken). */
 async function answers(url: string, child: ChildProcess): Promise<boolean> {
-  const deadline = Date.now() + 10_000
-  while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
-    if ((await unanswered(url)) === null) return true
-    await new Promise((resolve) => setTimeout(resolve, 50))
+  const exited = () => child.exitCode !== null || child.signalCode !== null
+  try {
+    await waitUntil(async () => exited() || (await unanswered(url)) === null, 'the new redis-server', 10_000)
+  } catch {
+    return false
   }
-  return false
+  return !exited()
 }
 
 function readLog(file: string): string {

@@ -8,6 +8,7 @@ import {
   type KalshiFixtureOptions,
   startKalshiFixture,
 } from '../fixtures/kalshi-fixture.ts'
+import { waitUntil } from './wait.ts'
 
 export const SERIES = 'KXBTC15M'
 export const MINUTE = 60_000
@@ -82,11 +83,7 @@ export async function startKalshiVenueWorld(
     async polls(count = 1) {
       // a poll has finished once the next one has started its first listing
       const target = openListings() + count
-      const deadline = Date.now() + 5_000
-      while (openListings() < target) {
-        if (Date.now() > deadline) throw new Error(`no ${count} more polls within 5 s`)
-        await new Promise((r) => setTimeout(r, 10))
-      }
+      await waitUntil(() => openListings() >= target, `${count} more polls`)
     },
     async close() {
       await venue.close()

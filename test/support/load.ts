@@ -1,15 +1,16 @@
-// Request load for the gray-failure tests: a steady rate of keyed reads spread over replicas and
-// client addresses, every answer recorded with its status, latency and Retry-After.
-import { setTimeout as sleep } from 'node:timers/promises'
+// Request load for the gray-failure tests: a few clients sending keyed reads back to back, spread
+// over replicas and client addresses, every answer recorded with its status and Retry-After and
+// with the phase of the test it was sent and answered in. Nothing here is timed: a test marks its
+// phases (Redis paused, resumed) and asks which answers came when (test/README.md).
 
 export type Sample = {
-  /** ms since the load started, when the request was sent */
-  at: number
   path: string
   status: number
-  ms: number
   retryAfter: string | null
   contentType: string | null
+  /** the phase marked when the request was sent, and when its answer (or failure) came */
+  sentIn: string
+  answeredIn: string
 }
 
 export type LoadOptions = {
@@ -17,24 +18,32 @@ export type LoadOptions = {
   /** request n: its path and the key it sends (default `key`) */
   requestOf: (n: number) => { path: string; key?: string }
   key: string
-  ratePerSec: number
-  durationMs: number
+  /** how many requests are in flight at once: each client sends its next once answered */
+  clients: number
   /** X-Forwarded-For of request n (distinct addresses keep the rate limiter out of the way) */
   clientOf?: (n: number) => string
 }
 
-export type LoadRun = { samples: Sample[]; startedAt: number; done: Promise<Sample[]> }
+export type LoadRun = {
+  /** every answer so far, in the order they came */
+  samples: Sample[]
+  /** names the phase later requests and answers are recorded in */
+  mark(phase: string): void
+  /** sends no new request; resolves with every sample once the requests in flight have answered */
+  stop(): Promise<Sample[]>
+}
 
-/** Starts the load and returns at once; `done` resolves when every request has answered. */
+/** Starts the load in phase `start` and returns at once. */
 export function startLoad(opts: LoadOptions): LoadRun {
   const samples: Sample[] = []
-  const startedAt = performance.now()
   const clientOf = opts.clientOf ?? ((n: number) => `203.0.113.${(n % 250) + 1}`)
-  const inflight = new Set<Promise<void>>()
+  let phase = 'start'
+  let stopped = false
+  let next = 0
   const one = async (n: number) => {
     const { path, key = opts.key } = opts.requestOf(n)
     const url = opts.urls[n % opts.urls.length]!
-    const sent = performance.now()
+    const sentIn = phase
     let status = 0
     let retryAfter: string | null = null
     let contentType: string | null = null
@@ -50,33 +59,22 @@ export function startLoad(opts: LoadOptions): LoadRun {
     } catch {
       status = -1 // no answer at all
     }
-    samples.push({
-      at: sent - startedAt,
-      path,
-      status,
-      ms: performance.now() - sent,
-      retryAfter,
-      contentType,
-    })
+    samples.push({ path, status, retryAfter, contentType, sentIn, answeredIn: phase })
   }
-  const done = (async () => {
-    const interval = 1000 / opts.ratePerSec
-    for (let n = 0; performance.now() - startedAt < opts.durationMs; n++) {
-      const p = one(n).finally(() => inflight.delete(p))
-      inflight.add(p)
-      const next = startedAt + (n + 1) * interval
-      await sleep(Math.max(0, next - performance.now()))
-    }
-    await Promise.all(inflight)
-    return samples
-  })()
-  return { samples, startedAt, done }
-}
-
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+  const clients = Array.from({ length: opts.clients }, async () => {
+    while (!stopped) await one(next++)
+  })
+  return {
+    samples,
+    mark: (p) => {
+      phase = p
+    },
+    async stop() {
+      stopped = true
+      await Promise.all(clients)
+      return samples
+    },
+  }
 }
 
 export function statusCounts(samples: readonly Sample[]): Record<string, number> {

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { createClient } from 'redis'
+import { waitUntil } from './wait.ts'
 
 /** The machine's server, used when it answers and nothing else is set. */
 export const MACHINE_REDIS_URL = 'redis://127.0.0.1:6379'
@@ -62,19 +63,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         stdio: 'ignore',
       },
     )
-    const deadline = Date.now() + 5000
-    for (;;) {
+    await waitUntil(async () => {
       const probe = createClient({ url, socket: { reconnectStrategy: false } })
       probe.on('error', () => undefined)
-      try {
-        await probe.connect()
-        await probe.close()
-        return
-      } catch {
-        if (Date.now() > deadline) throw new Error('private redis-server did not start')
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    }
+      await probe.connect()
+      await probe.close()
+      return true
+    }, 'the private redis-server to answer')
   }
   const stop = async () => {
     const c = child

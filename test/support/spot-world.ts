@@ -82,21 +82,3 @@ export async function startSpotWorld(
     },
   }
 }
-
-/** Polls `probe` until it returns a value `accept` likes; fails with the last value after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => T | Promise<T>,
-  accept: (v: T) => boolean,
-  timeoutMs = 3_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (accept(v)) return v
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(v)}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))

@@ -1,12 +1,13 @@
 // A StreamHub stand-in for HTTP tests: records each attach, writes the retry frame and holds the
-// response open until close(), whose duration a test can stretch to observe shutdown.
+// response open until close(), which a test can hold open to observe shutdown.
 import type { ServerResponse } from 'node:http'
 import type { StreamHub, StreamOpenRequest } from '../../src/stream/stream-hub.ts'
+import { createGate, type Gate } from './gate.ts'
 
 export type StubStreamHub = StreamHub & {
   attached: StreamOpenRequest[]
-  /** delay close() by this many ms (tests of the shutdown window) */
-  closeDelayMs: number
+  /** close() passes this gate: hold it to keep the shutdown window open (tests of shutdown) */
+  closeGate: Gate
   /** true once close() was called: the app is shutting down (its preClose hook ran) */
   closing: boolean
 }
@@ -16,7 +17,7 @@ export function createStubStreamHub(): StubStreamHub {
   let closed = false
   const hub: StubStreamHub = {
     attached: [],
-    closeDelayMs: 0,
+    closeGate: createGate(),
     closing: false,
     async attach(res, request) {
       hub.attached.push(request)
@@ -32,7 +33,7 @@ export function createStubStreamHub(): StubStreamHub {
     async close() {
       closed = true
       hub.closing = true
-      if (hub.closeDelayMs > 0) await new Promise((r) => setTimeout(r, hub.closeDelayMs))
+      await hub.closeGate.pass()
       for (const res of open) res.end()
       open.clear()
     },

@@ -1,4 +1,4 @@
-// The exchange's own status and schedule (reference §1.13): whether trading is permitted now, and
+// The exchange's own status and schedule (venue facts §1.13): whether trading is permitted now, and
 // whether a pause is one the venue scheduled (the weekly Thursday 03:00–05:00 ET maintenance, a
 // listed maintenance window, or a gap in the standard hours) or an outage. Pure parsing and maths.
 
@@ -49,7 +49,7 @@ function minuteOfDay(text: unknown): number | null {
 }
 
 /**
- * `GET /exchange/schedule`. How the venue lists the Thursday pause is undocumented (reference §1.13
+ * `GET /exchange/schedule`. How the venue lists the Thursday pause is undocumented (venue facts §1.13
  * [U]), so both forms are read: maintenance windows, and sessions that leave the pause out. Sessions
  * that do not parse are skipped; only a body without the schedule object is malformed.
  */
@@ -105,7 +105,7 @@ export function easternClock(at: number): { day: string; minute: number } {
   }
 }
 
-/** The venue's documented weekly trading pause: Thursday 03:00–05:00 ET (reference §1.13). */
+/** The venue's documented weekly trading pause: Thursday 03:00–05:00 ET (venue facts §1.13). */
 export function inWeeklyPause(at: number): boolean {
   const { day, minute } = easternClock(at)
   return day === 'thursday' && minute >= 3 * 60 && minute < 5 * 60

@@ -1,5 +1,5 @@
 // Kalshi's fixed-point decimal strings as integers, so no price or count arithmetic touches a float
-// (reference §1.5, §1.9): dollars as integer millionths, contract counts as integer hundredths.
+// (venue facts §1.5, §1.9): dollars as integer millionths, contract counts as integer hundredths.
 
 /** One dollar in millionths: the venue's smallest documented price unit (up to 6 decimals). */
 export const MILLIONTHS_PER_DOLLAR = 1_000_000

@@ -29,7 +29,7 @@ export type KalshiClientOptions = Omit<JsonClientOptions, 'venue'>
 
 /**
  * Requests per second default to 5 across the whole adapter: unauthenticated limits are undocumented
- * and an authenticated Basic key gets about 20 reads/s (reference §1.10), so the advice is to stay
+ * and an authenticated Basic key gets about 20 reads/s (venue facts §1.10), so the advice is to stay
  * well under 10/s; 5/s leaves room for a second process on the same address.
  */
 export const KALSHI_DEFAULTS = JSON_CLIENT_DEFAULTS

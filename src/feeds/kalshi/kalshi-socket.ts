@@ -1,4 +1,4 @@
-// The venue's WebSocket, with an API key only (reference §1.11): a signed handshake, then
+// The venue's WebSocket, with an API key only (venue facts §1.11): a signed handshake, then
 // `market_lifecycle_v2` (openings, strikes, closes and results as they happen) and
 // `cfbenchmarks_value` (BRTI, the settlement index, about once a second). Reconnects with full-jitter
 // backoff and subscribes again each time. Everything here is an extra: REST polling stays complete
@@ -49,7 +49,8 @@ const secondsToMs = (v: unknown): number | null => {
 
 /**
  * One server frame, or null when it is not one this adapter can read (counted by the caller). The
- * CF Benchmarks frame inside `cfbenchmarks_value` is itself a JSON string: parsed twice (§4.4).
+ * CF Benchmarks frame inside `cfbenchmarks_value` is itself a JSON string: parsed twice
+ * (venue facts §1.11, §4.4).
  */
 export function parseSocketFrame(text: string): SocketFrame | null {
   let frame: unknown
@@ -108,7 +109,7 @@ export function parseSocketFrame(text: string): SocketFrame | null {
 }
 
 /**
- * The WebSocket URL that goes with a REST base (reference §1.1): `https://external-api.kalshi.com/
+ * The WebSocket URL that goes with a REST base (venue facts §1.1): `https://external-api.kalshi.com/
  * trade-api/v2` → `wss://external-api-ws.kalshi.com/trade-api/ws/v2`; the other hosts serve both on
  * one name; http → ws for a loopback fixture.
  */
@@ -226,7 +227,7 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
     if (closed) return
     printedThisSocket = false
     const url = new URL(opts.url)
-    // the handshake is signed like a REST call: timestamp + GET + the socket's path (reference §1.11)
+    // the handshake is signed like a REST call: timestamp + GET + the socket's path (venue facts §1.11)
     const headers = { 'user-agent': KALSHI_USER_AGENT, ...opts.signer('GET', url, clock.now()) }
     const socket = new WebSocket(url, { headers })
     ws = socket

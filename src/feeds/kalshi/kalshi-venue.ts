@@ -147,7 +147,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   /**
    * `GET /exchange/status` once a poll (a few dozen bytes) and the schedule now and then. Optional:
    * a failure holds up nothing. The status is read from an error answer too (the venue sends it
-   * with a 503 during maintenance, reference §1.13).
+   * with a 503 during maintenance, venue facts §1.13).
    */
   async function readExchange(): Promise<void> {
     const reply = await client.get(
@@ -270,7 +270,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   const announced = new Map<string, { result: string; settlementValueMillionths: number | null }>()
 
   /**
-   * One `market_lifecycle_v2` event (reference §1.11): openings, strikes, moved closes, pauses and
+   * One `market_lifecycle_v2` event (venue facts §1.11): openings, strikes, moved closes, pauses and
    * results as they happen. Only markets of the configured series are taken; REST keeps the full view.
    */
   function applyLifecycle(event: LifecycleEvent): void {
@@ -362,7 +362,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     async quote(ticker: string): Promise<VenueQuote | null> {
       const entry = book.get(ticker)
       const now = clock.now()
-      // quotes after the close are stale, then an empty book (reference §2.6): never use one
+      // quotes after the close are stale, then an empty book (venue facts §2.6): never use one
       if (!entry || phaseForStatus(entry.market.status) !== 'trading' || now >= entry.market.closeTime)
         return null
       const cached = quotes.get(ticker)

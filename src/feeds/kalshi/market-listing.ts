@@ -1,4 +1,4 @@
-// One `GET /markets` close-window listing of a series followed through every page (reference §1.4,
+// One `GET /markets` close-window listing of a series followed through every page (venue facts §1.4,
 // §1.14). Returns the raw market objects: validating them one by one is the caller's job, so one bad
 // market spoils nothing.
 import type { Logger } from '../../ports/logger.ts'
@@ -7,7 +7,7 @@ import type { KalshiClient } from './kalshi-client.ts'
 export type Listing = { ok: true; markets: unknown[] } | { ok: false; status: string; message: string }
 
 /**
- * The close window around `now` (reference §1.14): markets closing from 15 minutes ago (the one just
+ * The close window around `now` (venue facts §1.14): markets closing from 15 minutes ago (the one just
  * closed, for its result) to 30 minutes ahead (the live one and the next): three or four markets a
  * call, where the `unopened` listing moved ~96 (about 190 KB) to learn one.
  */
@@ -49,7 +49,7 @@ export async function listMarkets(
       return { ok: false, status: 'malformed', message: 'markets is not an array' }
     markets.push(...pageMarkets)
     const next = body?.cursor
-    // the docs say null ends the data, real responses send "" (reference §5.8); an empty page ends it too
+    // the docs say null ends the data, real responses send "" (venue facts §1.4); an empty page ends it too
     if (typeof next !== 'string' || next === '' || pageMarkets.length === 0) return { ok: true, markets }
     if (cursorsSeen.has(next)) {
       logger.warn({ ...filter, cursor: next }, 'kalshi listing cursor repeated; stopping there')

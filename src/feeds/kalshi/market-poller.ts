@@ -1,4 +1,4 @@
-// One poll of the venue: one close-window listing per series into the market book (reference §1.14),
+// One poll of the venue: one close-window listing per series into the market book (venue facts §1.14),
 // then `GET /markets/{ticker}` for the markets whose result is still awaited but that the listing did
 // not show (the long settlement tail past the window, or every one of a series whose listing failed:
 // a failed listing never holds up a result).
@@ -19,7 +19,7 @@ export type MarketPollerOptions = {
   series: readonly string[]
   logger: Logger
   clock: Clock
-  /** A market may 404 briefly after creation (reference §1.3); after this long it is given up. */
+  /** A market may 404 briefly after creation (venue facts §1.3); after this long it is given up. */
   notFoundGiveUpMs: number
   /** told why a listing failed: the status (HTTP code, `timeout`, `error`…) and the venue's words */
   onListingFailed?: (status: string, message: string) => void

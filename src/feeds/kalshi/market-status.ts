@@ -1,4 +1,4 @@
-// Kalshi's market `status` field (reference §1.6) as the port's MarketPhase.
+// Kalshi's market `status` field (venue facts §1.6) as the port's MarketPhase.
 import type { MarketPhase } from '../../ports/venue.ts'
 
 const PHASE_BY_STATUS = {
@@ -10,7 +10,7 @@ const PHASE_BY_STATUS = {
   disputed: 'closed',
   amended: 'closed',
   finalized: 'closed',
-  // Older API generations (and much third-party code, reference §5.3) used the filter words as field
+  // Older API generations (and much third-party code, venue facts §1.6) used the filter words as field
   // values. The current API never sends them, but if a host or proxy does, their meaning is clear.
   unopened: 'upcoming',
   open: 'trading',
@@ -38,7 +38,7 @@ export function phaseForStatus(status: KalshiStatus): MarketPhase {
 /**
  * Statuses at which the venue's result is final enough to settle on: `finalized` (paid out),
  * `amended` (re-determined after a dispute) and the legacy `settled`. A REST `determined` can still
- * be disputed and changed (reference §1.6), and REST usually jumps from `closed` to `finalized`
+ * be disputed and changed (venue facts §1.6), and REST usually jumps from `closed` to `finalized`
  * about 11 s after the close (§2.6), so waiting for it costs nothing and never needs a regrade.
  */
 export function isFinalStatus(status: KalshiStatus): boolean {

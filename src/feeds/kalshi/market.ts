@@ -1,6 +1,6 @@
-// One raw Kalshi Market object (reference §1.5) validated into the few fields the adapter uses.
+// One raw Kalshi Market object (venue facts §1.5) validated into the few fields the adapter uses.
 // Unknown fields are ignored and optional ones may be missing: the venue adds and removes fields
-// often (reference §5.19); only what the engine depends on is checked.
+// often (venue facts §1.5); only what the engine depends on is checked.
 import { parseDollarsMillionths } from './fixed-point.ts'
 import type { KalshiStatus } from './market-status.ts'
 
@@ -41,7 +41,7 @@ export function parseRfc3339(value: unknown): number | null {
   return Number.isFinite(ms) ? ms : null
 }
 
-/** `"79,604.96"` → 79604.96 (thousands separators have been seen, reference §2.5); `""` → null. */
+/** `"79,604.96"` → 79604.96 (thousands separators have been seen, venue facts §2.5); `""` → null. */
 export function parseExpirationValue(value: unknown): number | null | undefined {
   if (value === undefined || value === null || value === '') return null
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined

@@ -6,7 +6,7 @@ import { asksFromOrderbook } from './orderbook.ts'
 const book = (fp: Record<string, unknown>) => ({ orderbook_fp: fp })
 
 describe('asksFromOrderbook', () => {
-  it('derives each ask from the best bid of the opposite side (the reference example)', () => {
+  it('derives each ask from the best bid of the opposite side (the example of venue facts §1.8)', () => {
     const r = asksFromOrderbook(
       book({
         yes_dollars: [

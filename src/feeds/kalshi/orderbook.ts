@@ -1,4 +1,4 @@
-// Best asks from Kalshi's bids-only order book (reference §1.8), in integer millionths until the
+// Best asks from Kalshi's bids-only order book (venue facts §1.8), in integer millionths until the
 // final conversion to the port's cent scale. up = YES, down = NO.
 import type { VenueQuote } from '../../ports/venue.ts'
 import { malformed, type Parsed, parsed } from '../venue-http/parsed.ts'

@@ -1,4 +1,4 @@
-// Kalshi API-key request signing (reference §1.2): RSA-PSS SHA-256 over timestamp + METHOD + path.
+// Kalshi API-key request signing (venue facts §1.2): RSA-PSS SHA-256 over timestamp + METHOD + path.
 // Reads work unsigned; when a key is configured every request is signed, which also covers the
 // order-book endpoint whose auth requirement the venue's documents disagree on.
 import { constants, createPrivateKey, type KeyObject, sign } from 'node:crypto'

@@ -19,7 +19,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * Why `series` cannot be priced, or null when it can. `seriesBody` is `GET /series/{ticker}`'s
- * answer, `markets` the raw markets of its current close window (reference §1.3, §1.14).
+ * answer, `markets` the raw markets of its current close window (venue facts §1.3, §1.14).
  */
 export function whyUnpriceable(seriesBody: unknown, markets: readonly unknown[]): string | null {
   const series = isRecord(seriesBody) && isRecord(seriesBody.series) ? seriesBody.series : null

@@ -1,6 +1,6 @@
 // The venue's final result as the domain's Settlement (decisions §8): yes → up, no → down, read only
 // at a final status. A decided record whose result is still empty is waited on, never voided: this
-// series resolves missing data as No (reference §2.5, §5.27), so a void comes only from the venue.
+// series resolves missing data as No (venue facts §2.5, §1.6), so a void comes only from the venue.
 import type { Settlement } from '../../domain/contest.ts'
 import { MILLIONTHS_PER_DOLLAR } from './fixed-point.ts'
 import type { KalshiMarket } from './market.ts'

@@ -1,4 +1,4 @@
-// Kalshi's written settlement rule for KXBTC15M (reference §2.4–2.5): the simple mean of the 60
+// Kalshi's written settlement rule for KXBTC15M (venue facts §2.4–2.5): the simple mean of the 60
 // one-second index prints stamped [T − 60 s, T), rounded half up to the cent. The strike of a window
 // is that mean before its open, its settlement value that mean before its close; a tie is YES.
 

@@ -96,7 +96,7 @@ export const SIM_PARAMS = {
     missingValueRate: 1 / 200,
   },
 
-  /** the weekly trading pause: Thursday 03:00–05:00 America/New_York (reference §1.13) */
+  /** the weekly trading pause: Thursday 03:00–05:00 America/New_York (venue facts §1.13) */
   pause: { weekdayEastern: 4, fromHour: 3, toHour: 5 },
 
   /**

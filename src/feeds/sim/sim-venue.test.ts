@@ -170,7 +170,7 @@ describe('createSimVenue', () => {
             status.exchange_estimated_resume_time,
             new Date(to).toISOString().replace('.000Z', 'Z'),
           )
-        // the market itself stays listed with its strike (reference §1.13)
+        // the market itself stays listed with its strike (venue facts §1.13)
         assert.equal(m.phase, 'trading')
       }
     }

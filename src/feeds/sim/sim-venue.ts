@@ -40,7 +40,7 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
     toVenueMarket({ market: kalshiMarket(c, at), series: c.series, seenAt: at })
 
   const quoteAt = (c: SimContest, at: number): VenueQuote | null => {
-    // nothing trades before the open; after the close quotes are meaningless (reference §2.6)
+    // nothing trades before the open; after the close quotes are meaningless (venue facts §2.6)
     if (at < c.opensAt || at >= c.expiresAt || !world.tradingActive(at)) return null
     // the best asks of the book orderbookBody() writes out, read without the round trip through
     // strings (a reading's hot path; a test holds the two equal): YES ask = 1 − best NO bid

@@ -42,14 +42,14 @@ export type SimWorld = {
   tradingActive(at: number): boolean
   /** the book at `at` (empty outside trading and during the pause) */
   book(contest: SimContest, at: number): CrowdBook
-  /** `GET /markets/{ticker}`'s `market` object at `at` (reference §1.5, §2.8) */
+  /** `GET /markets/{ticker}`'s `market` object at `at` (venue facts §1.5, §2.8) */
   marketBody(contest: SimContest, at: number): Record<string, unknown>
-  /** `GET /markets/{ticker}/orderbook`'s body at `at` (reference §1.8) */
+  /** `GET /markets/{ticker}/orderbook`'s body at `at` (venue facts §1.8) */
   orderbookBody(
     contest: SimContest,
     at: number,
   ): { orderbook_fp: { yes_dollars: string[][]; no_dollars: string[][] } }
-  /** `GET /exchange/status`'s body at `at` (reference §1.13) */
+  /** `GET /exchange/status`'s body at `at` (venue facts §1.13) */
   exchangeStatusBody(at: number): Record<string, unknown>
 }
 

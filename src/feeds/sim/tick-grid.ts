@@ -1,4 +1,4 @@
-// KXBTC15M's tapered price grid (reference §1.9, `tapered_deci_cent`): 0.1 ¢ steps below 10 ¢ and
+// KXBTC15M's tapered price grid (venue facts §1.9, `tapered_deci_cent`): 0.1 ¢ steps below 10 ¢ and
 // above 90 ¢, 1 ¢ steps in between. Prices are integer millionths of a dollar, as on the wire.
 
 export const DOLLAR = 1_000_000

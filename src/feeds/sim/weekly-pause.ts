@@ -1,4 +1,4 @@
-// Kalshi's weekly trading pause (reference §1.13): Thursday 03:00–05:00 America/New_York, when
+// Kalshi's weekly trading pause (venue facts §1.13): Thursday 03:00–05:00 America/New_York, when
 // `GET /exchange/status` says `trading_active: false` and nothing can be traded.
 import { easternOffset } from '../../domain/ticker.ts'
 import type { SimParams } from './sim-params.ts'

@@ -1,9 +1,9 @@
-// Tests of the Bitstamp frame, REST ticker and OHLC parsers on the reference's shapes.
+// Tests of the Bitstamp frame, REST ticker and OHLC parsers on the shapes of venue facts §4.3.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { parseBitstampCandles, parseBitstampMessage, parseBitstampTicker } from './bitstamp.ts'
 
-// the reference's constructed order_book_btcusd message (§4.3), with a deeper ask listed out of order
+// the constructed order_book_btcusd message of venue facts §4.3, with a deeper ask listed out of order
 const BOOK = {
   data: {
     timestamp: '1772486998',

@@ -1,5 +1,5 @@
 // Bitstamp BTC/USD: the WebSocket order-book channel (a true mid: best bid and ask), the REST ticker
-// and one-minute OHLC, translated to mids and closes (reference §4.3).
+// and one-minute OHLC, translated to mids and closes (venue facts §4.3).
 import {
   type ExchangeAdapter,
   type MinuteClose,

@@ -1,4 +1,4 @@
-// Tests of the Coinbase Exchange frame, ticker and candle parsers on the reference's shapes.
+// Tests of the Coinbase Exchange frame, ticker and candle parsers on the shapes of venue facts §4.1.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {

@@ -1,5 +1,5 @@
 // Coinbase Exchange BTC-USD: WebSocket ticker and heartbeat frames, the REST ticker and one-minute
-// candles, translated to mids and closes (reference §4.1).
+// candles, translated to mids and closes (venue facts §4.1).
 import {
   type ExchangeAdapter,
   type MinuteClose,

@@ -1,4 +1,4 @@
-// Tests of the Kraken v2 frame, REST ticker and OHLC parsers on the reference's shapes.
+// Tests of the Kraken v2 frame, REST ticker and OHLC parsers on the shapes of venue facts §4.2.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { parseKrakenCandles, parseKrakenMessage, parseKrakenTicker } from './kraken.ts'

@@ -1,5 +1,5 @@
 // Kraken BTC/USD: WebSocket v2 ticker (best bid/offer trigger) and heartbeat frames, the REST ticker
-// and one-minute OHLC, translated to mids and closes (reference §4.2, pitfall 22 on pair names).
+// and one-minute OHLC, translated to mids and closes (venue facts §4.2, pair names included).
 import {
   type ExchangeAdapter,
   type MinuteClose,
@@ -38,7 +38,7 @@ export function parseKrakenMessage(raw: string): WsEvent {
   if (typeof msg.channel !== 'string') throw new SpotParseError('message.channel', 'not a string')
   if (msg.channel === 'status') {
     // sent on connect and on every change of the trading engine's state: online, maintenance,
-    // cancel_only, post_only; only `online` matches anything (reference §4.2)
+    // cancel_only, post_only; only `online` matches anything (venue facts §4.2)
     const data = asArray(msg.data, 'status.data')
     const entry = asObject(data.at(-1), 'status.data[-1]')
     if (typeof entry.system !== 'string') throw new SpotParseError('status.data[-1].system', 'not a string')
@@ -80,7 +80,7 @@ export function parseKrakenTicker(body: unknown): PriceObservation {
 
 /**
  * `GET /0/public/OHLC?pair=XBTUSD&interval=1`: rows `[time, open, high, low, close, vwap, volume, count]`.
- * The reference marks the field order and the row order unverified [U]: time is taken from index 0
+ * The field order and the row order are unverified (venue facts §4.2): time is taken from index 0
  * and close from index 4, either may be a number or a string, and rows are sorted by time here, so
  * oldest-first and newest-first answers both work.
  */

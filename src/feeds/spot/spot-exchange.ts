@@ -22,7 +22,7 @@ export type WsEvent =
   | { kind: 'alive'; note: string }
   /**
    * the exchange's trading-engine state (Kraken's `status` channel): while not `online` nothing
-   * trades and its book can go stale, so its quotes are left out (reference §4.2)
+   * trades and its book can go stale, so its quotes are left out (venue facts §4.2)
    */
   | { kind: 'status'; online: boolean; note: string }
   /** the exchange asks the client to reconnect now (Bitstamp's bts:request_reconnect) */

@@ -1,5 +1,5 @@
 // Exponential backoff with full jitter: retries from many clients spread out instead of arriving
-// together, which matters against a venue whose 429 carries no Retry-After (reference §1.10).
+// together, which matters against a venue whose 429 carries no Retry-After (venue facts §1.10).
 
 export type BackoffOptions = { baseMs: number; capMs: number }
 

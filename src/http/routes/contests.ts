@@ -1,4 +1,4 @@
-// GET /v1/contests/active, /v1/contests/{ticker} and /v1/contests (spec §4.1–4.3): every answer
+// GET /v1/contests/active, /v1/contests/{ticker} and /v1/contests (docs/api-contract.md §4): every answer
 // comes from the contest cache as pre-serialized bytes with a strong ETag.
 import type { FastifyRequest } from 'fastify'
 import type { ContestCache } from '../contest-cache.ts'

@@ -1,6 +1,7 @@
-// GET /v1/stream/contests (spec §4.4, §6): after the key check and the one token the hook took, the
-// route hands the raw response to the stream hub. It is hijacked, so it bypasses serialization
-// and compression; the CORS and request-id headers set so far are copied onto the status line.
+// GET /v1/stream/contests (docs/api-contract.md §4, §6): after the key check and the one token the
+// hook took, the route hands the raw response to the stream hub. It is hijacked, so it bypasses
+// serialization and compression; the CORS and request-id headers set so far are copied onto the
+// status line.
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyRequest } from 'fastify'
 import type { OpenStreams } from '../open-streams.ts'
