@@ -223,10 +223,8 @@ export function loadConfig(env: Env = process.env): Config {
   const recordKeepDays = int('RECORD_KEEP_DAYS', 1, 3650)
   if (recordDir !== null && venue === 'sim')
     problems.push(
-      'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
+      'RECORD_DIR records a real venue (VENUE=kalshi or polymarket); the simulator writes its tapes with `contest-signals sim tape`',
     )
-  if (recordDir !== null && venue === 'polymarket')
-    problems.push('RECORD_DIR records VENUE=kalshi only for now: Polymarket tapes are not written yet')
   const model = value('MODEL')
   if (!isModelName(model))
     problems.push(`MODEL=${JSON.stringify(model)} is not a known model (known: ${MODEL_NAMES.join(', ')})`)

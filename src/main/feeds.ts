@@ -10,7 +10,7 @@ import { createKalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
 import { checkKalshiSeries } from '../feeds/kalshi/series-check.ts'
-import { createPolymarketVenue } from '../feeds/polymarket/polymarket-venue.ts'
+import { createPolymarketVenue, type PolymarketTap } from '../feeds/polymarket/polymarket-venue.ts'
 import { checkPolymarketSeries } from '../feeds/polymarket/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
@@ -148,23 +148,34 @@ async function createPolymarketFeeds(
       { venue: 'polymarket', failure: seriesCheck.failure },
       'could not check the series against the venue; following them anyway',
     )
-  const venue = createPolymarketVenueFor(config, deps)
+  const recorder = config.recordDir === null ? null : await startRecorder(config, config.recordDir, deps)
+  // recording (decisions §12): every Gamma event body and every token's /book body as received
+  const tap = recorder
+    ? {
+        event: recorder.market,
+        book: (ticker: string, token: string, body: unknown) => recorder.book(ticker, body, token),
+      }
+    : undefined
+  const venue = createPolymarketVenueFor(config, deps, tap)
   const feed = createSpotFeed({
     sources: config.priceFeeds,
     urls: config.feedUrls,
     maxAgeMs: config.spotMaxAgeS * 1000,
     wallClock: deps.wallClock,
     logger: deps.logger,
+    ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
   })
-  return { venue, feed, recorder: null, seriesCheck }
+  return { venue, feed, recorder, seriesCheck }
 }
 
 /** The Polymarket venue as the settings describe it. */
 export function createPolymarketVenueFor(
   config: Pick<FeedSettings, 'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS'>,
   deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
+  tap?: PolymarketTap,
 ): Venue {
   return createPolymarketVenue({
+    ...(tap ? { tap } : {}),
     gammaUrl: config.polymarketGammaUrl,
     clobUrl: config.polymarketClobUrl,
     pollMs: config.polymarketPollS * 1000,

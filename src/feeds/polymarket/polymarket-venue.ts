@@ -57,8 +57,8 @@ export type PolymarketVenueOptions = {
 /** Where the raw bodies go when the engine records what it sees. */
 export type PolymarketTap = {
   event(raw: unknown): void
-  /** a `/book` body of one token (a 404 "no book" is not passed on) */
-  book(tokenId: string, body: unknown): void
+  /** a `/book` body of one token of the market `ticker` (its slug); a 404 "no book" is not passed on */
+  book(ticker: string, tokenId: string, body: unknown): void
 }
 
 /** A quote serves one reading: one retry, then the engine asks again on a later tick. */
@@ -148,7 +148,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
         )
       return { ask: null, malformed: null }
     }
-    opts.tap?.book(tokenId, reply.body)
+    opts.tap?.book(ticker, tokenId, reply.body)
     const top = bookTop(reply.body, tokenId)
     if (!top.ok) {
       rejected('book', top.field)
