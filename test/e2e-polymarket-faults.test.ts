@@ -1,6 +1,6 @@
 // Venue faults on VENUE=polymarket, driven through the real CLI on a wall clock shifted to 45 s before
-// a window's close: a 429 and 500 burst backed off at a paced rate, a slow answer timed out and
-// retried, a malformed event skipped and counted by field, the next window missing from Gamma for a
+// a window's close: a 429 and 500 burst backed off at a paced rate, an answer held back by the
+// fixture timed out and retried, a malformed event skipped and counted by field, the next window missing from Gamma for a
 // while (nothing opens until it appears), and a resolution that never comes (the contest stays
 // expired). The operator sees it in the metrics and the log; health ends `ok`.
 import assert from 'node:assert/strict'
@@ -134,7 +134,8 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
     const seconds = (burst.at(-1)!.at - burst[0]!.at) / 1000
     assert.ok(burst.length / seconds <= 6, `${burst.length} Gamma requests in ${seconds.toFixed(1)} s`)
 
-    pm.delayNext(1, 8_000, { path: new RegExp(`/events/slug/${CURRENT}$`) })
+    // a lookup the venue answers only after the service gave up on it (5 s) and retried
+    pm.holdNext(1, { path: new RegExp(`/events/slug/${CURRENT}$`) })
     await waitFor(
       'a timed-out lookup',
       async () =>
@@ -144,6 +145,7 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
           : undefined,
       20_000,
     )
+    pm.releaseHeld()
     const lookups = lookupsOf(CURRENT).length
     await waitFor('the lookup retried and polling on', () =>
       lookupsOf(CURRENT).length >= lookups + 2 ? true : undefined,

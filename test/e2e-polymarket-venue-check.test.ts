@@ -6,12 +6,7 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
-import {
-  DOWN_TOKEN,
-  makeGammaEvent,
-  REFERENCE_UP_BOOK_LEVELS,
-  UP_TOKEN,
-} from './fixtures/polymarket-bodies.ts'
+import { DOWN_TOKEN, EXAMPLE_UP_BOOK_LEVELS, makeGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import { type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { runCli, tempDir } from './support/service-process.ts'
@@ -51,7 +46,7 @@ describe('contest-signals venue check with VENUE=polymarket', () => {
     exchanges.bitstamp.setPrice(84_002.0, 84_002.2)
     pm.putEvent(makeGammaEvent({ startS: S }))
     pm.putEvent(makeGammaEvent({ startS: S + 900 }))
-    pm.setBook(UP_TOKEN, REFERENCE_UP_BOOK_LEVELS.bids, REFERENCE_UP_BOOK_LEVELS.asks)
+    pm.setBook(UP_TOKEN, EXAMPLE_UP_BOOK_LEVELS.bids, EXAMPLE_UP_BOOK_LEVELS.asks)
     pm.setBook(
       DOWN_TOKEN,
       [{ price: '0.45', size: '10' }],

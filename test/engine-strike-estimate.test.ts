@@ -19,10 +19,16 @@ import {
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
 import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
-import type { Venue } from '../src/ports/venue.ts'
+import type { PriceFeed, Venue } from '../src/ports/venue.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
+
+/** The proxy's mean over [from, to] from its minute closes, as every reading takes it. */
+async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number> {
+  const closes = await stampedCloses(feed, to, Math.ceil((to - from) / MINUTE_MS) + 1)
+  return spanMeanOfCloses(closes, from, to)!
+}
 
 async function setup(averagingS: number | null, modelName = DEFAULT_MODEL) {
   const feed = createSimPriceFeed({ seed: 21 })
@@ -63,19 +69,16 @@ describe('a reading without the venue’s strike', () => {
     const reading = await takeReading(deps, contest, 5, at)
     assert.ok(!isSkipped(reading), JSON.stringify(reading))
     const [input] = seen
-    // the proxy's mean over the minute before the open, from its closes as every feed has them
-    const closes = await stampedCloses(feed, OPEN, 2)
-    assert.equal(input!.strikeDollars, spanMeanOfCloses(closes, OPEN - 60_000, OPEN))
+    assert.equal(input!.strikeDollars, await proxyMean(feed, OPEN - 60_000, OPEN))
     assert.equal(input!.strikeEstimateVariance, STRIKE_ESTIMATE_SD ** 2)
     assert.equal(input!.averagingS, 60)
     assert.equal(contest.strikePriceDollars, null, 'the estimate is never the contest’s strike')
   })
 
-  it('reads a point-price rule from the proxy’s close at the open, its nearest print', async () => {
+  it('reads a point-price rule from the proxy at the open', async () => {
     const { feed, deps, seen, contest } = await setup(0)
     await takeReading(deps, contest, 5, OPEN + 5 * MINUTE_MS)
-    const closes = await stampedCloses(feed, OPEN, 2)
-    assert.equal(seen[0]!.strikeDollars, closes.find((c) => c.at === OPEN)?.priceDollars)
+    assert.equal(seen[0]!.strikeDollars, await proxyMean(feed, OPEN, OPEN), 'the close at the open')
     assert.equal(seen[0]!.averagingS, 0)
   })
 

@@ -7,14 +7,14 @@ import { describe, it } from 'node:test'
 import { slugForStart, windowStartS } from '../src/feeds/polymarket/window-slug.ts'
 import {
   DOWN_TOKEN,
+  EXAMPLE_UP_BOOK_LEVELS,
   makeGammaEvent,
-  REFERENCE_UP_BOOK_LEVELS,
   resolvedGammaEvent,
   UP_TOKEN,
 } from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture } from './fixtures/polymarket-fixture.ts'
-import { startPolymarketVenueWorld } from './support/polymarket-venue-world.ts'
-import { waitFor } from './support/wait.ts'
+import { type PolymarketVenueWorld, startPolymarketVenueWorld } from './support/polymarket-venue-world.ts'
+import { waitFor, within } from './support/wait.ts'
 
 const MINUTE = 60_000
 /** The adapter's clock is put at minute 7 of a window, so no quarter hour passes during a test. */
@@ -26,14 +26,18 @@ const NEXT = slugForStart(S + 900)
 const PREVIOUS = slugForStart(S - 900)
 const OLD = slugForStart(S - 2700)
 const META = { priceToBeat: 83_962.48113709, finalPrice: 83_988.90427316 }
-const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as number))
+/** the backoff waits the adapter chose before retrying `endpoint`, as it logged them */
+const retryWaits = (w: PolymarketVenueWorld, endpoint: string) =>
+  w.logs
+    .filter((l) => l.msg === 'polymarket request failed; retrying' && l.fields.endpoint === endpoint)
+    .map((l) => l.fields.retryInMs)
 
 /** The three windows as Gamma shows them at minute 7: the previous one resolved. */
 function seedWindows(pm: PolymarketFixture) {
   pm.putEvent(resolvedGammaEvent(S - 900, 'up', META))
   pm.putEvent(makeGammaEvent({ startS: S }))
   pm.putEvent(makeGammaEvent({ startS: S + 900 }))
-  pm.setBook(UP_TOKEN, REFERENCE_UP_BOOK_LEVELS.bids, REFERENCE_UP_BOOK_LEVELS.asks)
+  pm.setBook(UP_TOKEN, EXAMPLE_UP_BOOK_LEVELS.bids, EXAMPLE_UP_BOOK_LEVELS.asks)
   // the Down book served best-first, the order the venue's OpenAPI text describes
   pm.setBook(
     DOWN_TOKEN,
@@ -83,11 +87,12 @@ describe('Polymarket venue › discovery and quotes', () => {
   })
 
   it("quotes each side's lowest ask from its own token's book, whatever the level order", async () => {
-    const w = await startPolymarketVenueWorld({
-      shiftMs: SHIFT,
-      seed: seedWindows,
-      venue: { bookMinIntervalMs: 100 },
-    })
+    const w = await startPolymarketVenueWorld({ shiftMs: SHIFT, seed: seedWindows })
+    /** the quote after the book interval (2 s on the adapter's clock) has passed */
+    const fresh = async () => {
+      w.shift(2_000)
+      return w.venue.quote(CURRENT, w.now())
+    }
     try {
       assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 55, downAskCents: 46 })
       const books = w.requestsTo('/clob/book').map((r) => r.query.get('token_id'))
@@ -109,22 +114,15 @@ describe('Polymarket venue › discovery and quotes', () => {
           { price: '0.005', size: '7' },
         ],
       )
-      const later = await waitFor('a fresh quote', async () => {
-        const q = await w.venue.quote(CURRENT, w.now())
-        return q?.upAskCents === 99.5 ? q : undefined
-      })
-      assert.deepEqual(later, { upAskCents: 99.5, downAskCents: 0.5 })
+      const asked = w.requestsTo('/clob/book').length
+      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 55, downAskCents: 46 }, 'cached')
+      assert.equal(w.requestsTo('/clob/book').length, asked, 'one pair of books per interval')
+      assert.deepEqual(await fresh(), { upAskCents: 99.5, downAskCents: 0.5 })
       // no book yet (404) on one side: that side has no ask; on both: no quote
       w.pm.removeBook(DOWN_TOKEN)
-      const oneSided = await waitFor('a one-sided quote', async () => {
-        const q = await w.venue.quote(CURRENT, w.now())
-        return q?.downAskCents === null ? q : undefined
-      })
-      assert.equal(oneSided.upAskCents, 99.5)
+      assert.deepEqual(await fresh(), { upAskCents: 99.5, downAskCents: null })
       w.pm.removeBook(UP_TOKEN)
-      await waitFor('no quote', async () =>
-        (await w.venue.quote(CURRENT, w.now())) === null ? true : undefined,
-      )
+      assert.equal(await fresh(), null)
       assert.equal(w.rejected.length, 0, 'a 404 book is no malformed body')
     } finally {
       await w.close()
@@ -159,7 +157,7 @@ describe('Polymarket venue › discovery and quotes', () => {
         .requestsTo('/gamma/events')
         .map((r) => `${r.query.get('slug')} closed=${r.query.get('closed')}`)
       assert.ok(listings.includes(`${CURRENT} closed=false`), listings.join('; '))
-      // a resolved window is hidden from lists unless closed=true (reference §3.2.2)
+      // a resolved window is hidden from lists unless closed=true (venue facts §3.2.2)
       assert.ok(listings.includes(`${PREVIOUS} closed=true`), listings.join('; '))
       assert.equal((await w.venue.result(PREVIOUS, w.now()))?.kind, 'settled')
     } finally {
@@ -176,20 +174,21 @@ describe('Polymarket venue › faults', () => {
         seedWindows(pm)
         pm.failNext(3, 429, { path: /\/events\/slug\// })
       },
-      // jitter pinned to the top of its range so the schedule is visible: ~100, ~200, ~400 ms
+      // jitter pinned to the top of its range so the schedule is visible: 99, 199, 399 ms
       venue: { backoff: { baseMs: 100, capMs: 2_000 }, random: () => 0.999, gammaRequestsPerSec: 20 },
     })
     try {
-      const burst = w
-        .requestsTo(`/gamma/events/slug/${CURRENT}`)
-        .slice(0, 4)
-        .map((r) => r.at)
-      assert.equal(burst.length, 4)
-      const [g1, g2, g3] = gaps(burst) as [number, number, number]
-      assert.ok(g1 >= 95 && g2 >= 195 && g3 >= 395, `retry gaps ${[g1, g2, g3]}`)
+      assert.equal(w.requestsTo(`/gamma/events/slug/${CURRENT}`).length >= 4, true)
+      // the waits the adapter chose, as it logs them (the pacing between requests is the request
+      // pacer's rule, held on a manual clock by src/feeds/venue-http/request-pacer.test.ts)
+      const waits = retryWaits(w, 'event')
+      assert.deepEqual(waits, [99, 199, 399])
+      // the burst's four requests are spread over at least those waits: under 6 a second, where
+      // Gamma allows 50 a second on /events
+      const perSecond = 4 / (waits.reduce((a, b) => a + b, 0) / 1000)
+      assert.ok(perSecond < 6, `${perSecond.toFixed(1)} requests a second during the burst`)
       assert.deepEqual(w.telemetry.retries, ['event', 'event', 'event'])
-      const span = (burst.at(-1)! - burst[0]!) / 1000
-      assert.ok(3 / span < 6, `${(3 / span).toFixed(1)} retries per second during the burst`)
+      assert.equal(w.telemetry.requests.filter((r) => r.status === '429').length, 3)
       assert.equal((await w.venue.marketAt('btc-updown-15m', w.now()))?.ticker, CURRENT)
     } finally {
       await w.close()
@@ -203,19 +202,23 @@ describe('Polymarket venue › faults', () => {
         pm.putEvent(makeGammaEvent({ startS: S }))
         pm.failNext(2, 500, { path: /\/events\/slug\// })
       },
-      venue: { maxAttempts: 4, downAfterMs: 400 },
+      venue: { maxAttempts: 4, random: () => 0.999, backoff: { baseMs: 40, capMs: 1_000 } },
     })
     try {
       assert.equal(w.telemetry.requests.filter((r) => r.status === '500').length, 2)
+      assert.deepEqual(retryWaits(w, 'event'), [39, 79])
       assert.equal((await w.venue.marketAt('btc-updown-15m', w.now()))?.ticker, CURRENT)
       assert.equal(w.venue.status().state, 'ok')
       w.pm.failNext(1_000_000, 503)
-      // down once no poll was clean for downAfterMs; the cause once the failing poll gave up its retries
-      await waitFor('the venue down, naming why', () => {
-        const status = w.venue.status()
-        return status.state === 'down' && status.failure ? true : undefined
-      })
+      await waitFor(
+        'a poll that gave up its retries, naming why',
+        () => w.venue.status().failure ?? undefined,
+      )
+      assert.equal(w.venue.status().state, 'ok', 'not down before a minute without a clean poll')
+      // a minute on the adapter's clock without a clean poll
+      w.shift(61_000)
       const status = w.venue.status()
+      assert.equal(status.state, 'down')
       assert.equal(status.check, 'unreachable')
       assert.equal(status.failure, 'HTTP 503: cannot get the information')
       // the next window never appeared: nothing opens, nothing settles
@@ -227,25 +230,34 @@ describe('Polymarket venue › faults', () => {
   })
 
   it('abandons an answer slower than the timeout and retries it', async () => {
-    const started = Date.now()
-    const w = await startPolymarketVenueWorld({
+    // the first lookup is answered only after start has returned: a start that waited for it could
+    // not finish
+    let fixture: PolymarketFixture | undefined
+    const starting = startPolymarketVenueWorld({
       shiftMs: SHIFT,
       seed: (pm) => {
+        fixture = pm
         seedWindows(pm)
-        pm.delayNext(1, 2_000, { path: new RegExp(`/events/slug/${CURRENT}$`) })
+        pm.holdNext(1, { path: new RegExp(`/events/slug/${CURRENT}$`) })
       },
       venue: { requestTimeoutMs: 150 },
     })
+    const w = await within(starting, 'start to give up on the slow answer', 15_000).catch(async (err) => {
+      fixture?.releaseHeld()
+      await (await starting).close()
+      throw err
+    })
     try {
-      assert.ok(Date.now() - started < 1_500, 'start did not wait for the slow answer')
+      w.pm.releaseHeld()
       const timedOut = w.telemetry.requests.filter((r) => r.status === 'timeout')
       assert.equal(timedOut.length, 1)
       assert.deepEqual(w.telemetry.retries, ['event'])
       assert.equal((await w.venue.marketAt('btc-updown-15m', w.now()))?.ticker, CURRENT)
-      // a slow book is timed out too: the quote waits for no one
-      w.pm.delayNext(2, 2_000, { path: /\/book/ })
-      w.pm.delayNext(2, 2_000, { path: /\/book/ })
-      assert.equal(await w.venue.quote(CURRENT, w.now()), null)
+      // slow books are timed out too: the quote waits for no one
+      w.pm.holdNext(4, { path: /\/book/ })
+      assert.equal(await within(w.venue.quote(CURRENT, w.now()), 'the quote to give up', 15_000), null)
+      w.pm.releaseHeld()
+      assert.equal(w.telemetry.requests.filter((r) => r.status === 'timeout').length, 5)
     } finally {
       await w.close()
     }
@@ -290,21 +302,21 @@ describe('Polymarket venue › faults', () => {
         seedWindows(pm)
         pm.setBook(UP_TOKEN, [], [{ price: 'fifty-five', size: '10' }])
       },
-      venue: { bookMinIntervalMs: 50, malformedAfterMs: 300 },
     })
     try {
       assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: null, downAskCents: 46 })
       assert.deepEqual(w.rejected, [{ endpoint: 'book', field: 'asks.price' }])
       assert.equal(w.venue.status().check, 'ok', 'one bad book is no format change')
-      await waitFor('health to say malformed', async () => {
+      // every quote failing for 3 minutes on the adapter's clock (a minute apart, as readings ask)
+      for (let minute = 1; minute <= 3; minute++) {
+        w.shift(60_000)
         await w.venue.quote(CURRENT, w.now())
-        return w.venue.status().check === 'malformed' ? true : undefined
-      })
+      }
+      assert.equal(w.venue.status().check, 'malformed')
       w.pm.setBook(UP_TOKEN, [], [{ price: '0.55', size: '10' }])
-      await waitFor('a good book again', async () => {
-        const q = await w.venue.quote(CURRENT, w.now())
-        return q?.upAskCents === 55 ? q : undefined
-      })
+      w.shift(2_000)
+      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 55, downAskCents: 46 })
+      await w.lookups(CURRENT, 1) // a poll on the moved clock: the venue itself answered throughout
       assert.equal(w.venue.status().check, 'ok')
     } finally {
       await w.close()

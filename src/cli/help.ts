@@ -18,7 +18,7 @@ commands:
   backup PATH                copy the SQLite store (WAL included) to a new file
   venue check                what the engine would follow now: markets, asks, spot per source
   replay --tape PATH ...     run the engine on a recorded (or simulated) tape into the store
-  sim tape --days N --out P  write a tape of the simulator in the venue's own shapes
+  sim tape --days N --out P  write a tape of the simulator in a venue's own shapes (--venue)
 
 options:
   -h, --help                 this text; \`contest-signals COMMAND --help\` for one command
@@ -124,15 +124,18 @@ settled and void, signals raised, minutes skipped by reason, wall time and speed
 
 SPOT_MAX_AGE_S applies as live. The engine's warnings go to stderr (LOG_LEVEL=debug for every step).
 A bad tape ends with one line naming its line number and a non-zero exit.`,
-  sim: `usage: contest-signals sim tape --days N [--seed S] [--from T] --out PATH
+  sim: `usage: contest-signals sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH
 
-Writes the simulator's world as a tape in Kalshi's own shapes: each of the sandbox's exchanges'
+Writes the simulator's world as a tape in one venue's own shapes. Kalshi (the default): each of the sandbox's exchanges'
 messages as a client receives them, every change of each market of SERIES (listed, opened with its
 strike, closed, finalized with its result), an orderbook_fp body every 2 s of each live contest, and
-every change of the exchange status.
+every change of the exchange status. Polymarket: the same exchanges, every change of each window's
+Gamma event body (resolved 1-2 min and its price to beat published 1-5 min after the end) and both
+outcome tokens' CLOB books every 2 s of each live window, settled by Polymarket's 60 s TWAP rule.
 Replaying it (contest-signals replay --tape PATH) gives the same contests and signals as the
 simulator with that seed. PATH ending in .gz is gzip-compressed; an existing PATH is refused.
 
+  --venue V   kalshi (default) or polymarket
   --days N    days of contests (1-366)
   --seed S    the simulator's seed (default SIM_SEED, else random; the line printed names it)
   --from T    the first contest opens at T, a quarter hour (default: N whole UTC days before today)`,

@@ -52,6 +52,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
     model: { type: 'string' },
   },
   sim: {
+    venue: { type: 'string' },
     days: { type: 'string' },
     seed: { type: 'string' },
     from: { type: 'string' },
@@ -127,8 +128,12 @@ async function main(argv: string[]): Promise<number> {
       })
     case 'sim':
       if (positionals[0] !== 'tape' || positionals.length !== 1)
-        return usageError(first, 'usage: sim tape --days N [--seed S] [--from T] --out PATH')
+        return usageError(
+          first,
+          'usage: sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH',
+        )
       return runSimTapeCommand(config, {
+        venue: str('venue'),
         days: str('days'),
         seed: str('seed'),
         from: str('from'),

@@ -1,9 +1,11 @@
-// `contest-signals sim tape --days N [--seed S] [--from T] --out PATH` (decisions §12): the
-// simulator's world as a tape in Kalshi's shapes; replaying it gives the simulator's own history.
+// `contest-signals sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH`
+// (decisions §12, §14): the simulator's world as a tape in one venue's shapes (Kalshi's by default,
+// Polymarket's with its own rule); replaying it gives the simulator's own history.
 import { existsSync } from 'node:fs'
 import type { Config } from '../config/config.ts'
 import { QUARTER_MS } from '../domain/ticker.ts'
 import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
+import { polymarketSimTapeHeader, writePolymarketSimTape } from '../feeds/sim-tape/polymarket-sim-tape.ts'
 import { simTapeHeader, writeSimTape } from '../feeds/sim-tape/sim-tape.ts'
 import { simTapeWarmupMs } from '../main/sim-tape-warmup.ts'
 import { systemClock } from '../main/system-clock.ts'
@@ -11,6 +13,8 @@ import { createTapeWriter } from '../tape/tape-writer.ts'
 import { parseInstant } from './backtest-command.ts'
 
 export type SimTapeArgs = {
+  /** the venue whose shapes and rule the tape takes: kalshi (default) or polymarket */
+  venue?: string | undefined
   days: string | undefined
   seed: string | undefined
   from: string | undefined
@@ -26,6 +30,9 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     return 2
   }
   if (args.out === undefined || args.out === '') return usage('--out PATH is required')
+  const venue = args.venue ?? 'kalshi'
+  if (venue !== 'kalshi' && venue !== 'polymarket')
+    return usage(`--venue ${JSON.stringify(venue)} is not a venue the simulator writes (kalshi, polymarket)`)
   if (
     args.days === undefined ||
     !/^[0-9]+$/.test(args.days) ||
@@ -58,37 +65,34 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
 
   const opts = {
     world: sharedSimWorld(seed),
-    series: config.series,
+    // a Polymarket tape has that venue's one series; a Kalshi tape the configured SERIES
+    series: venue === 'polymarket' ? [] : config.series,
     from,
     days,
     warmupMs: simTapeWarmupMs(),
     origin: `sim seed ${seed}`,
   }
-  const header = simTapeHeader(opts)
+  const header = venue === 'polymarket' ? polymarketSimTapeHeader(opts) : simTapeHeader(opts)
   const writer = await createTapeWriter(args.out, { header })
   const started = systemClock.now()
   const tty = process.stderr.isTTY === true
+  const progress = tty
+    ? {
+        onProgress: (at: number, a: number, b: number) =>
+          process.stderr.write(
+            `\r\x1b[Ksim tape ${new Date(at).toISOString().slice(0, 13)}Z ${((100 * (at - a)) / (b - a)).toFixed(0)}%`,
+          ),
+      }
+    : {}
   try {
-    await writeSimTape(
-      {
-        ...opts,
-        ...(tty
-          ? {
-              onProgress: (at: number, a: number, b: number) =>
-                process.stderr.write(
-                  `\r\x1b[Ksim tape ${new Date(at).toISOString().slice(0, 13)}Z ${((100 * (at - a)) / (b - a)).toFixed(0)}%`,
-                ),
-            }
-          : {}),
-      },
-      writer,
-    )
+    if (venue === 'polymarket') await writePolymarketSimTape({ ...opts, ...progress }, writer)
+    else await writeSimTape({ ...opts, ...progress }, writer)
   } finally {
     await writer.close()
   }
   if (tty) process.stderr.write('\r\x1b[K')
   process.stdout.write(
-    `sim tape ${args.out}: seed ${seed}, ${config.series.join(',')} from ${header.from} to ${header.to}, ` +
+    `sim tape ${args.out}: seed ${seed}, ${header.venue} ${header.series.join(',')} from ${header.from} to ${header.to}, ` +
       `${(writer.size() / 1e6).toFixed(1)} MB in ${((systemClock.now() - started) / 1000).toFixed(1)} s\n`,
   )
   return 0

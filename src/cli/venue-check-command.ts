@@ -104,7 +104,7 @@ export async function runVenueCheck(
   return 0
 }
 
-/** Polymarket publishes its price to beat only after the window (reference §3.3.3). */
+/** Polymarket publishes its price to beat only after the window (venue facts §3.3.3). */
 function noStrike(venue: string): string {
   return venue === 'polymarket' ? 'not yet published' : 'not set'
 }

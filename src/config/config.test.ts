@@ -173,11 +173,7 @@ describe('loadConfig', () => {
     [{ KRAKEN_REST_URL: 'wss://api.kraken.com' }, /KRAKEN_REST_URL/],
     [{ BITSTAMP_WS_URL: 'nope' }, /BITSTAMP_WS_URL/],
     [{ SPOT_MAX_AGE_S: '0' }, /SPOT_MAX_AGE_S/],
-    [{ RECORD_DIR: '/tmp/tapes' }, /^RECORD_DIR records a real venue \(VENUE=kalshi\)/],
-    [
-      { VENUE: 'polymarket', SERIES: 'btc-updown-15m', RECORD_DIR: '/tmp/tapes' },
-      /^RECORD_DIR records VENUE=kalshi only for now/,
-    ],
+    [{ RECORD_DIR: '/tmp/tapes' }, /^RECORD_DIR records a real venue \(VENUE=kalshi or polymarket\)/],
     [{ POLYMARKET_GAMMA_URL: 'gamma-api.polymarket.com' }, /POLYMARKET_GAMMA_URL/],
     [{ POLYMARKET_CLOB_URL: 'ftp://clob.polymarket.com' }, /POLYMARKET_CLOB_URL/],
     [{ POLYMARKET_POLL_S: '0' }, /POLYMARKET_POLL_S/],

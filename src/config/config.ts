@@ -227,15 +227,13 @@ export function loadConfig(env: Env = process.env): Config {
   const recordKeepDays = int('RECORD_KEEP_DAYS', 1, 3650)
   if (recordDir !== null && venues.includes('sim'))
     problems.push(
-      'RECORD_DIR records a real venue (VENUE=kalshi); the simulator writes its tapes with `contest-signals sim tape`',
+      'RECORD_DIR records a real venue (VENUE=kalshi or polymarket); the simulator writes its tapes with `contest-signals sim tape`',
     )
   // a tape is one venue's (decisions §12: its header names one venue)
   if (recordDir !== null && venues.length > 1)
     problems.push(
       `RECORD_DIR records one venue's tape; VENUE=${venues.join(',')} follows ${venues.length}: run one recording process per venue`,
     )
-  else if (recordDir !== null && venues.includes('polymarket'))
-    problems.push('RECORD_DIR records VENUE=kalshi only for now: Polymarket tapes are not written yet')
   const model = value('MODEL')
   if (!isModelName(model))
     problems.push(`MODEL=${JSON.stringify(model)} is not a known model (known: ${MODEL_NAMES.join(', ')})`)

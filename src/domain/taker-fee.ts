@@ -25,7 +25,7 @@ export function takerFeeCents(priceCents: number, contracts = 1, multiplier = 1)
 }
 
 /**
- * Polymarket's taker fee on its crypto Up/Down markets (reference §3.4.6): shares × rate × p × (1 − p)
+ * Polymarket's taker fee on its crypto Up/Down markets (venue facts §3.4.6): shares × rate × p × (1 − p)
  * USDC per fill (rate 0.07, exponent 1), makers free; 1.75 ¢ per share at 50 ¢. The venue keeps fees to
  * 5 decimal places without saying how it rounds [U]; a backtest should never understate a cost, so
  * this rounds up at the fifth decimal of a dollar (0.001 ¢). In cents, on the same integer arithmetic.

@@ -158,9 +158,9 @@ export async function observeReadingInputs(
 }
 
 /**
- * The strike's relative error when the engine estimates it: the proxy (an exchange median, its
- * minute closes) against the venue's index averaged over the rule's window — a basis of tens of
- * dollars (reference §3.3.3, §3.5.6) and a minute close standing in for a one-minute mean: about $35
+ * The strike's relative error when the engine estimates it: the proxy (an exchange median, known by
+ * its minute closes) against the venue's index averaged over the rule's window — a basis of tens of
+ * dollars (venue facts §3.3.3, §3.5.6) and a minute's two closes standing in for its mean: about $35
  * at $84,000.
  */
 export const STRIKE_ESTIMATE_SD = 0.0004
@@ -179,9 +179,9 @@ async function estimateStrike(
 ): Promise<{ dollars: number; variance: number; averagingS: number } | null> {
   const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
   if (!rule) return null
-  // the proxy's closes are a minute apart: a rule shorter than a minute (a point price) is read as
-  // the close at the open itself, the nearest print they have
-  const spanMs = rule.averagingS >= 60 ? rule.averagingS * 1000 : 0
+  // the proxy is known by its minute closes: a 60 s window is the minute before the open, a point
+  // price the close at the open itself
+  const spanMs = Math.round(rule.averagingS / 60) * MINUTE_MS
   const mean = await proxyMean(deps.feed, contest.opensAt - spanMs, contest.opensAt)
   if (mean === null || !(mean > 0)) return null
   return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD, averagingS: rule.averagingS }

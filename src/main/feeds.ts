@@ -11,7 +11,7 @@ import { createKalshiSocket, type KalshiSocket, socketUrlFor } from '../feeds/ka
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
 import { checkKalshiSeries } from '../feeds/kalshi/series-check.ts'
-import { createPolymarketVenue } from '../feeds/polymarket/polymarket-venue.ts'
+import { createPolymarketVenue, type PolymarketTap } from '../feeds/polymarket/polymarket-venue.ts'
 import { checkPolymarketSeries } from '../feeds/polymarket/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
@@ -170,11 +170,18 @@ function createRealVenue(
   const { name, series, credentials, seriesCheck } = checked
   const telemetry = deps.telemetry?.(name)
   if (name === 'polymarket') {
-    const venue = createPolymarketVenueFor(config, {
-      wallClock: deps.wallClock,
-      logger: deps.logger,
-      ...(telemetry ? { telemetry } : {}),
-    })
+    // recording (decisions §12): every Gamma event body and every token's /book body as received
+    const tap = recorder
+      ? {
+          event: recorder.market,
+          book: (ticker: string, token: string, body: unknown) => recorder.book(ticker, body, token),
+        }
+      : undefined
+    const venue = createPolymarketVenueFor(
+      config,
+      { wallClock: deps.wallClock, logger: deps.logger, ...(telemetry ? { telemetry } : {}) },
+      tap,
+    )
     return { member: { name, venue, series, baseUrl: config.polymarketGammaUrl, seriesCheck }, index: null }
   }
   // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
@@ -210,8 +217,10 @@ function createRealVenue(
 export function createPolymarketVenueFor(
   config: Pick<FeedSettings, 'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS'>,
   deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
+  tap?: PolymarketTap,
 ): Venue {
   return createPolymarketVenue({
+    ...(tap ? { tap } : {}),
     gammaUrl: config.polymarketGammaUrl,
     clobUrl: config.polymarketClobUrl,
     pollMs: config.polymarketPollS * 1000,

@@ -6,6 +6,7 @@ import { MINUTE_MS } from '../domain/contest.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
 import { createEngine } from '../engine/engine.ts'
 import type { SkipReason } from '../engine/reading.ts'
+import { createPolymarketTapeVenue } from '../feeds/tape/polymarket-tape-venue.ts'
 import { createReplayClock } from '../feeds/tape/replay-clock.ts'
 import { createTapePlayer, type TapePlayer } from '../feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../feeds/tape/tape-spot-feed.ts'
@@ -126,7 +127,9 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const from = opts.from ?? Date.parse(header.from)
     const to = opts.to ?? Date.parse(header.to)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
-    const venue = createTapeVenue({ series, clock, logger, player: () => player })
+    const venueOptions = { series, clock, logger, player: () => player }
+    const venue =
+      header.venue === 'polymarket' ? createPolymarketTapeVenue(venueOptions) : createTapeVenue(venueOptions)
     const feed = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: opts.spotMaxAgeMs,

@@ -27,12 +27,11 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
     variance: settlement.variance + strikeVariance,
     effectiveMinutes: settlement.effectiveMinutes + (perMinute > 0 ? strikeVariance / perMinute : 0),
   }
-  // no index decides down, a strike at or under half a cent (with an index) decides up
   const centre = !(index > 0)
     ? Number.NEGATIVE_INFINITY
-    : !(strike > HALF_CENT)
-      ? Number.POSITIVE_INFINITY
-      : Math.log(index / (strike - HALF_CENT))
+    : strike > HALF_CENT
+      ? Math.log(index / (strike - HALF_CENT))
+      : Number.POSITIVE_INFINITY
   const atVariance = (variance: number): number =>
     !Number.isFinite(centre)
       ? centre > 0

@@ -29,8 +29,11 @@ export type SpotRecord = {
 }
 /** The venue's market object exactly as its REST API returned it. */
 export type MarketRecord = { t: number; k: 'market'; m: unknown }
-/** The venue's order-book response body exactly as returned. */
-export type BookRecord = { t: number; k: 'book'; ticker: string; ob: unknown }
+/**
+ * The venue's order-book response body exactly as returned. `token` names the book where a market
+ * has one per outcome (Polymarket: the CLOB token id of the side; absent on Kalshi's single book).
+ */
+export type BookRecord = { t: number; k: 'book'; ticker: string; token?: string; ob: unknown }
 /** The venue's exchange-status body. */
 export type ExchangeRecord = { t: number; k: 'exchange'; status: unknown }
 /** A settlement-index print (a keyed Kalshi WebSocket). */
@@ -122,7 +125,10 @@ export function parseRecord(value: unknown): TapeRecord | null | LineProblem {
       if (typeof value.ticker !== 'string' || value.ticker === '')
         return { problem: 'book record without "ticker"' }
       if (!('ob' in value)) return { problem: 'book record without "ob"' }
-      return { t, k, ticker: value.ticker, ob: value.ob }
+      if (value.token === undefined) return { t, k, ticker: value.ticker, ob: value.ob }
+      if (typeof value.token !== 'string' || value.token === '')
+        return { problem: 'book "token" must be a non-empty string' }
+      return { t, k, ticker: value.ticker, token: value.token, ob: value.ob }
     case 'exchange':
       if (!('status' in value)) return { problem: 'exchange record without "status"' }
       return { t, k, status: value.status }

@@ -39,8 +39,10 @@ export type TapeRecorderOptions = {
 export type RecordedSpot = { bid?: number; ask?: number; mid: number; exchangeAt: number | null }
 
 export type TapeRecorder = {
+  /** a market body (Kalshi's Market, Polymarket's Gamma event): deduped by its `ticker` (or `slug`) */
   market(raw: unknown): void
-  book(ticker: string, body: unknown): void
+  /** an order-book body; `token` names the outcome token's book where the venue has one per token */
+  book(ticker: string, body: unknown, token?: string): void
   spot(source: string, price: RecordedSpot): void
   /** a source's warm-up minute closes */
   closes(source: string, closes: readonly { minuteStart: number; close: number }[]): void
@@ -202,7 +204,8 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
 
   return {
     market(raw) {
-      const ticker = (raw as { ticker?: unknown } | null)?.ticker
+      const named = raw as { ticker?: unknown; slug?: unknown } | null
+      const ticker = named?.ticker ?? named?.slug
       const text = JSON.stringify(raw)
       if (typeof ticker === 'string') {
         if (lastMarket.get(ticker)?.text === text) return
@@ -212,8 +215,8 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
       }
       put({ t: clock.now(), k: 'market', m: raw })
     },
-    book(ticker, body) {
-      put({ t: clock.now(), k: 'book', ticker, ob: body })
+    book(ticker, body, token) {
+      put({ t: clock.now(), k: 'book', ticker, ...(token === undefined ? {} : { token }), ob: body })
     },
     spot(source, price) {
       const now = clock.now()

@@ -71,6 +71,48 @@ describe('tape files', () => {
     })
   }
 
+  it('round-trips a Polymarket tape: Gamma event bodies and per-token CLOB books exactly as returned', async () => {
+    const file = path.join(dir, 'polymarket.ndjson.gz')
+    const pmHeader: TapeHeader = { ...header, venue: 'polymarket', series: ['btc-updown-15m'] }
+    const event = {
+      slug: 'btc-updown-15m-1790362800',
+      ticker: 'btc-updown-15m-1790362800',
+      eventMetadata: { priceToBeat: 83962.48113709, finalPrice: null },
+      markets: [
+        { outcomes: '["Up", "Down"]', clobTokenIds: '["57", "85"]', outcomePrices: '["0.545", "0.455"]' },
+      ],
+    }
+    const book = {
+      asset_id: '57',
+      bids: [{ price: '0.54', size: '96.4' }],
+      asks: [
+        { price: '0.99', size: '18000' },
+        { price: '0.555', size: '64.1' },
+      ],
+      tick_size: '0.001',
+    }
+    const pm: TapeRecord[] = [
+      { t: 1000, k: 'market', m: event },
+      { t: 1100, k: 'book', ticker: event.slug, token: '57', ob: book },
+      { t: 1200, k: 'book', ticker: event.slug, token: '85', ob: { error: 'No orderbook exists' } },
+    ]
+    const writer = await createTapeWriter(file, { header: pmHeader })
+    for (const r of pm) writer.write(r)
+    await writer.close()
+    const back = await readAll(file)
+    assert.deepEqual(back.header, pmHeader)
+    assert.deepEqual(back.records, pm)
+  })
+
+  it('refuses a book record whose token is not a non-empty string, naming the line', async () => {
+    const file = writeLines('bad-token.ndjson', [
+      JSON.stringify(header),
+      JSON.stringify({ t: 1, k: 'book', ticker: 'btc-updown-15m-0', token: 57, ob: {} }),
+    ])
+    const err = await failure(file)
+    assert.match(err.message, /^line 2: book "token" must be a non-empty string/)
+  })
+
   it('appends to an existing file without a second header, and never lets t go back', async () => {
     const file = path.join(dir, 'append.ndjson.gz')
     const first = await createTapeWriter(file, { header })

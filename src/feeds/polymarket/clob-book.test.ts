@@ -1,12 +1,12 @@
-// Tests of the CLOB book top (reference §3.4.2): min ask / max bid whatever the level order (the
-// reference book worst-first, the same best-first, shuffled), sub-cent ticks kept, empty sides,
+// Tests of the CLOB book top (venue facts §3.4.2): min ask / max bid whatever the level order (the
+// constructed book worst-first, the same best-first, shuffled), sub-cent ticks kept, empty sides,
 // zero sizes skipped, another token's book refused, and malformed levels named.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { makeBook, REFERENCE_UP_BOOK_LEVELS, UP_TOKEN } from '../../../test/fixtures/polymarket-bodies.ts'
+import { EXAMPLE_UP_BOOK_LEVELS, makeBook, UP_TOKEN } from '../../../test/fixtures/polymarket-bodies.ts'
 import { bookTop } from './clob-book.ts'
 
-const { bids, asks } = REFERENCE_UP_BOOK_LEVELS
+const { bids, asks } = EXAMPLE_UP_BOOK_LEVELS
 
 function top(body: unknown, token: string | undefined = UP_TOKEN) {
   const r = bookTop(body, token)
@@ -15,7 +15,7 @@ function top(body: unknown, token: string | undefined = UP_TOKEN) {
 }
 
 describe('bookTop', () => {
-  it('reads the reference book served worst-first: 55 ¢ ask, 54 ¢ bid, not the 0.99/0.01 ghost levels', () => {
+  it('reads the constructed book served worst-first: 55 ¢ ask, 54 ¢ bid, not the 0.99/0.01 ghost levels', () => {
     assert.deepEqual(top(makeBook(UP_TOKEN, bids, asks)), { bestAskCents: 55, bestBidCents: 54 })
   })
 

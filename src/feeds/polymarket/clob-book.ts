@@ -1,4 +1,4 @@
-// The top of one CLOB token book (`GET /book?token_id=…`, reference §3.4.2): best ask = the lowest
+// The top of one CLOB token book (`GET /book?token_id=…`, venue facts §3.4.2): best ask = the lowest
 // ask price, best bid = the highest bid price, computed over every level. The venue's guide and live
 // captures serve levels worst-first (best last) while its OpenAPI text says best-first, so position
 // is never trusted: `asks[0]` of a worst-first book is the 0.99 "ghost" level. Prices are decimal

@@ -1,6 +1,6 @@
-// One window's event from Gamma by slug (reference §3.2.3): `GET /events/slug/{slug}`, and when that
+// One window's event from Gamma by slug (venue facts §3.2.3): `GET /events/slug/{slug}`, and when that
 // answers 404 or no object, the listing `GET /events?slug={slug}` (an array). List queries hide
-// closed events unless asked (`closed=false` is their default since 2026-04-09, reference §3.2.2), so
+// closed events unless asked (`closed=false` is their default since 2026-04-09, venue facts §3.2.2), so
 // a window that has ended is listed with `closed=true` first; and since list filters have been seen
 // ignored, only an element whose slug is the one asked counts.
 import type { JsonClient } from '../venue-http/json-client.ts'

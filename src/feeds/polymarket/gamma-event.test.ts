@@ -1,6 +1,6 @@
-// Tests of the Gamma event mapping (reference §3.2, decisions §14): the reference's live and resolved
+// Tests of the Gamma event mapping (venue facts §3.2, decisions §14): the venue facts' live and resolved
 // examples, identity cross-checks naming the field, outcomes and tokens paired by label in either
-// order, every lenient form the reference lists, and the settlement rule read per market.
+// order, every lenient form the venue facts list, and the settlement rule read per market.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
@@ -36,7 +36,7 @@ function withMarket(patch: Record<string, unknown>, o = { startS: S }) {
 }
 
 describe('parseGammaEvent', () => {
-  it('maps the reference live example: window, tokens by label, no strike yet', () => {
+  it('maps the constructed live example: window, tokens by label, no strike yet', () => {
     const m = market(makeGammaEvent({ startS: S }), SLUG)
     assert.equal(m.slug, SLUG)
     assert.equal(m.opensAt, Date.parse('2026-09-25T19:00:00Z'))

@@ -1,5 +1,5 @@
 // One Gamma event body (`GET /events/slug/{slug}`, or an element of `GET /events?slug=…`) validated
-// into the market the adapter follows (reference §3.2.3–§3.2.5, decisions §14), or rejected naming the
+// into the market the adapter follows (venue facts §3.2.3–§3.2.5, decisions §14), or rejected naming the
 // field that was wrong. Pure: the fetching layer, the tapes and the sandbox all map bodies through it.
 //
 // Identity is cross-checked, never assumed: the slug names the window (`btc-updown-15m-<S>`), and the
@@ -12,7 +12,7 @@ import { startOfSlug, WINDOW_S } from './window-slug.ts'
 export type OutcomeLabel = 'up' | 'down'
 
 /**
- * How the market settles (reference §3.3.1–§3.3.2): the venue's price is averaged over
+ * How the market settles (venue facts §3.3.1–§3.3.2): the venue's price is averaged over
  * `averagingS` seconds ending at each instant (0: a point price), and a tie goes up.
  */
 export type SettlementRule = {
@@ -46,7 +46,7 @@ export type PolymarketMarket = {
   rule: SettlementRule
 }
 
-/** Windows starting before this settle on point prices, after it on a 60 s TWAP (reference §3.1.4). */
+/** Windows starting before this settle on point prices, after it on a 60 s TWAP (venue facts §3.1.4). */
 export const TWAP_RULE_FROM_MS = Date.UTC(2026, 7, 7)
 const TWAP_SOURCE = /twap-(\d{1,4})s/i
 const ORACLE_HOST = 'data.chain.link'
@@ -58,7 +58,7 @@ export type GammaEventParse =
 
 /**
  * Validates one Gamma event. `requestedSlug`, when given, must be the slug the venue answered with
- * (list filters have been reported to be ignored silently, reference §3.2.2).
+ * (list filters have been reported to be ignored silently, venue facts §3.2.2).
  */
 export function parseGammaEvent(raw: unknown, requestedSlug?: string): GammaEventParse {
   if (!isRecord(raw)) return { ok: false, field: 'event', slug: null }

@@ -1,4 +1,4 @@
-// Tests of reading a result (reference §3.3.4, §3.3.6): settled only on closed + resolved + a binary
+// Tests of reading a result (venue facts §3.3.4, §3.3.6): settled only on closed + resolved + a binary
 // outcome, the winner by label, a 0.5/0.5 split void, a missing final price graded anyway, and the
 // venue's outcome standing when its own published prices point the other way.
 import assert from 'node:assert/strict'
@@ -18,7 +18,7 @@ function market(raw: unknown): PolymarketMarket {
 }
 
 describe('resolutionOf', () => {
-  it('settles the reference resolved example Up, with its final price', () => {
+  it('settles the constructed resolved example Up, with its final price', () => {
     const m = market(resolvedGammaEvent(S, 'up', META))
     assert.deepEqual(resolutionOf(m), {
       kind: 'settled',

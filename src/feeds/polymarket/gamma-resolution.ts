@@ -1,8 +1,8 @@
-// A Polymarket market's result as the venue published it (reference §3.3.4, decisions §14): settled
+// A Polymarket market's result as the venue published it (venue facts §3.3.4, decisions §14): settled
 // only when Gamma shows the market closed, `umaResolutionStatus` "resolved" and `outcomePrices` with
 // exactly one 1 and one 0 (the winner read by label); a 0.5/0.5 split is a void. Anything else
 // (still open, "proposed", prices not yet binary) is waited on. The outcome is the venue's; the
-// published prices are only compared with it, never used to decide it (reference §3.3.1).
+// published prices are only compared with it, never used to decide it (venue facts §3.3.1).
 import type { Side } from '../../domain/contest.ts'
 import type { PolymarketMarket } from './gamma-event.ts'
 

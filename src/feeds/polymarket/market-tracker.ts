@@ -1,7 +1,7 @@
-// The adapter's view of the windows it follows, refreshed from Gamma by slug (reference §3.1.2,
+// The adapter's view of the windows it follows, refreshed from Gamma by slug (venue facts §3.1.2,
 // §3.2.3): each poll reads the current and next windows, the one just ended until its result and its
 // prices are published, and any older window the engine still asks about. A resolution that takes
-// many minutes is waited on (reference §3.1.3: up to ~30 min, then an alert, and polled more slowly
+// many minutes is waited on (venue facts §3.1.3: up to ~30 min, then an alert, and polled more slowly
 // after that); a body that fails validation is counted by field and never replaces a good view; a
 // Gamma answer older than what is known (its cache) never takes a result or a price back.
 import type { Settlement } from '../../domain/contest.ts'

@@ -1,4 +1,4 @@
-// The Polymarket venue (decisions §14, reference §3): a background poller keeps the followed windows'
+// The Polymarket venue (decisions §14, venue facts §3): a background poller keeps the followed windows'
 // events from Gamma (market-tracker.ts), so the engine's calls on every tick read memory; only quote()
 // goes to the network: the CLOB book of each side's own token, at most once per interval per market.
 // An outage delays openings, readings and results; it never invents one.
@@ -57,8 +57,8 @@ export type PolymarketVenueOptions = {
 /** Where the raw bodies go when the engine records what it sees. */
 export type PolymarketTap = {
   event(raw: unknown): void
-  /** a `/book` body of one token (a 404 "no book" is not passed on) */
-  book(tokenId: string, body: unknown): void
+  /** a `/book` body of one token of the market `ticker` (its slug); a 404 "no book" is not passed on */
+  book(ticker: string, tokenId: string, body: unknown): void
 }
 
 /** A quote serves one reading: one retry, then the engine asks again on a later tick. */
@@ -132,7 +132,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     }
   }
 
-  /** The lowest ask of one token's own book; a 404 is "no book" (new or settling, reference §3.4.2). */
+  /** The lowest ask of one token's own book; a 404 is "no book" (new or settling, venue facts §3.4.2). */
   async function askOf(ticker: string, side: OutcomeLabel, tokenId: string): Promise<SideAsk> {
     const reply = await clients.clob.get(
       'book',
@@ -148,7 +148,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
         )
       return { ask: null, malformed: null }
     }
-    opts.tap?.book(tokenId, reply.body)
+    opts.tap?.book(ticker, tokenId, reply.body)
     const top = bookTop(reply.body, tokenId)
     if (!top.ok) {
       rejected('book', top.field)
@@ -171,7 +171,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       quotesFailingSince ??= now
       lastQuoteFailureAt = now
     } else quotesFailingSince = null
-    // an answer that arrives after the end is no quote: trading has stopped (reference §3.1.3)
+    // an answer that arrives after the end is no quote: trading has stopped (venue facts §3.1.3)
     if (now >= expiresAt || (up.ask === null && down.ask === null)) return null
     return { upAskCents: up.ask, downAskCents: down.ask }
   }

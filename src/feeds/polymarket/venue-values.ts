@@ -1,4 +1,4 @@
-// Lenient readers for the value forms Polymarket's APIs are known to send (reference §3.2.5): JSON
+// Lenient readers for the value forms Polymarket's APIs are known to send (venue facts §3.2.5): JSON
 // arrays encoded as strings (or already decoded by a proxy), prices as decimal strings or numbers, and
 // timestamps with or without fractions, with `T` or a space, `Z` or a short `+00` offset.
 

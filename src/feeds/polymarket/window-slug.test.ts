@@ -1,10 +1,10 @@
-// Tests of the slug arithmetic (reference §3.1.2): the reference's table of windows across both DST
+// Tests of the slug arithmetic (venue facts §3.1.2): the venue facts' table of windows across both DST
 // changes and day boundaries, the DST night whose titles repeat, and slugs of other families refused.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { slugForStart, slugsAround, startOfSlug, windowStartS } from './window-slug.ts'
 
-// slug, window start (UTC), as in the reference's table
+// slug, window start (UTC), as in the venue facts' table
 const TABLE: Array<[string, string]> = [
   ['btc-updown-15m-1769405400', '2026-01-26T05:30:00Z'], // 12:30AM EST: the ET day is the previous one's night
   ['btc-updown-15m-1772486100', '2026-03-02T21:15:00Z'], // EST

@@ -1,10 +1,10 @@
-// Polymarket's 15-minute bitcoin windows by name (reference §3.1.2): the event slug carries the
+// Polymarket's 15-minute bitcoin windows by name (venue facts §3.1.2): the event slug carries the
 // window's start in Unix seconds UTC, so the current, next and just-ended windows are computed, never
 // searched for. DST touches only the titles, which are never read.
 
 /** The series prefix and slug stem (decisions §14). */
 export const POLYMARKET_BTC_15M = 'btc-updown-15m'
-/** The venue's own series slug, for listings (reference §3.1.1). */
+/** The venue's own series slug, for listings (venue facts §3.1.1). */
 export const POLYMARKET_SERIES_SLUG = 'btc-up-or-down-15m'
 export const WINDOW_S = 900
 export const WINDOW_MS = WINDOW_S * 1000
@@ -33,7 +33,7 @@ export function startOfSlug(slug: string): number | null {
 
 /**
  * The windows the adapter follows at `atMs`: the one just ended (awaiting its result), the current
- * one and the next (reference §3.1.2), oldest first.
+ * one and the next (venue facts §3.1.2), oldest first.
  */
 export function slugsAround(atMs: number): { previous: string; current: string; next: string } {
   const s = windowStartS(atMs)

@@ -7,7 +7,7 @@
 import { normalCdf, normalPair } from './draws.ts'
 import type { IndexPath } from './index-path.ts'
 import type { SeededRandom } from './seeded-random.ts'
-import { DOLLAR, floorToGrid, stepDown, stepUp, tickAt } from './tick-grid.ts'
+import { DOLLAR, KALSHI_GRID, type TickGrid } from './tick-grid.ts'
 
 const MINUTE_MS = 60_000
 
@@ -68,8 +68,10 @@ export type Crowd = {
   book(contest: CrowdContest, at: number): CrowdBook
 }
 
-export function createCrowd(rnd: SeededRandom, index: IndexPath): Crowd {
+/** `grid`: the venue's price grid the book is laid on (Kalshi's tapered grid unless another venue's). */
+export function createCrowd(rnd: SeededRandom, index: IndexPath, grid: TickGrid = KALSHI_GRID): Crowd {
   const c = index.params.crowd
+  const { floorToGrid, stepDown, stepUp, tickAt } = grid
 
   // what the crowd draws once per contest minute: its errors, whether the minute opens stale, the
   // spread and the sizes at each level (memoised: a tape asks for the book every few seconds)

@@ -4,6 +4,7 @@
 // evaluator's reach imports it.
 import { parseTicker, QUARTER_MS } from '../../domain/ticker.ts'
 import { normalCdf } from './draws.ts'
+import { simPolymarketOf } from './polymarket-world.ts'
 import { SIM_PARAMS, type SimParams } from './sim-params.ts'
 import { createSimWorld, type SimWorld, sharedSimWorld } from './sim-world.ts'
 
@@ -26,6 +27,12 @@ export type SimOracle = {
    * factor, jumps) and the averaging rule, Gaussian in the log price.
    */
   probabilityYes(contest: { expiresAt: number } | string, at: number): number
+  /**
+   * Polymarket's view of the window opening at `opensAt` (decisions §14): the oracle's TWAP at the
+   * open and at the close (the venue's price to beat and final price) and the side that wins by its
+   * rule (Up when the final price is at least the price to beat).
+   */
+  polymarket(opensAt: number): { priceToBeat: number; finalPrice: number; side: 'up' | 'down' }
 }
 
 export function createSimOracle(opts: { seed: number; params?: SimParams; world?: SimWorld }): SimOracle {
@@ -65,6 +72,10 @@ export function createSimOracle(opts: { seed: number; params?: SimParams; world?
       return s.sigma * Math.sqrt(1 + jumpShare)
     },
     basisAt: (at) => index.basisAt(at),
+    polymarket(opensAt) {
+      const w = simPolymarketOf(world).window(opensAt)
+      return { priceToBeat: w.priceToBeat, finalPrice: w.finalPrice, side: w.up ? 'up' : 'down' }
+    },
     strikeDollars: (expiresAt) => world.meanBeforeCents(expiresAt - QUARTER_MS) / 100,
     settlementDollars: (expiresAt) => world.meanBeforeCents(expiresAt) / 100,
     probabilityYes(contest, at) {

@@ -31,3 +31,27 @@ export function ceilToGrid(p: number): number {
 
 export const stepUp = (p: number): number => ceilToGrid(p + 1)
 export const stepDown = (p: number): number => floorToGrid(p - 1)
+
+/** A venue's price grid as the crowd lays its book on it. */
+export type TickGrid = {
+  tickAt(p: number): number
+  floorToGrid(p: number): number
+  stepUp(p: number): number
+  stepDown(p: number): number
+}
+
+/** KXBTC15M's tapered grid (this module's functions). */
+export const KALSHI_GRID: TickGrid = { tickAt, floorToGrid, stepUp, stepDown }
+
+/**
+ * A grid of 1 ¢ steps between `low` and `high` (millionths) and 0.1 ¢ steps outside them: Polymarket's
+ * 0.01 tick that drops to 0.001 near 0 and 1 (reference §3.4.2, §3.6 item 21).
+ */
+export function taperedGrid(low: number, high: number): TickGrid {
+  const tick = (p: number): number => (p < low || p >= high ? FINE : COARSE)
+  const floor = (p: number): number =>
+    p <= low || p >= high ? Math.floor(p / FINE) * FINE : low + Math.floor((p - low) / COARSE) * COARSE
+  const ceil = (p: number): number =>
+    p <= low || p >= high ? Math.ceil(p / FINE) * FINE : low + Math.ceil((p - low) / COARSE) * COARSE
+  return { tickAt: tick, floorToGrid: floor, stepUp: (p) => ceil(p + 1), stepDown: (p) => floor(p - 1) }
+}

@@ -18,8 +18,11 @@ export type TapePlayer = {
    * (and the others of that same instant). Returns the instant reached: that record's `t`, or `limit`.
    */
   playUntil(limit: number): Promise<number>
-  /** The first book of `ticker` with `t` in [from, to], applying every record up to it; null when none. */
-  bookBetween(ticker: string, from: number, to: number): Promise<BookRecord | null>
+  /**
+   * The first book of `ticker` (and of `token`, when the venue keeps a book per outcome token) with
+   * `t` in [from, to], applying every record up to it; null when none.
+   */
+  bookBetween(ticker: string, from: number, to: number, token?: string): Promise<BookRecord | null>
   /** `t` of the next record not yet applied, null at the end of the tape. */
   nextTime(): Promise<number | null>
   /** `t` of the last record applied (−∞ before the first). */
@@ -85,9 +88,10 @@ export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: Rec
       }
       return wokeAt ?? limit
     },
-    async bookBetween(ticker, from, to) {
+    async bookBetween(ticker, from, to, token) {
+      const ofToken = (book: BookRecord): boolean => token === undefined || book.token === token
       for (const book of recentBooks.get(ticker) ?? [])
-        if (book.t >= from && book.t <= to && book.t <= applied) return book
+        if (book.t >= from && book.t <= to && book.t <= applied && ofToken(book)) return book
       // look ahead without applying anything until the book is found (offsets from head: reading
       // another batch re-bases the buffer)
       let offset = 0
@@ -96,7 +100,7 @@ export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: Rec
         if (head + offset >= ahead.length && !(await readOne())) break
         const r = ahead[head + offset] as TapeRecord
         if (r.t > to) break
-        if (r.k === 'book' && r.ticker === ticker && r.t >= from) {
+        if (r.k === 'book' && r.ticker === ticker && r.t >= from && ofToken(r)) {
           found = r
           break
         }

@@ -18,7 +18,7 @@ import { BOOK_WINDOW_MS, type TapePlayer } from './tape-player.ts'
 const FORGET_AFTER_MS = 24 * 3_600_000
 
 /** The venues a tape can be replayed for: each needs its adapter's parsing behind a tape venue. */
-export const REPLAYABLE_VENUES = ['kalshi'] as const
+export const REPLAYABLE_VENUES = ['kalshi', 'polymarket'] as const
 
 export type TapeVenue = Venue & {
   /** Takes a market or exchange record; true when it changed what the engine sees. */

@@ -14,7 +14,7 @@ export type RequestSigner = (method: string, url: URL, nowMs: number) => Record<
 
 /**
  * Sent on every request, so a venue (and whoever reads its logs) can tell this client apart; some
- * venues' CDNs refuse requests without one (reference §3.2.1).
+ * venues' CDNs refuse requests without one (venue facts §3.2.1).
  */
 export const VENUE_USER_AGENT = 'contest-signals/1.0 (read-only market data)'
 
