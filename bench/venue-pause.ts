@@ -1,4 +1,4 @@
-// The simulated venue pauses trading as Kalshi does, Thursday 03:00–05:00 ET (reference §1.13), and
+// The simulated venue pauses trading as Kalshi does, Thursday 03:00–05:00 ET (venue facts §1.13), and
 // no reading is taken meanwhile: no signal is emitted. The stream service runs at SIM_SPEED=60 from
 // the wall clock's present, so a run started on a Wednesday night or a Thursday morning (ET) meets
 // that pause within minutes — two wall minutes in which a stream round collects no signal at all.

@@ -258,7 +258,7 @@ describe('the dashboard with two venues', () => {
   const QUARTER = 15 * MINUTE_MS
   const KALSHI = 'KXBTC15M'
   const POLY = 'btc-updown-15m'
-  // reference §3.1.2: one window, two tickers that share nothing but the instants
+  // venue facts §3.1.2: one window, two tickers that share nothing but the instants
   const SEPT = Date.parse('2026-09-25T19:00:00Z')
   // the quarter hour in play, or the next one in its last two minutes: it stays open while the test runs
   const live = quarterHourOf(Date.now() + 2 * MINUTE_MS)

@@ -30,7 +30,7 @@ const contest = (
 
 describe('alignByWindow', () => {
   it('puts the same quarter hour of two venues on one row, matched by instants, not tickers', () => {
-    // reference §3.1.2: the slug carries the start in Unix seconds, the Kalshi ticker the close in ET
+    // venue facts §3.1.2: the slug carries the start in Unix seconds, the Kalshi ticker the close in ET
     const kalshi = contest('KXBTC15M-26SEP251515-15', '2026-09-25T19:00:00Z', '2026-09-25T19:15:00Z')
     const poly = contest('btc-updown-15m-1790362800', '2026-09-25T19:00:00.000Z', '2026-09-25T19:15:00.000Z')
     const rows = alignByWindow([[kalshi], [poly]])

@@ -1,7 +1,7 @@
 // The same quarter hour on several venues, side by side (decisions §14): contests of different series
 // matched by their window, the instants `opens_at` and `expires_at`, and never by their tickers —
 // Kalshi writes the close in Eastern time into its ticker, Polymarket the start in Unix seconds into
-// its slug (reference §3.1.2), so only the instants say two contests are the same quarter hour.
+// its slug (venue facts §3.1.2), so only the instants say two contests are the same quarter hour.
 import type { ContestView } from './contest-view.ts'
 
 export type WindowRow = {

@@ -7,7 +7,7 @@ export const VENUES = ['sim', 'kalshi', 'polymarket'] as const
 export type VenueName = (typeof VENUES)[number]
 export type RealVenueName = Exclude<VenueName, 'sim'>
 
-/** The series prefix that names each real venue (decisions §14; reference §2.2 and §3.1.1). */
+/** The series prefix that names each real venue (decisions §14; venue facts §2.2 and §3.1.1). */
 export const SERIES_PREFIXES: Readonly<Record<RealVenueName, string>> = {
   kalshi: 'KX',
   polymarket: 'btc-updown-',

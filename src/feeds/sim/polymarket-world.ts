@@ -1,4 +1,4 @@
-// The honest sandbox as Polymarket would present it (reference §3, decisions §14): the same index,
+// The honest sandbox as Polymarket would present it (venue facts §3, decisions §14): the same index,
 // exchanges and crowd as the Kalshi view (sim-world.ts), with Polymarket's own rule, bodies and grid.
 // The oracle's (Chainlink's) price is the index times a small daily basis; a window resolves Up when
 // the oracle's 60 s TWAP ending at its close is at least the one ending at its open (a tie is Up). The
@@ -47,9 +47,9 @@ export type SimPolymarket = {
   /** the window opening at `opensAt` (a quarter hour) */
   window(opensAt: number): SimPolymarketWindow
   book(w: SimPolymarketWindow, at: number): CrowdBook
-  /** `GET /events/slug/{slug}`'s body at `at` (reference §3.2.4–§3.2.6) */
+  /** `GET /events/slug/{slug}`'s body at `at` (venue facts §3.2.4–§3.2.6) */
   eventBody(w: SimPolymarketWindow, at: number): Record<string, unknown>
-  /** `GET /book?token_id=…`'s body of one side's token at `at` (reference §3.4.2) */
+  /** `GET /book?token_id=…`'s body of one side's token at `at` (venue facts §3.4.2) */
   bookBody(w: SimPolymarketWindow, side: 'up' | 'down', at: number): Record<string, unknown>
   /** true once the venue shows everything it will about `w` (resolved, prices published or never coming) */
   complete(w: SimPolymarketWindow, at: number): boolean

@@ -100,7 +100,7 @@ export const SIM_PARAMS = {
   pause: { weekdayEastern: 4, fromHour: 3, toHour: 5 },
 
   /**
-   * Polymarket's 15-minute Up/Down (reference §3) as the sandbox presents it: the oracle (Chainlink)
+   * Polymarket's 15-minute Up/Down (venue facts §3) as the sandbox presents it: the oracle (Chainlink)
    * price is the index times e^basis, the basis a constant per UTC day; the result is Up when the
    * oracle's TWAP over the `twapLookbackSeconds` ending at the close is at least the one ending at the
    * open (a tie is Up); no weekly pause, no voids.
@@ -112,13 +112,13 @@ export const SIM_PARAMS = {
     /** the crowd's grid: 1 ¢ steps between these prices (millionths), 0.1 ¢ outside them */
     fineTickBelow: 40_000,
     fineTickFrom: 960_000,
-    /** seconds after the end: the resolution, the price to beat, the final price (reference §3.1.3) */
+    /** seconds after the end: the resolution, the price to beat, the final price (venue facts §3.1.3) */
     resolvedAfterSeconds: [60, 120] as readonly [number, number],
     priceToBeatAfterSeconds: [60, 300] as readonly [number, number],
     finalPriceAfterSeconds: [60, 600] as readonly [number, number],
-    /** a resolved market that never gets its final price (reference §3.3.6) (assumed rate) */
+    /** a resolved market that never gets its final price (venue facts §3.3.6) (assumed rate) */
     missingFinalPriceRate: 1 / 200,
-    /** the taker fee every market states: shares × rate × p × (1 − p) (reference §3.4.6) */
+    /** the taker fee every market states: shares × rate × p × (1 − p) (venue facts §3.4.6) */
     feeSchedule: { rate: 0.07, exponent: 1, takerOnly: true, rebateRate: 0.2 },
   },
 }

@@ -45,7 +45,7 @@ export const KALSHI_GRID: TickGrid = { tickAt, floorToGrid, stepUp, stepDown }
 
 /**
  * A grid of 1 ¢ steps between `low` and `high` (millionths) and 0.1 ¢ steps outside them: Polymarket's
- * 0.01 tick that drops to 0.001 near 0 and 1 (reference §3.4.2, §3.6 item 21).
+ * 0.01 tick that drops to 0.001 near 0 and 1 (venue facts §3.4.2).
  */
 export function taperedGrid(low: number, high: number): TickGrid {
   const tick = (p: number): number => (p < low || p >= high ? FINE : COARSE)

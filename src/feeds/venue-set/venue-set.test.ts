@@ -4,7 +4,7 @@ import type { SourceStatus, Venue, VenueMarket } from '../../ports/venue.ts'
 import { statusesOf } from '../../ports/venue.ts'
 import { createVenueSet } from './venue-set.ts'
 
-// the same quarter hour on both venues (reference §3.1.2): 2026-09-25 19:00–19:15Z
+// the same quarter hour on both venues (venue facts §3.1.2): 2026-09-25 19:00–19:15Z
 const OPENS = Date.parse('2026-09-25T19:00:00Z')
 const EXPIRES = OPENS + 900_000
 const KALSHI_TICKER = 'KXBTC15M-26SEP251515-15'
