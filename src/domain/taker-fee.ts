@@ -3,6 +3,7 @@
 // 0.07 × C × p × (1 − p) dollars for C contracts at price p, rounded up to the cent per order.
 // Computed on integers (millionths of a dollar, hundredths of a contract), so no float rounding
 // turns an exact cent into the next one.
+import { venueOfSeries } from './venues.ts'
 
 const MILLIONTHS = 1_000_000n
 
@@ -48,7 +49,8 @@ export function polymarketTakerFeeCents(priceCents: number, shares = 1, rate = 0
 export type TakerFeeSchedule = 'kalshi' | 'polymarket'
 
 export function feeScheduleOf(seriesOrTicker: string): TakerFeeSchedule {
-  return seriesOrTicker.startsWith('btc-updown-') ? 'polymarket' : 'kalshi'
+  // the simulator's series are Kalshi's, and so is its fee
+  return venueOfSeries(seriesOrTicker) === 'polymarket' ? 'polymarket' : 'kalshi'
 }
 
 /** One order's taker fee in cents at `priceCents` under the venue's schedule. */
