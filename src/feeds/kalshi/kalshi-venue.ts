@@ -12,6 +12,7 @@ import type {
   VenueQuote,
   VenueTelemetry,
 } from '../../ports/venue.ts'
+import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
 import type { Sleep } from '../venue-http/request-pacer.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import {
@@ -81,11 +82,10 @@ export type KalshiTap = {
  * tick, so the order book gets one retry rather than the listings' full schedule.
  */
 const ORDERBOOK_ATTEMPTS = 2
-const QUOTES_KEPT = 100
+/** results the WebSocket announced, kept for at most this many markets */
+const ANNOUNCED_KEPT = 100
 /** An exchange status older than this says nothing about now (several missed polls). */
 const EXCHANGE_STATUS_TTL_MS = 60_000
-
-type CachedQuote = { fetchedAt: number; quote: Promise<VenueQuote | null> }
 
 const sleepUnlessAborted: Sleep = (ms, signal) => delay(ms, undefined, { signal })
 
@@ -133,7 +133,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   })
   let lastFailure: string | null = null
   const stop = new AbortController()
-  const quotes = new Map<string, CachedQuote>()
+  const quotes = createQuoteThrottle(orderbookMinIntervalMs)
   let startedAt: number | null = null
   let lastOkAt: number | null = null
   let loop: Promise<void> | null = null
@@ -311,7 +311,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         const settlementValueMillionths =
           event.settlementValue === null ? null : parseDollarsMillionths(event.settlementValue)
         announced.set(ticker, { result: event.result, settlementValueMillionths })
-        if (announced.size > QUOTES_KEPT) announced.delete(announced.keys().next().value as string)
+        if (announced.size > ANNOUNCED_KEPT) announced.delete(announced.keys().next().value as string)
         // provisional: a determined result can still be disputed, so it settles nothing yet
         book.patch(ticker, { status: 'determined', result: event.result, settlementValueMillionths }, now)
         return
@@ -369,14 +369,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
       // quotes after the close are stale, then an empty book (venue facts §2.6): never use one
       if (!entry || phaseForStatus(entry.market.status) !== 'trading' || now >= entry.market.closeTime)
         return null
-      const cached = quotes.get(ticker)
-      if (cached && now - cached.fetchedAt < orderbookMinIntervalMs) return cached.quote
-      if (quotes.size >= QUOTES_KEPT) {
-        for (const [t, q] of quotes) if (now - q.fetchedAt >= orderbookMinIntervalMs) quotes.delete(t)
-      }
-      const quote = fetchQuote(ticker)
-      quotes.set(ticker, { fetchedAt: now, quote })
-      return quote
+      return quotes.get(ticker, now, () => fetchQuote(ticker))
     },
     status(): SourceStatus {
       const now = clock.now()

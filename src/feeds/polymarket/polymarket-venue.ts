@@ -15,6 +15,7 @@ import type {
   VenueTelemetry,
 } from '../../ports/venue.ts'
 import { describeFailure } from '../venue-http/json-client.ts'
+import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import { bookTop } from './clob-book.ts'
 import { type OutcomeLabel, phaseAt } from './gamma-event.ts'
@@ -63,9 +64,7 @@ export type PolymarketTap = {
 
 /** A quote serves one reading: one retry, then the engine asks again on a later tick. */
 const BOOK_ATTEMPTS = 2
-const QUOTES_KEPT = 100
 
-type CachedQuote = { fetchedAt: number; quote: Promise<VenueQuote | null> }
 type SideAsk = { ask: number | null; malformed: string | null }
 
 export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
@@ -99,7 +98,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   }
   const tracker = createMarketTracker(trackerOptions)
   const stop = new AbortController()
-  const quotes = new Map<string, CachedQuote>()
+  const quotes = createQuoteThrottle(bookMinIntervalMs)
   let startedAt: number | null = null
   let lastOkAt: number | null = null
   let lastFailure: string | null = null
@@ -211,14 +210,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       const t = tracker.get(ticker)
       const now = clock.now()
       if (!t || phaseAt(t.market, now) !== 'trading') return null
-      const cached = quotes.get(ticker)
-      if (cached && now - cached.fetchedAt < bookMinIntervalMs) return cached.quote
-      if (quotes.size >= QUOTES_KEPT) {
-        for (const [k, q] of quotes) if (now - q.fetchedAt >= bookMinIntervalMs) quotes.delete(k)
-      }
-      const quote = fetchQuote(ticker, t.market.tokenIds, t.market.expiresAt)
-      quotes.set(ticker, { fetchedAt: now, quote })
-      return quote
+      return quotes.get(ticker, now, () => fetchQuote(ticker, t.market.tokenIds, t.market.expiresAt))
     },
     status(): SourceStatus {
       const now = clock.now()

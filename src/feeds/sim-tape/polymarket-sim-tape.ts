@@ -7,7 +7,7 @@
 import type { TapeHeader } from '../../tape/tape-format.ts'
 import { POLYMARKET_SIM_SERIES, type SimPolymarketWindow, simPolymarketOf } from '../sim/polymarket-world.ts'
 import type { SimWorld } from '../sim/sim-world.ts'
-import { SIM_TAPE_BOOK_EVERY_MS, type SimTapeSink } from './sim-tape.ts'
+import { SIM_TAPE_BOOK_EVERY_MS, type SimTapeSink, writeSpotMessages } from './sim-tape.ts'
 
 const SECOND_MS = 1_000
 const DAY_MS = 86_400_000
@@ -57,12 +57,7 @@ export async function writePolymarketSimTape(
   const lastMessage = names.map(() => Number.NEGATIVE_INFINITY)
 
   for (let s = start; s <= end; s += SECOND_MS) {
-    for (const [i, src] of names.entries()) {
-      const seen = world.sources.observe(i, s)
-      if (!seen || seen.observedAt <= (lastMessage[i] as number)) continue
-      lastMessage[i] = seen.observedAt
-      sink.write({ t: seen.observedAt, k: 'spot', src, bid: seen.bid, ask: seen.ask })
-    }
+    writeSpotMessages(world, s, lastMessage, sink)
 
     // the current window and the next, as the adapter computes their slugs
     if (s >= opts.from - QUARTER_MS && s < lastOpen) {

@@ -66,13 +66,7 @@ export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Pro
   let lastStatus = ''
 
   for (let s = start; s <= end; s += SECOND_MS) {
-    // each exchange message once, at the instant a client receives it
-    for (const [i, src] of names.entries()) {
-      const seen = world.sources.observe(i, s)
-      if (!seen || seen.observedAt <= (lastMessage[i] as number)) continue
-      lastMessage[i] = seen.observedAt
-      sink.write({ t: seen.observedAt, k: 'spot', src, bid: seen.bid, ask: seen.ask })
-    }
+    writeSpotMessages(world, s, lastMessage, sink)
 
     const status = world.exchangeStatusBody(s)
     const statusText = JSON.stringify(status)
@@ -114,5 +108,23 @@ export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Pro
 
     if (sink.buffered() > 4 << 20) await sink.flush()
     if ((s - start) % 3_600_000 === 0) opts.onProgress?.(s, start, end)
+  }
+}
+
+/**
+ * Each exchange message of second `s` once, at the instant a client receives it; `lastMessage` holds
+ * each source's last written instant (one slot per source, updated here). Both venues' tapes.
+ */
+export function writeSpotMessages(
+  world: SimWorld,
+  s: number,
+  lastMessage: number[],
+  sink: SimTapeSink,
+): void {
+  for (const [i, src] of world.sources.names.entries()) {
+    const seen = world.sources.observe(i, s)
+    if (!seen || seen.observedAt <= (lastMessage[i] as number)) continue
+    lastMessage[i] = seen.observedAt
+    sink.write({ t: seen.observedAt, k: 'spot', src, bid: seen.bid, ask: seen.ask })
   }
 }

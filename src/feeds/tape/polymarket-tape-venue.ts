@@ -4,7 +4,7 @@
 // CLOB `/book` body through clob-book.ts. Only the source of the bodies differs: the tape instead of
 // HTTP. A quote asks each side's own token book at the instant of the request; the first book record
 // of that slug and token in [t, t + 5 s] answers it.
-import { MINUTE_MS, type Settlement } from '../../domain/contest.ts'
+import type { Settlement } from '../../domain/contest.ts'
 import type { SourceStatus, VenueMarket, VenueQuote } from '../../ports/venue.ts'
 import type { TapeRecord } from '../../tape/tape-format.ts'
 import { bookTop } from '../polymarket/clob-book.ts'
@@ -15,6 +15,7 @@ import {
   phaseAt,
 } from '../polymarket/gamma-event.ts'
 import { settlementOf, toVenueMarket } from '../polymarket/venue-mapping.ts'
+import { createReadingWindows } from './reading-windows.ts'
 import { BOOK_WINDOW_MS } from './tape-player.ts'
 import type { TapeVenue, TapeVenueOptions } from './tape-venue.ts'
 
@@ -58,7 +59,7 @@ export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
   const prefixes = opts.series.map((s) => `${s}-`)
   const markets = new Map<string, Known>()
   // windows not yet closed, for the replay's tick instants
-  const windows = new Map<string, { opensAt: number; closesAt: number }>()
+  const windows = createReadingWindows()
   let prunedAt = Number.NEGATIVE_INFINITY
   // one warning per slug and field: a venue repeating a bad body is not news each poll
   const warned = new Set<string>()
@@ -89,7 +90,7 @@ export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
     }
     const resolvedSeenAt = known?.resolvedSeenAt ?? (settlementOf(market) !== null ? record.t : null)
     markets.set(market.slug, { market, key, seenAt: record.t, resolvedSeenAt })
-    windows.set(market.slug, { opensAt: market.opensAt, closesAt: market.expiresAt })
+    windows.set(market.slug, market.opensAt, market.expiresAt)
     return true
   }
 
@@ -126,18 +127,7 @@ export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
         prunedAt = t
         for (const [slug, k] of markets) if (k.seenAt < t - FORGET_AFTER_MS) markets.delete(slug)
       }
-      let next = Number.POSITIVE_INFINITY
-      for (const [slug, w] of windows) {
-        if (w.closesAt < t - MINUTE_MS) {
-          windows.delete(slug)
-          continue
-        }
-        if (t >= w.closesAt) continue
-        const minute =
-          t < w.opensAt ? w.opensAt : w.opensAt + (Math.floor((t - w.opensAt) / MINUTE_MS) + 1) * MINUTE_MS
-        next = Math.min(next, minute, w.closesAt)
-      }
-      return next
+      return windows.nextBoundaryAfter(t)
     },
     async marketAt(series: string, at: number): Promise<VenueMarket | null> {
       for (const { market } of markets.values()) {

@@ -2,7 +2,7 @@
 // adapter's market book (the same validation, series filing and mapping as live), recorded order
 // books through its ask derivation, and results through its settlement mapping. Only the source of
 // the bodies differs: the tape instead of HTTP.
-import { MINUTE_MS, type Settlement } from '../../domain/contest.ts'
+import type { Settlement } from '../../domain/contest.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { SourceStatus, Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
 import type { TapeRecord } from '../../tape/tape-format.ts'
@@ -11,6 +11,7 @@ import { createMarketBook, toVenueMarket } from '../kalshi/market-book.ts'
 import { phaseForStatus } from '../kalshi/market-status.ts'
 import { asksFromOrderbook } from '../kalshi/orderbook.ts'
 import { settlementOf } from '../kalshi/settlement.ts'
+import { createReadingWindows } from './reading-windows.ts'
 import type { ReplayClock } from './replay-clock.ts'
 import { BOOK_WINDOW_MS, type TapePlayer } from './tape-player.ts'
 
@@ -47,7 +48,7 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
   // the parsed view per ticker, to tell a change the engine acts on from a poll that changed nothing
   const seen = new Map<string, string>()
   // windows not yet closed, for the replay's tick instants
-  const windows = new Map<string, { opensAt: number; closesAt: number }>()
+  const windows = createReadingWindows()
   let exchange: unknown = null
   // the recorded status holds until the next record: a recording writes it again only when it changes
   let paused = false
@@ -71,7 +72,7 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
         const key = JSON.stringify(market)
         if (seen.get(market.ticker) === key) return false
         seen.set(market.ticker, key)
-        windows.set(market.ticker, { opensAt: market.openTime, closesAt: market.closeTime })
+        windows.set(market.ticker, market.openTime, market.closeTime)
         return true
       }
       if (record.k === 'exchange') {
@@ -96,18 +97,7 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
         book.prune(t, FORGET_AFTER_MS)
         for (const ticker of seen.keys()) if (!book.get(ticker)) seen.delete(ticker)
       }
-      let next = Number.POSITIVE_INFINITY
-      for (const [ticker, w] of windows) {
-        if (w.closesAt < t - MINUTE_MS) {
-          windows.delete(ticker)
-          continue
-        }
-        if (t >= w.closesAt) continue
-        const minute =
-          t < w.opensAt ? w.opensAt : w.opensAt + (Math.floor((t - w.opensAt) / MINUTE_MS) + 1) * MINUTE_MS
-        next = Math.min(next, minute, w.closesAt)
-      }
-      return next
+      return windows.nextBoundaryAfter(t)
     },
     async marketAt(series: string, at: number): Promise<VenueMarket | null> {
       const entry = book.liveIn(series, at)
