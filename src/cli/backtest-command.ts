@@ -7,6 +7,7 @@ import type { Contest } from '../domain/contest.ts'
 import type { Store } from '../ports/store.ts'
 import { formatBacktest, formatGrid } from './backtest-report.ts'
 import { openCommandStore } from './command-store.ts'
+import { parsePeriodArgs } from './period-args.ts'
 
 export type BacktestArgs = {
   series: string | undefined
@@ -79,20 +80,9 @@ export async function readSettled(store: Store, filter: BacktestFilter): Promise
 
 /** The arguments as a filter, or what is wrong with them. */
 export function parseBacktestArgs(args: BacktestArgs, defaultSeries: string): BacktestFilter | string {
-  const filter: BacktestFilter = { series: args.series ?? defaultSeries }
-  if (filter.series === '') return '--series must not be empty'
-  for (const [name, raw] of [
-    ['since', args.since],
-    ['before', args.before],
-  ] as const) {
-    if (raw === undefined) continue
-    const ms = parseInstant(raw)
-    if (ms === null)
-      return `--${name} ${JSON.stringify(raw)} is not an RFC 3339 date-time or a YYYY-MM-DD date`
-    filter[name] = ms
-  }
-  if (filter.since !== undefined && filter.before !== undefined && filter.since > filter.before)
-    return '--since is after --before'
+  const period = parsePeriodArgs(args, defaultSeries)
+  if (typeof period === 'string') return period
+  const filter: BacktestFilter = period
   if (args.minConfidence !== undefined) {
     const n = parseNumber(args.minConfidence)
     if (n === null || n < 0 || n > 100) return '--min-confidence must be a number from 0 to 100'
@@ -112,13 +102,6 @@ export function parseBacktestArgs(args: BacktestArgs, defaultSeries: string): Ba
 
 function parseNumber(raw: string): number | null {
   return /^-?[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : null
-}
-
-export function parseInstant(raw: string): number | null {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) raw = `${raw}T00:00:00Z`
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(raw)) return null
-  const ms = Date.parse(raw)
-  return Number.isNaN(ms) ? null : ms
 }
 
 function filterJson(filter: BacktestFilter) {

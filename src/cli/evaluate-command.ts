@@ -4,9 +4,9 @@ import type { Config } from '../config/config.ts'
 import { type EvaluationReport, evaluateReadings } from '../domain/evaluation.ts'
 import type { GradedReading } from '../domain/graded-reading.ts'
 import { createSimOracle } from '../feeds/sim/oracle.ts'
-import { parseInstant } from './backtest-command.ts'
 import { openCommandStore } from './command-store.ts'
 import { formatEvaluation } from './evaluate-report.ts'
+import { parsePeriodArgs } from './period-args.ts'
 
 export type EvaluateArgs = {
   series: string | undefined
@@ -40,21 +40,9 @@ export async function runEvaluateCommand(
     process.stderr.write(`contest-signals evaluate: ${problem} (see contest-signals evaluate --help)\n`)
     return 2
   }
-  const series = args.series ?? config.series[0]!
-  if (series === '') return fail('--series must not be empty')
-  const bounds: { since?: number; before?: number } = {}
-  for (const [name, raw] of [
-    ['since', args.since],
-    ['before', args.before],
-  ] as const) {
-    if (raw === undefined) continue
-    const ms = parseInstant(raw)
-    if (ms === null)
-      return fail(`--${name} ${JSON.stringify(raw)} is not an RFC 3339 date-time or a YYYY-MM-DD date`)
-    bounds[name] = ms
-  }
-  if (bounds.since !== undefined && bounds.before !== undefined && bounds.since > bounds.before)
-    return fail('--since is after --before')
+  const period = parsePeriodArgs(args, config.series[0]!)
+  if (typeof period === 'string') return fail(period)
+  const { series, ...bounds } = period
   let oracle: ((r: GradedReading) => number | null) | undefined
   if (args.simSeed !== undefined) {
     if (!/^[0-9]{1,15}$/.test(args.simSeed)) return fail('--sim-seed must be a whole number')

@@ -4,12 +4,12 @@
 // the cause (and the line of the tape) and a non-zero exit; what was replayed until then stays
 // committed, contest by contest, as live.
 import type { Config } from '../config/config.ts'
+import { parseInstant } from '../domain/instant.ts'
 import { createLogger } from '../main/logger.ts'
 import { ReplayRefused, type ReplaySummary, runReplay } from '../main/replay.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { createReadingModel, isModelName, MODEL_NAMES } from '../model/models.ts'
 import { TapeError } from '../tape/tape-reader.ts'
-import { parseInstant } from './backtest-command.ts'
 import { openCommandStore } from './command-store.ts'
 
 export type ReplayArgs = {

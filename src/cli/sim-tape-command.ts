@@ -3,6 +3,7 @@
 // Polymarket's with its own rule); replaying it gives the simulator's own history.
 import { existsSync } from 'node:fs'
 import type { Config } from '../config/config.ts'
+import { parseInstant } from '../domain/instant.ts'
 import { QUARTER_MS } from '../domain/ticker.ts'
 import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
 import { polymarketSimTapeHeader, writePolymarketSimTape } from '../feeds/sim-tape/polymarket-sim-tape.ts'
@@ -10,7 +11,6 @@ import { simTapeHeader, writeSimTape } from '../feeds/sim-tape/sim-tape.ts'
 import { simTapeWarmupMs } from '../main/sim-tape-warmup.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { createTapeWriter } from '../tape/tape-writer.ts'
-import { parseInstant } from './backtest-command.ts'
 
 export type SimTapeArgs = {
   /** the venue whose shapes and rule the tape takes: kalshi (default) or polymarket */

@@ -2,6 +2,7 @@
 // reported at once, the result frozen. Names and defaults come from the one table, settings.ts.
 import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
+import { parseDateTime } from '../domain/instant.ts'
 import { isVenueName, VENUES, type VenueName, venueOfSeries } from '../domain/venues.ts'
 import { isModelName, MODEL_NAMES } from '../model/models.ts'
 import { type DefaultedSettingName, isSettingName, SETTINGS, type SettingName } from './settings.ts'
@@ -249,19 +250,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const simBackfillDays = int('SIM_BACKFILL_DAYS', 0, 90)
   const simStartRaw = read('SIM_START')
-  let simStart: number | null = null
-  if (simStartRaw !== undefined) {
-    // an RFC 3339 instant with its offset: a bare date or local time would depend on the machine
-    const parsed = Date.parse(simStartRaw)
-    if (
-      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(simStartRaw) ||
-      Number.isNaN(parsed)
+  // an RFC 3339 instant with its offset: a bare date or a local time would depend on the machine
+  const simStart = simStartRaw === undefined ? null : parseDateTime(simStartRaw)
+  if (simStartRaw !== undefined && simStart === null)
+    problems.push(
+      `SIM_START=${JSON.stringify(simStartRaw)} is not an RFC 3339 instant (e.g. 2026-11-23T17:00:00Z)`,
     )
-      problems.push(
-        `SIM_START=${JSON.stringify(simStartRaw)} is not an RFC 3339 instant (e.g. 2026-11-23T17:00:00Z)`,
-      )
-    else simStart = parsed
-  }
 
   const trustProxy = (read('TRUST_PROXY') ?? '')
     .split(',')
