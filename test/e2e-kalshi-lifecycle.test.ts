@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { exchangeEnv } from './support/feed-env.ts'
+import { keyedGet } from './support/keyed-get.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { untilWallClock, waitFor } from './support/wait.ts'
@@ -42,10 +43,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   let ticking: NodeJS.Timeout
   const tickers = { btc: '', btcB: '', btcC: '', btcNext: '' }
 
-  const get = async (p: string): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })
-    return { status: res.status, body: (await res.json()) as Json }
-  }
+  const get = keyedGet(() => ({ url, key }))
   const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
   const signalsAt = (ticker: string, n: number, timeoutMs: number) =>
     waitFor(

@@ -10,6 +10,7 @@ import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchang
 import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { exchangeEnv } from './support/feed-env.ts'
+import { keyedGet } from './support/keyed-get.ts'
 import { metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
@@ -37,10 +38,7 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
   let metricsUrl: string
   let key: string
   let ticking: NodeJS.Timeout
-  const get = async (p: string): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })
-    return { status: res.status, body: (await res.json()) as Json }
-  }
+  const get = keyedGet(() => ({ url, key }))
   const metric = async (name: string, labels: Record<string, string>) =>
     sample(await scrape(metricsUrl), name, labels) ?? 0
   const lookupsOf = (slug: string) => pm.requests.filter((r) => r.path === `/gamma/events/slug/${slug}`)

@@ -11,6 +11,7 @@ import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchang
 import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { exchangeEnv } from './support/feed-env.ts'
+import { keyedGet } from './support/keyed-get.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
@@ -51,10 +52,7 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
   let stream: SseClient
   let ticking: NodeJS.Timeout
 
-  const get = async (p: string): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })
-    return { status: res.status, body: (await res.json()) as Json }
-  }
+  const get = keyedGet(() => ({ url, key }))
   const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
   const signalsAt = (n: number, timeoutMs: number) =>
     waitFor(

@@ -16,6 +16,7 @@ import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/k
 import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import { type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { deadPort, exchangeEnv } from './support/feed-env.ts'
+import { keyedGet } from './support/keyed-get.ts'
 import { sample } from './support/metrics-scrape.ts'
 import {
   bootstrapKeyFrom,
@@ -66,10 +67,7 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
   let ticking: NodeJS.Timeout
   let env: Record<string, string>
 
-  const get = async (p: string): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })
-    return { status: res.status, body: (await res.json()) as Json }
-  }
+  const get = keyedGet(() => ({ url, key }))
   const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
   const signalsAt = (ticker: string, n: number, timeoutMs: number) =>
     waitFor(
