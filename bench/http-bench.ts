@@ -69,7 +69,7 @@ const MAX_UNEXPECTED_SHARE = 0.01
 /** The service trusts the load clients' X-Forwarded-For (decisions §5). */
 export const HTTP_SERVICE_ENV = { TRUST_PROXY: '127.0.0.1' }
 
-type Kind = {
+export type Kind = {
   name: string
   path: string
   method: 'GET' | 'HEAD'
@@ -77,7 +77,7 @@ type Kind = {
   expectStatus: number
 }
 
-async function discoverTicker(service: BenchService, series: string): Promise<string> {
+export async function discoverTicker(service: BenchService, series: string): Promise<string> {
   const res = await capture(service, `/v1/contests?series=${series}&limit=100`, {
     Authorization: `Bearer ${service.key}`,
   })
@@ -89,7 +89,7 @@ async function discoverTicker(service: BenchService, series: string): Promise<st
   return settled.ticker
 }
 
-function kinds(series: string, ticker: string): Kind[] {
+export function kinds(series: string, ticker: string): Kind[] {
   const auth = async (s: BenchService) => ({ Authorization: `Bearer ${s.key}` })
   const history = `/v1/contests?series=${series}&limit=100`
   return [
@@ -145,7 +145,7 @@ function kinds(series: string, ticker: string): Kind[] {
 }
 
 /** One response as the service put it on the wire; Node adds Date, Connection and Keep-Alive on both servers. */
-async function capture(
+export async function capture(
   service: BenchService,
   path: string,
   headers: Record<string, string>,
