@@ -81,7 +81,15 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
   })
   const wallClock: Clock = opts.wallClock ?? { now: () => Date.now() }
   const sink = opts.logSink
-  const logger = pino({ level: config.logLevel }, { write: (line: string) => sink?.(line) })
+  // A destination receives bytes: the access log hands over several lines at once.
+  const logger = pino(
+    { level: config.logLevel },
+    {
+      write: (chunk: string) => {
+        if (sink) for (const line of chunk.split('\n')) if (line !== '') sink(line)
+      },
+    },
+  )
   const rawStore = createSqliteStore(dbPath)
   await rawStore.migrate()
   const store = opts.wrapStore ? opts.wrapStore(rawStore) : rawStore
