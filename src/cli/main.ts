@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `contest-signals` command (decisions §2, §8): serve | api | engine | keys create|list|revoke |
 // migrate | backtest | evaluate | backup | venue check, each with its own --help, and --version.
+// First, before any other module runs (next-tick-warm-up.ts says why).
+import '../main/next-tick-warm-up.ts'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.ts'
 import { createLogger } from '../main/logger.ts'
