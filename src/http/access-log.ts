@@ -1,13 +1,11 @@
 // The access log (decisions §4): one JSON line per answered request, at info, written the same way
 // whichever path answered it — the fast path, a framework route, a hook's refusal, the bare-socket
 // answer to a request Node could not parse, or a stream when it ends. The line is assembled from
-// parts fixed at start-up (pino's level, its bindings and the message): logging a cached answer
-// then costs a string and an array push rather than a pino call with serializers. Lines are handed
-// to the logger's destination in batches, 64 KiB or 100 ms after the first one waiting (as nginx's
-// `access_log … buffer= flush=`), because every hand-over becomes a write on libuv's thread pool:
-// a thread wake-up, a system call and a completion back on the event loop. Pending lines are
-// written at close() and when the process exits; a process killed outright loses at most the last
-// 100 ms of access lines. Health probes get no line (a load
+// parts fixed at start-up (pino's level, its bindings and the message) and handed to the logger's
+// destination once per turn of the event loop, joined: logging a cached answer then costs a string
+// and an array push rather than a pino call with serializers — and rather than one append to the
+// destination per line, which measures the byte length of its whole pending buffer each time
+// (about 3 µs a line under load, a fifth of a bare answer). Health probes get no line (a load
 // balancer asks every few seconds).
 // Never the key: the request target is logged with key-shaped tokens masked.
 import type { ServerResponse } from 'node:http'
@@ -33,16 +31,12 @@ export type AccessLog = {
   /** false when the logger's level is above info: the caller may skip gathering the line */
   enabled(): boolean
   write(line: AccessLine): void
-  /** hands the waiting lines to the destination now and stops watching for the process's exit */
+  /** hands the lines of this turn to the destination now and stops watching for the process's exit */
   close(): void
 }
 
 const INFO = 30
 const MESSAGE = 'request'
-/** Characters of waiting lines that are handed over at once. */
-export const ACCESS_LOG_BATCH_CHARS = 64 * 1024
-/** The longest a line waits to be handed over. */
-export const ACCESS_LOG_FLUSH_MS = 100
 
 type PinoInternals = Record<symbol, unknown>
 
@@ -63,21 +57,16 @@ export function createAccessLog(logger: Logger): AccessLog {
     return quoted
   }
   let pending: string[] = []
-  let pendingChars = 0
-  let timer: NodeJS.Timeout | undefined
+  let scheduled = false
   const flush = () => {
-    if (timer !== undefined) {
-      clearTimeout(timer)
-      timer = undefined
-    }
+    scheduled = false
     if (pending.length === 0) return
     const lines = pending
     pending = []
-    pendingChars = 0
     destination.write(lines.length === 1 ? lines[0]! : lines.join(''))
   }
-  // An exit while lines wait still writes them, ahead of the logger's own flush at exit
-  // (registered earlier, hence prepended).
+  // Lines wait at most for the end of the current turn; an exit in between still writes them,
+  // ahead of the logger's own flush at exit (registered earlier, hence prepended).
   process.prependListener('exit', flush)
   return {
     enabled: () => logger.isLevelEnabled('info'),
@@ -87,15 +76,13 @@ export function createAccessLog(logger: Logger): AccessLog {
     },
     write(l) {
       if (!logger.isLevelEnabled('info')) return
-      const line = `${head}${Date.now()}${bindings},"reqId":${JSON.stringify(l.reqId)},"method":${quotedMethod(l.method)},"path":${JSON.stringify(maskKeys(l.path))},"status":${l.status},"bytes":${l.bytes},"durationMs":${Math.round(l.durationMs * 100) / 100},"address":${JSON.stringify(l.address)}${tail}`
-      pending.push(line)
-      pendingChars += line.length
-      if (pendingChars >= ACCESS_LOG_BATCH_CHARS) flush()
-      else if (timer === undefined) {
-        timer = setTimeout(flush, ACCESS_LOG_FLUSH_MS)
-        // waiting lines must not keep a stopping process alive: exit and close() write them
-        timer.unref()
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
       }
+      pending.push(
+        `${head}${Date.now()}${bindings},"reqId":${JSON.stringify(l.reqId)},"method":${quotedMethod(l.method)},"path":${JSON.stringify(maskKeys(l.path))},"status":${l.status},"bytes":${l.bytes},"durationMs":${Math.round(l.durationMs * 100) / 100},"address":${JSON.stringify(l.address)}${tail}`,
+      )
     },
   }
 }
