@@ -1,9 +1,9 @@
 // npm run bench:cpu: CPU time per request of the service and of the bare server, each side's own user
 // and system time from /proc (Linux), in interleaved runs under the same load as `npm run bench`.
-// The throughput ratio of `npm run bench` moves with whatever else the machine does; the CPU a
-// request costs each server is the figure to compare when looking for where the gap comes from
-// (BENCHMARKS.md, "CPU per request"). Softirq time (loopback delivery) belongs to no process and
-// is printed apart.
+// Where `npm run bench` says how much slower the service is, this says on which side of the system
+// call line the difference lies (BENCHMARKS.md, "CPU per request"). Both move with the machine and
+// from one service instance to the next (a few µs); compare figures from one run, never across runs.
+// Softirq time (loopback delivery) belongs to no process and is printed apart.
 //   BENCH_CPU_KIND=settled|active|history   (default settled)
 //   BENCH_CPU_CONFIG=defaults|warn          the service's configuration (default defaults)
 //   BENCH_CPU_ROUNDS=5  BENCH_CPU_S=3        interleaved pairs, seconds of each run
