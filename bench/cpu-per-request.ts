@@ -8,15 +8,20 @@
 //   BENCH_CPU_CONFIG=defaults|warn          the service's configuration (default defaults)
 //   BENCH_CPU_ROUNDS=5  BENCH_CPU_S=3        interleaved pairs, seconds of each run
 import { readFileSync } from 'node:fs'
-import { capture, discoverTicker, HTTP_CONFIGURATIONS, HTTP_SERVICE_ENV, kinds } from './http-bench.ts'
-import type { LoadOrder, LoadReport } from './load-client.ts'
+import {
+  capture,
+  discoverTicker,
+  HTTP_CONFIGURATIONS,
+  HTTP_LOAD,
+  HTTP_SERVICE_ENV,
+  kinds,
+  loadReports,
+} from './http-bench.ts'
+
 import { killAllHelpers, startHelper } from './processes.ts'
 import { killAllServices, startBenchService } from './service.ts'
 
 const SERIES = 'KXBTC15M'
-const CONNECTIONS = 64
-const CLIENT_PROCESSES = 2
-const FORWARDED_POOL = 200_000
 /** Linux reports process CPU time in ticks of 10 ms (USER_HZ 100). */
 const US_PER_TICK = 10_000
 
@@ -63,7 +68,7 @@ async function main(): Promise<void> {
     logToFile: config.logToFile,
   })
   const bare = startHelper('bare-server.ts')
-  const clients = Array.from({ length: CLIENT_PROCESSES }, () => startHelper('load-client.ts'))
+  const clients = Array.from({ length: HTTP_LOAD.clientProcesses }, () => startHelper('load-client.ts'))
   try {
     const barePort = await bare.next<number>('port')
     await Promise.all(clients.map((c) => c.next('ready')))
@@ -75,25 +80,7 @@ async function main(): Promise<void> {
     async function run(url: string, pid: number): Promise<Side> {
       const before = processTicks(pid)
       const softBefore = softirqTicks()
-      const reports = await Promise.all(
-        clients.map((c, i) =>
-          c.ask<LoadReport>(
-            {
-              run: {
-                url,
-                path: kind.path,
-                method: kind.method,
-                headers,
-                connections: CONNECTIONS / CLIENT_PROCESSES,
-                durationS: seconds,
-                forwardedPool: FORWARDED_POOL / CLIENT_PROCESSES,
-                poolOffset: (i * FORWARDED_POOL) / CLIENT_PROCESSES,
-              } satisfies LoadOrder,
-            },
-            'done',
-          ),
-        ),
-      )
+      const reports = await loadReports(clients, url, kind, headers, { ...HTTP_LOAD, runS: seconds })
       const after = processTicks(pid)
       const responses = reports.reduce((n, r) => n + r.responses, 0)
       const per = (ticks: number) => (ticks * US_PER_TICK) / responses

@@ -173,16 +173,25 @@ type Run = {
   statusCounts: Record<string, number>
 }
 
-async function load(
+/** The HTTP load of every benchmark, as the issue's wrk runs: 64 connections over the client processes. */
+export const HTTP_LOAD = {
+  connections: 64,
+  clientProcesses: 2,
+  /** X-Forwarded-For addresses, so the limiter's map holds as many clients as behind a busy proxy. */
+  forwardedPool: 200_000,
+} as const
+
+/** One run of `kind` against `url`, its connections and addresses shared out over the clients. */
+export function loadReports(
   clients: Helper[],
   url: string,
   kind: Kind,
   headers: Record<string, string>,
-  opts: HttpBenchOptions,
-): Promise<Run> {
+  opts: { connections: number; forwardedPool: number; runS: number },
+): Promise<LoadReport[]> {
   const per = Math.ceil(opts.connections / clients.length)
   const pool = Math.ceil(opts.forwardedPool / clients.length)
-  const reports = await Promise.all(
+  return Promise.all(
     clients.map((c, i) =>
       c.ask<LoadReport>(
         {
@@ -201,6 +210,16 @@ async function load(
       ),
     ),
   )
+}
+
+async function load(
+  clients: Helper[],
+  url: string,
+  kind: Kind,
+  headers: Record<string, string>,
+  opts: HttpBenchOptions,
+): Promise<Run> {
+  const reports = await loadReports(clients, url, kind, headers, opts)
   const latency10us: Record<string, number> = {}
   const statusCounts: Record<string, number> = {}
   let responses = 0

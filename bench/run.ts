@@ -10,7 +10,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { rawRequest } from '../test/support/raw-request.ts'
 import { waitFor } from '../test/support/wait.ts'
-import { benchHttp, HTTP_CONFIGURATIONS, HTTP_SERVICE_ENV, maxLoadSeconds } from './http-bench.ts'
+import { benchHttp, HTTP_CONFIGURATIONS, HTTP_LOAD, HTTP_SERVICE_ENV, maxLoadSeconds } from './http-bench.ts'
 import { startLoadMeter } from './machine-load.ts'
 import { killAllHelpers, startHelper } from './processes.ts'
 import { type BenchReport, formatReport, type HttpReport } from './report.ts'
@@ -25,11 +25,6 @@ import { type FanoutResult, measureFanout } from './stream-fanout.ts'
 import { waitOutVenuePause } from './venue-pause.ts'
 
 const SERIES = 'KXBTC15M'
-/** As the wrk runs: 64 connections, spread over the client processes. */
-const CONNECTIONS = 64
-const CLIENT_PROCESSES = 2
-/** X-Forwarded-For addresses, so the limiter's map holds as many clients as behind a busy proxy. */
-const FORWARDED_POOL = 200_000
 const STREAM_CLIENT_PROCESSES = 3
 /** Asked for; the hard limit caps it (each stream holds a descriptor in the server and in a client). */
 const FILE_LIMIT = 65_536
@@ -186,9 +181,9 @@ async function main(): Promise<void> {
       await benchHttp({
         series: SERIES,
         backfillDays: BACKFILL_DAYS,
-        connections: CONNECTIONS,
-        clientProcesses: CLIENT_PROCESSES,
-        forwardedPool: FORWARDED_POOL,
+        connections: HTTP_LOAD.connections,
+        clientProcesses: HTTP_LOAD.clientProcesses,
+        forwardedPool: HTTP_LOAD.forwardedPool,
         runS,
         rounds,
         configuration,
@@ -212,7 +207,7 @@ async function main(): Promise<void> {
       loadAverage1m: { before: loadBefore, after: os.loadavg()[0]! },
     },
     settings: {
-      connections: CONNECTIONS,
+      connections: HTTP_LOAD.connections,
       rounds,
       runS,
       streams,
