@@ -1,40 +1,26 @@
 // One Kalshi adapter test world: a fixture venue on a loopback port, the real adapter polling it,
 // and recorded logs and telemetry. Each test builds its own and closes it.
 import { createKalshiVenue, type KalshiVenueOptions } from '../../src/feeds/kalshi/kalshi-venue.ts'
-import type { Logger } from '../../src/ports/logger.ts'
 import type { Venue } from '../../src/ports/venue.ts'
 import {
   type KalshiFixture,
   type KalshiFixtureOptions,
   startKalshiFixture,
 } from '../fixtures/kalshi-fixture.ts'
+import { type VenueRecords, venueRecording } from './venue-recording.ts'
 import { waitUntil } from './wait.ts'
 
 export const SERIES = 'KXBTC15M'
 export const MINUTE = 60_000
 
-export type LogLine = { level: keyof Logger; fields: Record<string, unknown>; msg: string }
-
-export type KalshiVenueWorld = {
+export type KalshiVenueWorld = VenueRecords & {
   kalshi: KalshiFixture
   venue: Venue
-  logs: LogLine[]
-  telemetry: { requests: Array<{ endpoint: string; status: string; seconds: number }>; retries: string[] }
-  /** bodies the adapter rejected, by endpoint and field */
-  rejected: Array<{ endpoint: string; field: string }>
   /** requests the fixture saw for one path, optionally with one query value */
   requestsTo(path: string, query?: Record<string, string>): KalshiFixture['requests']
   /** resolves after the adapter has completed `count` more polls (seen as new close-window listings) */
   polls(count?: number): Promise<void>
   close(): Promise<void>
-}
-
-function recordingLogger(logs: LogLine[]): Logger {
-  const at =
-    (level: keyof Logger) =>
-    (fields: unknown, msg = ''): void =>
-      void logs.push({ level, fields: fields as Record<string, unknown>, msg })
-  return { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') }
 }
 
 export async function startKalshiVenueWorld(
@@ -47,20 +33,14 @@ export async function startKalshiVenueWorld(
 ): Promise<KalshiVenueWorld> {
   const kalshi = await startKalshiFixture(opts.fixture)
   opts.seed?.(kalshi)
-  const logs: LogLine[] = []
-  const telemetry: KalshiVenueWorld['telemetry'] = { requests: [], retries: [] }
-  const rejected: KalshiVenueWorld['rejected'] = []
+  const recording = venueRecording()
   const venue = createKalshiVenue({
     baseUrl: kalshi.baseUrl,
     series: [SERIES],
     pollMs: 150,
     wallClock: { now: () => Date.now() },
-    logger: recordingLogger(logs),
-    telemetry: {
-      request: (endpoint, status, seconds) => void telemetry.requests.push({ endpoint, status, seconds }),
-      retry: (endpoint) => void telemetry.retries.push(endpoint),
-      rejected: (endpoint, field) => void rejected.push({ endpoint, field }),
-    },
+    logger: recording.logger,
+    telemetry: recording.telemetryPort,
     maxRequestsPerSec: 100,
     backoff: { baseMs: 20, capMs: 200 },
     ...opts.venue,
@@ -76,9 +56,9 @@ export async function startKalshiVenueWorld(
   return {
     kalshi,
     venue,
-    logs,
-    telemetry,
-    rejected,
+    logs: recording.logs,
+    telemetry: recording.telemetry,
+    rejected: recording.rejected,
     requestsTo,
     async polls(count = 1) {
       // a poll has finished once the next one has started its first listing

@@ -5,35 +5,22 @@ import {
   createPolymarketVenue,
   type PolymarketVenueOptions,
 } from '../../src/feeds/polymarket/polymarket-venue.ts'
-import type { Logger } from '../../src/ports/logger.ts'
 import type { Venue } from '../../src/ports/venue.ts'
 import { type PolymarketFixture, startPolymarketFixture } from '../fixtures/polymarket-fixture.ts'
+import { type VenueRecords, venueRecording } from './venue-recording.ts'
 import { waitFor } from './wait.ts'
 
-export type LogLine = { level: keyof Logger; fields: Record<string, unknown>; msg: string }
-
-export type PolymarketVenueWorld = {
+export type PolymarketVenueWorld = VenueRecords & {
   pm: PolymarketFixture
   venue: Venue
   /** the adapter's clock: the wall clock plus `shiftMs` */
   now(): number
   shift(ms: number): void
-  logs: LogLine[]
-  telemetry: { requests: Array<{ endpoint: string; status: string; seconds: number }>; retries: string[] }
-  rejected: Array<{ endpoint: string; field: string }>
   /** requests the fixture saw to one path (`/gamma/events/slug/…`, `/clob/book`) */
   requestsTo(path: string | RegExp): PolymarketFixture['requests']
   /** resolves after the adapter has looked up `slug` `count` more times */
   lookups(slug: string, count?: number): Promise<void>
   close(): Promise<void>
-}
-
-function recordingLogger(logs: LogLine[]): Logger {
-  const at =
-    (level: keyof Logger) =>
-    (fields: unknown, msg = ''): void =>
-      void logs.push({ level, fields: fields as Record<string, unknown>, msg })
-  return { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') }
 }
 
 export async function startPolymarketVenueWorld(
@@ -46,9 +33,7 @@ export async function startPolymarketVenueWorld(
 ): Promise<PolymarketVenueWorld> {
   const pm = await startPolymarketFixture()
   opts.seed?.(pm)
-  const logs: LogLine[] = []
-  const telemetry: PolymarketVenueWorld['telemetry'] = { requests: [], retries: [] }
-  const rejected: PolymarketVenueWorld['rejected'] = []
+  const recording = venueRecording()
   let shiftMs = opts.shiftMs ?? 0
   const now = () => Date.now() + shiftMs
   const venue = createPolymarketVenue({
@@ -56,12 +41,8 @@ export async function startPolymarketVenueWorld(
     clobUrl: pm.clobUrl,
     pollMs: 150,
     wallClock: { now },
-    logger: recordingLogger(logs),
-    telemetry: {
-      request: (endpoint, status, seconds) => void telemetry.requests.push({ endpoint, status, seconds }),
-      retry: (endpoint) => void telemetry.retries.push(endpoint),
-      rejected: (endpoint, field) => void rejected.push({ endpoint, field }),
-    },
+    logger: recording.logger,
+    telemetry: recording.telemetryPort,
     gammaRequestsPerSec: 100,
     clobRequestsPerSec: 100,
     backoff: { baseMs: 20, capMs: 200 },
@@ -77,9 +58,9 @@ export async function startPolymarketVenueWorld(
     shift(ms) {
       shiftMs += ms
     },
-    logs,
-    telemetry,
-    rejected,
+    logs: recording.logs,
+    telemetry: recording.telemetry,
+    rejected: recording.rejected,
     requestsTo,
     async lookups(slug, count = 1) {
       // polls read their slugs one after another, so a lookup's answer is in once the next begins
