@@ -29,6 +29,24 @@ import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+/**
+ * Chromium with one page that must work offline: anything not served by this service is refused
+ * and its address pushed onto `external`.
+ */
+async function openOfflinePage(external: string[]): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url())
+    if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue()
+    external.push(url.href)
+    return route.abort()
+  })
+  const page = await context.newPage()
+  mkdirSync(SHOTS, { recursive: true })
+  return { browser, page }
+}
 const SHOTS = path.join(REPO_ROOT, 'test-output/screenshots')
 const SERIES = 'KXBTC15M'
 
@@ -69,17 +87,7 @@ describe('dashboard and API reference in a real browser', () => {
     }
     await startService()
     key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    // the pages must work offline: anything not served by this service is refused and remembered
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url())
-      if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue()
-      external.push(url.href)
-      return route.abort()
-    })
-    page = await context.newPage()
-    mkdirSync(SHOTS, { recursive: true })
+    ;({ browser, page } = await openOfflinePage(external))
   })
 
   after(async () => {
@@ -363,16 +371,7 @@ describe('the dashboard with two venues', () => {
     assert.equal(created.code, 0, created.stderr)
     key = created.stdout.trim().split('\n').at(-1)!
     service = startProcess(['api'], env)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url())
-      if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue()
-      external.push(url.href)
-      return route.abort()
-    })
-    page = await context.newPage()
-    mkdirSync(SHOTS, { recursive: true })
+    ;({ browser, page } = await openOfflinePage(external))
     await page.goto(`${await service.url}/dashboard`)
     await page.fill('#key', key)
     await page.fill('#series', `${KALSHI},${POLY}`)
