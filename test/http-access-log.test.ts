@@ -116,6 +116,27 @@ describe('access log', () => {
     for (const l of [...lines[0], ...lines[1]]) assert.ok(!JSON.stringify(l).includes(key.key))
   })
 
+  test('a request id the client chose but may not have is replaced, and the line stays valid JSON', async () => {
+    for (const [i, w] of worlds.entries()) {
+      const client = createWireClient(Number(new URL(w.baseUrl).port))
+      const logged = lines[i as 0 | 1]
+      const before = logged.length
+      // a quote and a brace: echoed into a line, they would break it
+      const res = await client.send('GET', `/v1/contests/${contest.ticker}`, {
+        ...auth(),
+        'X-Request-Id': 'x","status":999,"y":"',
+      })
+      client.close()
+      assert.match(res.statusLine, / 200 /)
+      const id = res.headers.find(([name]) => name.toLowerCase() === 'x-request-id')?.[1] ?? ''
+      assert.match(id, /^[0-9a-f-]{36}$/, 'a fresh id instead')
+      // the sink parses every line as JSON: a broken one would fail there
+      await waitUntil(() => logged.slice(before).some((l) => l.reqId === id), 'the line')
+      const line = logged.slice(before).find((l) => l.reqId === id)!
+      assert.equal(line.status, 200)
+    }
+  })
+
   test('a request Node cannot parse gets its line too, with what the socket knows', async () => {
     const before = lines[0].length
     const text = await rawExchange(worlds[0].baseUrl, 'FROBNICATE / HTTP/1.1\r\nHost: x\r\n\r\n')

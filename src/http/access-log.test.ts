@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { test } from 'node:test'
 import { pino } from 'pino'
-import { createAccessLog } from './access-log.ts'
+import { accessPathJson, answerPart, createAccessLog } from './access-log.ts'
 
 function capture() {
   const writes: string[] = []
@@ -25,7 +25,7 @@ const line = (n: number) => ({
   reqId: `id-${n}`,
 })
 
-test('the lines of one turn reach the destination together, in order, and close() hands over what is pending', () => {
+test('the lines of one batch reach the destination together, in order, and close() hands over what is pending', () => {
   const { writes, logger } = capture()
   const log = createAccessLog(logger)
   for (let n = 1; n <= 3; n++) log.write(line(n))
@@ -49,14 +49,44 @@ test('the lines of one turn reach the destination together, in order, and close(
   assert.equal(typeof lines[0]!.pid, 'number')
 })
 
-test('without close(), the pending lines are written at the end of the turn', async () => {
+test('a batch waits 100 ms after its first line, or until it holds 64 KiB, never longer', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] })
   const { writes, logger } = capture()
   const log = createAccessLog(logger)
   log.write(line(7))
-  await new Promise((resolve) => setImmediate(resolve))
-  await new Promise((resolve) => setImmediate(resolve))
-  assert.match(writes.join(''), /"reqId":"id-7"/)
+  t.mock.timers.tick(99)
+  assert.deepEqual(writes, [], 'nothing is handed over before 100 ms')
+  log.write(line(8))
+  t.mock.timers.tick(1)
+  assert.equal(writes.length, 1, '100 ms after the first line, the batch goes')
+  assert.match(writes[0]!, /"reqId":"id-7".*\n.*"reqId":"id-8"/s)
+  // 64 KiB of lines go at once, without waiting for the timer
+  let n = 0
+  const handedOver = () => writes.length
+  while (handedOver() === 1) log.write(line(100 + n++))
+  const batch = String(writes.at(1))
+  assert.ok(batch.length >= 64 * 1024, 'the batch was handed over when it reached 64 KiB')
+  assert.ok(batch.length < 64 * 1024 + 400, 'and not much later')
   log.close()
+})
+
+test('a kept answer part gives the very line the plain fields give', () => {
+  const a = capture()
+  const b = capture()
+  const plain = createAccessLog(a.logger)
+  const kept = createAccessLog(b.logger)
+  const l = line(3)
+  plain.write(l)
+  kept.writeAnswer(
+    answerPart(l.method, accessPathJson(l.path), l.status, l.bytes),
+    l.durationMs,
+    l.address,
+    l.reqId,
+  )
+  plain.close()
+  kept.close()
+  const strip = (text: string) => text.replace(/"time":\d+/, '"time":0')
+  assert.equal(strip(b.writes.join('')), strip(a.writes.join('')))
 })
 
 test('nothing is written above info', () => {

@@ -1,12 +1,12 @@
 // The access log (decisions §4): one JSON line per answered request, at info, written the same way
 // whichever path answered it — the fast path, a framework route, a hook's refusal, the bare-socket
 // answer to a request Node could not parse, or a stream when it ends. The line is assembled from
-// parts fixed at start-up (pino's level, its bindings and the message) and handed to the logger's
-// destination once per turn of the event loop, joined: logging a cached answer then costs a string
-// and an array push rather than a pino call with serializers — and rather than one append to the
-// destination per line, which measures the byte length of its whole pending buffer each time
-// (about 3 µs a line under load, a fifth of a bare answer). Health probes get no line (a load
-// balancer asks every few seconds).
+// parts fixed at start-up (pino's level, its bindings and the message) and the request's own, and
+// lines are handed to the logger's destination in batches, as nginx's `access_log … buffer=64k
+// flush=…` does: when 64 KiB have gathered or 100 ms after the first line of a batch, and at exit.
+// Each hand-over costs the destination a byte count, copies of the text and an asynchronous write
+// through the thread pool; once a turn that was 1.5–2.5 µs a line, in batches 0.5–1 µs
+// (docs/performance.md). Health probes get no line (a load balancer asks every few seconds).
 // Never the key: the request target is logged with key-shaped tokens masked.
 import type { ServerResponse } from 'node:http'
 import type { FastifyRequest } from 'fastify'
@@ -16,7 +16,7 @@ import { maskKeys } from '../domain/api-key.ts'
 
 export type AccessLine = {
   method: string
-  /** the request target as sent (path and query), key-shaped tokens masked */
+  /** the request target as sent (path and query); key-shaped tokens are masked in the line */
   path: string
   status: number
   /** body bytes sent (what Content-Length says, or what was counted) */
@@ -24,19 +24,39 @@ export type AccessLine = {
   /** from the moment the request was first looked at, in milliseconds */
   durationMs: number
   address: string
+  /** a request id (request-id.ts): characters JSON needs no escape for */
   reqId: string
+}
+
+/** The request target as the line shows it: key-shaped tokens masked, as a JSON string. */
+export function accessPathJson(path: string): string {
+  return JSON.stringify(maskKeys(path))
+}
+
+/** What a line says about the answer: method, target, status and bytes, in the line's own order. */
+export function answerPart(method: string, pathJson: string, status: number, bytes: number): string {
+  return `"method":${JSON.stringify(method)},"path":${pathJson},"status":${status},"bytes":${bytes},`
 }
 
 export type AccessLog = {
   /** false when the logger's level is above info: the caller may skip gathering the line */
   enabled(): boolean
   write(line: AccessLine): void
-  /** hands the lines of this turn to the destination now and stops watching for the process's exit */
+  /**
+   * The same line from `answerPart(method, pathJson, status, bytes)`, which a caller that answers
+   * the same URL the same way again and again keeps rather than rebuilds (the fast path).
+   */
+  writeAnswer(answerPart: string, durationMs: number, address: string, reqId: string): void
+  /** hands the pending batch to the destination now and stops watching for the process's exit */
   close(): void
 }
 
 const INFO = 30
 const MESSAGE = 'request'
+/** A batch is handed over once it holds this many characters… */
+const BATCH_CHARS = 64 * 1024
+/** …or this long after its first line, whichever comes first. */
+const BATCH_MS = 100
 
 type PinoInternals = Record<symbol, unknown>
 
@@ -47,27 +67,35 @@ export function createAccessLog(logger: Logger): AccessLog {
   const bindings = String(internals[pino.symbols.chindingsSym] ?? '')
   const head = `{"level":${INFO},"time":`
   const tail = `,"msg":${JSON.stringify(MESSAGE)}}\n`
-  const methods = new Map<string, string>()
-  const quotedMethod = (method: string): string => {
-    let quoted = methods.get(method)
-    if (quoted === undefined) {
-      quoted = JSON.stringify(method)
-      if (methods.size < 64) methods.set(method, quoted)
-    }
-    return quoted
-  }
   let pending: string[] = []
-  let scheduled = false
+  let pendingChars = 0
+  let timer: NodeJS.Timeout | null = null
   const flush = () => {
-    scheduled = false
+    if (timer !== null) {
+      clearTimeout(timer)
+      timer = null
+    }
     if (pending.length === 0) return
     const lines = pending
     pending = []
+    pendingChars = 0
     destination.write(lines.length === 1 ? lines[0]! : lines.join(''))
   }
-  // Lines wait at most for the end of the current turn; an exit in between still writes them,
-  // ahead of the logger's own flush at exit (registered earlier, hence prepended).
+  // An exit in between still writes the batch, ahead of the logger's own flush at exit (registered
+  // earlier, hence prepended).
   process.prependListener('exit', flush)
+  function writeAnswer(part: string, durationMs: number, address: string, reqId: string): void {
+    if (!logger.isLevelEnabled('info')) return
+    const line = `${head}${Date.now()}${bindings},"reqId":"${reqId}",${part}"durationMs":${Math.round(durationMs * 100) / 100},"address":${JSON.stringify(address)}${tail}`
+    pending.push(line)
+    pendingChars += line.length
+    if (pendingChars >= BATCH_CHARS) flush()
+    else if (timer === null) {
+      // unref: a batch waiting never keeps the process alive; the exit listener writes it
+      timer = setTimeout(flush, BATCH_MS)
+      timer.unref()
+    }
+  }
   return {
     enabled: () => logger.isLevelEnabled('info'),
     close() {
@@ -76,14 +104,14 @@ export function createAccessLog(logger: Logger): AccessLog {
     },
     write(l) {
       if (!logger.isLevelEnabled('info')) return
-      if (!scheduled) {
-        scheduled = true
-        setImmediate(flush)
-      }
-      pending.push(
-        `${head}${Date.now()}${bindings},"reqId":${JSON.stringify(l.reqId)},"method":${quotedMethod(l.method)},"path":${JSON.stringify(maskKeys(l.path))},"status":${l.status},"bytes":${l.bytes},"durationMs":${Math.round(l.durationMs * 100) / 100},"address":${JSON.stringify(l.address)}${tail}`,
+      writeAnswer(
+        answerPart(l.method, accessPathJson(l.path), l.status, l.bytes),
+        l.durationMs,
+        l.address,
+        l.reqId,
       )
     },
+    writeAnswer,
   }
 }
 

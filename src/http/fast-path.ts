@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import FindMyWay from 'find-my-way'
-import type { AccessLog } from './access-log.ts'
+import { type AccessLog, accessPathJson, answerPart } from './access-log.ts'
 import { activeKey, type CachedEntry, type ContestCache, contestKey, historyKey } from './contest-cache.ts'
 import { type CorsPolicy, corsSimpleHeaders } from './cors.ts'
 import type { AuthResult, KeyAuth } from './key-auth.ts'
@@ -66,6 +66,10 @@ type Route = {
   limit: number
   key: string
   entry: CachedEntry | undefined
+  /** the URL as the access log shows it, worked out once */
+  pathJson: string
+  /** the access line's `answerPart` for the head this URL was last answered with */
+  logged: { head: Head; part: string } | null
 }
 
 /** One prebuilt answer: the flat header list (slot `idAt` takes the request id), status and bytes. */
@@ -81,7 +85,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
   const { cache, auth, limiter, cors, rules, accessLog, metrics } = deps
   const router = createRouter(deps.routerOptions)
   const routes = new Map<string, Route | null>()
-  const heads = new WeakMap<Representation, Map<string, Head>>()
+  const heads = new WeakMap<Representation, (Head | undefined)[]>()
   const encodings = new Map<string, Encoding | null>()
 
   function routeOf(url: string): Route | null {
@@ -120,16 +124,18 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
   }
 
   function headOf(rep: Representation, encoding: Encoding | null, notModified: boolean, head: boolean): Head {
-    const id = `${encoding ?? 'identity'}${notModified ? ' 304' : ''}${head ? ' HEAD' : ''}`
+    // Twelve variants (three encodings, 304 or not, HEAD or GET), each in its own slot.
+    const slot =
+      (encoding === null ? 0 : encoding === 'gzip' ? 4 : 8) + (notModified ? 2 : 0) + (head ? 1 : 0)
     let byRep = heads.get(rep)
     if (byRep === undefined) {
-      byRep = new Map()
+      byRep = new Array<Head | undefined>(12).fill(undefined)
       heads.set(rep, byRep)
     }
-    let built = byRep.get(id)
+    let built = byRep[slot]
     if (built === undefined) {
       built = buildHead(cors, rep, encoding, notModified, head)
-      byRep.set(id, built)
+      byRep[slot] = built
     }
     return built
   }
@@ -152,15 +158,12 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     if (head.body === null) res.end()
     else res.end(head.body)
     metrics?.countRequest(route.label, method, head.status)
-    accessLog.write({
-      method,
-      path: req.url!,
-      status: head.status,
-      bytes: head.bytes,
-      durationMs: performance.now() - facts.startedAt,
-      address: facts.address,
-      reqId: facts.requestId,
-    })
+    let logged = route.logged
+    if (logged?.head !== head) {
+      logged = { head, part: answerPart(method, route.pathJson, head.status, head.bytes) }
+      route.logged = logged
+    }
+    accessLog.writeAnswer(logged.part, performance.now() - facts.startedAt, facts.address, facts.requestId)
   }
 
   return (framework) => {
@@ -306,13 +309,23 @@ function findRoute(router: ReturnType<typeof createRouter>, url: string): Route 
   const found = router.find('GET', url)
   if (found === null) return null
   const { kind, label } = found.store as RouteStore
+  const route = (name: string, limit: number, key: string): Route => ({
+    kind,
+    label,
+    name,
+    limit,
+    key,
+    entry: undefined,
+    pathJson: accessPathJson(url),
+    logged: null,
+  })
   const query = found.searchParams as Record<string, string | string[]>
   const names = Object.keys(query)
   if (kind === 'contest') {
     const ticker = found.params.ticker ?? ''
     if (names.length > 0 || ticker.length < 1 || ticker.length > TICKER_MAX_LENGTH || ticker === 'active')
       return null
-    return { kind, label, name: ticker, limit: 0, key: contestKey(ticker), entry: undefined }
+    return route(ticker, 0, contestKey(ticker))
   }
   const series = query.series
   if (typeof series !== 'string' || series.length > SERIES_MAX_LENGTH || !PLAIN.test(series)) return null
@@ -322,11 +335,11 @@ function findRoute(router: ReturnType<typeof createRouter>, url: string): Route 
     if (limit !== undefined && (typeof limit !== 'string' || !LIMIT.test(limit))) return null
     const n = limit === undefined ? LIMIT_DEFAULT : Number(limit)
     const key = historyKey({ series, limit: n, since: undefined, before: undefined })
-    return { kind, label, name: series, limit: n, key, entry: undefined }
+    return route(series, n, key)
   }
   if (names.length > 1) return null
   const key = kind === 'active' ? activeKey(series) : ''
-  return { kind, label, name: series, limit: 0, key, entry: undefined }
+  return route(series, 0, key)
 }
 
 /** Headers in the order Fastify writes them: its reply header object keeps insertion order. */
