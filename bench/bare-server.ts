@@ -12,11 +12,16 @@ let status = 200
 let flat: string[] = []
 let body = Buffer.alloc(0)
 
-const server = createServer((req, res) => {
-  res.writeHead(status, flat)
-  if (req.method === 'HEAD') res.end()
-  else res.end(body)
-})
+// BENCH_BARE_OPTIMIZE_EMPTY=1 gives the baseline the service's `optimizeEmptyRequests` too (Node ends
+// a body-less request's stream at once): with it, the ratio compares the service's own work only.
+const server = createServer(
+  { optimizeEmptyRequests: process.env.BENCH_BARE_OPTIMIZE_EMPTY === '1' },
+  (req, res) => {
+    res.writeHead(status, flat)
+    if (req.method === 'HEAD') res.end()
+    else res.end(body)
+  },
+)
 // The service's own keep-alive timeout, so Keep-Alive: timeout=72 is on both wires.
 server.keepAliveTimeout = 72_000
 

@@ -2,7 +2,8 @@
 // same bytes, then stream fan-out spread and memory per open stream as ratios to a bare broadcaster,
 // all measured in interleaved pairs in one run. Prints a table and writes bench/results/latest.json.
 // Knobs: BENCH_RUN_S (seconds per single HTTP run, default 3), BENCH_ROUNDS (interleaved pairs per
-// request kind, default 7), BENCH_STREAMS (default 8000,19000), BENCH_ONLY (http or stream).
+// request kind, default 7), BENCH_STREAMS (default 8000,19000), BENCH_ONLY (http or stream),
+// BENCH_BARE_OPTIMIZE_EMPTY=1 (the bare server with Node's optimizeEmptyRequests, as the service).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
