@@ -2,9 +2,10 @@
 // system, every thread of the process, so the thread pool's writes count too). Each way runs in a
 // fresh child process writing 300,000 lines into a file through pino's asynchronous destination, as
 // the service does with its stdout redirected, handing lines over in turns of `LINES_PER_TURN`:
-//   line only   — the line built and dropped: the floor
-//   per turn    — the line built and the turn's lines handed to the destination at the end of the turn
-//   service     — the service's access log (access-log.ts): kept answer part, batches of 64 KiB / 100 ms
+//   line only   — the line built as one string and dropped
+//   per turn    — the line built as one string, the turn's lines handed over at the end of the turn
+//   service     — the service's access log (access-log.ts): a kept answer part, the pieces of a batch
+//                 of about 64 KiB / 100 ms joined once
 // Interleaved, BENCH_LOG_ROUNDS (3) rounds; medians printed.
 import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -37,7 +38,7 @@ async function child(way: Way, perTurn: number, file: string): Promise<void> {
   }
   const write: Record<Way, (address: string, durationMs: number) => void> = {
     'line only': (address, durationMs) => {
-      const line = `${head}${Date.now()},"reqId":"${id}",${part}"durationMs":${Math.round(durationMs * 100) / 100},"address":${JSON.stringify(address)}}\n`
+      const line = `${head}${Date.now()},"reqId":"${id}${part}${Math.round(durationMs * 100) / 100},"address":${JSON.stringify(address)}}\n`
       if (line.length === 0) throw new Error('unreachable')
     },
     'per turn': (address, durationMs) => {
@@ -46,7 +47,7 @@ async function child(way: Way, perTurn: number, file: string): Promise<void> {
         setImmediate(flushTurn)
       }
       pending.push(
-        `${head}${Date.now()},"reqId":"${id}",${part}"durationMs":${Math.round(durationMs * 100) / 100},"address":${JSON.stringify(address)}}\n`,
+        `${head}${Date.now()},"reqId":"${id}${part}${Math.round(durationMs * 100) / 100},"address":${JSON.stringify(address)}}\n`,
       )
     },
     service: (address, durationMs) => log.writeAnswer(part, durationMs, address, id),
