@@ -90,6 +90,20 @@ test('a kept answer part gives the very line the plain fields give', () => {
   assert.equal(strip(b.writes.join('')), strip(a.writes.join('')))
 })
 
+test('durations are in milliseconds to the hundredth, short and long alike', () => {
+  const { writes, logger } = capture()
+  const log = createAccessLog(logger)
+  for (const durationMs of [0.123, 0.125, 7, 99.994, 100.006, 123_456.789])
+    log.write({ ...line(1), durationMs })
+  log.close()
+  const durations = writes
+    .join('')
+    .trimEnd()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { durationMs: number }).durationMs)
+  assert.deepEqual(durations, [0.12, 0.13, 7, 99.99, 100.01, 123_456.79])
+})
+
 test('nothing is written above info', () => {
   const { writes, logger } = capture()
   logger.level = 'warn'

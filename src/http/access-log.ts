@@ -60,6 +60,8 @@ const MESSAGE = 'request'
 const BATCH_CHARS = 64 * 1024
 /** …or this long after its first line, whichever comes first. */
 const BATCH_MS = 100
+/** Durations kept as text: up to 100 ms, in hundredths. */
+const KEPT_DURATIONS = 10_000
 
 type PinoInternals = Record<symbol, unknown>
 
@@ -77,7 +79,7 @@ export function createAccessLog(logger: Logger): AccessLog {
   const fixedChars = head.length + afterTime.length + addressKey.length + tail.length + 13 + 4
   // A batch is the lines' pieces in order, joined once when it goes: no line is ever concatenated
   // (and later flattened) on its own.
-  let pending: (string | number)[] = []
+  let pending: string[] = []
   let pendingChars = 0
   let timer: NodeJS.Timeout | null = null
   const flush = () => {
@@ -94,16 +96,30 @@ export function createAccessLog(logger: Logger): AccessLog {
   // An exit in between still writes the batch, ahead of the logger's own flush at exit (registered
   // earlier, hence prepended).
   process.prependListener('exit', flush)
+  // Numbers as text, kept: tens of lines share a millisecond, and most durations are a few ms.
+  let lastMs = 0
+  let lastMsText = '0'
+  const durationTexts: (string | undefined)[] = new Array<string | undefined>(KEPT_DURATIONS).fill(undefined)
+  const durationText = (durationMs: number): string => {
+    const hundredths = Math.round(durationMs * 100)
+    if (hundredths < 0 || hundredths >= KEPT_DURATIONS) return String(hundredths / 100)
+    return (durationTexts[hundredths] ??= String(hundredths / 100))
+  }
   function writeAnswer(part: string, durationMs: number, address: string, reqId: string): void {
     if (!logger.isLevelEnabled('info')) return
+    const now = Date.now()
+    if (now !== lastMs) {
+      lastMs = now
+      lastMsText = String(now)
+    }
     const addressJson = JSON.stringify(address)
     pending.push(
       head,
-      Date.now(),
+      lastMsText,
       afterTime,
       reqId,
       part,
-      Math.round(durationMs * 100) / 100,
+      durationText(durationMs),
       addressKey,
       addressJson,
       tail,
