@@ -1,11 +1,13 @@
 // In-process token buckets (the embedded default): one GCRA number per client key. A full bucket is
 // the same as no bucket, so sweeping full ones loses nothing; the size cap bounds memory when many
-// distinct addresses appear. The numbers live in a Float64Array indexed through a Map of slots:
-// storing a new TAT in a Map would allocate a heap number per request, and with 100k+ long-lived
-// entries that garbage is promoted and costs full collections. IPv4 keys arrive as int32 numbers.
+// distinct addresses appear. IPv4 keys arrive as int32 numbers and live in a typed-array hash table
+// (ipv4-bucket-table.ts); the rest (IPv6 /64 prefixes) in a Float64Array indexed through a Map of
+// slots: storing a new TAT in a Map would allocate a heap number per request, and with 100k+
+// long-lived entries that garbage is promoted and costs full collections.
 import { bucketIsFull, takeToken } from '../../domain/token-bucket.ts'
 import type { BucketKey, BucketStore, TakeResult } from '../../ports/bucket-store.ts'
 import type { Clock } from '../../ports/clock.ts'
+import { createIpv4BucketTable } from './ipv4-bucket-table.ts'
 
 export type MemoryBucketStoreOptions = {
   burst: number
@@ -24,18 +26,25 @@ export type MemoryBucketStore = BucketStore & {
   size(): number
 }
 
+/** Share of the cap dropped at once when every bucket is in use, so the sweep before it runs once a batch. */
+const EVICT_BATCH_SHARE = 1 / 16
+
 export function createMemoryBucketStore(opts: MemoryBucketStoreOptions): MemoryBucketStore {
   const policy = { burst: opts.burst, perSec: opts.perSec }
   const maxEntries = opts.maxEntries ?? 100_000
   const sweepEveryMs = opts.sweepEveryMs ?? 60_000
-  /** key → slot in `tats` */
-  const slots = new Map<BucketKey, number>()
+  const evictBatch = Math.max(1, Math.floor(maxEntries * EVICT_BATCH_SHARE))
+  const ipv4 = createIpv4BucketTable(maxEntries)
+  /** other keys → slot in `tats` */
+  const slots = new Map<string, number>()
   let tats = new Float64Array(1024)
   const free: number[] = []
   let used = 0
   let lastSweep = opts.clock.now()
 
-  function release(key: BucketKey, slot: number): void {
+  const held = () => ipv4.size() + slots.size
+
+  function release(key: string, slot: number): void {
     slots.delete(key)
     free.push(slot)
   }
@@ -53,27 +62,41 @@ export function createMemoryBucketStore(opts: MemoryBucketStoreOptions): MemoryB
 
   function sweep(now: number): void {
     lastSweep = now
+    ipv4.sweep((tat) => bucketIsFull(tat, now))
     for (const [key, slot] of slots) if (bucketIsFull(tats[slot]!, now)) release(key, slot)
   }
 
   function makeRoom(now: number): void {
     sweep(now)
-    // Still over the cap: every bucket is in use. Dropping the least recently inserted ones hands
-    // those clients a fresh bucket, which is the price of bounded memory under an address flood.
+    if (held() < maxEntries) return
+    // Still over the cap: every bucket is in use. Dropping some hands those clients a fresh bucket,
+    // the price of bounded memory under an address flood; a batch at once, so that a flood of
+    // addresses costs one sweep per batch rather than one per request.
+    let excess = held() - maxEntries + evictBatch
     for (const [key, slot] of slots) {
-      if (slots.size < maxEntries) break
+      if (excess <= 0) break
       release(key, slot)
+      excess--
     }
+    if (excess > 0) ipv4.evict(excess)
   }
 
   function takeNow(key: BucketKey): TakeResult {
     const now = opts.clock.now()
     if (now - lastSweep >= sweepEveryMs) sweep(now)
+    if (typeof key === 'number') {
+      const step = takeToken(ipv4.get(key), now, policy)
+      if (step.allowed) {
+        if (held() >= maxEntries && ipv4.get(key) === undefined) makeRoom(now)
+        ipv4.set(key, step.tat)
+      }
+      return { allowed: step.allowed, remaining: step.remaining, retryAfterS: step.retryAfterS }
+    }
     let slot = slots.get(key)
     const step = takeToken(slot === undefined ? undefined : tats[slot], now, policy)
     if (step.allowed) {
       if (slot === undefined) {
-        if (slots.size >= maxEntries) makeRoom(now)
+        if (held() >= maxEntries) makeRoom(now)
         slot = allocate()
         slots.set(key, slot)
       }
@@ -91,12 +114,13 @@ export function createMemoryBucketStore(opts: MemoryBucketStoreOptions): MemoryB
       return 'ok'
     },
     async close() {
+      ipv4.clear()
       slots.clear()
       free.length = 0
       used = 0
     },
     size() {
-      return slots.size
+      return held()
     },
   }
 }
