@@ -14,7 +14,7 @@ export type MemoryBucketStoreOptions = {
   perSec: number
   /** the wall clock: rate limiting never runs on the simulator's virtual time */
   clock: Clock
-  /** most buckets kept; past it full buckets are swept, then the oldest are dropped */
+  /** most buckets kept; past it full buckets are swept, then a sixteenth of the cap is dropped */
   maxEntries?: number
   /** how often (ms of clock time) a sweep of full buckets runs, at most */
   sweepEveryMs?: number
