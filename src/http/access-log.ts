@@ -103,7 +103,12 @@ export function createAccessLog(logger: Logger): AccessLog {
   const durationText = (durationMs: number): string => {
     const hundredths = Math.round(durationMs * 100)
     if (hundredths < 0 || hundredths >= KEPT_DURATIONS) return String(hundredths / 100)
-    return (durationTexts[hundredths] ??= String(hundredths / 100))
+    let text = durationTexts[hundredths]
+    if (text === undefined) {
+      text = String(hundredths / 100)
+      durationTexts[hundredths] = text
+    }
+    return text
   }
   function writeAnswer(part: string, durationMs: number, address: string, reqId: string): void {
     if (!logger.isLevelEnabled('info')) return
