@@ -45,8 +45,6 @@ export function answerPart(method: string, pathJson: string, status: number, byt
 }
 
 export type AccessLog = {
-  /** false when the logger's level is above info: the caller may skip gathering the line */
-  enabled(): boolean
   write(line: AccessLine): void
   /** The same line from a kept `answerPart(method, pathJson, status, bytes)`. */
   writeAnswer(answerPart: string, durationMs: number, address: string, reqId: string): void
@@ -138,7 +136,6 @@ export function createAccessLog(logger: Logger): AccessLog {
     }
   }
   return {
-    enabled: () => logger.isLevelEnabled('info'),
     close() {
       process.removeListener('exit', flush)
       flush()

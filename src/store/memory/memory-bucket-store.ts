@@ -85,9 +85,10 @@ export function createMemoryBucketStore(opts: MemoryBucketStoreOptions): MemoryB
     const now = opts.clock.now()
     if (now - lastSweep >= sweepEveryMs) sweep(now)
     if (typeof key === 'number') {
-      const step = takeToken(ipv4.get(key), now, policy)
+      const tat = ipv4.get(key)
+      const step = takeToken(tat, now, policy)
       if (step.allowed) {
-        if (held() >= maxEntries && ipv4.get(key) === undefined) makeRoom(now)
+        if (tat === undefined && held() >= maxEntries) makeRoom(now)
         ipv4.set(key, step.tat)
       }
       return { allowed: step.allowed, remaining: step.remaining, retryAfterS: step.retryAfterS }
