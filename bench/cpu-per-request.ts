@@ -16,6 +16,8 @@ import {
   HTTP_SERVICE_ENV,
   kinds,
   loadReports,
+  runOf,
+  wholeRun,
 } from './http-bench.ts'
 
 import { killAllHelpers, startHelper } from './processes.ts'
@@ -80,12 +82,15 @@ async function main(): Promise<void> {
     async function run(url: string, pid: number): Promise<Side> {
       const before = processTicks(pid)
       const softBefore = softirqTicks()
-      const reports = await loadReports(clients, url, kind, headers, { ...HTTP_LOAD, runS: seconds })
+      const reports = await loadReports(clients, [url], kind, headers, {
+        ...HTTP_LOAD,
+        slicing: wholeRun(seconds),
+      })
       const after = processTicks(pid)
-      const responses = reports.reduce((n, r) => n + r.responses, 0)
+      const { responses, reqPerSec } = runOf(reports, 0, kind)
       const per = (ticks: number) => (ticks * US_PER_TICK) / responses
       return {
-        rps: responses / Math.max(...reports.map((r) => r.durationS)),
+        rps: reqPerSec,
         userUs: per(after.user - before.user),
         sysUs: per(after.sys - before.sys),
         softirqUs: per(softirqTicks() - softBefore),

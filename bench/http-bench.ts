@@ -20,8 +20,10 @@ export type HttpBenchOptions = {
   clientProcesses: number
   /** distinct X-Forwarded-For addresses over all client processes */
   forwardedPool: number
-  /** seconds of each single run */
+  /** seconds of each side of a pair */
   runS: number
+  /** a pair's sides take turns in slices this long (≥ runS × 1000: one whole run each) */
+  sliceMs: number
   /** interleaved service/bare pairs per request kind */
   rounds: number
   /** one service configuration: its name in the report, its environment, and its targets */
@@ -164,7 +166,7 @@ export async function capture(
   }
 }
 
-type Run = {
+export type Run = {
   reqPerSec: number
   responses: number
   durationS: number
@@ -181,27 +183,51 @@ export const HTTP_LOAD = {
   forwardedPool: 200_000,
 } as const
 
-/** One run of `kind` against `url`, its connections and addresses shared out over the clients. */
+/** How a pair is loaded: slices of `sliceMs`, each followed by `gapMs`, the servers in `schedule`'s order. */
+export type Slicing = { schedule: number[]; sliceMs: number; gapMs: number }
+
+/** Time for every client process to connect before the first slice starts. */
+const START_DELAY_MS = 300
+/** Between slices: every process's last answers in, before the next server's turn (history's p99 ≈ 30 ms). */
+export const SLICE_GAP_MS = 30
+
+/** A plain run: one server for `runS` seconds. */
+export const wholeRun = (runS: number): Slicing => ({ schedule: [0], sliceMs: runS * 1000, gapMs: 0 })
+
+/**
+ * Two servers in turn, `runS` seconds each in slices of `sliceMs`, in the order ABBA ABBA… so that a
+ * steady drift falls on both alike; `firstIs` says which of the two (0 or 1) is A.
+ */
+export function interleaved(runS: number, sliceMs: number, firstIs: 0 | 1): Slicing {
+  const slice = Math.min(sliceMs, runS * 1000)
+  const perSide = Math.max(1, Math.round((runS * 1000) / slice))
+  const schedule = Array.from({ length: 2 * perSide }, (_, k) => (((k + 1) >> 1) % 2) ^ firstIs)
+  return { schedule, sliceMs: slice, gapMs: SLICE_GAP_MS }
+}
+
+/** One load of `kind` on `urls` as `slicing` says, its connections and addresses shared out over the clients. */
 export function loadReports(
   clients: Helper[],
-  url: string,
+  urls: string[],
   kind: Kind,
   headers: Record<string, string>,
-  opts: { connections: number; forwardedPool: number; runS: number },
+  opts: { connections: number; forwardedPool: number; slicing: Slicing },
 ): Promise<LoadReport[]> {
   const per = Math.ceil(opts.connections / clients.length)
   const pool = Math.ceil(opts.forwardedPool / clients.length)
+  const startAt = Date.now() + START_DELAY_MS
   return Promise.all(
     clients.map((c, i) =>
       c.ask<LoadReport>(
         {
           run: {
-            url,
+            urls,
             path: kind.path,
             method: kind.method,
             headers,
             connections: per,
-            durationS: opts.runS,
+            ...opts.slicing,
+            startAt,
             forwardedPool: pool,
             poolOffset: i * pool,
           } satisfies LoadOrder,
@@ -212,27 +238,24 @@ export function loadReports(
   )
 }
 
-async function load(
-  clients: Helper[],
-  url: string,
-  kind: Kind,
-  headers: Record<string, string>,
-  opts: HttpBenchOptions,
-): Promise<Run> {
-  const reports = await loadReports(clients, url, kind, headers, opts)
+/** Server `index`'s figures over every client process: its rate is the sum of each process's rate. */
+export function runOf(reports: LoadReport[], index: number, kind: Kind): Run {
   const latency10us: Record<string, number> = {}
   const statusCounts: Record<string, number> = {}
   let responses = 0
   let errors = 0
-  for (const r of reports) {
+  let reqPerSec = 0
+  for (const report of reports) {
+    const r = report.servers[index]!
     responses += r.responses
     errors += r.errors
+    reqPerSec += r.durationS > 0 ? r.responses / r.durationS : 0
     for (const [k, n] of Object.entries(r.latency10us)) latency10us[k] = (latency10us[k] ?? 0) + n
     for (const [k, n] of Object.entries(r.statusCounts)) statusCounts[k] = (statusCounts[k] ?? 0) + n
   }
-  const durationS = Math.max(...reports.map((r) => r.durationS))
+  const durationS = Math.max(...reports.map((r) => r.servers[index]!.durationS))
   const unexpected = responses - (statusCounts[kind.expectStatus] ?? 0) + errors
-  return { reqPerSec: responses / durationS, responses, durationS, unexpected, latency10us, statusCounts }
+  return { reqPerSec, responses, durationS, unexpected, latency10us, statusCounts }
 }
 
 export async function benchHttp(opts: HttpBenchOptions): Promise<HttpReport> {
@@ -261,7 +284,8 @@ export async function benchHttp(opts: HttpBenchOptions): Promise<HttpReport> {
     const pids = () => [service.pid, bare.pid, ...clients.map((c) => c.pid)]
 
     /**
-     * Service then bare, or bare then service: the bare server replays what the service just sent.
+     * Service and bare in turns (interleaved), the service's turn first or the bare server's: the
+     * bare server replays what the service just sent.
      * A pair with unexpected answers is run again once with fresh headers and bytes (a settlement
      * changes the history page, its ETag, and so what a 304 run must send), then fails the run.
      */
@@ -272,18 +296,13 @@ export async function benchHttp(opts: HttpBenchOptions): Promise<HttpReport> {
         if (captured.status !== kind.expectStatus)
           throw new Error(`${kind.name}: expected ${kind.expectStatus}, got ${captured.status}`)
         await bare.ask({ replay: captured }, 'ready')
-        const runSvc = () => load(clients, service.url, kind, headers, opts)
-        const runBare = () => load(clients, bareUrl, kind, headers, opts)
-        let svc: Run
-        let base: Run
         service.rotateLog()
-        if (bareFirst) {
-          base = await runBare()
-          svc = await runSvc()
-        } else {
-          svc = await runSvc()
-          base = await runBare()
-        }
+        const reports = await loadReports(clients, [service.url, bareUrl], kind, headers, {
+          ...opts,
+          slicing: interleaved(opts.runS, opts.sliceMs, bareFirst ? 1 : 0),
+        })
+        const svc = runOf(reports, 0, kind)
+        const base = runOf(reports, 1, kind)
         logBytes += service.rotateLog()
         serviceSeconds += svc.durationS
         if (!service.alive()) throw new Error(`the service exited during ${kind.name}`)
@@ -355,6 +374,7 @@ export async function benchHttp(opts: HttpBenchOptions): Promise<HttpReport> {
       connections: opts.connections,
       forwardedPool: opts.forwardedPool,
       runS: opts.runS,
+      sliceMs: Math.min(opts.sliceMs, opts.runS * 1000),
       otherCpuPct: rounds.map((r) => r.otherCpuPct),
       rounds: rounds.map((r) => ({ otherCpuPct: r.otherCpuPct, counted: counted.includes(r) })),
       scenarios,
@@ -398,7 +418,14 @@ function median(sorted: readonly number[]): number {
 }
 
 /** The longest the HTTP half can take under load (extra rounds and warm-up included). */
-export function maxLoadSeconds(opts: { runS: number; rounds: number; kinds?: number }): number {
+export function maxLoadSeconds(opts: {
+  runS: number
+  sliceMs: number
+  rounds: number
+  kinds?: number
+}): number {
   const k = opts.kinds ?? 6
-  return (WARM_UP_S + (opts.rounds + MAX_EXTRA_ROUNDS + 1) * k * 2 * opts.runS) * 1.5
+  const slice = Math.min(opts.sliceMs, opts.runS * 1000)
+  const pairS = 2 * opts.runS * (1 + SLICE_GAP_MS / slice) + START_DELAY_MS / 1000
+  return (WARM_UP_S + (opts.rounds + MAX_EXTRA_ROUNDS + 1) * k * pairS) * 1.5
 }

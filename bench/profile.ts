@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createWireClient } from '../test/support/wire-client.ts'
 import { HTTP_SERVICE_ENV } from './http-bench.ts'
-import type { LoadOrder, LoadReport } from './load-client.ts'
+import { type LoadOrder, type LoadReport, singleRun } from './load-client.ts'
 import { killAllHelpers, startHelper } from './processes.ts'
 import { killAllServices, startBenchService } from './service.ts'
 
@@ -65,21 +65,22 @@ async function main(): Promise<void> {
       ],
     }
     const [p, headers] = paths[kind] ?? paths.settled!
-    const order = (durationS: number, i: number): LoadOrder => ({
-      url: service.url,
-      path: p,
-      method: 'GET',
-      headers,
-      connections: 32,
-      durationS,
-      forwardedPool: 100_000,
-      poolOffset: i * 100_000,
-    })
+    const order = (durationS: number, i: number): LoadOrder =>
+      singleRun({
+        url: service.url,
+        path: p,
+        method: 'GET',
+        headers,
+        connections: 32,
+        durationS,
+        forwardedPool: 100_000,
+        poolOffset: i * 100_000,
+      })
     await Promise.all(clients.map((c, i) => c.ask<LoadReport>({ run: order(3, i) }, 'done')))
     const reports = await Promise.all(
       clients.map((c, i) => c.ask<LoadReport>({ run: order(seconds, i) }, 'done')),
     )
-    const requests = reports.reduce((n, r) => n + r.responses, 0)
+    const requests = reports.reduce((n, r) => n + r.servers[0]!.responses, 0)
     const loadEnded = performance.now()
     await service.stop()
     const tail = (performance.now() - loadEnded) * 1000

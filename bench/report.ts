@@ -49,8 +49,10 @@ export type BenchReport = {
   settings: {
     connections: number
     rounds: number
-    /** seconds of each single load run */
+    /** seconds of each side of an HTTP pair */
     runS: number
+    /** the sides of a pair take turns in slices this long */
+    sliceMs: number
     streams: number[]
     signalsPerRound: number
     service: Record<string, string>
@@ -78,12 +80,16 @@ export type HttpReport = {
   connections: number
   forwardedPool: number
   runS: number
+  sliceMs: number
   /** CPU share (of all cores) used by other processes during each round, %; null off Linux */
   otherCpuPct: (number | null)[]
   /** every round run; figures come from the counted ones */
   rounds: { otherCpuPct: number | null; counted: boolean }[]
   scenarios: HttpFigure[]
 }
+
+const sliceText = (h: HttpReport) =>
+  h.sliceMs >= h.runS * 1000 ? 'one whole run each' : `${h.sliceMs} ms slices (ABBA order)`
 
 type Cell = string | number | null
 
@@ -126,7 +132,7 @@ function formatHttp(h: HttpReport): string[] {
   ])
   return [
     `HTTP, ${h.configuration}${h.logBytesPerSecond !== null ? `: ${(h.logBytesPerSecond / 1024 / 1024).toFixed(1)} MiB of access log per second of load` : ''}`,
-    `${h.clientProcesses} load-client processes (wrk-like), ${h.connections} connections, X-Forwarded-For from a pool of ${h.forwardedPool} addresses; ${h.runS} s runs`,
+    `${h.clientProcesses} load-client processes (wrk-like), ${h.connections} connections, X-Forwarded-For from a pool of ${h.forwardedPool} addresses; ${h.runS} s a side in each pair, service and bare taking turns in ${sliceText(h)}`,
     'bare = node:http replaying the exact status, headers and body the service sent for that request',
     `rounds counted: ${counted.length} of ${h.rounds.length}; CPU used by other processes per round: ${h.rounds.map((x) => pct(x.otherCpuPct)).join(', ')}${busyNote(busy)}`,
     'ratio = median over counted rounds of service req/s ÷ bare req/s in the same interleaved pair; (≥ x) = the target ratio',

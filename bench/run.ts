@@ -1,8 +1,9 @@
 // npm run bench: HTTP throughput of the read paths as ratios to a bare node:http server replaying the
 // same bytes, then stream fan-out spread and memory per open stream as ratios to a bare broadcaster,
 // all measured in interleaved pairs in one run. Prints a table and writes bench/results/latest.json.
-// Knobs: BENCH_RUN_S (seconds per single HTTP run, default 3), BENCH_ROUNDS (interleaved pairs per
-// request kind, default 7), BENCH_STREAMS (default 8000,19000), BENCH_ONLY (http or stream),
+// Knobs: BENCH_RUN_S (seconds of each side of an HTTP pair, default 3), BENCH_SLICE_MS (the sides
+// take turns in slices this long, default 250), BENCH_ROUNDS (interleaved pairs per request kind,
+// default 7), BENCH_STREAMS (default 8000,19000), BENCH_ONLY (http or stream),
 // BENCH_BARE_OPTIMIZE_EMPTY=1 (the bare server with Node's optimizeEmptyRequests, as the service).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
@@ -165,10 +166,14 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
 
 async function main(): Promise<void> {
   const runS = envNumber('BENCH_RUN_S', 3, 1, 30)
+  const sliceMs = envNumber('BENCH_SLICE_MS', 250, 50, 30_000)
   const rounds = envNumber('BENCH_ROUNDS', 7, 3, 20)
   const streams = envStreams()
   const only = envOnly()
-  watchdog(only === 'stream' ? 0 : maxLoadSeconds({ runS, rounds, kinds: 9 }), only === 'http' ? [] : streams)
+  watchdog(
+    only === 'stream' ? 0 : maxLoadSeconds({ runS, sliceMs, rounds, kinds: 9 }),
+    only === 'http' ? [] : streams,
+  )
   const startedAt = new Date()
   const cpus = os.cpus()
   const commit = git(['rev-parse', 'HEAD'])
@@ -186,6 +191,7 @@ async function main(): Promise<void> {
         clientProcesses: HTTP_LOAD.clientProcesses,
         forwardedPool: HTTP_LOAD.forwardedPool,
         runS,
+        sliceMs,
         rounds,
         configuration,
         log,
@@ -211,6 +217,7 @@ async function main(): Promise<void> {
       connections: HTTP_LOAD.connections,
       rounds,
       runS,
+      sliceMs,
       streams,
       signalsPerRound: SIGNALS_PER_ROUND,
       service: {
