@@ -65,7 +65,10 @@ export const HTTP_CONFIGURATIONS: readonly HttpConfiguration[] = [
 
 /** Rounds run beyond `rounds` to replace ones during which other processes took the CPU. */
 const MAX_EXTRA_ROUNDS = 2
-const WARM_UP_S = 2
+/** Seconds a side of each kind's warm-up pair, every round (fresh processes compile their code anew). */
+const WARM_UP_S = 1
+/** A service start with its week of history takes about 3 s on this machine; room for a slow one. */
+const SERVICE_START_S = 10
 /** Share of unexpected answers (wrong status, errors) above which a run is repeated, then fails. */
 const MAX_UNEXPECTED_SHARE = 0.01
 /** The service trusts the load clients' X-Forwarded-For (decisions §5). */
@@ -258,80 +261,108 @@ export function runOf(reports: LoadReport[], index: number, kind: Kind): Run {
   return { reqPerSec, responses, durationS, unexpected, latency10us, statusCounts }
 }
 
+type Pair = { svc: Run; bare: Run; captured: CapturedResponse }
+
+/** One round's own processes: a fresh service and a fresh bare server (see benchHttp). */
+type Instances = { service: BenchService; bare: Helper; bareUrl: string; kinds: Kind[] }
+
+/**
+ * Seven rounds (`rounds`), each with a fresh service and a fresh bare server: one process of the same
+ * code on the same machine is not the next (two identical bare servers differ by up to 7% for as
+ * long as they live: `npm run bench:noise`, BENCHMARKS.md), so a ratio measured on one pair of
+ * processes carries their luck. The median over rounds is over as many instances of each side.
+ */
 export async function benchHttp(opts: HttpBenchOptions): Promise<HttpReport> {
   const { log } = opts
   const config = opts.configuration
   log(
-    `HTTP, ${config.name}: starting the service (SIM_SPEED=1, ${opts.backfillDays} days of history, TRUST_PROXY=127.0.0.1)`,
+    `HTTP, ${config.name}: a fresh service (SIM_SPEED=1, ${opts.backfillDays} days of history, TRUST_PROXY=127.0.0.1) and bare server each round`,
   )
-  const service = await startBenchService({
-    simSpeed: 1,
-    backfillDays: opts.backfillDays,
-    env: { ...HTTP_SERVICE_ENV, ...config.env },
-    logToFile: config.logToFile,
-  })
   let logBytes = 0
   let serviceSeconds = 0
-  const bare = startHelper('bare-server.ts')
   const clients = Array.from({ length: opts.clientProcesses }, () => startHelper('load-client.ts'))
-  try {
-    const barePort = await bare.next<number>('port')
-    await Promise.all(clients.map((c) => c.next('ready')))
-    const bareUrl = `http://127.0.0.1:${barePort}`
-    const all = kinds(opts.series, await discoverTicker(service, opts.series)).filter(
-      (k) => !config.targetsOnly || config.targets[k.name] !== undefined,
-    )
-    const pids = () => [service.pid, bare.pid, ...clients.map((c) => c.pid)]
+  let current: Instances | null = null
 
-    /**
-     * Service and bare in turns (interleaved), the service's turn first or the bare server's: the
-     * bare server replays what the service just sent.
-     * A pair with unexpected answers is run again once with fresh headers and bytes (a settlement
-     * changes the history page, its ETag, and so what a 304 run must send), then fails the run.
-     */
-    async function pair(kind: Kind, bareFirst: boolean): Promise<{ svc: Run; bare: Run }> {
-      for (let attempt = 1; ; attempt++) {
-        const headers = await kind.headers(service)
-        const captured = await capture(service, kind.path, headers)
-        if (captured.status !== kind.expectStatus)
-          throw new Error(`${kind.name}: expected ${kind.expectStatus}, got ${captured.status}`)
-        await bare.ask({ replay: captured }, 'ready')
-        service.rotateLog()
-        const reports = await loadReports(clients, [service.url, bareUrl], kind, headers, {
-          ...opts,
-          slicing: interleaved(opts.runS, opts.sliceMs, bareFirst ? 1 : 0),
-        })
-        const svc = runOf(reports, 0, kind)
-        const base = runOf(reports, 1, kind)
-        logBytes += service.rotateLog()
-        serviceSeconds += svc.durationS
-        if (!service.alive()) throw new Error(`the service exited during ${kind.name}`)
-        const bad = [svc, base].filter(
-          (r) => r.responses === 0 || r.unexpected / r.responses > MAX_UNEXPECTED_SHARE,
-        )
-        if (bad.length === 0) return { svc, bare: base }
-        for (const r of bad)
-          log(
-            `  ${kind.name}: ${r.unexpected} of ${r.responses} answers unexpected ${JSON.stringify(r.statusCounts)}`,
-          )
-        if (attempt === 2) throw new Error(`${kind.name}: too many unexpected answers twice in a row`)
-      }
+  async function startInstances(): Promise<Instances> {
+    const bare = startHelper('bare-server.ts')
+    let service: BenchService | null = null
+    try {
+      service = await startBenchService({
+        simSpeed: 1,
+        backfillDays: opts.backfillDays,
+        env: { ...HTTP_SERVICE_ENV, ...config.env },
+        logToFile: config.logToFile,
+      })
+      const bareUrl = `http://127.0.0.1:${await bare.next<number>('port')}`
+      const all = kinds(opts.series, await discoverTicker(service, opts.series)).filter(
+        (k) => !config.targetsOnly || config.targets[k.name] !== undefined,
+      )
+      return { service, bare, bareUrl, kinds: all }
+    } catch (err) {
+      bare.stop()
+      await service?.stop()
+      throw err
     }
+  }
 
-    log('HTTP: warming up (every kind on the service and the bare server)')
-    for (const kind of all) await pair(kind, false)
+  async function stopInstances(i: Instances): Promise<void> {
+    i.bare.stop()
+    await i.service.stop()
+  }
 
-    type Round = { pairs: { svc: Run; bare: Run }[]; otherCpuPct: number | null; quiet: boolean }
+  /**
+   * Service and bare in turns (interleaved), the service's turn first or the bare server's: the
+   * bare server replays what the service just sent.
+   * A pair with unexpected answers is run again once with fresh headers and bytes (a settlement
+   * changes the history page, its ETag, and so what a 304 run must send), then fails the run.
+   */
+  async function pair(i: Instances, kind: Kind, bareFirst: boolean, runS: number): Promise<Pair> {
+    const { service, bare, bareUrl } = i
+    for (let attempt = 1; ; attempt++) {
+      const headers = await kind.headers(service)
+      const captured = await capture(service, kind.path, headers)
+      if (captured.status !== kind.expectStatus)
+        throw new Error(`${kind.name}: expected ${kind.expectStatus}, got ${captured.status}`)
+      await bare.ask({ replay: captured }, 'ready')
+      service.rotateLog()
+      const reports = await loadReports(clients, [service.url, bareUrl], kind, headers, {
+        ...opts,
+        slicing: interleaved(runS, opts.sliceMs, bareFirst ? 1 : 0),
+      })
+      const svc = runOf(reports, 0, kind)
+      const base = runOf(reports, 1, kind)
+      logBytes += service.rotateLog()
+      serviceSeconds += svc.durationS
+      if (!service.alive()) throw new Error(`the service exited during ${kind.name}`)
+      const bad = [svc, base].filter(
+        (r) => r.responses === 0 || r.unexpected / r.responses > MAX_UNEXPECTED_SHARE,
+      )
+      if (bad.length === 0) return { svc, bare: base, captured }
+      for (const r of bad)
+        log(
+          `  ${kind.name}: ${r.unexpected} of ${r.responses} answers unexpected ${JSON.stringify(r.statusCounts)}`,
+        )
+      if (attempt === 2) throw new Error(`${kind.name}: too many unexpected answers twice in a row`)
+    }
+  }
+
+  try {
+    await Promise.all(clients.map((c) => c.next('ready')))
+    type Round = { pairs: Pair[]; kinds: Kind[]; otherCpuPct: number | null; quiet: boolean }
     const rounds: Round[] = []
     const quietRounds = () => rounds.filter((r) => r.quiet).length
     while (quietRounds() < opts.rounds && rounds.length < opts.rounds + MAX_EXTRA_ROUNDS) {
       const n = rounds.length
-      log(`HTTP: round ${n + 1}`)
-      const meter = startLoadMeter(pids)
-      const pairs = []
-      for (const kind of all) {
+      log(`HTTP: round ${n + 1}: starting a service and a bare server, warming both up`)
+      const inst = await startInstances()
+      current = inst
+      // Both processes' code is compiled for the work before anything is measured.
+      for (const kind of inst.kinds) await pair(inst, kind, false, WARM_UP_S)
+      const meter = startLoadMeter(() => [inst.service.pid, inst.bare.pid, ...clients.map((c) => c.pid)])
+      const pairs: Pair[] = []
+      for (const kind of inst.kinds) {
         // Alternate which side runs first, so a drift within a round falls on both alike.
-        const p = await pair(kind, n % 2 === 1)
+        const p = await pair(inst, kind, n % 2 === 1, opts.runS)
         pairs.push(p)
         log(
           `  ${kind.name.padEnd(24)} service ${String(Math.round(p.svc.reqPerSec)).padStart(6)} req/s  bare ${String(Math.round(p.bare.reqPerSec)).padStart(6)} req/s  ratio ${(p.svc.reqPerSec / p.bare.reqPerSec).toFixed(2)}`,
@@ -340,32 +371,34 @@ export async function benchHttp(opts: HttpBenchOptions): Promise<HttpReport> {
       const otherCpuPct = meter.otherCpuPct()
       const quiet = otherCpuPct === null || otherCpuPct <= BUSY_PCT
       if (!quiet) log(`  other processes used ${otherCpuPct?.toFixed(0)}% of the CPU: round not counted`)
-      rounds.push({ pairs, otherCpuPct, quiet })
+      rounds.push({ pairs, kinds: inst.kinds, otherCpuPct, quiet })
+      current = null
+      await stopInstances(inst)
     }
     const counted = quietRounds() >= Math.ceil(opts.rounds / 2) ? rounds.filter((r) => r.quiet) : rounds
-    const scenarios = await Promise.all(
-      all.map(async (kind, i): Promise<HttpFigure> => {
-        const body = await capture(service, kind.path, await kind.headers(service))
-        const enc = body.headers.find(([k]) => k === 'content-encoding')?.[1] ?? null
-        const pairs = counted.map((r) => r.pairs[i]!)
-        const ratios = pairs.map((p) => p.svc.reqPerSec / p.bare.reqPerSec).sort((a, b) => a - b)
-        return {
-          name: kind.name,
-          path: kind.path,
-          target: opts.configuration.targets[kind.name] ?? null,
-          status: body.status,
-          bodyBytes: Buffer.from(body.bodyBase64, 'base64').length,
-          headerBytes: body.headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0),
-          contentEncoding: enc,
-          service: side(pairs.map((p) => p.svc)),
-          bare: side(pairs.map((p) => p.bare)),
-          ratio: median(ratios),
-          ratioMin: ratios[0]!,
-          ratioMax: ratios.at(-1)!,
-          ratios: pairs.map((p) => p.svc.reqPerSec / p.bare.reqPerSec),
-        }
-      }),
-    )
+    const last = counted.at(-1)!
+    const scenarios = last.kinds.map((kind, i): HttpFigure => {
+      // what the service sent in the last counted round (the same in every round but for the ticker)
+      const body = last.pairs[i]!.captured
+      const enc = body.headers.find(([k]) => k === 'content-encoding')?.[1] ?? null
+      const pairs = counted.map((r) => r.pairs[i]!)
+      const ratios = pairs.map((p) => p.svc.reqPerSec / p.bare.reqPerSec).sort((a, b) => a - b)
+      return {
+        name: kind.name,
+        path: kind.path,
+        target: opts.configuration.targets[kind.name] ?? null,
+        status: body.status,
+        bodyBytes: Buffer.from(body.bodyBase64, 'base64').length,
+        headerBytes: body.headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0),
+        contentEncoding: enc,
+        service: side(pairs.map((p) => p.svc)),
+        bare: side(pairs.map((p) => p.bare)),
+        ratio: median(ratios),
+        ratioMin: ratios[0]!,
+        ratioMax: ratios.at(-1)!,
+        ratios: pairs.map((p) => p.svc.reqPerSec / p.bare.reqPerSec),
+      }
+    })
     return {
       configuration: config.name,
       env: config.env,
@@ -381,8 +414,7 @@ export async function benchHttp(opts: HttpBenchOptions): Promise<HttpReport> {
     }
   } finally {
     for (const c of clients) c.stop()
-    bare.stop()
-    await service.stop()
+    if (current) await stopInstances(current)
   }
 }
 
@@ -425,7 +457,10 @@ export function maxLoadSeconds(opts: {
   kinds?: number
 }): number {
   const k = opts.kinds ?? 6
-  const slice = Math.min(opts.sliceMs, opts.runS * 1000)
-  const pairS = 2 * opts.runS * (1 + SLICE_GAP_MS / slice) + START_DELAY_MS / 1000
-  return (WARM_UP_S + (opts.rounds + MAX_EXTRA_ROUNDS + 1) * k * pairS) * 1.5
+  const pairS = (runS: number) => {
+    const slice = Math.min(opts.sliceMs, runS * 1000)
+    return 2 * runS * (1 + SLICE_GAP_MS / slice) + START_DELAY_MS / 1000
+  }
+  const roundS = SERVICE_START_S + k * (pairS(WARM_UP_S) + pairS(opts.runS))
+  return (opts.rounds + MAX_EXTRA_ROUNDS) * roundS * 1.5
 }

@@ -4,11 +4,13 @@
 //   BENCH_PROFILE_KIND=settled|active|history|401  (default settled)
 //   BENCH_PROFILE_S=10                              seconds of load
 //   BENCH_PROFILE_SRC=path/to/src                   profile another tree's src/ (e.g. main's, for "before")
+//   BENCH_PROFILE_CONFIG=warn|defaults              the service's configuration, as `npm run bench` has them
+//                                                   (default warn; defaults: the access log to a file)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createWireClient } from '../test/support/wire-client.ts'
-import { HTTP_SERVICE_ENV } from './http-bench.ts'
+import { HTTP_CONFIGURATIONS, HTTP_SERVICE_ENV } from './http-bench.ts'
 import { type LoadOrder, type LoadReport, singleRun } from './load-client.ts'
 import { killAllHelpers, startHelper } from './processes.ts'
 import { killAllServices, startBenchService } from './service.ts'
@@ -19,6 +21,8 @@ type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime
 const kind = process.env.BENCH_PROFILE_KIND ?? 'settled'
 const seconds = Number(process.env.BENCH_PROFILE_S ?? 10)
 const src = process.env.BENCH_PROFILE_SRC
+const configName = process.env.BENCH_PROFILE_CONFIG ?? 'warn'
+const config = HTTP_CONFIGURATIONS[configName === 'defaults' ? 0 : 1]!
 
 /** Where a function's self time is charged. */
 function categoryOf(url: string, name: string): string {
@@ -43,7 +47,8 @@ async function main(): Promise<void> {
   const service = await startBenchService({
     simSpeed: 1,
     backfillDays: 7,
-    env: { ...HTTP_SERVICE_ENV, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
+    env: { ...HTTP_SERVICE_ENV, ...config.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
+    logToFile: config.logToFile,
     ...(src ? { cli: path.resolve(src, 'cli/main.ts') } : {}),
   })
   const clients = [startHelper('load-client.ts'), startHelper('load-client.ts')]
@@ -107,7 +112,7 @@ async function main(): Promise<void> {
     const rows = [...selfUs].filter(([c]) => c !== 'idle').sort((a, b) => b[1] - a[1])
     const busy = rows.reduce((n, [, us]) => n + us, 0)
     process.stdout.write(
-      `${kind}: ${requests} requests in ${seconds} s (${Math.round(requests / seconds)} req/s)${src ? `, src=${src}` : ''}\n` +
+      `${kind}, ${config.name}: ${requests} requests in ${seconds} s (${Math.round(requests / seconds)} req/s)${src ? `, src=${src}` : ''}\n` +
         `CPU per request: ${(busy / requests).toFixed(1)} µs (self time of non-idle samples in the measured run ÷ requests)\n`,
     )
     for (const [cat, us] of rows.slice(0, 25)) {

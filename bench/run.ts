@@ -171,7 +171,19 @@ async function main(): Promise<void> {
   const streams = envStreams()
   const only = envOnly()
   watchdog(
-    only === 'stream' ? 0 : maxLoadSeconds({ runS, sliceMs, rounds, kinds: 9 }),
+    only === 'stream'
+      ? 0
+      : HTTP_CONFIGURATIONS.reduce(
+          (sum, c) =>
+            sum +
+            maxLoadSeconds({
+              runS,
+              sliceMs,
+              rounds,
+              kinds: c.targetsOnly ? Object.keys(c.targets).length : 6,
+            }),
+          0,
+        ),
     only === 'http' ? [] : streams,
   )
   const startedAt = new Date()
