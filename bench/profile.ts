@@ -6,41 +6,21 @@
 //   BENCH_PROFILE_SRC=path/to/src                   profile another tree's src/ (e.g. main's, for "before")
 //   BENCH_PROFILE_CONFIG=warn|defaults              the service's configuration, as `npm run bench` has them
 //                                                   (default warn; defaults: the access log to a file)
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createWireClient } from '../test/support/wire-client.ts'
+import { readProfile, selfTimes } from './cpu-profile.ts'
 import { HTTP_CONFIGURATIONS, HTTP_SERVICE_ENV } from './http-bench.ts'
 import { type LoadOrder, type LoadReport, singleRun } from './load-client.ts'
 import { killAllHelpers, startHelper } from './processes.ts'
 import { killAllServices, startBenchService } from './service.ts'
-
-type Node = { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
-type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number }
 
 const kind = process.env.BENCH_PROFILE_KIND ?? 'settled'
 const seconds = Number(process.env.BENCH_PROFILE_S ?? 10)
 const src = process.env.BENCH_PROFILE_SRC
 const configName = process.env.BENCH_PROFILE_CONFIG ?? 'warn'
 const config = HTTP_CONFIGURATIONS[configName === 'defaults' ? 0 : 1]!
-
-/** Where a function's self time is charged. */
-function categoryOf(url: string, name: string): string {
-  if (name === '(garbage collector)') return 'GC'
-  if (name === '(idle)') return 'idle'
-  if (name === '(program)') return 'program (native, unattributed)'
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]
-  if (nm) return nm === 'fastify' ? 'fastify core' : nm
-  const own = /\/src\/(.+?)(\.ts)?$/.exec(url)?.[1]
-  if (own) return `src/${own}`
-  if (url.startsWith('node:internal/http') || url.includes('_http_') || url === 'node:_http_server')
-    return 'node http'
-  if (url.startsWith('node:internal/streams') || url.startsWith('node:internal/stream')) return 'node streams'
-  if (url.startsWith('node:net') || url.includes('net.js') || url.startsWith('node:internal/net'))
-    return 'node net'
-  if (url === '') return `native: ${name || '(anonymous)'}`
-  return url.startsWith('node:') ? `node other (${url.replace('node:internal/', '')})` : url
-}
 
 async function main(): Promise<void> {
   const profDir = mkdtempSync(path.join(tmpdir(), 'cs-prof-'))
@@ -89,27 +69,9 @@ async function main(): Promise<void> {
     const loadEnded = performance.now()
     await service.stop()
     const tail = (performance.now() - loadEnded) * 1000
-    const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))
-    if (!file) throw new Error('no profile written')
-    const profile = JSON.parse(readFileSync(path.join(profDir, file), 'utf8')) as Profile
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-    const selfUs = new Map<string, number>()
     // Only the measured run: from its start to its end, counted back from the profile's end.
-    const to = profile.endTime - tail
-    const from = to - seconds * 1e6
-    let t = profile.endTime
-    const times: number[] = new Array(profile.samples.length)
-    for (let i = profile.samples.length - 1; i >= 0; i--) {
-      times[i] = t
-      t -= profile.timeDeltas[i] ?? 0
-    }
-    for (let i = 0; i < profile.samples.length; i++) {
-      if (times[i]! < from || times[i]! > to) continue
-      const node = byId.get(profile.samples[i]!)!
-      const cat = categoryOf(node.callFrame.url, node.callFrame.functionName)
-      selfUs.set(cat, (selfUs.get(cat) ?? 0) + (profile.timeDeltas[i] ?? 0))
-    }
-    const rows = [...selfUs].filter(([c]) => c !== 'idle').sort((a, b) => b[1] - a[1])
+    const selfUs = selfTimes(readProfile(profDir), { endBeforeEndUs: tail, lengthUs: seconds * 1e6 })
+    const rows = [...selfUs].sort((a, b) => b[1] - a[1])
     const busy = rows.reduce((n, [, us]) => n + us, 0)
     process.stdout.write(
       `${kind}, ${config.name}: ${requests} requests in ${seconds} s (${Math.round(requests / seconds)} req/s)${src ? `, src=${src}` : ''}\n` +
