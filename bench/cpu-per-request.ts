@@ -14,24 +14,20 @@ import {
   HTTP_CONFIGURATIONS,
   HTTP_LOAD,
   HTTP_SERVICE_ENV,
+  KIND_NAMES,
   kinds,
   loadReports,
   runOf,
   wholeRun,
 } from './http-bench.ts'
 
-import { killAllHelpers, startHelper } from './processes.ts'
-import { killAllServices, startBenchService } from './service.ts'
+import { startHelper } from './processes.ts'
+import { runScript } from './script.ts'
+import { startBenchService } from './service.ts'
 
 const SERIES = 'KXBTC15M'
 /** Linux reports process CPU time in ticks of 10 ms (USER_HZ 100). */
 const US_PER_TICK = 10_000
-
-const KIND_NAMES: Record<string, string> = {
-  settled: 'settled contest',
-  active: 'active contest',
-  history: 'history limit=100',
-}
 
 type Side = { rps: number; userUs: number; sysUs: number; softirqUs: number }
 
@@ -126,12 +122,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    killAllHelpers()
-    killAllServices()
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
-    process.exit(1)
-  },
-)
+runScript(main)

@@ -94,6 +94,13 @@ export async function discoverTicker(service: BenchService, series: string): Pro
   return settled.ticker
 }
 
+/** The request kinds the one-off scripts take by a short name (BENCH_CPU_KIND, BENCH_PROFILE_KIND). */
+export const KIND_NAMES: Readonly<Record<string, string>> = {
+  settled: 'settled contest',
+  active: 'active contest',
+  history: 'history limit=100',
+}
+
 export function kinds(series: string, ticker: string): Kind[] {
   const auth = async (s: BenchService) => ({ Authorization: `Bearer ${s.key}` })
   const history = `/v1/contests?series=${series}&limit=100`
@@ -446,7 +453,8 @@ function percentileOf(hist: Record<string, number>, p: number): number {
   return Number.NaN
 }
 
-function median(sorted: readonly number[]): number {
+/** The median of numbers already sorted. */
+export function median(sorted: readonly number[]): number {
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }

@@ -5,8 +5,9 @@
 // length in BENCH_NOISE_SLICES is tried in every round, so the methods meet the same machine.
 //   BENCH_NOISE_SLICES=250,3000   slice lengths, ms (3000 = one whole 3 s run a side)
 //   BENCH_NOISE_ROUNDS=7          pairs per slice length
-import { HTTP_LOAD, interleaved, type Kind, loadReports, runOf } from './http-bench.ts'
-import { killAllHelpers, startHelper } from './processes.ts'
+import { HTTP_LOAD, interleaved, type Kind, loadReports, median, runOf } from './http-bench.ts'
+import { startHelper } from './processes.ts'
+import { runScript } from './script.ts'
 
 const RUN_S = 3
 /** About a settled contest's size, as the service sends it. */
@@ -64,20 +65,11 @@ async function main(): Promise<void> {
   process.stdout.write('\nA/B between identical servers (1 is exact):\n')
   for (const [slice, xs] of ratios) {
     const s = [...xs].sort((x, y) => x - y)
-    const mid = s.length >> 1
-    const median = s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
     process.stdout.write(
-      `  ${String(slice).padStart(5)} ms slices: median ${median.toFixed(3)}, range ${s[0]!.toFixed(3)}–${s.at(-1)!.toFixed(3)} over ${s.length} pairs\n`,
+      `  ${String(slice).padStart(5)} ms slices: median ${median(s).toFixed(3)}, range ${s[0]!.toFixed(3)}–${s.at(-1)!.toFixed(3)} over ${s.length} pairs\n`,
     )
   }
   for (const s of [...servers, ...clients]) s.stop()
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    killAllHelpers()
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
-    process.exit(1)
-  },
-)
+runScript(main)

@@ -16,18 +16,15 @@ import {
   HTTP_LOAD,
   HTTP_SERVICE_ENV,
   interleaved,
+  KIND_NAMES,
   kinds,
   loadReports,
   runOf,
 } from './http-bench.ts'
-import { killAllHelpers, startHelper } from './processes.ts'
-import { killAllServices, startBenchService } from './service.ts'
+import { startHelper } from './processes.ts'
+import { runScript } from './script.ts'
+import { startBenchService } from './service.ts'
 
-const KIND_NAMES: Record<string, string> = {
-  settled: 'settled contest',
-  active: 'active contest',
-  history: 'history limit=100',
-}
 const SLICE_MS = 250
 const WARM_UP_S = 3
 
@@ -103,12 +100,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    killAllHelpers()
-    killAllServices()
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
-    process.exit(1)
-  },
-)
+runScript(main)
