@@ -11,6 +11,7 @@
 // - a fragment is not part of a request target (RFC 9112 §3.2, RFC 9110 §4.2.5): a `#` in one is
 //   refused, never half-stripped.
 import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { bucketKeyOf } from '../domain/client-address.ts'
@@ -40,6 +41,12 @@ export type RequestFacts = {
 const FACTS = Symbol('request facts')
 type WithFacts = IncomingMessage & { [FACTS]?: RequestFacts }
 
+// A connection's requests without X-Forwarded-For all come from its peer: the address and its bucket
+// key are worked out once per connection, not once per request.
+const PEER = Symbol('client address of the peer')
+type ClientOf = { address: string; bucketKey: string | number }
+type WithPeer = Socket & { [PEER]?: ClientOf }
+
 const refusal = (detail: string, close: boolean): Refusal => ({
   problem: 'bad-request',
   // a request whose framing cannot be trusted ends its connection
@@ -59,18 +66,26 @@ const FRAGMENT = refusal(
 export type RequestRules = (req: IncomingMessage) => RequestFacts
 
 export function createRequestRules(clientAddress: ClientAddressOf): RequestRules {
+  const clientOf = (socketAddress: string | undefined, forwardedFor: string | undefined): ClientOf => {
+    const address = clientAddress(socketAddress, forwardedFor)
+    return { address, bucketKey: bucketKeyOf(address) }
+  }
   return function requestFacts(req) {
     const raw = req as WithFacts
     const known = raw[FACTS]
     if (known !== undefined) return known
     const headers = readHotHeaders(req.rawHeaders)
-    const address = clientAddress(req.socket?.remoteAddress, headers.forwardedFor)
+    const socket = req.socket as WithPeer | null
+    let client: ClientOf
+    if (headers.forwardedFor === undefined && socket) {
+      client = socket[PEER] ??= clientOf(socket.remoteAddress, undefined)
+    } else client = clientOf(socket?.remoteAddress, headers.forwardedFor)
     const facts: RequestFacts = {
       refusal: refusalOf(req, headers),
       headers,
       requestId: requestIdFrom(headers.requestId),
-      address,
-      bucketKey: bucketKeyOf(address),
+      address: client.address,
+      bucketKey: client.bucketKey,
       startedAt: performance.now(),
     }
     raw[FACTS] = facts
