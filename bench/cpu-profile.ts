@@ -30,20 +30,11 @@ export function categoryOf(url: string, name: string, byFunction = false): strin
   return url.startsWith('node:') ? `node other (${url.replace('node:internal/', '')})${fn}` : url
 }
 
-/** The profiles one process wrote into `dir`: its main thread's, and any worker thread's. */
-export function readProfiles(dir: string): { main: Profile; workers: Profile[] } {
-  // Node names them CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile; the main thread is 0.
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))
-  const threadOf = (f: string) => Number(f.split('.').at(-3))
-  const read = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Profile
-  const main = files.find((f) => threadOf(f) === 0)
-  if (!main) throw new Error(`no main-thread profile written in ${dir}`)
-  return { main: read(main), workers: files.filter((f) => f !== main).map(read) }
-}
-
-/** The main thread's profile a process wrote into `dir`. */
+/** The one profile a process wrote into `dir`. */
 export function readProfile(dir: string): Profile {
-  return readProfiles(dir).main
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
+  if (!file) throw new Error(`no profile written in ${dir}`)
+  return JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile
 }
 
 /**

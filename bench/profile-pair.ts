@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { readProfiles, selfTimes } from './cpu-profile.ts'
+import { readProfile, selfTimes } from './cpu-profile.ts'
 import {
   capture,
   discoverTicker,
@@ -71,25 +71,20 @@ async function main(): Promise<void> {
     const windowUs = (ended - began) * 1000
     const per = (self: Map<string, number>, answers: number) =>
       new Map([...self].map(([k, us]) => [k, us / answers]))
-    const serviceProfiles = readProfiles(serviceDir)
-    const serviceWindow = { endBeforeEndUs: serviceTailUs, lengthUs: windowUs }
-    const a = per(selfTimes(serviceProfiles.main, serviceWindow, true), svc.responses)
+    const a = per(
+      selfTimes(readProfile(serviceDir), { endBeforeEndUs: serviceTailUs, lengthUs: windowUs }, true),
+      svc.responses,
+    )
     const b = per(
-      selfTimes(readProfiles(bareDir).main, { endBeforeEndUs: bareTailUs, lengthUs: windowUs }, true),
+      selfTimes(readProfile(bareDir), { endBeforeEndUs: bareTailUs, lengthUs: windowUs }, true),
       base.responses,
     )
     const total = (m: Map<string, number>) => [...m.values()].reduce((n, us) => n + us, 0)
-    // The access log's worker thread works beside the main thread: its time is shown apart.
-    const workerUs = serviceProfiles.workers.reduce(
-      (n, p) => n + total(per(selfTimes(p, serviceWindow), svc.responses)),
-      0,
-    )
     const diff = (k: string) => (a.get(k) ?? 0) - (b.get(k) ?? 0)
     const rows = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => diff(y) - diff(x))
     process.stdout.write(
       `${kind.name}, ${config.name}: service ${Math.round(svc.reqPerSec)} req/s, bare ${Math.round(base.reqPerSec)} req/s, ratio ${(svc.reqPerSec / base.reqPerSec).toFixed(3)}\n` +
-        `µs of self time per answer in the measured ${seconds} s a side, main threads: service ${total(a).toFixed(2)}, bare ${total(b).toFixed(2)}\n` +
-        `the service's worker threads beside it (the access log's): ${workerUs.toFixed(2)}\n\n` +
+        `µs of self time per answer in the measured ${seconds} s a side: service ${total(a).toFixed(2)}, bare ${total(b).toFixed(2)}\n\n` +
         `service     bare     diff  where\n`,
     )
     for (const k of rows.slice(0, 40))
