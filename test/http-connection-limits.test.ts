@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
 import { describe, test } from 'node:test'
+import { idleTimeoutOf } from '../src/http/idle-connections.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { createTestWorld, useTestWorld } from './support/test-world.ts'
 import { waitFor, within } from './support/wait.ts'
@@ -77,7 +78,9 @@ async function abuse(port: number, key: string) {
 describe('connection limits', () => {
   test('the server runs with the documented timeouts', () => {
     const server = world.app.server
-    assert.equal(server.timeout, IDLE_TIMEOUT_S * 1000)
+    assert.equal(idleTimeoutOf(server), IDLE_TIMEOUT_S * 1000)
+    // Node's own idle timer on every socket is off: the sweep of idle-connections.ts does its work
+    assert.equal(server.timeout, 0)
     assert.equal(server.headersTimeout, HEADERS_TIMEOUT_S * 1000)
     assert.equal(server.requestTimeout, REQUEST_TIMEOUT_S * 1000)
     assert.equal(server.keepAliveTimeout, KEEP_ALIVE_TIMEOUT_S * 1000)
@@ -108,7 +111,8 @@ describe('connection limits', () => {
   test('closes silent, slow-header and slow-body connections, each by its own timeout', async () => {
     // the same rules with short limits, so the test waits a moment rather than the documented seconds
     const short = await createTestWorld({
-      env: { HTTP_IDLE_TIMEOUT_S: '1', HTTP_HEADERS_TIMEOUT_S: '1', HTTP_REQUEST_TIMEOUT_S: '1.5' },
+      // (the headers timeout above the idle one, so each silent socket is the idle timeout's alone)
+      env: { HTTP_IDLE_TIMEOUT_S: '1', HTTP_HEADERS_TIMEOUT_S: '2', HTTP_REQUEST_TIMEOUT_S: '2.5' },
     })
     const abusers = await abuse(Number(new URL(short.baseUrl).port), short.key)
     try {

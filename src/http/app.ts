@@ -24,6 +24,7 @@ import { addCorsHeaders, corsPluginOptions } from './cors.ts'
 import { createErrorHandler } from './error-handler.ts'
 import { createFastPath } from './fast-path.ts'
 import { createFrameworkErrorAnswers } from './framework-errors.ts'
+import { watchIdleConnections } from './idle-connections.ts'
 import { createKeyAuth } from './key-auth.ts'
 import { answersBeforeRouting, createNotFoundHandler } from './not-found.ts'
 import { createOpenStreams, endStreamsOfRevokedKeys } from './open-streams.ts'
@@ -118,9 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(settings.tls
       ? { https: { cert: settings.tls.cert, key: settings.tls.key, ...serverOptions } }
       : { http: serverOptions }),
-    // Connection limits for a public API (README, "Connection limits"): a socket silent for this long
-    // is closed, including one that never sends its first byte; streams switch it off for themselves.
-    connectionTimeout: limits.idleTimeoutMs,
+    // The idle timeout of the connection limits is idle-connections.ts's (below), not Node's
+    // per-socket timer (connectionTimeout), which costs every read and write.
     requestTimeout: limits.requestTimeoutMs,
     // Above a load balancer's idle timeout (nginx upstream keepalive_timeout 60 s, AWS ALB 60 s), so
     // the proxy, never this server, closes an idle upstream connection: no request races a close.
@@ -272,12 +272,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerWebPages(app, deps.webAssets ?? new Map(), settings.publicBaseUrl)
   registerMethodNotAllowed(app, baseUrl, KNOWN_PATHS)
 
+  // Connection limits for a public API (README, "Connection limits"): a connection quiet for this long
+  // with a request open, or before its first byte, is closed; streams exempt themselves.
+  const idle = watchIdleConnections(app.server, {
+    idleMs: limits.idleTimeoutMs,
+    tls: settings.tls !== null,
+  })
+
   app.addHook('preClose', async () => {
     // From here every new request gets 503; open streams end cleanly so clients reconnect elsewhere.
     closing = true
     await deps.streams.close()
   })
   app.addHook('onClose', async () => {
+    idle.stop()
     unwatchRevocations()
     cache.close()
     await auth.close()

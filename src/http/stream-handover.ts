@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks'
 import type { FastifyBaseLogger } from 'fastify'
 import type { StreamHub, StreamOpenRequest } from '../stream/stream-hub.ts'
 import type { AccessLog } from './access-log.ts'
+import { exemptFromIdleTimeout } from './idle-connections.ts'
 import type { OpenStreams } from './open-streams.ts'
 import type { RequestFacts } from './request-rules.ts'
 import { SSE_MEDIA_TYPE } from './schemas.ts'
@@ -42,7 +43,7 @@ export async function openStream(
   // A stream is quiet between keep-alives and has its own cut-off for clients that stop reading:
   // the idle timeout of ordinary requests does not apply to it.
   const socket = res.socket
-  socket?.setTimeout(0)
+  if (socket) exemptFromIdleTimeout(socket)
   const bytesBefore = socket?.bytesWritten ?? 0
   // The few facts the end of the stream needs, not the facts object (and the headers it holds),
   // which the fast path lets go of once the stream is handed over (forgetRequestFacts).
