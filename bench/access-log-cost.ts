@@ -1,5 +1,6 @@
 // npm run bench:log: the access log's own cost per line, apart from any HTTP, in CPU time (user and
-// system, every thread of the process, so the thread pool's writes count too). Each way runs in a
+// system, every thread of the process, so the thread pool's writes count too; in brackets the main
+// thread's alone). Each way runs in a
 // fresh child process writing 300,000 lines into a file through pino's asynchronous destination, as
 // the service does with its stdout redirected, handing lines over in turns of `LINES_PER_TURN`:
 //   line only   — the line built as one string and dropped
@@ -50,24 +51,32 @@ async function child(way: Way, perTurn: number, file: string): Promise<void> {
         `${head}${Date.now()},"reqId":"${id}${part}${Math.round(durationMs * 100) / 100},"address":${JSON.stringify(address)}}\n`,
       )
     },
-    service: (address, durationMs) => log.writeAnswer(part, durationMs, address, id),
+    service: (address, durationMs) => log.writeAnswer(part, performance.now() - durationMs, address, id),
   }
   const one = write[way]
   const before = process.cpuUsage()
+  const threadBefore = process.threadCpuUsage()
   for (let i = 0; i < LINES; i += perTurn) {
     for (let j = 0; j < perTurn; j++) one(`10.${(i >> 8) & 255}.${i & 255}.${j}`, (i % 997) / 100)
     await new Promise((resolve) => setImmediate(resolve))
   }
   const used = process.cpuUsage(before)
+  const thread = process.threadCpuUsage(threadBefore)
   log.close()
   destination.flushSync()
-  process.send?.({ userUs: used.user / LINES, sysUs: used.system / LINES })
+  process.send?.({
+    userUs: used.user / LINES,
+    sysUs: used.system / LINES,
+    mainUs: (thread.user + thread.system) / LINES,
+  })
 }
 
-async function runOne(way: Way, perTurn: number, file: string): Promise<{ userUs: number; sysUs: number }> {
+type Cost = { userUs: number; sysUs: number; mainUs: number }
+
+async function runOne(way: Way, perTurn: number, file: string): Promise<Cost> {
   const proc = fork(import.meta.filename, ['child', way, String(perTurn), file], { stdio: 'inherit' })
   return new Promise((resolve, reject) => {
-    proc.once('message', (m) => resolve(m as { userUs: number; sysUs: number }))
+    proc.once('message', (m) => resolve(m as Cost))
     proc.once('exit', (code) => code !== 0 && reject(new Error(`${way} exited ${code}`)))
   })
 }
@@ -81,12 +90,16 @@ async function main(): Promise<void> {
     process.stdout.write(`access log, µs of CPU a line (user + sys), medians of ${rounds} rounds\n`)
     for (const perTurn of TURN_SIZES) {
       const got = new Map<Way, number[]>(WAYS.map((w) => [w, []]))
+      const onMain = new Map<Way, number[]>(WAYS.map((w) => [w, []]))
       for (let r = 0; r < rounds; r++)
         for (const way of r % 2 ? [...WAYS].reverse() : WAYS) {
-          const { userUs, sysUs } = await runOne(way, perTurn, path.join(dir, `${r}.log`))
+          const { userUs, sysUs, mainUs } = await runOne(way, perTurn, path.join(dir, `${r}.log`))
           got.get(way)!.push(userUs + sysUs)
+          onMain.get(way)!.push(mainUs)
         }
-      const cells = WAYS.map((w) => `${w} ${median(got.get(w)!).toFixed(2)}`).join('   ')
+      const cells = WAYS.map(
+        (w) => `${w} ${median(got.get(w)!).toFixed(2)} (main ${median(onMain.get(w)!).toFixed(2)})`,
+      ).join('   ')
       process.stdout.write(`  ${String(perTurn).padStart(2)} lines a turn:  ${cells}\n`)
     }
   } finally {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { performance } from 'node:perf_hooks'
 import { Writable } from 'node:stream'
 import { test } from 'node:test'
 import { pino } from 'pino'
@@ -71,23 +72,32 @@ test('a batch waits 100 ms after its first line, or until it holds about 64 KiB,
   log.close()
 })
 
-test('a kept answer part gives the very line the plain fields give', () => {
+test('a kept answer part gives the very line the plain fields give, timed from the start it is given', () => {
   const a = capture()
   const b = capture()
   const plain = createAccessLog(a.logger)
   const kept = createAccessLog(b.logger)
   const l = line(3)
   plain.write(l)
+  const before = Date.now()
   kept.writeAnswer(
     answerPart(l.method, accessPathJson(l.path), l.status, l.bytes),
-    l.durationMs,
+    performance.now() - 5,
     l.address,
     l.reqId,
   )
+  const after = Date.now()
   plain.close()
   kept.close()
-  const strip = (text: string) => text.replace(/"time":\d+/, '"time":0')
+  const strip = (text: string) => text.replace(/"time":\d+/, '"time":0').replace(/"durationMs":[\d.]+/, '')
   assert.equal(strip(b.writes.join('')), strip(a.writes.join('')))
+  const keptLine = JSON.parse(b.writes.join('')) as { time: number; durationMs: number }
+  // the wall-clock time of the answer (to the millisecond), and the time since the start given
+  assert.ok(
+    keptLine.time >= before - 1 && keptLine.time <= after + 1,
+    `${keptLine.time} in [${before}, ${after}]`,
+  )
+  assert.ok(keptLine.durationMs >= 5 && keptLine.durationMs < 1000, String(keptLine.durationMs))
 })
 
 test('durations are in milliseconds to the hundredth, short and long alike', () => {

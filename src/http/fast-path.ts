@@ -11,7 +11,6 @@
 // URL. test/http-fast-path.test.ts and test/http-differential.test.ts hold the two paths to
 // identical answers, headers included, and the whole HTTP suite runs on both (test/README.md).
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { performance } from 'node:perf_hooks'
 import FindMyWay from 'find-my-way'
 import { type AccessLog, accessPathJson, answerPart } from './access-log.ts'
 import { activeKey, type CachedEntry, type ContestCache, contestKey, historyKey } from './contest-cache.ts'
@@ -163,7 +162,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
       logged = { head, part: answerPart(method, route.pathJson, head.status, head.bytes) }
       route.logged = logged
     }
-    accessLog.writeAnswer(logged.part, performance.now() - facts.startedAt, facts.address, facts.requestId)
+    accessLog.writeAnswer(logged.part, facts.startedAt, facts.address, facts.requestId)
   }
 
   return (framework) => {
