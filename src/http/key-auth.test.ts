@@ -156,6 +156,26 @@ describe('createKeyAuth', () => {
     await w.auth.close()
   })
 
+  test("a connection's use is recorded to the second, not on every request", async () => {
+    const w = world()
+    const connection = {}
+    const check = async () => {
+      const result = await w.auth.checkNow(`Bearer ${KEY}`, connection)
+      assert.equal(result.ok, true)
+    }
+    await check() // asks the store
+    await check() // from the cache: remembered on the connection
+    w.advance(400)
+    await check() // from the memo, within the second: not recorded again
+    await w.auth.flush()
+    assert.deepEqual(w.touched, [new Map([['k1', 1_000_000]])])
+    w.advance(600)
+    await check() // a second after: recorded
+    await w.auth.flush()
+    assert.deepEqual(w.touched.at(-1), new Map([['k1', 1_001_000]]))
+    await w.auth.close()
+  })
+
   test('records last use in memory and writes it in one batch', async () => {
     const w = world()
     await w.auth.check(`Bearer ${KEY}`)
