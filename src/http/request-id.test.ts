@@ -14,6 +14,11 @@ test('no X-Request-Id, or one that is not a sane token, gets a fresh id of our o
   }
 })
 
+test('fresh ids count up by one, across thousands', () => {
+  const tails = Array.from({ length: 2500 }, () => Number(requestIdFrom(undefined).slice(-12)))
+  for (let i = 1; i < tails.length; i++) assert.equal(tails[i], tails[i - 1]! + 1, `after ${tails[i - 1]}`)
+})
+
 test('fresh ids never repeat within a process', () => {
   const ids = new Set(Array.from({ length: 10_000 }, () => requestIdFrom(undefined)))
   assert.equal(ids.size, 10_000)

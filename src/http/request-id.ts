@@ -12,12 +12,23 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/
 // about 0.2 µs of a cached answer's 25).
 const PREFIX = randomUUID().slice(0, 24)
 let sequence = 0
+// The id's text without its last three digits changes once every thousand ids: kept, with the
+// thousand endings made once, an id is one concatenation (padding the whole number each time was
+// about 0.15 µs of a cached answer).
+const ENDINGS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
+let thousands = -1
+let leading = ''
 
 /** The request id for this X-Request-Id value (undefined: none was sent). */
 export function requestIdFrom(given: string | undefined): string {
   if (given !== undefined && REQUEST_ID_PATTERN.test(given)) return given
   sequence = sequence === 999_999_999_999 ? 0 : sequence + 1
-  return PREFIX + String(sequence).padStart(12, '0')
+  const t = Math.floor(sequence / 1000)
+  if (t !== thousands) {
+    thousands = t
+    leading = PREFIX + String(t).padStart(9, '0')
+  }
+  return leading + ENDINGS[sequence - t * 1000]!
 }
 
 /**
