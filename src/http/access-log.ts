@@ -80,8 +80,8 @@ let anchorWall = 0
  * within a second.
  */
 function wallClockAt(monotonic: number): number {
-  if (monotonic - anchorMonotonic >= REANCHOR_MS || monotonic < anchorMonotonic) {
-    anchorMonotonic = performance.now()
+  if (monotonic - anchorMonotonic >= REANCHOR_MS) {
+    anchorMonotonic = monotonic
     anchorWall = Date.now()
   }
   return Math.round(anchorWall + (monotonic - anchorMonotonic))

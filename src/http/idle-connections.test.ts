@@ -11,12 +11,17 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { connect as connectTls } from 'node:tls'
+import { createManualClock } from '../../test/support/manual-clock.ts'
+import { waitUntil } from '../../test/support/wait.ts'
 import { exemptFromIdleTimeout, idleTimeoutOf, watchIdleConnections } from './idle-connections.ts'
 
 const IDLE_MS = 15_000
 
+type TlsMaterial = { key: Buffer; cert: Buffer }
+type World = Awaited<ReturnType<typeof startWorld>>
+
 /** A server whose handler keeps each response for the test: `/answer` is answered at once. */
-async function world(tls?: { key: Buffer; cert: Buffer }) {
+async function startWorld(tls?: TlsMaterial) {
   const held: ServerResponse[] = []
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/answer') res.end('ok')
@@ -28,35 +33,44 @@ async function world(tls?: { key: Buffer; cert: Buffer }) {
     } else held.push(res)
   }
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler)
-  let clock = 0
-  const watch = watchIdleConnections(server, { idleMs: IDLE_MS, tls: tls !== undefined, now: () => clock })
+  const clock = createManualClock(0)
+  const watch = watchIdleConnections(server, { idleMs: IDLE_MS, tls: tls !== undefined, now: clock.now })
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
-  const port = (server.address() as { port: number }).port
   return {
     server,
-    port,
+    port: (server.address() as { port: number }).port,
+    tls: tls !== undefined,
     held,
     watch,
     /** moves the sweep's clock on and sweeps, as the interval would */
     after(ms: number) {
-      clock += ms
+      clock.advance(ms)
       watch.sweep()
-    },
-    async close() {
-      watch.stop()
-      for (const res of held) res.destroy()
-      server.closeAllConnections()
-      server.close()
-      await once(server, 'close')
     },
   }
 }
 
-/** A raw client socket, connected and seen by the server. */
-async function client(server: Server, port: number, event = 'connection') {
-  const accepted = once(server, event)
-  const socket = connect(port, '127.0.0.1')
+/** Runs `body` against a fresh world, and closes it whatever happens. */
+async function withWorld(body: (w: World) => Promise<void>, tls?: TlsMaterial): Promise<void> {
+  const w = await startWorld(tls)
+  try {
+    await body(w)
+  } finally {
+    w.watch.stop()
+    for (const res of w.held) res.destroy()
+    w.server.closeAllConnections()
+    w.server.close()
+    await once(w.server, 'close')
+  }
+}
+
+/** A client socket (TLS when the world is), connected and seen by the server where HTTP starts. */
+async function client(w: World) {
+  const accepted = once(w.server, w.tls ? 'secureConnection' : 'connection')
+  const socket = w.tls
+    ? connectTls({ port: w.port, host: '127.0.0.1', rejectUnauthorized: false })
+    : connect(w.port, '127.0.0.1')
   let received = ''
   socket.setEncoding('utf8').on('data', (d: string) => {
     received += d
@@ -67,60 +81,56 @@ async function client(server: Server, port: number, event = 'connection') {
   return { socket, closed, received: () => received, isOpen: () => !socket.destroyed && !socket.closed }
 }
 
-/** Sends a request and waits for the server to hold it (or answer it). */
+/** Sends a request and waits until the server holds it (or has answered it). */
 async function request(c: Awaited<ReturnType<typeof client>>, url: string, until: () => boolean) {
   c.socket.write(`GET ${url} HTTP/1.1\r\nHost: x\r\n\r\n`)
-  while (!until()) await new Promise((resolve) => setImmediate(resolve))
+  await waitUntil(until, `the server to take ${url}`)
 }
 
+/** Lets the sockets' pending events run. */
+const turn = () => new Promise((resolve) => setImmediate(resolve))
+
 test('a connection that never sends a byte is closed once quiet for the timeout, with nothing said', async () => {
-  const w = await world()
-  try {
-    const silent = await client(w.server, w.port)
+  await withWorld(async (w) => {
+    const silent = await client(w)
     w.after(1) // the sweep notes the connection
     w.after(IDLE_MS - 2)
     assert.ok(silent.isOpen(), 'not before the timeout')
     w.after(1)
     assert.equal(await silent.closed, '')
     assert.equal(idleTimeoutOf(w.server), IDLE_MS)
-  } finally {
-    await w.close()
-  }
+  })
 })
 
 test('a request open with nothing moving is closed; one whose answer is moving is not', async () => {
-  const w = await world()
-  try {
-    const stuck = await client(w.server, w.port)
+  await withWorld(async (w) => {
+    const stuck = await client(w)
     await request(stuck, '/hang', () => w.held.length === 1)
-    const moving = await client(w.server, w.port)
+    const moving = await client(w)
     await request(moving, '/slow', () => w.held.length === 2)
     w.after(1)
     for (let t = 0; t < IDLE_MS; t += IDLE_MS / 10) {
       // the second answer sends a little now and then
       w.held[1]!.write('x')
-      await new Promise((resolve) => setImmediate(resolve))
+      await turn()
       w.after(IDLE_MS / 10)
     }
     assert.equal(await stuck.closed, '', 'the quiet request is closed')
     assert.ok(moving.isOpen(), 'the moving one is not')
     assert.equal(idleTimeoutOf(w.server), IDLE_MS)
-  } finally {
-    await w.close()
-  }
+  })
 })
 
 test('a keep-alive connection between requests and a stream are not closed for being quiet', async () => {
-  const w = await world()
-  try {
-    const kept = await client(w.server, w.port)
+  await withWorld(async (w) => {
+    const kept = await client(w)
     await request(kept, '/answer', () => kept.received().endsWith('ok'))
-    const stream = await client(w.server, w.port)
+    const stream = await client(w)
     await request(stream, '/stream', () => stream.received().includes(': open'))
     w.after(1)
     w.after(IDLE_MS * 3)
     w.after(IDLE_MS * 3)
-    await new Promise((resolve) => setImmediate(resolve))
+    await turn()
     assert.ok(kept.isOpen(), 'between requests a connection is the keep-alive timeout’s')
     assert.ok(stream.isOpen(), 'a stream exempts itself')
     // the next request on the kept connection is watched again
@@ -128,23 +138,18 @@ test('a keep-alive connection between requests and a stream are not closed for b
     w.after(1)
     w.after(IDLE_MS)
     await kept.closed
-  } finally {
-    await w.close()
-  }
+  })
 })
 
 test('stopped, it closes nothing and forgets the server', async () => {
-  const w = await world()
-  try {
-    const silent = await client(w.server, w.port)
+  await withWorld(async (w) => {
+    const silent = await client(w)
     w.watch.stop()
     w.after(IDLE_MS * 2)
     assert.ok(silent.isOpen())
     assert.equal(idleTimeoutOf(w.server), undefined)
     silent.socket.destroy()
-  } finally {
-    await w.close()
-  }
+  })
 })
 
 test('over TLS, the connections watched are those past the handshake, where HTTP starts', async () => {
@@ -162,31 +167,15 @@ test('over TLS, the connections watched are those past the handshake, where HTTP
       { stdio: 'ignore' },
     )
     const tls = { key: readFileSync(keyFile), cert: readFileSync(certFile) }
-    const w = await world(tls)
-    try {
-      const tlsClient = async () => {
-        const accepted = once(w.server, 'secureConnection')
-        const socket = connectTls({ port: w.port, host: '127.0.0.1', rejectUnauthorized: false })
-        socket.on('error', () => undefined)
-        let received = ''
-        socket.setEncoding('utf8').on('data', (d: string) => {
-          received += d
-        })
-        await accepted
-        return { socket, closed: once(socket, 'close'), received: () => received }
-      }
-      const silent = await tlsClient()
-      const stream = await tlsClient()
-      stream.socket.write('GET /stream HTTP/1.1\r\nHost: x\r\n\r\n')
-      while (!stream.received().includes(': open')) await new Promise((resolve) => setImmediate(resolve))
+    await withWorld(async (w) => {
+      const silent = await client(w)
+      const stream = await client(w)
+      await request(stream, '/stream', () => stream.received().includes(': open'))
       w.after(1)
       w.after(IDLE_MS)
       await silent.closed
-      assert.ok(!stream.socket.destroyed, 'a stream over TLS exempts the socket that is watched')
-      stream.socket.destroy()
-    } finally {
-      await w.close()
-    }
+      assert.ok(stream.isOpen(), 'a stream over TLS exempts the socket that is watched')
+    }, tls)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
