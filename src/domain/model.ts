@@ -223,7 +223,7 @@ export const gbmEwma1Model: ReadingModel = {
           ? 1
           : 0
     const effectiveMinutes = minutesLeft + (sigma > 0 ? strikeVariance / (sigma * sigma) : 0)
-    return { probabilityUp, sigmaPerMinute: sigma, effectiveMinutes }
+    return { probabilityUp, modelAloneUp: probabilityUp, sigmaPerMinute: sigma, effectiveMinutes }
   },
 }
 

@@ -103,6 +103,7 @@ export async function takeReading(
       sigmaPerMinute: out.sigmaPerMinute,
       effectiveMinutes: out.effectiveMinutes,
       probabilityUp: out.probabilityUp,
+      modelAloneUp: out.modelAloneUp ?? out.probabilityUp,
     },
   }
 }
