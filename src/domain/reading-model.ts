@@ -42,12 +42,6 @@ export type ModelOutput = {
   sigmaPerMinute: number
   /** the variance priced, in minutes of that σ: the effective time left */
   effectiveMinutes: number
-  /**
-   * P(up) at the end of the model's own uncertainty that makes the long shot least likely: the sides'
-   * edges are compared at it (chooseSide, decisions §11). Absent: the model states no uncertainty and
-   * the sides are compared at probabilityUp.
-   */
-  choiceProbabilityUp?: number
 }
 
 export type ReadingModel = {
