@@ -155,6 +155,8 @@ export type MinuteHistory = {
   /** a minute after the last record */
   endsAt: number
   contests: number
+  /** the closes of the contests the engine reads (from startsAt on), in order */
+  contestCloses: number[]
   warmUpContests: number
   books: number
   closes: number
@@ -191,6 +193,10 @@ export function minuteHistory(
     startsAt,
     endsAt: (records.at(-1)?.t ?? startsAt) + MINUTE_MS,
     contests: contests.filter((c) => c.opensAt >= startsAt).length,
+    contestCloses: contests
+      .filter((c) => c.opensAt >= startsAt)
+      .map((c) => c.expiresAt)
+      .sort((a, b) => a - b),
     warmUpContests: contests.filter((c) => c.opensAt < startsAt).length,
     books: kept.length,
     closes: closes.length,
