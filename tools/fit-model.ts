@@ -20,6 +20,7 @@ import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/m
 import { scaledReturns } from '../src/model/returns.ts'
 import { unitStudentTCdf } from '../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../src/model/variance.ts'
+import { TapeError } from '../src/tape/tape-reader.ts'
 import type { FitSource } from './fit/fit-source.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
 import {
@@ -67,8 +68,18 @@ async function sourceOf(): Promise<FitSource> {
   return sandboxFitSource(seeds, Date.parse(`${values.from}T00:00:00Z`), Number(values.days))
 }
 
+/** A bad tape met part-way is one line for the operator, never a stack. */
+async function orBadTape<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (err) {
+    if (err instanceof TapeError) fail(`the tapes are bad: ${err.message}`)
+    throw err
+  }
+}
+
 const source = await sourceOf()
-const runs = await source.closeRuns()
+const runs = await orBadTape(source.closeRuns())
 log(
   `${runs.reduce((a, r) => a + r.length, 0)} closes; contests expiring ${new Date(source.from).toISOString()} – ${new Date(source.until).toISOString()}`,
 )
@@ -110,23 +121,25 @@ const obs: FitObservation[] = []
 const basisErrors: number[] = []
 const contests = new Set<string>()
 const noBasis = { ...params, basis: { ...params.basis, variance: 0 } }
-await source.forEachReading((r) => {
-  if (r.settledSide === null) return
-  const at = r.inputs.spotObservedAt
-  const level = volatilityLevel(scaledReturns(r.inputs.closes, params), at, params).level
-  const v = settlementVariance(at, r.expiresAt, level, noBasis).variance
-  const basis = estimateBasis(r.inputs.basisSamples, at, params.basis)
-  contests.add(r.ticker)
-  obs.push({
-    centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
-    v,
-    mid: r.inputs.midProbability,
-    y: r.settledSide === 'up' ? 1 : 0,
-    left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
-  })
-  // the basis estimate at the last reading against the basis the settlement showed
-  if (r.realisedBasis !== null) basisErrors.push(((r.realisedBasis - basis) / r.inputs.spotDollars) ** 2)
-})
+await orBadTape(
+  source.forEachReading((r) => {
+    if (r.settledSide === null) return
+    const at = r.inputs.spotObservedAt
+    const level = volatilityLevel(scaledReturns(r.inputs.closes, params), at, params).level
+    const v = settlementVariance(at, r.expiresAt, level, noBasis).variance
+    const basis = estimateBasis(r.inputs.basisSamples, at, params.basis)
+    contests.add(r.ticker)
+    obs.push({
+      centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
+      v,
+      mid: r.inputs.midProbability,
+      y: r.settledSide === 'up' ? 1 : 0,
+      left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
+    })
+    // the basis estimate at the last reading against the basis the settlement showed
+    if (r.realisedBasis !== null) basisErrors.push(((r.realisedBasis - basis) / r.inputs.spotDollars) ** 2)
+  }),
+)
 if (obs.length === 0) fail('no graded reading in the span: nothing to fit stage C on')
 log(`${obs.length} readings of ${contests.size} settled contests`)
 // the basis estimate's error variance (relative, squared), added to the settlement variance
