@@ -36,8 +36,8 @@ export type FitSource = {
 /** What a parameter set was fitted on, in words for the model card. */
 export function trainingText(t: Training): string {
   return t.source === 'sandbox'
-    ? `sandbox seeds ${t.seeds.join(', ')}, ${t.days} days each from ${t.from} (${t.readings} readings)`
-    : `${t.tapes.length} tapes (${t.tapes.join(', ')}), contests expiring ${t.from} – ${t.until} (${t.contests} contests, ${t.readings} readings)`
+    ? `sandbox seeds ${t.seeds.join(', ')}, ${t.days} days each from ${t.from}, ${t.readings} readings`
+    : `tapes ${t.tapes.join(', ')}, contests expiring ${t.from} – ${t.until}: ${t.contests} contests, ${t.readings} readings`
 }
 
 /** The reading step's model while fitting: v2's stated history, and no probability of its own. */
