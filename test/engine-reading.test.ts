@@ -78,12 +78,12 @@ describe('takeReading', () => {
     assert.equal(signal.inputs.bookObservedAt, now)
     assert.equal(signal.inputs.upAskCents, quote.upAskCents)
     assert.equal(signal.inputs.downAskCents, quote.downAskCents)
-    // the side is compared at the model's choice probability (decisions §11), the numbers are its own
+    // the side is the larger edge at the model's own probability (decisions §11)
     const observed = await observeReadingInputs(deps, contest, 6, now)
     assert.ok(!('skipped' in observed))
     const out = deps.model.probabilityUp(observed.model)
     assert.equal(out.probabilityUp, signal.inputs.probabilityUp)
-    const expected = chooseSide(out.probabilityUp, quote, out.choiceProbabilityUp)
+    const expected = chooseSide(out.probabilityUp, quote)
     assert.deepEqual(
       {
         side: signal.side,

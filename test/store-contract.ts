@@ -541,6 +541,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         sigmaPerMinute: 0.00061,
         effectiveMinutes: 13.64,
         probabilityUp: 0.6153846,
+        modelAloneUp: 0.7021277,
       }
 
       test('keeps what produced each reading, internal: out of the public contest and its events', async (store) => {
@@ -548,7 +549,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         const signal = makeSignal(contest, { minute: 1, inputs })
         const event = await store.addSignal(signal)
         assert.ok(event)
-        assert.ok(!event.data.includes('probability') && !event.data.includes('observed'))
+        assert.ok(!/probability|observed|alone/.test(event.data))
         const { inputs: _inputs, ...published } = signal
         assert.deepEqual((await store.getContest(contest.ticker))?.signals, [published])
         await store.expireContest(contest.ticker)
@@ -571,7 +572,13 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         const b = makeSettledContest(expiringAt(BASE + CONTEST_MS, { series, signals: [] }), UP)
         const withInputs = makeContest(expiringAt(BASE + 3 * CONTEST_MS, { series }))
         const c = settleContest(
-          { ...withInputs, signals: [makeSignal(withInputs, { minute: 5, inputs })] },
+          {
+            ...withInputs,
+            signals: [
+              makeSignal(withInputs, { minute: 5, inputs }),
+              makeSignal(withInputs, { minute: 6, inputs: { ...inputs, modelAloneUp: null } }),
+            ],
+          },
           DOWN,
         )
         const voided = makeSettledContest(expiringAt(BASE + 4 * CONTEST_MS, { series }), {
@@ -586,12 +593,18 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
             [a.ticker, 1, 'win', true],
             [a.ticker, 2, 'loss', true],
             [c.ticker, 5, 'loss', false],
+            [c.ticker, 6, 'loss', false],
           ],
+        )
+        // the model alone survives the bulk import, and a reading stored without it reads back null
+        assert.deepEqual(
+          all.slice(2).map((r) => r.inputs?.modelAloneUp),
+          [inputs.modelAloneUp, null],
         )
         const later = await store.listGradedReadings({ series, since: BASE + 3 * CONTEST_MS })
         assert.deepEqual(
           later.map((r) => r.ticker),
-          [c.ticker],
+          [c.ticker, c.ticker],
         )
         const earlier = await store.listGradedReadings({ series, before: BASE + 2 * CONTEST_MS })
         assert.deepEqual(

@@ -17,7 +17,7 @@ import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type BacktestSignal, summarize, Z95 } from '../src/domain/backtest.ts'
 import { clusteredMean, type Estimate, type EvaluationReport } from '../src/domain/evaluation.ts'
 import type { GradedReading } from '../src/domain/graded-reading.ts'
-import { LONG_SHOT_ASK_CENTS, MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
+import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
 import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import { runReplay } from '../src/main/replay.ts'
@@ -27,6 +27,7 @@ import { createReadingModel, DEFAULT_MODEL, V2_PARAMS } from '../src/model/model
 import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
+import { trainingText } from './fit/fit-source.ts'
 
 const { values } = parseArgs({
   options: {
@@ -52,6 +53,9 @@ const MAX_LATE_MS = 10_000
 const SPOT_MAX_AGE_MS = 10_000
 const ROOT = path.join(import.meta.dirname, '..')
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
+/** A signal asked under this is a long shot whose confidence the card checks against the oracle. */
+const LONG_SHOT_CENTS = 2
+const TRAINING_SEEDS = V2_PARAMS.training.source === 'sandbox' ? V2_PARAMS.training.seeds : []
 const MODELS = [
   { key: 'v1', name: V1_NAME },
   { key: 'v2', name: DEFAULT_MODEL },
@@ -74,8 +78,6 @@ type ModelFigures = {
   latestMs: number
   /** readings raised while the sandbox's exchange had paused trading */
   duringPause: number
-  /** readings the side rule put on the favourite although the long shot's published edge was larger */
-  favouredByRule: number
   skipped: Record<string, number>
   replayWallMs: number
   evaluateWallMs: number
@@ -101,7 +103,7 @@ else await main()
 
 async function main(): Promise<void> {
   const seeds = values.seeds.split(',').map(Number)
-  const overlap = V2_PARAMS.training.seeds.filter((s) => seeds.includes(s))
+  const overlap = TRAINING_SEEDS.filter((s) => seeds.includes(s))
   if (overlap.length > 0) throw new Error(`held-out seeds ${overlap.join(', ')} were in the fit`)
   const work = values.work ?? mkdtempSync(path.join(tmpdir(), 'cs-model-card-'))
   mkdirSync(work, { recursive: true })
@@ -246,22 +248,13 @@ async function seedRun(seed: number): Promise<void> {
     const cheapLost = lastMinute.filter((x) => x.entryPriceCents < 50 && x.outcome === 'loss')
     const longShots = rows.filter((x) => {
       const up = oracle(x)
-      if (up === null || x.entryPriceCents >= LONG_SHOT_ASK_CENTS) return false
+      if (up === null || x.entryPriceCents >= LONG_SHOT_CENTS) return false
       const truth = x.side === 'up' ? up : 1 - up
       return x.confidence / 100 > truth + 0.001
     }).length
     let latestMs = 0
     let duringPause = 0
-    let favouredByRule = 0
     for (const r of rows) {
-      const i = r.inputs
-      if (i && i.upAskCents !== null && i.downAskCents !== null) {
-        // in hundredths of a cent, as chooseSide compares them
-        const other = Math.round(
-          100 * (100 - r.confidence - (r.side === 'up' ? i.downAskCents : i.upAskCents)),
-        )
-        if (other > Math.round(100 * r.edgeCents)) favouredByRule++
-      }
       const boundary = r.opensAt + r.minute * 60_000
       const seen = Math.max(r.raisedAt, r.inputs?.spotObservedAt ?? 0, r.inputs?.bookObservedAt ?? 0)
       latestMs = Math.max(latestMs, seen - boundary)
@@ -281,7 +274,6 @@ async function seedRun(seed: number): Promise<void> {
       longShotArtefacts: longShots,
       latestMs,
       duringPause,
-      favouredByRule,
       skipped,
       replayWallMs,
       evaluateWallMs,
@@ -336,7 +328,7 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
   const pm = (e: Estimate | null, d = 4) => (e ? `${f(e.value, d)} ± ${f(e.se, d)}` : '–')
   const lines: string[] = []
   lines.push(
-    `Held-out sandbox seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the fit saw seeds ${V2_PARAMS.training.seeds.join(', ') || 'none'}); v2 is \`${figures[0]?.v2.version}\`. Each seed: \`sim tape\` → \`replay\` (once per model) → \`evaluate --sim-seed\`. ± is one standard error clustered by contest.`,
+    `Held-out sandbox seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the fit saw ${trainingText(V2_PARAMS.training)}); v2 is \`${figures[0]?.v2.version}\`. Each seed: \`sim tape\` → \`replay\` (once per model) → \`evaluate --sim-seed\`. ± is one standard error clustered by contest.`,
     '',
     '| seed | readings | model | log loss | Brier | slope 1–2 | slope 3–7 | slope 8–14 | fee-net ¢/contract at edge ≥ 0 / 2 / 5 / 10 ¢ (signals) | minute-14 signals on the cheap side that lost | long-shot artefacts |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
@@ -358,8 +350,8 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
   }
   lines.push(
     '',
-    "| seed | v2 − v1 log loss (paired) | in SEs | v2 − mid log loss (paired) | share of the mid's gap to the oracle v2 closes | latest reading after its boundary (v1 / v2) | readings in a pause | skipped minutes (v2) | v2 readings on the favourite by the side rule | evaluate wall time (v1 / v2) |",
-    '|---|---|---|---|---|---|---|---|---|---|',
+    "| seed | v2 − v1 log loss (paired) | in SEs | v2 − mid log loss (paired) | share of the mid's gap to the oracle v2 closes | latest reading after its boundary (v1 / v2) | readings in a pause | skipped minutes (v2) | evaluate wall time (v1 / v2) |",
+    '|---|---|---|---|---|---|---|---|---|',
   )
   for (const s of figures) {
     const d = s.v2MinusV1
@@ -368,7 +360,7 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
         Object.entries(s.v2.skipped)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ') || 'none'
-      } | ${s.v2.favouredByRule} of ${s.v2.readings} | ${f(s.v1.evaluateWallMs / 1000, 1)} / ${f(s.v2.evaluateWallMs / 1000, 1)} s |`,
+      } | ${f(s.v1.evaluateWallMs / 1000, 1)} / ${f(s.v2.evaluateWallMs / 1000, 1)} s |`,
     )
   }
   const table = lines.join('\n')
@@ -379,7 +371,7 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
   )
   const P = V2_PARAMS
   const paramLines = [
-    `\`${createReadingModel(DEFAULT_MODEL).version}\`, fitted on sandbox seeds ${P.training.seeds.join(', ')}, ${P.training.days} days each from ${P.training.from} (${P.training.readings} readings):`,
+    `\`${createReadingModel(DEFAULT_MODEL).version}\`, fitted on ${trainingText(P.training)}:`,
     '',
     '| parameter | value |',
     '|---|---|',
@@ -395,7 +387,7 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
       (b) =>
         `| pooling, ${b.fromMinutesLeft === b.toMinutesLeft ? b.fromMinutesLeft : `${b.fromMinutesLeft}–${b.toMinutesLeft}`} min left | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
     ),
-    `| side choice | for a long shot asked under ${LONG_SHOT_ASK_CENTS} ¢: its probability at the end of the variance band [V·${P.sideChoice.varianceBand}, V/${P.sideChoice.varianceBand}] that makes it least likely |`,
+    '| side | the larger edge at the published probability (no rule fitted on the sandbox’s truth) |',
   ].join('\n')
 
   let card = readFileSync(values.card, 'utf8')

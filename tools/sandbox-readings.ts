@@ -1,6 +1,7 @@
-// The readings the engine would make on a sandbox seed, for fitting and judging models: every
-// contest of a span, minutes 1–14, each observed through the engine's own reading step at its
-// boundary plus the backfill's stand-in latency, with the contest's result and the sandbox's truth.
+// The readings the engine would make on a sandbox seed, for fitting models: every contest of a span,
+// minutes 1–14, each observed through the engine's own reading step at its boundary plus the
+// backfill's stand-in latency, with the contest's result. Never the sandbox's hidden truth: a fit
+// uses only what a recording of a real venue would also hold (decisions §15).
 import { MINUTE_MS, type Side } from '../src/domain/contest.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
 import { QUARTER_MS } from '../src/domain/ticker.ts'
@@ -13,16 +14,13 @@ import {
   observeReadingInputs,
   type SkipReason,
 } from '../src/engine/reading.ts'
-import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
 import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/venue.ts'
+import { observerModel } from './fit/fit-source.ts'
 
 export const SERIES = 'KXBTC15M'
 export const DAY_MS = 86_400_000
-/** Closes every model is given: v2's day (v1 reads the last 61 of them). */
-const HISTORY_MINUTES = 1_440
-const MIN_HISTORY_CLOSES = 30
 
 export type SandboxReading = {
   ticker: string
@@ -36,23 +34,15 @@ export type SandboxReading = {
   freshSources: number
   /** null when the contest was voided */
   settledSide: Side | null
-  /** the sandbox's hidden P(up) at the reading's instant, when an oracle is given */
-  oracle: number | null
   /** the market's phase at the reading's instant, as the venue says */
   phase: MarketPhase | null
 }
 
-export type SandboxWorld = {
-  feed: PriceFeed
-  venue: Venue
-  oracle: ((ticker: string, at: number) => number) | null
-}
+export type SandboxWorld = { feed: PriceFeed; venue: Venue }
 
 export function sandboxWorld(seed: number): SandboxWorld {
   const feed = createSimPriceFeed({ seed })
-  const venue = createSimVenue({ seed, feed, series: [SERIES] })
-  const truth = createSimOracle({ seed })
-  return { feed, venue, oracle: (ticker, at) => truth.probabilityYes(ticker, at) }
+  return { feed, venue: createSimVenue({ seed, feed, series: [SERIES] }) }
 }
 
 /**
@@ -63,17 +53,12 @@ export function sandboxWorld(seed: number): SandboxWorld {
 export async function forEachSandboxReading(
   world: SandboxWorld,
   span: { from: number; days: number },
-  each: (r: SandboxReading) => void,
+  each: (r: SandboxReading) => void | Promise<void>,
 ): Promise<{ contests: number; readings: number; skips: Partial<Record<SkipReason, number>> }> {
   const deps = {
     venue: world.venue,
     feed: world.feed,
-    model: {
-      version: 'observer',
-      historyMinutes: HISTORY_MINUTES,
-      minHistoryCloses: MIN_HISTORY_CLOSES,
-      probabilityUp: () => ({ probabilityUp: 0.5, sigmaPerMinute: 0, effectiveMinutes: 0 }),
-    },
+    model: observerModel,
     maxLateMs: DEFAULT_READING_MAX_LATE_MS,
     basisCache: new Map(),
   }
@@ -97,7 +82,7 @@ export async function forEachSandboxReading(
       }
       readings++
       const phase = (await world.venue.market(market.ticker, at))?.phase ?? null
-      each({
+      await each({
         phase,
         ticker: market.ticker,
         minute,
@@ -108,7 +93,6 @@ export async function forEachSandboxReading(
         quote: observed.quote,
         freshSources: observed.freshSources,
         settledSide,
-        oracle: world.oracle ? world.oracle(market.ticker, at) : null,
       })
     }
   }

@@ -1,9 +1,13 @@
-// `contest-signals evaluate` (decisions §13): the stored readings scored against their outcomes,
-// beside the venue's mid at the same instant and, on a sandbox store, the sandbox's hidden truth.
+// `contest-signals evaluate` (decisions §13, §15): the stored readings scored against their outcomes,
+// beside the venue's mid at the same instant, the mid recalibrated on a training period, the model
+// alone and, on a sandbox store, the sandbox's hidden truth; optionally against another store.
 import type { Config } from '../config/config.ts'
 import { type EvaluationReport, evaluateReadings } from '../domain/evaluation.ts'
 import type { GradedReading } from '../domain/graded-reading.ts'
+import { parseInstant } from '../domain/instant.ts'
 import { createSimOracle } from '../feeds/sim/oracle.ts'
+import { createSeededRandom } from '../feeds/sim/seeded-random.ts'
+import type { ReadingQuery } from '../ports/store.ts'
 import { openCommandStore } from './command-store.ts'
 import { formatEvaluation } from './evaluate-report.ts'
 import { parsePeriodArgs } from './period-args.ts'
@@ -15,7 +19,15 @@ export type EvaluateArgs = {
   json: boolean
   /** the sandbox seed whose hidden truth to score as the oracle */
   simSeed: string | undefined
+  /** walk-forward: fit the recalibrated mid before this instant, judge the readings from it on */
+  trainUntil: string | undefined
+  /** another store (a DATABASE_URL) holding the same contests' readings under another model */
+  against: string | undefined
 }
+
+/** The bootstrap's seed and stream: fixed, so the same store gives the same intervals every run. */
+const BOOTSTRAP_SEED = 15
+const BOOTSTRAP_STREAM = 0x0b5
 
 export type OracleFactory = (seed: number) => (r: GradedReading) => number | null
 
@@ -49,21 +61,54 @@ export async function runEvaluateCommand(
     if (!oracleFor) return fail('--sim-seed needs the sandbox, which this build does not have')
     oracle = oracleFor(Number(args.simSeed))
   }
-  const { store } = await openCommandStore(config, { mustExist: true })
-  let readings: GradedReading[]
-  try {
-    readings = await store.listGradedReadings({ series, ...bounds })
-  } finally {
-    await store.close()
+  let trainUntil: number | undefined
+  if (args.trainUntil !== undefined) {
+    const t = parseInstant(args.trainUntil)
+    if (t === null) return fail('--train-until must be an RFC 3339 instant or a YYYY-MM-DD date')
+    trainUntil = t
   }
-  const report = evaluateReadings({ series, ...bounds, readings, ...(oracle ? { oracle } : {}) })
+  if (args.against === '') return fail('--against must name a store (a path or a postgres:// URL)')
+  const query = { series, ...bounds }
+  const readings = await readGraded(config, query)
+  let against: GradedReading[] | undefined
+  if (args.against !== undefined) {
+    try {
+      against = await readGraded({ ...config, databaseUrl: args.against }, query)
+    } catch (err) {
+      const message = err instanceof Error ? err.message.split('\n')[0] : String(err)
+      return fail(`--against: ${message?.replace(/^DATABASE_URL: /, '')}`)
+    }
+  }
+  const random = createSeededRandom(BOOTSTRAP_SEED)
+  const report = evaluateReadings({
+    ...query,
+    readings,
+    ...(oracle ? { oracle } : {}),
+    ...(trainUntil === undefined ? {} : { trainUntil }),
+    ...(against ? { against } : {}),
+    resample: () => random.sequence(BOOTSTRAP_STREAM, 0),
+  })
   process.stdout.write(
     args.json ? `${JSON.stringify(reportJson(report), null, 2)}\n` : formatEvaluation(report),
   )
   return 0
 }
 
+async function readGraded(config: Config, query: ReadingQuery): Promise<GradedReading[]> {
+  const { store } = await openCommandStore(config, { mustExist: true })
+  try {
+    return await store.listGradedReadings(query)
+  } finally {
+    await store.close()
+  }
+}
+
 function reportJson(report: EvaluationReport) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
-  return { ...report, since: iso(report.since), before: iso(report.before) }
+  return {
+    ...report,
+    since: iso(report.since),
+    before: iso(report.before),
+    trainUntil: iso(report.trainUntil),
+  }
 }

@@ -43,6 +43,8 @@ const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
     before: { type: 'string' },
     json: { type: 'boolean' },
     'sim-seed': { type: 'string' },
+    'train-until': { type: 'string' },
+    against: { type: 'string' },
   },
   backup: {},
   venue: {},
@@ -151,6 +153,8 @@ async function main(argv: string[]): Promise<number> {
           before: str('before'),
           json: values.json === true,
           simSeed: str('sim-seed'),
+          trainUntil: str('train-until'),
+          against: str('against'),
         },
         sandboxOracle,
       )

@@ -88,7 +88,7 @@ describe('loadConfig', () => {
     assert.deepEqual(c.feedUrls.bitstamp, { ws: 'wss://ws.bitstamp.net', rest: 'https://www.bitstamp.net' })
     assert.equal(c.spotMaxAgeS, 10)
     assert.equal(c.recordDir, null)
-    assert.equal(c.recordKeepDays, 30)
+    assert.equal(c.recordKeepDays, 92)
   })
 
   it('reads every real-venue variable', () => {

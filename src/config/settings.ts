@@ -78,7 +78,8 @@ export const SETTINGS = {
   SPOT_MAX_AGE_S: { value: '10' },
   // tapes (decisions §12): what a real venue's engine saw, one file per UTC day
   RECORD_DIR: unset,
-  RECORD_KEEP_DAYS: { value: '30' },
+  // a quarter: enough recorded contests to fit the model on one period and judge it on a later one
+  RECORD_KEEP_DAYS: { value: '92' },
 } as const satisfies Record<string, Setting>
 
 export type SettingName = keyof typeof SETTINGS

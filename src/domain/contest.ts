@@ -43,6 +43,8 @@ export type ReadingInputs = {
   effectiveMinutes: number
   /** P(up) before bounding and rounding */
   probabilityUp: number
+  /** P(up) before any pooling with the venue's mid (ModelOutput.modelAloneUp); null on older rows */
+  modelAloneUp: number | null
 }
 
 export type Contest = {

@@ -46,6 +46,7 @@ function reading(
           sigmaPerMinute: 0.0006,
           effectiveMinutes: 10,
           probabilityUp: pUp,
+          modelAloneUp: null,
         }
       : null,
   }

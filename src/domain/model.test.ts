@@ -7,7 +7,6 @@ import {
   EWMA_LAMBDA,
   evaluateReading,
   ewmaVolatility,
-  LONG_SHOT_ASK_CENTS,
   MODEL_VERSION,
   normalCdf,
   PROBABILITY_CEILING,
@@ -258,36 +257,18 @@ describe('evaluateReading', () => {
     assert.equal(chooseSide(1, { upAskCents: null, downAskCents: 0.6 }), null)
   })
 
-  it("takes a long shot only on an edge that is real at the model's conservative probability (decisions §11)", () => {
+  it('takes the larger edge at every price, a long shot a tick under the model included (the spec: no filtering)', () => {
     // YES 0.2 / 99.9 (NO ask 99.9, YES ask 0.2): at 0.25 % the long shot's edge, +0.05 ¢, beats the
-    // favourite's −0.15 ¢ — but at the end of the model's uncertainty (0.1 %) it is −0.1 ¢ against 0
-    const book = { upAskCents: 0.2, downAskCents: 99.9 }
-    assert.equal(chooseSide(0.0025, book)?.side, 'up')
-    assert.deepEqual(chooseSide(0.0025, book, 0.001), {
-      side: 'down',
-      confidence: 99.75,
-      entryPriceCents: 99.9,
-      edgeCents: -0.15,
-    })
-    // the same on the down side, and an edge larger than the uncertainty is still taken
-    assert.equal(chooseSide(0.9975, { upAskCents: 99.9, downAskCents: 0.2 }, 0.999)?.side, 'up')
-    assert.equal(chooseSide(0.01, book, 0.005)?.side, 'up')
-    // the comparison never removes a side: a one-sided book reads its one side
-    assert.equal(chooseSide(0.0025, { upAskCents: 0.2, downAskCents: null }, 0.001)?.side, 'up')
-  })
-
-  it('from LONG_SHOT_ASK_CENTS up, the side is the larger edge, whatever the uncertainty (the spec: no filtering)', () => {
-    // YES asked at 2 ¢: at 2.5 % its edge +0.5 ¢ beats the favourite's −1.5 ¢, and it is taken even
-    // though at the end of the model's uncertainty (1 %) it would not be
-    assert.equal(LONG_SHOT_ASK_CENTS, 2)
-    assert.deepEqual(chooseSide(0.025, { upAskCents: 2, downAskCents: 99 }, 0.01), {
+    // favourite's −0.15 ¢; no rule fitted on a hidden truth overrides it (issue 29: nothing fitted on truth)
+    assert.deepEqual(chooseSide(0.0025, { upAskCents: 0.2, downAskCents: 99.9 }), {
       side: 'up',
-      confidence: 2.5,
-      entryPriceCents: 2,
-      edgeCents: 0.5,
+      confidence: 0.25,
+      entryPriceCents: 0.2,
+      edgeCents: 0.05,
     })
-    // a tick below it, the same numbers go to the favourite
-    assert.equal(chooseSide(0.025, { upAskCents: 1.9, downAskCents: 99 }, 0.01)?.side, 'down')
+    assert.equal(chooseSide(0.9975, { upAskCents: 99.9, downAskCents: 0.2 })?.side, 'down')
+    // an edge a tenth of a cent smaller than the other side's goes to the other side
+    assert.equal(chooseSide(0.0012, { upAskCents: 0.2, downAskCents: 99.9 })?.side, 'down')
   })
 
   it('never picks a side that has no ask, whatever its edge would be', () => {

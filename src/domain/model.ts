@@ -137,32 +137,19 @@ export type Reading = {
 /**
  * One model reading from the probability of up. All arithmetic after the probability is in integer
  * hundredths, so the published numbers have at most 2 decimals and edge = confidence − entry holds to
- * the cent. The side is the one with the larger edge that is real (up on a tie); the service does not
- * filter, so the edge may be negative. A side without an ask cannot be chosen (decisions §8), and
- * neither can the side a probability was bounded away from (decisions §11): its edge would be the
+ * the cent. The side is the one with the larger edge (up on a tie), as the contract says; the service
+ * does not filter, so the edge may be negative. A side without an ask cannot be chosen (decisions §8),
+ * and neither can the side a probability was bounded away from (decisions §11): its edge would be the
  * bound's, not the model's. Null when no side is left.
- *
- * `choiceProbabilityUp` is P(up) at the end of the model's own uncertainty that makes the long shot
- * (the side below 50 %) least likely. Where the larger edge is a side asked under LONG_SHOT_ASK_CENTS,
- * the two edges are compared at it instead, so such a long shot is taken only when it has the larger
- * edge even there (decisions §11: an edge inside the model's error is not an edge — on a 0.1 ¢ grid a
- * noisy estimate a tenth of a cent above the truth would otherwise buy every long shot it overrates).
- * Everywhere else the side is simply the larger edge. The published confidence and edge are the
- * model's own probability's.
  */
-/** Below this ask a side is a long shot whose edge the model's own error can fake (decisions §11). */
-export const LONG_SHOT_ASK_CENTS = 2
-
 export function chooseSide(
   probabilityUp: number,
   quote: { upAskCents: number | null; downAskCents: number | null },
-  choiceProbabilityUp: number = probabilityUp,
 ): Reading | null {
   const { upAskCents, downAskCents } = quote
   if ((upAskCents !== null && !isCents(upAskCents)) || (downAskCents !== null && !isCents(downAskCents)))
     throw new RangeError('asks must be within 0–100 cents')
-  if (Number.isNaN(probabilityUp) || Number.isNaN(choiceProbabilityUp))
-    throw new RangeError('the probability must be a number')
+  if (Number.isNaN(probabilityUp)) throw new RangeError('the probability must be a number')
   const bounded = clipProbability(probabilityUp)
   // hundredths of a cent: 10 000 = certainty; down is the complement so the two always sum to 100
   const upConf = Math.round(bounded * 10_000)
@@ -173,12 +160,7 @@ export function chooseSide(
   if (upAsk === null && downAsk === null) return null
   const upEdge = upAsk === null ? Number.NEGATIVE_INFINITY : upConf - upAsk
   const downEdge = downAsk === null ? Number.NEGATIVE_INFINITY : downConf - downAsk
-  // the comparison at the choice probability (the same bounds and rounding), the numbers at the model's
-  const upChoice = Math.round(clipProbability(choiceProbabilityUp) * 10_000)
-  const larger = upEdge >= downEdge
-  const longShot = (larger ? upAsk : downAsk)! < LONG_SHOT_ASK_CENTS * 100
-  const up =
-    upAsk === null || downAsk === null || !longShot ? larger : upChoice - upAsk >= 10_000 - upChoice - downAsk
+  const up = upEdge >= downEdge
   return {
     side: up ? 'up' : 'down',
     confidence: (up ? upConf : downConf) / 100,
@@ -223,7 +205,7 @@ export const gbmEwma1Model: ReadingModel = {
           ? 1
           : 0
     const effectiveMinutes = minutesLeft + (sigma > 0 ? strikeVariance / (sigma * sigma) : 0)
-    return { probabilityUp, sigmaPerMinute: sigma, effectiveMinutes }
+    return { probabilityUp, modelAloneUp: probabilityUp, sigmaPerMinute: sigma, effectiveMinutes }
   },
 }
 

@@ -33,16 +33,15 @@ export type ModelInputs = {
 export type ModelOutput = {
   /** P(up), unrounded and unbounded */
   probabilityUp: number
+  /**
+   * P(up) from the model's own evidence, before any pooling with the venue's mid: stored so
+   * `evaluate` can judge the model alone. Absent: the model does not pool, and it is probabilityUp.
+   */
+  modelAloneUp?: number
   /** per-minute σ the variance was built from */
   sigmaPerMinute: number
   /** the variance priced, in minutes of that σ: the effective time left */
   effectiveMinutes: number
-  /**
-   * P(up) at the end of the model's own uncertainty that makes the long shot least likely: the sides'
-   * edges are compared at it (chooseSide, decisions §11). Absent: the model states no uncertainty and
-   * the sides are compared at probabilityUp.
-   */
-  choiceProbabilityUp?: number
 }
 
 export type ReadingModel = {

@@ -84,7 +84,7 @@ export async function takeReading(
   if ('skipped' in observed) return observed
   const { quote } = observed
   const out = deps.model.probabilityUp(observed.model)
-  const reading = chooseSide(out.probabilityUp, quote, out.choiceProbabilityUp)
+  const reading = chooseSide(out.probabilityUp, quote)
   if (!reading) return { skipped: 'no-quote' }
   return {
     ticker: contest.ticker,
@@ -103,6 +103,7 @@ export async function takeReading(
       sigmaPerMinute: out.sigmaPerMinute,
       effectiveMinutes: out.effectiveMinutes,
       probabilityUp: out.probabilityUp,
+      modelAloneUp: out.modelAloneUp ?? out.probabilityUp,
     },
   }
 }

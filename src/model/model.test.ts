@@ -2,7 +2,7 @@
 // basis, the volatility level, and the variance of the settlement mean against a seeded Monte Carlo.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { chooseSide, normalCdf } from '../domain/model.ts'
+import { normalCdf } from '../domain/model.ts'
 import { estimateBasis } from './basis.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from './params.ts'
 import { scaledReturns } from './returns.ts'
@@ -35,8 +35,7 @@ function flatParams(overrides: Partial<ModelV2Params> = {}): ModelV2Params {
     nu: 1_000,
     basis: { samples: 4, shrink: 1, variance: 0 },
     pool: [],
-    sideChoice: { varianceBand: 1 },
-    training: { seeds: [], days: 0, from: '', readings: 0 },
+    training: { source: 'sandbox', seeds: [], days: 0, from: '', readings: 0 },
     ...overrides,
   })
 }
@@ -227,51 +226,6 @@ describe('basis', () => {
   })
 })
 
-describe('the side choice (decisions §11)', () => {
-  // a contest $420 below its strike with 3 minutes left: up is a long shot of a few tenths of a cent
-  const closes = Array.from({ length: 120 }, (_, i) => ({
-    at: MONDAY + i * MIN,
-    priceDollars: 100_000 * Math.exp(0.001 * (i % 2)),
-  }))
-  const input = {
-    spotDollars: 99_580,
-    spotObservedAt: MONDAY + 120 * MIN,
-    strikeDollars: 100_000,
-    opensAt: MONDAY + 108 * MIN,
-    expiresAt: MONDAY + 123 * MIN,
-    closes,
-    basisSamples: [],
-    midProbability: null,
-  }
-
-  it("states the long shot's probability at the end of its variance band that makes it least likely", () => {
-    const none = settlementMeanProbability(input, flatParams())
-    assert.equal(none.choiceProbabilityUp, none.probabilityUp)
-    const banded = settlementMeanProbability(input, flatParams({ sideChoice: { varianceBand: 0.3 } }))
-    assert.equal(banded.probabilityUp, none.probabilityUp)
-    assert.ok(none.probabilityUp > 0.001 && none.probabilityUp < 0.02, `${none.probabilityUp}`)
-    assert.ok((banded.choiceProbabilityUp as number) < none.probabilityUp / 2, JSON.stringify(banded))
-    // the favourite side of the same band: P(up) above one half moves up
-    const above = settlementMeanProbability(
-      { ...input, spotDollars: 100_420 },
-      flatParams({ sideChoice: { varianceBand: 0.3 } }),
-    )
-    assert.ok((above.choiceProbabilityUp as number) > above.probabilityUp)
-  })
-
-  it('regression: does not buy a long shot priced a tick under a probability inside its own error', () => {
-    const p = flatParams({ sideChoice: { varianceBand: 0.3 } })
-    const out = settlementMeanProbability(input, p)
-    // the long shot's ask one tick under the model's probability: an edge of less than a tenth of a cent
-    const upAsk = Math.floor(out.probabilityUp * 1000) / 10
-    const book = { upAskCents: upAsk, downAskCents: 99.9 }
-    assert.equal(chooseSide(out.probabilityUp, book)?.side, 'up', 'without the band it buys the long shot')
-    const reading = chooseSide(out.probabilityUp, book, out.choiceProbabilityUp)
-    assert.equal(reading?.side, 'down')
-    assert.equal(reading?.confidence, Math.round((1 - out.probabilityUp) * 10_000) / 100)
-  })
-})
-
 describe('variance of the settlement mean', () => {
   const p = flatParams()
   const sigma = 0.001
@@ -334,15 +288,22 @@ describe('variance of the settlement mean', () => {
 })
 
 describe('parameters', () => {
-  it('name the model and change the version when any number changes', () => {
+  it('name the model and change the version when any number or the data it was fitted on changes', () => {
     const a = flatParams()
     const b = flatParams({ nu: 12 })
     assert.match(modelV2Version(a), /^test-model\.[0-9a-f]{8}$/)
     assert.notEqual(modelV2Version(a), modelV2Version(b))
-    assert.equal(
-      modelV2Version(a),
-      modelV2Version(flatParams({ training: { seeds: [9], days: 3, from: 'x', readings: 1 } })),
+    const onTapes = (tapes: string[]) =>
+      flatParams({
+        training: { source: 'tapes', tapes, origin: 'o', from: 'x', until: 'y', contests: 1, readings: 1 },
+      })
+    assert.notEqual(modelV2Version(a), modelV2Version(onTapes(['tape-2026-08-20.ndjson.gz'])))
+    assert.notEqual(
+      modelV2Version(onTapes(['tape-2026-08-20.ndjson.gz'])),
+      modelV2Version(onTapes(['tape-2026-08-21.ndjson.gz'])),
     )
+    assert.equal(modelV2Version(a), modelV2Version(flatParams()))
+    assert.throws(() => checkModelV2Params({ ...a, training: { seeds: [9] } }), /training.source/)
     assert.throws(() => checkModelV2Params({ ...a, nu: 2 }), /nu/)
     assert.throws(() => checkModelV2Params({ ...a, seasonal: { ...a.seasonal, hour: [1] } }), /24/)
   })

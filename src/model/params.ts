@@ -47,16 +47,29 @@ export type ModelV2Params = {
    * book, or in no bucket, keeps the model's own p. Empty: the model alone.
    */
   pool: PoolBucket[]
-  /**
-   * How the reading's side is chosen (decisions §11): the sides' edges are compared with the long
-   * shot's probability taken at the end of the variance band [V·varianceBand, V/varianceBand] that
-   * makes it least likely, so an edge inside the model's own variance error is not taken as real.
-   * 1 compares at the model's own probability.
-   */
-  sideChoice: { varianceBand: number }
-  /** what the fit saw, for the model card */
-  training: { seeds: number[]; days: number; from: string; readings: number }
+  /** what the fit saw: part of the version's digest, so two fits on different data never share a name */
+  training: Training
 }
+
+/**
+ * The provenance of a parameter set: the sandbox seeds and days, or the tapes (recorded live or
+ * imported) and the period of their contests, with the readings the fit used. No stage is fitted on
+ * anything else (decisions §15: nothing needs a hidden truth).
+ */
+export type Training =
+  | { source: 'sandbox'; seeds: number[]; days: number; from: string; readings: number }
+  | {
+      source: 'tapes'
+      /** the tape files' names, in the order read */
+      tapes: string[]
+      /** the first tape's header origin */
+      origin: string
+      /** RFC 3339: contests expiring in [from, until] */
+      from: string
+      until: string
+      contests: number
+      readings: number
+    }
 
 export type PoolBucket = {
   /** whole minutes left at the reading (1 in the last minute), both bounds inclusive */
@@ -98,9 +111,27 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   if (typeof p.basis.shrink !== 'number' || !(p.basis.shrink >= 0)) fail('basis.shrink must be ≥ 0')
   if (typeof p.basis.variance !== 'number' || !(p.basis.variance >= 0)) fail('basis.variance must be ≥ 0')
   if (!Array.isArray(p.pool)) fail('pool must be a list')
-  const band = p.sideChoice?.varianceBand
-  if (typeof band !== 'number' || !(band > 0 && band <= 1))
-    fail('sideChoice.varianceBand must be within (0, 1]')
+  const t = p.training as Partial<Record<string, unknown>> | undefined
+  const wholeCount = (x: unknown) => Number.isInteger(x) && (x as number) >= 0
+  if (t?.source === 'sandbox') {
+    if (
+      !Array.isArray(t.seeds) ||
+      !wholeCount(t.days) ||
+      typeof t.from !== 'string' ||
+      !wholeCount(t.readings)
+    )
+      fail('training (sandbox) must name its seeds, days, from and readings')
+  } else if (t?.source === 'tapes') {
+    if (
+      !Array.isArray(t.tapes) ||
+      typeof t.origin !== 'string' ||
+      typeof t.from !== 'string' ||
+      typeof t.until !== 'string' ||
+      !wholeCount(t.contests) ||
+      !wholeCount(t.readings)
+    )
+      fail('training (tapes) must name its tapes, origin, from, until, contests and readings')
+  } else fail('training.source must be "sandbox" or "tapes"')
   for (const [i, b] of p.pool.entries()) {
     const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
     if (
@@ -117,12 +148,12 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
 }
 
 /**
- * A short digest of the parameters (FNV-1a over their canonical JSON, training notes left out), so a
- * version names exactly one parameter set and a refit that changes a number changes the version.
+ * A short digest of the parameters and their provenance (FNV-1a over their canonical JSON), so a
+ * version names exactly one parameter set fitted on one body of data: a refit that changes a number,
+ * or the same numbers fitted on other tapes or seeds, changes the version.
  */
 export function paramsId(p: ModelV2Params): string {
-  const { training: _training, ...rest } = p
-  const text = JSON.stringify(rest, Object.keys(flatten(rest)).sort())
+  const text = JSON.stringify(p, Object.keys(flatten(p)).sort())
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
   return (h >>> 0).toString(16).padStart(8, '0')

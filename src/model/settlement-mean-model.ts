@@ -49,17 +49,13 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
   }
   const pooled = (model: number): number =>
     pool ? poolLogOdds(model, input.midProbability as number, pool) : model
-  const probabilityUp = pooled(atVariance(v.variance))
-  // the variance anywhere in its band [V·b, V/b]: the long shot's probability at the band's end that
-  // makes it least likely (a long-shot up is least likely at whichever end moves P(up) down)
-  const band = p.sideChoice.varianceBand
-  const ends = [atVariance(v.variance * band), atVariance(v.variance / band)]
-  const choiceProbabilityUp = pooled(probabilityUp < 0.5 ? Math.min(...ends) : Math.max(...ends))
+  const modelAloneUp = atVariance(v.variance)
+  const probabilityUp = pooled(modelAloneUp)
   return {
     probabilityUp,
+    modelAloneUp,
     sigmaPerMinute: v.sigmaPerMinute,
     effectiveMinutes: v.effectiveMinutes,
-    choiceProbabilityUp,
   }
 }
 

@@ -159,6 +159,7 @@ export function signalColumns(s: Signal) {
     sigma_per_minute: s.inputs?.sigmaPerMinute ?? null,
     effective_minutes: s.inputs?.effectiveMinutes ?? null,
     probability_up: s.inputs?.probabilityUp ?? null,
+    model_alone_up: s.inputs?.modelAloneUp ?? null,
   }
 }
 
@@ -184,6 +185,7 @@ export function toGradedReading(row: Row): GradedReading {
           sigmaPerMinute: num(row, 'sigma_per_minute'),
           effectiveMinutes: num(row, 'effective_minutes'),
           probabilityUp: num(row, 'probability_up'),
+          modelAloneUp: numOrNull(row, 'model_alone_up'),
         }
       : null,
   }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { gzipSync } from 'node:zlib'
 import type { TapeHeader, TapeRecord } from './tape-format.ts'
 import { openTape, TapeError } from './tape-reader.ts'
+import { openTapeSet } from './tape-set.ts'
 import { createTapeWriter } from './tape-writer.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'cs-tape-'))
@@ -217,5 +218,19 @@ describe('tape files', () => {
   it('names a missing file', async () => {
     const err = await failure(path.join(dir, 'nope.ndjson'))
     assert.match(err.message, /no such file/)
+  })
+
+  it('reads a directory of minute-grained day tapes with their grain, and refuses one that mixes grains', async () => {
+    const days = path.join(dir, 'grains')
+    mkdirSync(days)
+    const minute: TapeHeader = { ...header, grain: '1m' }
+    writeLines('grains/tape-2026-11-20.ndjson', [JSON.stringify(minute)])
+    writeLines('grains/tape-2026-11-21.ndjson', [JSON.stringify({ ...minute, from: '2026-11-21T00:00:00Z' })])
+    const set = await openTapeSet(days)
+    assert.equal(set.header.grain, '1m')
+    writeLines('grains/tape-2026-11-22.ndjson', [JSON.stringify({ ...header, from: '2026-11-22T00:00:00Z' })])
+    await assert.rejects(openTapeSet(days), {
+      message: 'line 1: grain "full" differs from "1m" of the first tape (in tape-2026-11-22.ndjson)',
+    })
   })
 })

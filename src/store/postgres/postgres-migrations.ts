@@ -138,6 +138,12 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
         ADD COLUMN probability_up DOUBLE PRECISION;
     `,
   },
+  {
+    version: 3,
+    name: 'model alone',
+    // P(up) before any pooling with the venue's mid (decisions §15): internal, null on older rows
+    sql: 'ALTER TABLE signals ADD COLUMN model_alone_up DOUBLE PRECISION;',
+  },
 ]
 
 /**

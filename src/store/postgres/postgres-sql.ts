@@ -33,13 +33,13 @@ export const SQL = {
     RETURNING ticker`,
   insertSignals: `INSERT INTO signals (ticker, minute, raised_at, side, confidence, entry_price_cents,
       edge_cents, outcome, model_version, spot_observed_at, book_observed_at, spot_dollars, fresh_sources,
-      up_ask_cents, down_ask_cents, sigma_per_minute, effective_minutes, probability_up)
+      up_ask_cents, down_ask_cents, sigma_per_minute, effective_minutes, probability_up, model_alone_up)
     SELECT * FROM json_to_recordset($1::json) AS x(ticker text, minute integer, raised_at bigint, side text,
       confidence double precision, entry_price_cents double precision, edge_cents double precision,
       outcome text, model_version text, spot_observed_at bigint, book_observed_at bigint,
       spot_dollars double precision, fresh_sources integer, up_ask_cents double precision,
       down_ask_cents double precision, sigma_per_minute double precision, effective_minutes double precision,
-      probability_up double precision)
+      probability_up double precision, model_alone_up double precision)
     ON CONFLICT (ticker, minute) DO NOTHING`,
   // The row lock makes "is it live / not yet settled" hold until commit: no expiry or settlement
   // can slip between the check and the write, as SQLite's single writer guarantees.

@@ -108,6 +108,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE signals ADD COLUMN probability_up REAL;
     `,
   },
+  {
+    version: 3,
+    name: 'model alone',
+    // P(up) before any pooling with the venue's mid (decisions §15): internal, null on older rows
+    sql: 'ALTER TABLE signals ADD COLUMN model_alone_up REAL;',
+  },
 ]
 
 /**

@@ -61,10 +61,11 @@ const SQL = {
     ON CONFLICT (ticker) DO NOTHING`,
   insertSignal: `INSERT INTO signals (ticker, minute, raised_at, side, confidence, entry_price_cents,
       edge_cents, outcome, model_version, spot_observed_at, book_observed_at, spot_dollars, fresh_sources,
-      up_ask_cents, down_ask_cents, sigma_per_minute, effective_minutes, probability_up)
+      up_ask_cents, down_ask_cents, sigma_per_minute, effective_minutes, probability_up, model_alone_up)
     VALUES (:ticker, :minute, :raised_at, :side, :confidence, :entry_price_cents,
       :edge_cents, :outcome, :model_version, :spot_observed_at, :book_observed_at, :spot_dollars,
-      :fresh_sources, :up_ask_cents, :down_ask_cents, :sigma_per_minute, :effective_minutes, :probability_up)
+      :fresh_sources, :up_ask_cents, :down_ask_cents, :sigma_per_minute, :effective_minutes, :probability_up,
+      :model_alone_up)
     ON CONFLICT (ticker, minute) DO NOTHING`,
   touchContest: 'UPDATE contests SET updated_at = ? WHERE ticker = ?',
   expire: `UPDATE contests SET state = 'expired', updated_at = ? WHERE ticker = ? AND state = 'live'`,

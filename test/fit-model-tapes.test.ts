@@ -1,0 +1,127 @@
+// `fit:model --tapes DIR --until T` (decisions §15) on constructed minute-grained tapes: it fits every
+// stage from what the tapes hold, on the contests expiring by T only, and writes a parameter file that
+// names its tapes and period — so its model_version differs from a fit on anything else.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { after, describe, it } from 'node:test'
+import { formatTicker } from '../src/domain/ticker.ts'
+import { V2_PARAMS } from '../src/model/models.ts'
+import { checkModelV2Params, modelV2Version } from '../src/model/params.ts'
+import {
+  kalshiCandleBookRecord,
+  kalshiSettledMarketRecords,
+  minuteCloseRecord,
+} from '../src/tape/minute-grain.ts'
+import type { TapeRecord } from '../src/tape/tape-format.ts'
+import { createTapeWriter } from '../src/tape/tape-writer.ts'
+import { tempDir } from './support/service-process.ts'
+
+const MINUTE = 60_000
+const QUARTER = 15 * MINUTE
+const FIRST_OPEN = Date.UTC(2026, 10, 20, 6, 0)
+const CONTESTS = 8
+const TRAIN = 5
+const UNTIL = FIRST_OPEN + TRAIN * QUARTER
+const TOOL = path.join(import.meta.dirname, '..', 'tools', 'fit-model.ts')
+
+const tmp = tempDir('cs-fit-tapes-')
+after(() => tmp.remove())
+
+/** A deterministic walk of minute closes from 3 hours before the first contest, and contests on it. */
+async function writeTapes(dir: string): Promise<void> {
+  const price = new Map<number, number>()
+  let px = 90_000
+  let seed = 7
+  for (let m = FIRST_OPEN - 180 * MINUTE; m < FIRST_OPEN + CONTESTS * QUARTER; m += MINUTE) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+    px *= Math.exp(0.0008 * (seed / 2 ** 31 - 0.5) * 3.4)
+    price.set(m, Math.round(px * 100) / 100)
+  }
+  const records: TapeRecord[] = []
+  for (const [m, close] of price) records.push(minuteCloseRecord('coinbase', m, close))
+  for (let k = 0; k < CONTESTS; k++) {
+    const opensAt = FIRST_OPEN + k * QUARTER
+    const expiresAt = opensAt + QUARTER
+    const strike = price.get(opensAt - MINUTE) as number
+    const final = price.get(expiresAt - MINUTE) as number
+    const ticker = formatTicker('KXBTC15M', expiresAt)
+    records.push(
+      ...kalshiSettledMarketRecords({
+        ticker,
+        status: 'finalized',
+        result: final >= strike ? 'yes' : 'no',
+        open_time: new Date(opensAt).toISOString(),
+        close_time: new Date(expiresAt).toISOString(),
+        floor_strike: strike,
+        expiration_value: final.toFixed(2),
+      }),
+    )
+    for (let minute = 1; minute <= 15; minute++) {
+      // a crowd that leans the way the price stands, a cent wide
+      const lean = (price.get(opensAt + (minute - 1) * MINUTE) as number) >= strike ? 0.62 : 0.38
+      records.push(kalshiCandleBookRecord(ticker, opensAt + minute * MINUTE, lean - 0.01, lean))
+    }
+  }
+  records.sort((a, b) => a.t - b.t)
+  const writer = await createTapeWriter(path.join(dir, 'tape-2026-11-20.ndjson.gz'), {
+    header: {
+      tape: 1,
+      venue: 'kalshi',
+      series: ['KXBTC15M'],
+      sources: ['coinbase'],
+      from: new Date(FIRST_OPEN).toISOString(),
+      to: new Date(FIRST_OPEN + CONTESTS * QUARTER + 5 * MINUTE).toISOString(),
+      origin: 'constructed minute history',
+      grain: '1m',
+    },
+  })
+  for (const r of records) writer.write(r)
+  await writer.close()
+}
+
+const fit = (args: string[]) => spawnSync(process.execPath, [TOOL, ...args], { encoding: 'utf8' })
+
+describe('fit:model --tapes', () => {
+  it('fits every stage on the contests expiring by --until, and names the tapes and the period', async () => {
+    await writeTapes(tmp.dir)
+    const out = path.join(tmp.dir, 'params.json')
+    const r = fit(['--tapes', tmp.dir, '--until', new Date(UNTIL).toISOString(), '--out', out])
+    assert.equal(r.status, 0, r.stderr)
+    const params = checkModelV2Params(JSON.parse(readFileSync(out, 'utf8')))
+    assert.deepEqual(params.training, {
+      source: 'tapes',
+      tapes: ['tape-2026-11-20.ndjson.gz'],
+      origin: 'constructed minute history',
+      from: new Date(FIRST_OPEN).toISOString(),
+      until: new Date(UNTIL).toISOString(),
+      contests: TRAIN,
+      readings: TRAIN * 14,
+    })
+    assert.deepEqual(
+      params.pool.map((b) => [b.fromMinutesLeft, b.toMinutesLeft]),
+      [
+        [1, 1],
+        [2, 2],
+        [3, 7],
+        [8, 14],
+      ],
+    )
+    assert.ok(params.sigmaBar > 0 && params.sigmaBar !== V2_PARAMS.sigmaBar)
+    assert.notEqual(modelV2Version(params), modelV2Version(V2_PARAMS))
+    assert.match(r.stderr, /70 readings of 5 settled contests/)
+  })
+
+  it('answers a bad --until or an empty span with one line and exit 2', () => {
+    const bad = fit(['--tapes', tmp.dir, '--until', 'tomorrow', '--out', path.join(tmp.dir, 'x.json')])
+    assert.equal(bad.status, 2)
+    assert.equal(bad.stderr.trim(), 'fit:model: --until must be an RFC 3339 instant or a YYYY-MM-DD date')
+    const early = fit(['--tapes', tmp.dir, '--until', '2026-11-19', '--out', path.join(tmp.dir, 'x.json')])
+    assert.equal(early.status, 2)
+    assert.match(
+      early.stderr.trim(),
+      /^fit:model: --until 2026-11-19T00:00:00.000Z is not after the tapes' start/,
+    )
+  })
+})

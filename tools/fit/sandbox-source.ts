@@ -1,0 +1,54 @@
+// The fit's data from training sandbox seeds: the seeds' own feed and venue, read as the engine reads
+// them (sandbox-readings.ts). The settlement's basis is the proxy's per-second mean over the last
+// minute against the venue's settlement price, both things a recording holds.
+import { MINUTE_MS } from '../../src/domain/contest.ts'
+import { stampedCloses } from '../../src/engine/reading.ts'
+import { DAY_MS, forEachSandboxReading, type SandboxWorld, sandboxWorld } from '../sandbox-readings.ts'
+import type { FitSource } from './fit-source.ts'
+
+const WARMUP_DAYS = 1
+
+async function settledBasis(world: SandboxWorld, ticker: string, expiresAt: number): Promise<number | null> {
+  const result = await world.venue.result(ticker, expiresAt + DAY_MS)
+  if (result?.kind !== 'settled' || result.priceDollars === null) return null
+  let sum = 0
+  let n = 0
+  for (let t = expiresAt - MINUTE_MS; t < expiresAt; t += 1000) {
+    const p = await world.feed.spotAt(t)
+    if (p !== null) {
+      sum += p
+      n++
+    }
+  }
+  return n < 30 ? null : sum / n - result.priceDollars
+}
+
+export function sandboxFitSource(seeds: readonly number[], from: number, days: number): FitSource {
+  const until = from + days * DAY_MS
+  return {
+    from,
+    until,
+    closesFrom: from,
+    training: (readings) => ({
+      source: 'sandbox',
+      seeds: [...seeds],
+      days,
+      from: new Date(from).toISOString().slice(0, 10),
+      readings,
+    }),
+    async closeRuns() {
+      return Promise.all(
+        seeds.map((seed) => stampedCloses(sandboxWorld(seed).feed, until, (days + WARMUP_DAYS) * 1440)),
+      )
+    },
+    async forEachReading(each) {
+      for (const seed of seeds) {
+        const world = sandboxWorld(seed)
+        await forEachSandboxReading(world, { from, days }, async (r) => {
+          const realisedBasis = r.minute === 14 ? await settledBasis(world, r.ticker, r.expiresAt) : null
+          each({ ...r, realisedBasis })
+        })
+      }
+    },
+  }
+}

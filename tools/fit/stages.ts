@@ -1,0 +1,290 @@
+// The stages of model v2's fit (docs/model.md, "Training data"), each from what a recording or the
+// sandbox's venue and feed show — closes, readings, outcomes and settlement prices — and nothing else
+// (decisions §15: no fitted quantity needs a hidden truth). Pure arithmetic on gathered data.
+import { MINUTE_MS } from '../../src/domain/contest.ts'
+import type { MinuteClose } from '../../src/domain/price-history.ts'
+import {
+  MINUTE_GROUPS,
+  type MinuteGroup,
+  type ModelV2Params,
+  type PoolBucket,
+} from '../../src/model/params.ts'
+import { scaledReturns } from '../../src/model/returns.ts'
+import { isWeekend, minuteGroup } from '../../src/model/seasonal.ts'
+import { logitOf, poolLogOdds } from '../../src/model/settlement-mean-model.ts'
+import { unitStudentTCdf } from '../../src/model/student-t.ts'
+import { volatilityLevel } from '../../src/model/variance.ts'
+
+const HOURS = 24
+/** minutes-left buckets of the pooling */
+export const POOL_BUCKETS = [
+  [1, 1],
+  [2, 2],
+  [3, 7],
+  [8, 14],
+] as const
+
+export function round(x: number, digits: number): number {
+  const f = 10 ** digits
+  return Math.round(x * f) / f
+}
+
+/** Solves the 3×3 system m·s = g by Cramer's rule. */
+function solve3(m: number[][], g: number[]): number[] {
+  const det = (a: number[][]) =>
+    a[0]![0]! * (a[1]![1]! * a[2]![2]! - a[1]![2]! * a[2]![1]!) -
+    a[0]![1]! * (a[1]![0]! * a[2]![2]! - a[1]![2]! * a[2]![0]!) +
+    a[0]![2]! * (a[1]![0]! * a[2]![1]! - a[1]![1]! * a[2]![0]!)
+  const d = det(m)
+  return [0, 1, 2].map((c) => det(m.map((row, r) => row.map((v, j) => (j === c ? g[r]! : v)))) / d)
+}
+
+/** The pooling's prior: the model and the mid weighed alike. Only a small sample is pulled toward it. */
+const POOL_PRIOR = [0, 0.5, 0.5] as const
+/**
+ * Ridge penalty toward POOL_PRIOR, in pseudo-readings of unit information: negligible on the
+ * sandbox's tens of thousands of readings, it keeps a small real training set (a last-minute bucket
+ * of a hundred decided readings, where the outcome can be separated perfectly) finite.
+ */
+const POOL_RIDGE = 1
+
+/** Newton's method for a penalised logistic regression on three columns (the first the constant). */
+export function logisticFit(x: readonly number[][], y: readonly number[]): [number, number, number] {
+  const beta = [...POOL_PRIOR]
+  for (let iter = 0; iter < 100; iter++) {
+    const g = [0, 1, 2].map((j) => -POOL_RIDGE * (beta[j]! - POOL_PRIOR[j]!))
+    const h = [0, 1, 2].map((a) => [0, 1, 2].map((b) => (a === b ? POOL_RIDGE : 0)))
+    for (let i = 0; i < x.length; i++) {
+      const row = x[i]!
+      const mu = 1 / (1 + Math.exp(-(beta[0]! * row[0]! + beta[1]! * row[1]! + beta[2]! * row[2]!)))
+      const w = mu * (1 - mu)
+      for (let a = 0; a < 3; a++) {
+        g[a]! += (y[i]! - mu) * row[a]!
+        for (let b = 0; b < 3; b++) h[a]![b]! += w * row[a]! * row[b]!
+      }
+    }
+    const step = solve3(h, g)
+    for (let j = 0; j < 3; j++) beta[j]! += step[j]!
+    if (step.every((s) => Math.abs(s) < 1e-10)) break
+  }
+  return [beta[0]!, beta[1]!, beta[2]!]
+}
+
+const GROUP_SHARE: Record<MinuteGroup, number> = {
+  hour: 1 / 60,
+  quarter: 3 / 60,
+  five: 8 / 60,
+  other: 48 / 60,
+}
+
+type Ret = { r2: number; hour: number; group: MinuteGroup; weekend: boolean }
+
+export function flatSeasonal(): ModelV2Params['seasonal'] {
+  return { hour: new Array(HOURS).fill(1), minute: { hour: 1, quarter: 1, five: 1, other: 1 }, weekend: 1 }
+}
+
+/** One-minute returns (consecutive closes a minute apart) of minutes starting in [from, until). */
+function minuteReturns(runs: readonly (readonly MinuteClose[])[], from: number, until: number): Ret[] {
+  const rets: Ret[] = []
+  for (const closes of runs)
+    for (let i = 1; i < closes.length; i++) {
+      const a = closes[i - 1]!
+      const b = closes[i]!
+      if (b.at - a.at !== MINUTE_MS || a.at < from || b.at > until) continue
+      const r = Math.log(b.priceDollars / a.priceDollars)
+      const minuteOfDay = Math.floor(a.at / MINUTE_MS) % 1440
+      rets.push({
+        r2: r * r,
+        hour: Math.floor(minuteOfDay / 60),
+        group: minuteGroup(minuteOfDay % 60),
+        weekend: isWeekend(a.at),
+      })
+    }
+  return rets
+}
+
+/**
+ * Stage A: the seasonal table (sd factors by hour, minute group and weekend) and σ̄ from one-minute
+ * returns, winsorised at 6 robust sd. A factor with no data (no weekend in the span) stays 1.
+ */
+export function fitSeasonal(
+  runs: readonly (readonly MinuteClose[])[],
+  from: number,
+  until: number,
+): { seasonal: ModelV2Params['seasonal']; sigmaBar: number; returns: number } {
+  const rets = minuteReturns(runs, from, until)
+  if (rets.length < 60)
+    throw new Error(`stage A: ${rets.length} one-minute returns in the span, too few to fit`)
+  const sorted = rets.map((r) => r.r2).sort((a, b) => a - b)
+  const median = sorted[Math.floor(sorted.length / 2)] as number
+  const cap = 36 * (median / 0.455)
+  const x = rets.map((r) => Math.min(r.r2, cap))
+  const h2 = new Array<number>(HOURS).fill(1)
+  const m2: Record<MinuteGroup, number> = { hour: 1, quarter: 1, five: 1, other: 1 }
+  let w2 = 1
+  for (let iter = 0; iter < 6; iter++) {
+    const hs = new Array<number>(HOURS).fill(0)
+    const hn = new Array<number>(HOURS).fill(0)
+    rets.forEach((r, i) => {
+      hs[r.hour]! += x[i]! / (m2[r.group] * (r.weekend ? w2 : 1))
+      hn[r.hour]!++
+    })
+    // an hour the span never saw keeps the average level
+    const seen = hs.map((s, h) => (hn[h]! > 0 ? s / hn[h]! : null))
+    const seenMean = mean(seen.filter((v): v is number => v !== null))
+    for (let h = 0; h < HOURS; h++) h2[h] = seen[h] ?? seenMean
+    const gs: Record<MinuteGroup, number> = { hour: 0, quarter: 0, five: 0, other: 0 }
+    const gn: Record<MinuteGroup, number> = { hour: 0, quarter: 0, five: 0, other: 0 }
+    rets.forEach((r, i) => {
+      gs[r.group] += x[i]! / (h2[r.hour]! * (r.weekend ? w2 : 1))
+      gn[r.group]++
+    })
+    for (const g of MINUTE_GROUPS) m2[g] = gn[g] > 0 ? gs[g] / gn[g] : 1
+    const weekend = rets.flatMap((r, i) => (r.weekend ? [x[i]! / (h2[r.hour]! * m2[r.group])] : []))
+    const weekday = rets.flatMap((r, i) => (r.weekend ? [] : [x[i]! / (h2[r.hour]! * m2[r.group])]))
+    w2 = weekend.length > 0 && weekday.length > 0 ? mean(weekend) / mean(weekday) : 1
+    // normalise: minute groups average 1 over an hour, hours average 1 over a day
+    const mNorm = MINUTE_GROUPS.reduce((a, g) => a + GROUP_SHARE[g] * m2[g], 0)
+    for (const g of MINUTE_GROUPS) m2[g] /= mNorm
+    const hNorm = h2.reduce((a, b) => a + b, 0) / HOURS
+    for (let h = 0; h < HOURS; h++) h2[h] = h2[h]! / hNorm
+  }
+  // smooth the hours over their neighbours (circular)
+  const smooth = h2.map(
+    (_, h) => 0.25 * h2[(h + HOURS - 1) % HOURS]! + 0.5 * h2[h]! + 0.25 * h2[(h + 1) % HOURS]!,
+  )
+  const seasonal = {
+    hour: smooth.map((v) => round(Math.sqrt(v), 4)),
+    minute: Object.fromEntries(MINUTE_GROUPS.map((g) => [g, round(Math.sqrt(m2[g]), 4)])) as Record<
+      MinuteGroup,
+      number
+    >,
+    weekend: round(Math.sqrt(w2), 4),
+  }
+  let total = 0
+  rets.forEach((r, i) => {
+    const f = seasonal.hour[r.hour]! * seasonal.minute[r.group] * (r.weekend ? seasonal.weekend : 1)
+    total += x[i]! / (f * f)
+  })
+  return { seasonal, sigmaBar: round(Math.sqrt(total / rets.length), 7), returns: rets.length }
+}
+
+const mean = (xs: readonly number[]): number =>
+  xs.length === 0 ? 1 : xs.reduce((a, b) => a + b, 0) / xs.length
+
+/**
+ * Stage B: the half-lives and weights of the volatility level by QLIKE against the realised scaled
+ * variance of the next 14 minutes, at each quarter hour's first minute of the span.
+ */
+export function fitVarianceDynamics(
+  runs: readonly (readonly MinuteClose[])[],
+  from: number,
+  until: number,
+  params: ModelV2Params,
+): { variance: ModelV2Params['variance']; qlike: number; points: number } {
+  type Point = { returns: ReturnType<typeof scaledReturns>; at: number; realised: number }
+  const points: Point[] = []
+  for (const closes of runs) {
+    const all = scaledReturns(closes, params)
+    for (
+      let t = Math.ceil(from / (15 * MINUTE_MS)) * 15 * MINUTE_MS;
+      t + 15 * MINUTE_MS <= until;
+      t += 15 * MINUTE_MS
+    ) {
+      const at = t + MINUTE_MS
+      const window = all.filter((r) => r.at <= at && r.at > at - 1440 * MINUTE_MS)
+      const ahead = all.filter((r) => r.at > at && r.at <= at + 14 * MINUTE_MS)
+      if (window.length < 60 || ahead.length < 10) continue
+      const realised =
+        ahead.reduce((a, r) => a + r.scaledSquare * r.minutes, 0) / ahead.reduce((a, r) => a + r.minutes, 0)
+      points.push({ returns: window, at, realised })
+    }
+  }
+  if (points.length === 0)
+    throw new Error('stage B: no quarter hour with a day of returns before it and 14 minutes after')
+  let best = { loss: Number.POSITIVE_INFINITY, variance: params.variance }
+  for (const fastHalfLifeMin of [10, 20, 40]) {
+    for (const slowHalfLifeMin of [240, 480, 1440]) {
+      const p = { ...params, variance: { ...params.variance, fastHalfLifeMin, slowHalfLifeMin } }
+      const levels = points.map((pt) => volatilityLevel(pt.returns, pt.at, p))
+      for (let wf = 0; wf <= 1.0001; wf += 0.1) {
+        for (let ws = 0; wf + ws <= 1.0001; ws += 0.1) {
+          let loss = 0
+          levels.forEach((l, i) => {
+            const h = wf * l.fast + ws * l.slow + (1 - wf - ws)
+            const q = Math.max(1e-6, points[i]!.realised) / h
+            loss += q - Math.log(q) - 1
+          })
+          if (loss < best.loss)
+            best = { loss, variance: { ...p.variance, fastWeight: round(wf, 2), slowWeight: round(ws, 2) } }
+        }
+      }
+    }
+  }
+  return { variance: best.variance, qlike: best.loss / points.length, points: points.length }
+}
+
+/** One reading as stage C prices it: its centre and variance before the scale, and what it saw. */
+export type FitObservation = { centre: number; v: number; mid: number | null; y: number; left: number }
+
+export function logLoss(p: number, y: number): number {
+  const q = Math.min(1 - 1e-4, Math.max(1e-4, p))
+  return -(y * Math.log(q) + (1 - y) * Math.log(1 - q))
+}
+
+/** Stage C, first part: ν and the variance scale by log loss on the outcomes. */
+export function fitTails(
+  obs: readonly FitObservation[],
+  basisVariance: number,
+): { nu: number; scale: number; logLoss: number } {
+  let best = { loss: Number.POSITIVE_INFINITY, nu: 12, scale: 1 }
+  for (const nu of [4, 5, 6, 8, 10, 12, 16, 24, 50, 1000]) {
+    for (let scale = 0.6; scale <= 1.6001; scale += 0.05) {
+      let loss = 0
+      for (const o of obs)
+        loss += logLoss(unitStudentTCdf(o.centre / Math.sqrt(scale * o.v + basisVariance), nu), o.y)
+      if (loss < best.loss) best = { loss, nu, scale: round(scale, 2) }
+    }
+  }
+  return { nu: best.nu, scale: best.scale, logLoss: best.loss / obs.length }
+}
+
+/** Stage C, last part: the pooling with the mid per minutes-left bucket, a logistic regression on the two log-odds. */
+export function fitPool(
+  obs: readonly FitObservation[],
+  modelP: (o: FitObservation) => number,
+  log: (msg: string) => void,
+): PoolBucket[] {
+  const pool: PoolBucket[] = []
+  for (const [fromMinutesLeft, toMinutesLeft] of POOL_BUCKETS) {
+    const rows = obs.filter((o) => o.mid !== null && o.left >= fromMinutesLeft && o.left <= toMinutesLeft)
+    if (rows.length === 0) {
+      log(
+        `pool ${fromMinutesLeft}–${toMinutesLeft} min left: no reading with a two-sided book; the model alone there`,
+      )
+      continue
+    }
+    const beta = logisticFit(
+      rows.map((o) => [1, logitOf(modelP(o)), logitOf(o.mid as number)]),
+      rows.map((o) => o.y),
+    )
+    const bucket = {
+      fromMinutesLeft,
+      toMinutesLeft,
+      intercept: round(beta[0], 4),
+      model: round(beta[1], 4),
+      mid: round(beta[2], 4),
+    }
+    let before = 0
+    let after = 0
+    for (const o of rows) {
+      before += logLoss(modelP(o), o.y)
+      after += logLoss(poolLogOdds(modelP(o), o.mid as number, bucket), o.y)
+    }
+    pool.push(bucket)
+    log(
+      `pool ${fromMinutesLeft}–${toMinutesLeft} min left: ${JSON.stringify(bucket)} (log loss ${(before / rows.length).toFixed(5)} → ${(after / rows.length).toFixed(5)} over ${rows.length})`,
+    )
+  }
+  return pool
+}
