@@ -15,6 +15,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
+import { MINUTE_GRAIN } from '../tape/minute-grain.ts'
 import type { TapeRecord } from '../tape/tape-format.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
@@ -61,8 +62,20 @@ export type ReplayProgress = {
   signals: number
 }
 
+/**
+ * What a tape built from one-minute history (header `"grain": "1m"`, decisions §15) can and cannot
+ * give a reading, said once when such a tape is replayed: the rules of decisions §11 run unchanged,
+ * but the grain decides some of them (docs/design-decisions.md §12, "Minute-grained tapes").
+ */
+export const MINUTE_GRAIN_NOTICE =
+  'a minute-grained tape: each reading sees every source’s close of the minute ending at its boundary ' +
+  'and the venue’s quote standing at the boundary (0 s late, so the lateness limit never binds); a spot ' +
+  'needs min(2, the sources the header names) fresh sources; the settlement is the venue’s own expiration value'
+
 export type ReplaySummary = {
   series: readonly string[]
+  /** the tape's grain (`1m`), null for a tape recorded at full grain */
+  grain: typeof MINUTE_GRAIN | null
   opened: number
   settled: number
   voided: number
@@ -124,6 +137,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
           `the store already holds contests of ${s}: replay into a store without that series (a new DATABASE_URL)`,
         )
 
+    if (header.grain === MINUTE_GRAIN) opts.onNotice?.(MINUTE_GRAIN_NOTICE)
     const from = opts.from ?? Date.parse(header.from)
     const to = opts.to ?? Date.parse(header.to)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
@@ -175,6 +189,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
 
     const summary = (stopped: ReplaySummary['stopped']): ReplaySummary => ({
       series,
+      grain: header.grain ?? null,
       ...counts,
       skipped,
       from,

@@ -3,6 +3,8 @@
 // writing files is tape-reader.ts and tape-writer.ts. Later versions add kinds and fields and never
 // change them, so an unknown kind is skipped and unknown fields are ignored.
 
+import { MINUTE_GRAIN } from './minute-grain.ts'
+
 export const TAPE_VERSION = 1
 
 export type TapeHeader = {
@@ -14,6 +16,11 @@ export type TapeHeader = {
   from: string
   to: string
   origin: string
+  /**
+   * `'1m'` on a tape built from one-minute history (decisions §15, minute-grain.ts): what the grain
+   * cannot honour is stated in docs/replay.md. Absent: recorded at full grain.
+   */
+  grain?: typeof MINUTE_GRAIN
 }
 
 /** A spot source's latest price as received at `t`: a bid and ask, or `px` for a trade-only source. */
@@ -82,6 +89,10 @@ export function parseHeader(value: unknown): TapeHeader | LineProblem {
   if (!isInstant(value.to)) return { problem: 'header field "to" must be an RFC 3339 date-time' }
   const origin = value.origin ?? ''
   if (typeof origin !== 'string') return { problem: 'header field "origin" must be text' }
+  if (value.grain !== undefined && value.grain !== MINUTE_GRAIN)
+    return {
+      problem: `unsupported grain ${JSON.stringify(value.grain)} (this program reads "${MINUTE_GRAIN}" or none)`,
+    }
   return {
     tape: TAPE_VERSION,
     venue: value.venue,
@@ -90,6 +101,7 @@ export function parseHeader(value: unknown): TapeHeader | LineProblem {
     from: value.from,
     to: value.to,
     origin,
+    ...(value.grain === undefined ? {} : { grain: MINUTE_GRAIN }),
   }
 }
 

@@ -49,6 +49,12 @@ export async function openTapeSet(target: string, opts: TapeReadOptions = {}): P
         1,
         `venue "${h.venue}" differs from "${first.venue}" of the first tape (in ${path.basename(files[i] as string)})`,
       )
+  for (const [i, h] of headers.entries())
+    if (h.grain !== first.grain)
+      throw new TapeError(
+        1,
+        `grain ${JSON.stringify(h.grain ?? 'full')} differs from ${JSON.stringify(first.grain ?? 'full')} of the first tape (in ${path.basename(files[i] as string)})`,
+      )
   const union = (pick: (h: TapeHeader) => string[]) => [...new Set(headers.flatMap(pick))]
   const header: TapeHeader = {
     ...first,
