@@ -16,7 +16,7 @@ const partialPath = (dir: string, dayStart: number): string =>
 
 export async function isDayWritten(dir: string, dayStart: number): Promise<boolean> {
   const info = await stat(dayFilePath(dir, dayStart)).catch(() => null)
-  return info !== null && info.isFile() && info.size > 0
+  return info?.isFile() === true && info.size > 0
 }
 
 /** Kinds at one instant in the order a reader needs them: status and warm-up first, a market before its book. */

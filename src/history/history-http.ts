@@ -2,19 +2,19 @@
 // of 429/5xx with backoff and Retry-After are the adapters' own), counting requests and retries for
 // the summary, and turning any answer the importer cannot use into one HistoryError that names the
 // endpoint — the command prints it as its one line and writes no half day.
-import type { Logger } from '../ports/logger.ts'
-import { systemClock } from '../main/system-clock.ts'
+
 import { createJsonClient, describeFailure, type JsonClient } from '../feeds/venue-http/json-client.ts'
 import type { Sleep } from '../feeds/venue-http/request-pacer.ts'
+import { systemClock } from '../main/system-clock.ts'
+import type { Logger } from '../ports/logger.ts'
 
 /** A venue answer the import cannot use: `where` is the endpoint (method and path). */
 export class HistoryError extends Error {
-  constructor(
-    readonly where: string,
-    problem: string,
-  ) {
+  readonly where: string
+  constructor(where: string, problem: string) {
     super(`${where}: ${problem}`)
     this.name = 'HistoryError'
+    this.where = where
   }
 }
 

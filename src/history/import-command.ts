@@ -17,7 +17,11 @@ import { isDayWritten, writeDayFile } from './day-files.ts'
 import { createHistoryHost, HistoryError, type HttpCounts } from './history-http.ts'
 import { emptyTotals, type ImportTotals, progressBar, summaryLine } from './import-report.ts'
 import { createKalshiHistory, KALSHI_REQUESTS_PER_SEC } from './kalshi-history.ts'
-import { CLOB_REQUESTS_PER_SEC, createPolymarketHistory, GAMMA_REQUESTS_PER_SEC } from './polymarket-history.ts'
+import {
+  CLOB_REQUESTS_PER_SEC,
+  createPolymarketHistory,
+  GAMMA_REQUESTS_PER_SEC,
+} from './polymarket-history.ts'
 import { createSpotHistory, SPOT_REQUESTS_PER_SEC, type SpotHistory } from './spot-history.ts'
 import { DAY_MS, MINUTE_MS, type VenueHistory } from './venue-history.ts'
 
@@ -60,8 +64,10 @@ export function planImport(args: HistoryImportArgs, now: number): Plan | string 
   if (args.since === undefined || args.until === undefined) return '--since T and --until T are required'
   const since = parseInstant(args.since)
   const until = parseInstant(args.until)
-  if (since === null) return `--since ${JSON.stringify(args.since)} is not an RFC 3339 date-time or a YYYY-MM-DD date`
-  if (until === null) return `--until ${JSON.stringify(args.until)} is not an RFC 3339 date-time or a YYYY-MM-DD date`
+  if (since === null)
+    return `--since ${JSON.stringify(args.since)} is not an RFC 3339 date-time or a YYYY-MM-DD date`
+  if (until === null)
+    return `--until ${JSON.stringify(args.until)} is not an RFC 3339 date-time or a YYYY-MM-DD date`
   if (since >= until) return '--since is not before --until'
   // whole UTC days: the unit written, skipped and resumed
   const first = Math.floor(since / DAY_MS) * DAY_MS
@@ -70,7 +76,13 @@ export function planImport(args: HistoryImportArgs, now: number): Plan | string 
     return `--until reaches into ${new Date(end - DAY_MS).toISOString().slice(0, 10)}, a day not over yet (days are imported whole)`
   const days: number[] = []
   for (let d = first; d < end; d += DAY_MS) days.push(d)
-  return { venue: args.venue, series, sources: [...new Set(sources)] as SpotSourceName[], days, out: args.out }
+  return {
+    venue: args.venue,
+    series,
+    sources: [...new Set(sources)] as SpotSourceName[],
+    days,
+    out: args.out,
+  }
 }
 
 /** Closes before a day's first contest that the longest-looking model reads (a day and 5 minutes for v2). */
@@ -78,7 +90,11 @@ export function warmUpMinutes(): number {
   return Math.max(...MODEL_NAMES.map((name) => spotKeepMinutes(createReadingModel(name))))
 }
 
-export async function runHistoryImport(config: Config, args: HistoryImportArgs, io: HistoryImportIo): Promise<number> {
+export async function runHistoryImport(
+  config: Config,
+  args: HistoryImportArgs,
+  io: HistoryImportIo,
+): Promise<number> {
   const plan = planImport(args, io.now())
   if (typeof plan === 'string') {
     io.stderr.write(`contest-signals history import: ${plan} (see contest-signals history --help)\n`)

@@ -5,11 +5,11 @@
 // minute-grain.ts's: the market as it stood open, closed and settled; a book per candle end.
 import { formatTicker, QUARTER_MS } from '../domain/ticker.ts'
 import { parseRfc3339 } from '../feeds/kalshi/market.ts'
-import type { TapeRecord } from '../tape/tape-format.ts'
 import { kalshiCandleBookRecord, kalshiSettledMarketRecords } from '../tape/minute-grain.ts'
+import type { TapeRecord } from '../tape/tape-format.ts'
 import { HistoryError, type HistoryHost } from './history-http.ts'
-import { DAY_MS, type DayRecords, MINUTE_MS, type VenueHistory } from './venue-history.ts'
 import { candleQuotes } from './kalshi-candles.ts'
+import { DAY_MS, type DayRecords, MINUTE_MS, type VenueHistory } from './venue-history.ts'
 
 /** Unsigned limits are undocumented; one tool's experience and the reference say stay near 3/s (§1.8). */
 export const KALSHI_REQUESTS_PER_SEC = 3
@@ -28,7 +28,12 @@ type Tier = 'historical' | 'live'
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function marketsOf(body: unknown, where: string, series: string, tier: Tier): { list: Market[]; cursor: string } {
+function marketsOf(
+  body: unknown,
+  where: string,
+  series: string,
+  tier: Tier,
+): { list: Market[]; cursor: string } {
   if (!isRecord(body) || !Array.isArray(body.markets))
     throw new HistoryError(where, 'unexpected answer: no "markets" list')
   const list: Market[] = []
@@ -40,7 +45,10 @@ function marketsOf(body: unknown, where: string, series: string, tier: Tier): { 
     const openMs = parseRfc3339(m.open_time)
     const closeMs = parseRfc3339(m.close_time)
     if (openMs === null || closeMs === null || closeMs <= openMs)
-      throw new HistoryError(where, `unexpected answer: markets[${i}] (${m.ticker}) has no open_time/close_time`)
+      throw new HistoryError(
+        where,
+        `unexpected answer: markets[${i}] (${m.ticker}) has no open_time/close_time`,
+      )
     list.push({ raw: m, ticker: m.ticker, openMs, closeMs, tier })
   }
   const cursor = typeof body.cursor === 'string' ? body.cursor : ''
@@ -73,7 +81,11 @@ export async function createKalshiHistory(opts: {
       const body = await host.get(path, { ...query, ...(cursor ? { cursor } : {}) })
       const page = marketsOf(body, `kalshi GET ${path}`, series, tier)
       out.push(...page.list)
-      if (page.cursor === '' || page.cursor === cursor || (isRecord(body) && (body.markets as []).length === 0))
+      if (
+        page.cursor === '' ||
+        page.cursor === cursor ||
+        (isRecord(body) && (body.markets as []).length === 0)
+      )
         return out
       cursor = page.cursor
     }
@@ -124,7 +136,10 @@ export async function createKalshiHistory(opts: {
       const path = '/markets/candlesticks'
       const body = await host.get(path, {
         market_tickers: batch.map((m) => m.ticker).join(','),
-        ...range(Math.min(...batch.map((m) => m.openMs)) + MINUTE_MS, Math.max(...batch.map((m) => m.closeMs))),
+        ...range(
+          Math.min(...batch.map((m) => m.openMs)) + MINUTE_MS,
+          Math.max(...batch.map((m) => m.closeMs)),
+        ),
       })
       if (!isRecord(body) || !Array.isArray(body.markets))
         throw new HistoryError(`kalshi GET ${path}`, 'unexpected answer: no "markets" list')
@@ -143,7 +158,8 @@ export async function createKalshiHistory(opts: {
       const boundary = await cutoffMs()
       const found = new Map<string, Market>()
       // settled before the cutoff → historical tier; after → live; within a day of it, both (§1.1)
-      if (from < boundary + DAY_MS) for (const m of await historicalMarkets(from, dayEnd)) found.set(m.ticker, m)
+      if (from < boundary + DAY_MS)
+        for (const m of await historicalMarkets(from, dayEnd)) found.set(m.ticker, m)
       if (dayEnd + SETTLE_LOOKBACK_MS >= boundary - DAY_MS)
         for (const m of await liveMarkets(from, dayEnd)) if (!found.has(m.ticker)) found.set(m.ticker, m)
       const markets = [...found.values()].filter((m) => m.closeMs > from && m.closeMs <= dayEnd)

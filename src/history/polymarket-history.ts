@@ -6,9 +6,9 @@
 // §3.3): at each minute boundary of the window the last point at or before it becomes a one-level
 // book with bid = ask = p — no spread, no depth — and a boundary with no point in the previous 90 s
 // stays empty. A point stamped after a boundary is never shown at it (§4.2, trap 3).
-import { parseGammaEvent, type PolymarketMarket } from '../feeds/polymarket/gamma-event.ts'
-import { WINDOW_MS } from '../feeds/polymarket/window-slug.ts'
+import { type PolymarketMarket, parseGammaEvent } from '../feeds/polymarket/gamma-event.ts'
 import { isRecord } from '../feeds/polymarket/venue-values.ts'
+import { WINDOW_MS } from '../feeds/polymarket/window-slug.ts'
 import type { BookRecord, TapeRecord } from '../tape/tape-format.ts'
 import { HistoryError, type HistoryHost } from './history-http.ts'
 import { DAY_MS, type DayRecords, MINUTE_MS, type VenueHistory } from './venue-history.ts'
@@ -90,7 +90,13 @@ export function createPolymarketHistory(opts: {
           gaps.push(at)
           continue
         }
-        books.push({ t: at, k: 'book', ticker: market.slug, token, ob: pointBook(token, market.conditionId, standing) })
+        books.push({
+          t: at,
+          k: 'book',
+          ticker: market.slug,
+          token,
+          ob: pointBook(token, market.conditionId, standing),
+        })
       }
     }
     return { books, gaps }
