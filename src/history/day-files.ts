@@ -2,7 +2,7 @@
 // name the recorder uses). A day is written whole to a hidden temporary name and renamed once
 // complete, so a file with the day's name is always a finished day — the mark that lets a later run
 // skip it — and an interrupted or failed run leaves no half day behind.
-import { rename, stat, unlink } from 'node:fs/promises'
+import { mkdir, rename, rmdir, stat, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
 import { dayFileName } from '../tape/tape-recorder.ts'
@@ -10,9 +10,12 @@ import { createTapeWriter } from '../tape/tape-writer.ts'
 
 export const dayFilePath = (dir: string, dayStart: number): string => path.join(dir, dayFileName(dayStart))
 
-/** The temporary name: hidden, and not a tape name, so a replay of the directory never reads it. */
+/**
+ * The temporary name: the day's own name (the writer compresses by it) in a hidden folder of DIR, so
+ * a replay of DIR never reads a half day and the rename stays on one file system.
+ */
 const partialPath = (dir: string, dayStart: number): string =>
-  path.join(dir, `.${dayFileName(dayStart)}.partial`)
+  path.join(dir, '.partial', dayFileName(dayStart))
 
 export async function isDayWritten(dir: string, dayStart: number): Promise<boolean> {
   const info = await stat(dayFilePath(dir, dayStart)).catch(() => null)
@@ -44,6 +47,7 @@ export async function writeDayFile(
   records: readonly TapeRecord[],
 ): Promise<void> {
   const partial = partialPath(dir, dayStart)
+  await mkdir(path.dirname(partial), { recursive: true })
   // the writer appends: a leftover of a run that died must not be continued
   await unlink(partial).catch(() => undefined)
   const writer = await createTapeWriter(partial, { header })
@@ -59,4 +63,6 @@ export async function writeDayFile(
     throw err
   }
   await rename(partial, dayFilePath(dir, dayStart))
+  // left only while a day is being written
+  await rmdir(path.dirname(partial)).catch(() => undefined)
 }
