@@ -137,3 +137,87 @@ describe('history import → replay → evaluate, Kalshi, two days across the ti
     assert.equal(fixture.requests.length, before)
   })
 })
+
+describe('history import → replay, Polymarket: closed events and the CLOB price path', () => {
+  const tmp = tempDir()
+  const out = path.join(tmp.dir, 'tapes')
+  let fixture: HistoryFixture
+
+  before(async () => {
+    fixture = await startHistoryFixture({ days: [D1], contestHours: [10, 11], cutoff: D1 })
+  })
+  after(async () => {
+    await fixture.close()
+    tmp.remove()
+  })
+
+  it('writes each window open then resolved, a locked book per token per minute no later than its point, and replays', async () => {
+    const r = await runCli(
+      [
+        'history',
+        'import',
+        '--venue',
+        'polymarket',
+        '--since',
+        '2026-06-10',
+        '--until',
+        '2026-06-11',
+        '--out',
+        out,
+      ],
+      fixture.env,
+    )
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(
+      r.stdout,
+      /^history import polymarket btc-updown-15m .*: 1 days written, .* 4 contests, 120 books, 2880 spot minutes, 0 gaps;/,
+    )
+    const { header, records } = await readTape(path.join(out, 'tape-2026-06-10.ndjson.gz'))
+    assert.equal(header.venue, 'polymarket')
+    assert.deepEqual(header.series, ['btc-updown-15m'])
+    assert.equal(header.grain, '1m')
+    const w = fixture.contests[0]!
+    const bodies = records.filter((x) => x.k === 'market' && (x.m as { slug: string }).slug === w.slug)
+    assert.deepEqual(
+      bodies.map((x) => x.t),
+      [w.opensAt, w.closesAt + MINUTE],
+    )
+    const [open, resolved] = bodies.map((x) => (x.k === 'market' ? (x.m as Record<string, unknown>) : {}))
+    assert.equal(open!.closed, false)
+    assert.equal(open!.eventMetadata, undefined)
+    assert.equal(resolved!.closed, true)
+    // the point a book shows is never stamped after the book's instant
+    const books = records.filter((x) => x.k === 'book' && x.ticker === w.slug)
+    assert.equal(books.length, 2 * 15)
+    for (const b of books) {
+      const ob = (b.k === 'book' ? b.ob : {}) as {
+        timestamp: string
+        bids: { price: string }[]
+        asks: { price: string }[]
+      }
+      assert.ok(Number(ob.timestamp) <= b.t && Number(ob.timestamp) > b.t - 90_000)
+      assert.equal(ob.bids[0]!.price, ob.asks[0]!.price)
+    }
+
+    const db = path.join(tmp.dir, 'replay.db')
+    const replay = await runCli(['replay', '--tape', out], { DATABASE_URL: `sqlite:${db}` })
+    assert.equal(replay.code, 0, replay.stderr)
+    assert.match(replay.stdout, /4 contests opened, 4 settled \(0 void\)/)
+    const store = createSqliteStore(db)
+    try {
+      const settled = await store.listSettled({ series: 'btc-updown-15m', limit: 10 })
+      for (const c of fixture.contests) {
+        const stored = settled.find((s) => s.ticker === c.slug)
+        assert.ok(stored, c.slug)
+        assert.equal(stored.settledSide, c.expiration >= c.strike ? 'up' : 'down', c.slug)
+      }
+    } finally {
+      await store.close()
+    }
+    const evaluate = await runCli(['evaluate', '--series', 'btc-updown-15m', '--json'], {
+      DATABASE_URL: `sqlite:${db}`,
+    })
+    assert.equal(evaluate.code, 0, evaluate.stderr)
+    assert.ok(JSON.parse(evaluate.stdout).overall.readings >= 4 * 10, evaluate.stdout.slice(0, 200))
+  })
+})
