@@ -136,6 +136,31 @@ describe('history import → replay → evaluate, Kalshi, two days across the ti
     assert.match(again.stdout, /: 0 days written, 2 skipped \(already there\); .* 0 requests, 0 retries\n$/)
     assert.equal(fixture.requests.length, before)
   })
+
+  it("refuses to mix another venue's days into the directory, asking nothing", async () => {
+    const before = fixture.requests.length
+    const r = await runCli(
+      [
+        'history',
+        'import',
+        '--venue',
+        'polymarket',
+        '--since',
+        '2026-06-10',
+        '--until',
+        '2026-06-11',
+        '--out',
+        out,
+      ],
+      fixture.env,
+    )
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stderr,
+      /^contest-signals history import: .*tape-2026-06-10\.ndjson\.gz: already holds a kalshi KXBTC15M day; import polymarket btc-updown-15m into another --out\n$/,
+    )
+    assert.equal(fixture.requests.length, before)
+  })
 })
 
 describe('history import → replay, Polymarket: closed events and the CLOB price path', () => {

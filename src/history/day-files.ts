@@ -5,8 +5,10 @@
 import { mkdir, rename, rmdir, stat, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
+import { openTape, TapeError } from '../tape/tape-reader.ts'
 import { dayFileName } from '../tape/tape-recorder.ts'
 import { createTapeWriter } from '../tape/tape-writer.ts'
+import { HistoryError } from './history-http.ts'
 
 export const dayFilePath = (dir: string, dayStart: number): string => path.join(dir, dayFileName(dayStart))
 
@@ -17,9 +19,22 @@ export const dayFilePath = (dir: string, dayStart: number): string => path.join(
 const partialPath = (dir: string, dayStart: number): string =>
   path.join(dir, '.partial', dayFileName(dayStart))
 
-export async function isDayWritten(dir: string, dayStart: number): Promise<boolean> {
-  const info = await stat(dayFilePath(dir, dayStart)).catch(() => null)
-  return info?.isFile() === true && info.size > 0
+/** The header of the day's finished file, or null when the day is not written yet. */
+export async function writtenDayHeader(dir: string, dayStart: number): Promise<TapeHeader | null> {
+  const file = dayFilePath(dir, dayStart)
+  const info = await stat(file).catch(() => null)
+  if (!info?.isFile() || info.size === 0) return null
+  try {
+    const tape = await openTape(file)
+    tape.close()
+    return tape.header
+  } catch (err) {
+    if (!(err instanceof TapeError)) throw err
+    throw new HistoryError(
+      file,
+      `is not a readable tape (${err.message}); remove it to import that day again`,
+    )
+  }
 }
 
 /** Kinds at one instant in the order a reader needs them: status and warm-up first, a market before its book. */

@@ -13,7 +13,8 @@ import { spotKeepMinutes } from '../main/spot-history.ts'
 import { createReadingModel, MODEL_NAMES } from '../model/models.ts'
 import { MINUTE_GRAIN, minuteCloseRecord } from '../tape/minute-grain.ts'
 import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
-import { isDayWritten, writeDayFile } from './day-files.ts'
+import { dayFileName } from '../tape/tape-recorder.ts'
+import { writeDayFile, writtenDayHeader } from './day-files.ts'
 import { createHistoryHost, HistoryError, type HttpCounts } from './history-http.ts'
 import { emptyTotals, type ImportTotals, progressBar, summaryLine } from './import-report.ts'
 import { createKalshiHistory, KALSHI_REQUESTS_PER_SEC } from './kalshi-history.ts'
@@ -42,6 +43,7 @@ export type HistoryImportIo = {
 
 const DEFAULT_SERIES: Readonly<Record<string, string>> = { kalshi: 'KXBTC15M', polymarket: 'btc-updown-15m' }
 const DEFAULT_SOURCES = 'coinbase,bitstamp'
+const PROGRESS_EVERY_MS = 500
 
 type Plan = {
   venue: 'kalshi' | 'polymarket'
@@ -111,22 +113,19 @@ export async function runHistoryImport(
     io.stderr.write(`contest-signals history import: warning: ${message}\n`)
   }
 
-  let venue: VenueHistory | null = null
-  const venueHistory = async (): Promise<VenueHistory> => {
-    venue ??=
-      plan.venue === 'kalshi'
-        ? await createKalshiHistory({
-            host: host('kalshi', config.kalshiBaseUrl, KALSHI_REQUESTS_PER_SEC),
-            series: plan.series,
-            now: io.now,
-          })
-        : createPolymarketHistory({
-            gamma: host('gamma', config.polymarketGammaUrl, GAMMA_REQUESTS_PER_SEC),
-            clob: host('clob', config.polymarketClobUrl, CLOB_REQUESTS_PER_SEC),
-            series: plan.series,
-          })
-    return venue
-  }
+  // asks nothing until a day is fetched: a run whose days are all written sends no request at all
+  const venue: VenueHistory =
+    plan.venue === 'kalshi'
+      ? createKalshiHistory({
+          host: host('kalshi', config.kalshiBaseUrl, KALSHI_REQUESTS_PER_SEC),
+          series: plan.series,
+          now: io.now,
+        })
+      : createPolymarketHistory({
+          gamma: host('gamma', config.polymarketGammaUrl, GAMMA_REQUESTS_PER_SEC),
+          clob: host('clob', config.polymarketClobUrl, CLOB_REQUESTS_PER_SEC),
+          series: plan.series,
+        })
   const spot: SpotHistory[] = plan.sources.map((name) =>
     createSpotHistory({
       name,
@@ -138,20 +137,34 @@ export async function runHistoryImport(
   const warmUpMs = warmUpMinutes() * MINUTE_MS
   const totals: ImportTotals = emptyTotals()
   const importedOn = new Date(io.now()).toISOString().slice(0, 10)
+  // the bar is redrawn while a day is fetched, so a slow day still shows its requests climbing
+  let drawn = { done: 0, day: '' }
+  const draw = () => {
+    if (tty)
+      io.stderr.write(`\r\x1b[K${progressBar(drawn.done, plan.days.length, drawn.day, counts.requests)}`)
+  }
+  const redraw = tty ? setInterval(draw, PROGRESS_EVERY_MS) : null
 
   try {
     await mkdir(plan.out, { recursive: true })
     for (const [i, dayStart] of plan.days.entries()) {
       const dayName = new Date(dayStart).toISOString().slice(0, 10)
-      if (tty) io.stderr.write(`\r\x1b[K${progressBar(i, plan.days.length, dayName, counts.requests)}`)
-      if (await isDayWritten(plan.out, dayStart)) {
+      drawn = { done: i, day: dayName }
+      draw()
+      const written = await writtenDayHeader(plan.out, dayStart)
+      if (written !== null) {
+        // a replay of DIR reads every day as one tape: another venue's or series' day cannot join it
+        if (written.venue !== plan.venue || !written.series.includes(plan.series))
+          throw new HistoryError(
+            `${plan.out}/${dayFileName(dayStart)}`,
+            `already holds a ${written.venue} ${written.series.join(',')} day; import ${plan.venue} ${plan.series} into another --out`,
+          )
         totals.daysSkipped++
         continue
       }
-      const history = await venueHistory()
       // the venue and each exchange have their own hosts and pacers: fetched side by side
       const [day, ...closes] = await Promise.all([
-        history.day(dayStart),
+        venue.day(dayStart),
         ...spot.map((s) => s.closes(dayStart - warmUpMs, dayStart + DAY_MS)),
       ])
       const records: TapeRecord[] = [...day.records]
@@ -180,7 +193,7 @@ export async function runHistoryImport(
         sources: plan.sources,
         from: new Date(dayStart).toISOString(),
         to: new Date(dayStart + DAY_MS).toISOString(),
-        origin: `imported from ${history.origin} and ${plan.sources.join(', ')} one-minute candles on ${importedOn}`,
+        origin: `imported from ${venue.origin} and ${plan.sources.join(', ')} one-minute candles on ${importedOn}`,
         grain: MINUTE_GRAIN,
       }
       await writeDayFile(plan.out, dayStart, header, records)
@@ -194,6 +207,8 @@ export async function runHistoryImport(
     if (!(err instanceof HistoryError)) throw err
     io.stderr.write(`contest-signals history import: ${err.message}\n`)
     return 1
+  } finally {
+    if (redraw) clearInterval(redraw)
   }
   clear()
   totals.requests = counts.requests

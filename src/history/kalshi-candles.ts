@@ -16,7 +16,7 @@ const DOLLARS = /^\d+(\.\d+)?$/
  * `close` as integer cents. Undefined when the side is absent or null (no quote in the candle),
  * a string when the value is malformed (the field's name).
  */
-function closeOf(side: unknown, name: string): number | null | undefined | string {
+function closeOf(side: unknown, name: string): number | undefined | string {
   if (side === undefined || side === null) return undefined
   if (!isRecord(side)) return name
   const raw = side.close_dollars ?? side.close

@@ -55,11 +55,11 @@ function marketsOf(
   return { list, cursor }
 }
 
-export async function createKalshiHistory(opts: {
+export function createKalshiHistory(opts: {
   host: HistoryHost
   series: string
   now: () => number
-}): Promise<VenueHistory> {
+}): VenueHistory {
   const { host, series } = opts
   let cutoff: number | null = null
 
