@@ -42,18 +42,19 @@ const importArgs = (out: string, since: string, until: string, extra: string[] =
   ...extra,
 ]
 
-describe('history import → replay → evaluate, Kalshi, two days across the tier cutoff', () => {
+describe('history import → replay → evaluate, Kalshi, two days across the tier cutoff and a midnight', () => {
   const tmp = tempDir()
   const out = path.join(tmp.dir, 'tapes')
   let fixture: HistoryFixture
   let first: { code: number | null; stdout: string; stderr: string }
 
   before(async () => {
-    // D2's first three contests settle before the cutoff (historical tier), the rest after (live tier)
+    // D2's first three contests settle before the cutoff (historical tier), the rest after (live
+    // tier); D1's last contest closes and settles at D2's first instants, in D2's file
     fixture = await startHistoryFixture({
       days: [D1, D2],
-      contestHours: [10, 12],
-      cutoff: D2 + 11 * 3_600_000,
+      contestHours: [22, 24],
+      cutoff: D2 + 23 * 3_600_000,
     })
     first = await runCli(importArgs(out, '2026-06-10', '2026-06-12'), fixture.env)
   })
@@ -91,30 +92,32 @@ describe('history import → replay → evaluate, Kalshi, two days across the ti
     const spot = records.filter((r) => r.k === 'spot')
     assert.equal(spot.length, 2 * 1440)
     assert.ok(spot.every((r) => (r.t + 1) % MINUTE === 0))
+    // the 23:45 contest's last candle ends at midnight: it is the next day's
     const books = records.filter((r) => r.k === 'book')
-    assert.equal(books.length, 8 * 15)
+    assert.equal(books.length, 8 * 15 - 1)
     assert.ok(books.every((r) => r.t % MINUTE === 0))
   })
 
   it('says in one line what it wrote and what it asked for, and draws no progress bar off a terminal', () => {
     assert.match(
       first.stdout,
-      /^history import kalshi KXBTC15M into .+: 2 days written, 0 skipped \(already there\); 16 contests, 240 books, 5760 spot minutes, 0 gaps; \d+ requests, 0 retries\n$/,
+      /^history import kalshi KXBTC15M into .+: 2 days written, 0 skipped \(already there\); 16 contests, 239 books, 5760 spot minutes, 0 gaps; \d+ requests, 0 retries\n$/,
     )
     assert.doesNotMatch(first.stderr, /\r|\[#/)
   })
 
-  it('replays into a fresh store: every contest settled with the venue result, readings raised and scored', async () => {
+  it('replays into a fresh store: every contest settled within the days (one across midnight) with the venue result, readings raised and scored', async () => {
     const db = path.join(tmp.dir, 'replay.db')
     const env = { DATABASE_URL: `sqlite:${db}` }
     const replay = await runCli(['replay', '--tape', out], env)
     assert.equal(replay.code, 0, replay.stderr)
-    assert.match(replay.stdout, /16 contests opened, 16 settled \(0 void\)/)
+    // the last contest settles after the last imported day: it stays open
+    assert.match(replay.stdout, /16 contests opened, 15 settled \(0 void\)/)
     const store = createSqliteStore(db)
     try {
       const settled = await store.listSettled({ series: 'KXBTC15M', limit: 100 })
-      assert.equal(settled.length, 16)
-      for (const c of fixture.contests) {
+      assert.equal(settled.length, 15)
+      for (const c of fixture.contests.slice(0, -1)) {
         const stored = settled.find((s) => s.ticker === c.ticker)
         assert.ok(stored, c.ticker)
         assert.equal(stored.settledSide, c.result === 'yes' ? 'up' : 'down', c.ticker)

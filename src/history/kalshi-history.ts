@@ -163,7 +163,8 @@ export function createKalshiHistory(opts: {
       if (dayEnd + SETTLE_LOOKBACK_MS >= boundary - DAY_MS)
         for (const m of await liveMarkets(from, dayEnd)) if (!found.has(m.ticker)) found.set(m.ticker, m)
       const markets = [...found.values()].filter((m) => m.closeMs > from && m.closeMs <= dayEnd)
-      const candles = await candlesOf(markets)
+      // a market that closed before the day has no candle end in it: only its settlement may be
+      const candles = await candlesOf(markets.filter((m) => m.closeMs >= dayStart))
 
       const inDay = (t: number) => t >= dayStart && t < dayEnd
       const records: TapeRecord[] = [{ t: dayStart, k: 'exchange', status: { ...ASSUMED_EXCHANGE_STATUS } }]
