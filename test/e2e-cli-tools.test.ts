@@ -60,6 +60,7 @@ describe('contest-signals --version and --help', () => {
       'venue',
       'replay',
       'sim',
+      'history',
     ]
     const runs = await Promise.all(commands.map((c) => runCli([c, '--help'], { PORT: 'eighty' })))
     runs.forEach((r, i) => {

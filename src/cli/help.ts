@@ -19,6 +19,7 @@ commands:
   venue check                what the engine would follow now: markets, asks, spot per source
   replay --tape PATH ...     run the engine on a recorded (or simulated) tape into the store
   sim tape --days N --out P  write a tape of the simulator in a venue's own shapes (--venue)
+  history import --venue V ... write day tapes from a venue's public history and exchange candles
 
 options:
   -h, --help                 this text; \`contest-signals COMMAND --help\` for one command
@@ -139,6 +140,29 @@ simulator with that seed. PATH ending in .gz is gzip-compressed; an existing PAT
   --days N    days of contests (1-366)
   --seed S    the simulator's seed (default SIM_SEED, else random; the line printed names it)
   --from T    the first contest opens at T, a quarter hour (default: N whole UTC days before today)`,
+  history: `usage: contest-signals history import --venue kalshi|polymarket [--series S] --since T --until T
+                                      --out DIR [--sources coinbase,bitstamp]
+
+Writes one tape per UTC day (DIR/tape-YYYY-MM-DD.ndjson.gz, header "grain": "1m") from the venue's
+public history: each settled contest's market object as it stood open, closed and settled; a book
+per minute from the venue's one-minute candles (Kalshi: the closing YES bid and ask; Polymarket:
+CLOB prices-history, a price path with no spread) placed at the minute it stood; each source's
+one-minute closes as spot records; and at the head of each day the closes the model looks back at.
+A minute the venue has no data for stays a gap. Then: contest-signals replay --tape DIR.
+
+  --venue V        kalshi or polymarket
+  --series S       default KXBTC15M (kalshi), btc-updown-15m (polymarket)
+  --since T        first day (RFC 3339 or YYYY-MM-DD; rounded down to its UTC day)
+  --until T        end (rounded up to a whole UTC day, which must be over)
+  --out DIR        where the day files go (created if missing)
+  --sources LIST   spot exchanges (default coinbase,bitstamp; kraken holds only its last 12 h)
+
+Requests are paced under each host's documented limits and retried on 429 (Retry-After honoured)
+and 5xx. A day whose file exists is skipped without a request: run again to resume. Progress on a
+terminal, one summary line at the end; a venue answer that cannot be read ends with one line naming
+the endpoint, a non-zero exit and no file for that day. Base URLs: KALSHI_BASE_URL,
+POLYMARKET_GAMMA_URL, POLYMARKET_CLOB_URL, COINBASE_REST_URL, BITSTAMP_REST_URL, KRAKEN_REST_URL.
+See docs/history-import.md.`,
   venue: `usage: contest-signals venue check
 
 Prints, for each series, the market the engine would follow now (window, strike, best asks) and

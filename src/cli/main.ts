@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The `contest-signals` command (decisions §2, §8): serve | api | engine | keys create|list|revoke |
-// migrate | backtest | evaluate | backup | venue check, each with its own --help, and --version.
+// migrate | backtest | evaluate | backup | venue check | replay | sim tape | history import, each with
+// its own --help, and --version.
 // First, before any other module runs (next-tick-warm-up.ts says why).
 import '../main/next-tick-warm-up.ts'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.ts'
+import { runHistoryImport } from '../history/import-command.ts'
 import { createLogger } from '../main/logger.ts'
 import { type Role, startService } from '../main/runtime.ts'
 import { VERSION } from '../main/version.ts'
@@ -60,6 +62,14 @@ const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
     days: { type: 'string' },
     seed: { type: 'string' },
     from: { type: 'string' },
+    out: { type: 'string' },
+  },
+  history: {
+    venue: { type: 'string' },
+    series: { type: 'string' },
+    since: { type: 'string' },
+    until: { type: 'string' },
+    sources: { type: 'string' },
     out: { type: 'string' },
   },
 }
@@ -143,6 +153,24 @@ async function main(argv: string[]): Promise<number> {
         from: str('from'),
         out: str('out'),
       })
+    case 'history':
+      if (positionals[0] !== 'import' || positionals.length !== 1)
+        return usageError(
+          first,
+          'usage: history import --venue kalshi|polymarket [--series S] --since T --until T --out DIR',
+        )
+      return runHistoryImport(
+        config,
+        {
+          venue: str('venue'),
+          series: str('series'),
+          since: str('since'),
+          until: str('until'),
+          out: str('out'),
+          sources: str('sources'),
+        },
+        { stdout: process.stdout, stderr: process.stderr, now: () => Date.now() },
+      )
     case 'evaluate':
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
       return runEvaluateCommand(

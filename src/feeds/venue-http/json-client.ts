@@ -71,6 +71,18 @@ export function describeFailure(status: string, message: string): string {
   return words === '' ? head : `${head}: ${words}`
 }
 
+/** A `Retry-After` longer than this is waited only this long: a call never hangs for minutes. */
+export const RETRY_AFTER_CAP_MS = 60_000
+
+/** `Retry-After` (seconds, or an HTTP date) as milliseconds from `now`; null when absent or unreadable. */
+export function retryAfterOf(header: string | null, now: number): number | null {
+  if (header === null || header.trim() === '') return null
+  const text = header.trim()
+  if (/^\d+$/.test(text)) return Number(text) * 1000
+  const at = Date.parse(text)
+  return Number.isNaN(at) ? null : Math.max(0, at - now)
+}
+
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal })
 
 const isRetryable = (status: string): boolean =>
@@ -127,7 +139,8 @@ export function createJsonClient<E extends string>(opts: JsonClientOptions): Jso
   })
   const base = opts.baseUrl.replace(/\/+$/, '')
 
-  type Attempt = { status: string; text: string }
+  /** `retryAfterMs`: what a 429 or 503's `Retry-After` header asked for, when it said */
+  type Attempt = { status: string; text: string; retryAfterMs?: number }
 
   async function attempt(url: URL, endpoint: E, signal?: AbortSignal): Promise<Attempt> {
     const timeout = AbortSignal.timeout(timeoutMs)
@@ -140,7 +153,12 @@ export function createJsonClient<E extends string>(opts: JsonClientOptions): Jso
     let result: Attempt
     try {
       const res = await fetch(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
-      result = { status: String(res.status), text: await res.text() }
+      const retryAfterMs = retryAfterOf(res.headers.get('retry-after'), opts.clock.now())
+      result = {
+        status: String(res.status),
+        text: await res.text(),
+        ...(retryAfterMs === null ? {} : { retryAfterMs }),
+      }
     } catch (err) {
       if (signal?.aborted) return { status: 'aborted', text: '' }
       result = timeout.aborted
@@ -180,7 +198,11 @@ export function createJsonClient<E extends string>(opts: JsonClientOptions): Jso
           ...(/^\d+$/.test(reply.status) ? describeError(reply.text) : { code: null, message: reply.text }),
         }
         if (!isRetryable(reply.status) || n + 1 >= attempts) return failure
-        const waitMs = retryDelayMs(n, backoff, random)
+        // the venue's own word on when to come back beats our guess, up to a bound
+        const waitMs = Math.max(
+          retryDelayMs(n, backoff, random),
+          Math.min(reply.retryAfterMs ?? 0, RETRY_AFTER_CAP_MS),
+        )
         opts.telemetry?.retry(endpoint)
         opts.logger.debug(
           {
