@@ -190,6 +190,9 @@ describe('problem responses', () => {
       const client = createApiClient(logged)
       await client.get(`/v1/contests?series=${newSeries()}`, logged.key)
       await client.get('/v1/contests?series=S', `cs_${'Q'.repeat(30)}`)
+      // a key pasted into X-Request-Id is neither echoed nor logged
+      const misplaced = await client.get('/v1/health', undefined, { 'x-request-id': logged.key })
+      assert.doesNotMatch(misplaced.headers.get('x-request-id')!, /cs_/)
       assert.ok(lines.length > 0)
       const all = lines.join('\n')
       assert.ok(!all.includes(logged.key))
