@@ -72,7 +72,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     const body = JSON.stringify(problemBody(baseUrl, name, detail === undefined ? {} : { detail }))
     const { status, title } = PROBLEMS[name]
     deps.log().debug({ code: error.code }, 'client error')
-    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status)
+    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status, 0)
     // The answer to HEAD has no body (RFC 9110 §9.3.2), even when the request was too big to parse.
     const raw = error.rawPacket
     const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD '

@@ -61,7 +61,10 @@ export async function startService(
   // Read first (the TLS files are read here), so a bad file stops the program before anything opens.
   const settings = role === 'engine' ? null : appSettingsFrom(config)
   // Metrics exist only when they are served: nothing else in the process depends on them.
-  const metrics = config.metricsPort === null ? null : createMetrics()
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : createMetrics({ build: { version: VERSION, model: createReadingModel(config.model).version } })
 
   try {
     const { store, location } = await openStoreAt(config)
