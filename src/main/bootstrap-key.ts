@@ -6,9 +6,10 @@
 //
 // The file is written before the key is stored, so a key can never exist that nobody was shown: a
 // file that cannot be written stores nothing, and a store that refuses the key takes the file back.
-import { closeSync, constants, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs'
-import { dirname, parse, resolve, sep } from 'node:path'
+import { closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { newKey } from '../keys/key-service.ts'
+import { makeDirectories } from '../platform/make-directories.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
@@ -86,7 +87,7 @@ function writeNewPrivateFile(file: string, text: string): void {
     throw new BootstrapKeyError(`cannot write BOOTSTRAP_KEY_FILE=${file}: ${reason}`, exitCode)
   }
   try {
-    makeDirectories(dirname(file))
+    makeDirectories(dirname(file), 0o700)
   } catch (err) {
     fail(`its directory cannot be created (${reasonOf(err)})`)
   }
@@ -108,23 +109,6 @@ function openNew(file: string, fail: (reason: string, exitCode?: number) => neve
     if ((err as NodeJS.ErrnoException).code === 'EEXIST')
       fail('the file already exists and is never replaced; move it away or set another path', 2)
     return fail(reasonOf(err))
-  }
-}
-
-/**
- * mkdir -p one level at a time: Node's recursive mkdir loops forever on some paths (under /proc it
- * spins at 100 % of a core), so each missing directory is made on its own and any error is final.
- */
-function makeDirectories(dir: string): void {
-  const { root } = parse(dir)
-  let path = root
-  for (const part of dir.slice(root.length).split(sep).filter(Boolean)) {
-    path = path === root ? `${root}${part}` : `${path}${sep}${part}`
-    try {
-      mkdirSync(path, { mode: 0o700 })
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-    }
   }
 }
 
