@@ -30,7 +30,8 @@ async function exportedNames(): Promise<Set<string>> {
   const names = new Set<string>()
   for (const m of await metrics.registry.getMetricsAsJSON()) {
     names.add(m.name)
-    if (String(m.type) === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(m.name + suffix)
+    if (String(m.type) === 'histogram')
+      for (const suffix of ['_bucket', '_count', '_sum']) names.add(m.name + suffix)
   }
   return names
 }

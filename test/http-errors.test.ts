@@ -27,7 +27,13 @@ function failing(methods: (keyof Store)[], error: Error) {
 
 describe('problem responses', () => {
   test('answers an unknown path with a 404 not-found problem', async () => {
-    for (const path of ['/v2/contests', '/nowhere', '/v1/contests/active/extra', '/v1/health/', '/V1/health']) {
+    for (const path of [
+      '/v2/contests',
+      '/nowhere',
+      '/v1/contests/active/extra',
+      '/v1/health/',
+      '/V1/health',
+    ]) {
       const res = await api.get(path, world.key)
       assert.equal(res.status, 404, path)
       assert.match(res.headers.get('content-type')!, /^application\/problem\+json/)
