@@ -8,8 +8,6 @@ import { type Env, readSettings } from './read-settings.ts'
 import { httpUrl } from './setting-parsers.ts'
 import type { SettingName, SpotSourceName } from './settings.ts'
 
-export type { SpotSourceName } from './settings.ts'
-
 export type Config = Readonly<{
   port: number
   host: string
