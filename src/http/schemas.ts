@@ -111,7 +111,7 @@ export const HealthSchema = Type.Object(
     version: Type.String(),
     time: instant('Server time, RFC 3339 in UTC.'),
     checks: Type.Object({
-      store: stringEnum(['ok', 'unavailable'] as const),
+      store: stringEnum(['ok', 'degraded', 'corrupt', 'unavailable'] as const),
       engine: stringEnum(
         ['ok', 'stale', 'unknown'] as const,
         'stale when no engine has written for 2 minutes.',

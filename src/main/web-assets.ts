@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire, stripTypeScriptTypes } from 'node:module'
 import path from 'node:path'
+import { createRepresentation } from '../http/representation.ts'
 import type { WebAsset, WebAssets } from '../http/web-assets.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -21,14 +22,22 @@ const TYPES: Record<string, string> = {
   '.ts': 'text/javascript; charset=utf-8',
 }
 
+let loaded: WebAssets | undefined
+
+/** The pages, read once per process: their compressed variants are then made once too. */
 export function loadWebAssets(): WebAssets {
+  loaded ??= readWebAssets()
+  return loaded
+}
+
+function readWebAssets(): WebAssets {
   const assets = new Map<string, WebAsset>()
   const put = (url: string, file: string) => {
     const type = TYPES[path.extname(file)] ?? 'application/octet-stream'
     const body = file.endsWith('.ts')
       ? Buffer.from(toJavaScript(readFileSync(file, 'utf8')))
       : readFileSync(file)
-    assets.set(url, { body, type })
+    assets.set(url, createRepresentation(body, type))
   }
 
   put('/dashboard', path.join(WEB, 'dashboard/index.html'))

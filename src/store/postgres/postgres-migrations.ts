@@ -1,8 +1,10 @@
 // Versioned schema migrations of the PostgreSQL store: the SQLite store's versions, tables and indexes
 // in PostgreSQL DDL, applied inside one transaction under a per-schema advisory lock.
+
 import { createHash, randomInt } from 'node:crypto'
 import pg from 'pg'
 import { generateEpoch } from '../../domain/event-id.ts'
+import { refuseNewerSchema } from '../../ports/store-errors.ts'
 import { EPOCH_KEY } from '../meta-keys.ts'
 
 export type PostgresMigration = {
@@ -165,6 +167,7 @@ export async function applyMigrations(client: pg.ClientBase, schema: string, now
   )`)
   const rows = await client.query<{ version: number }>('SELECT version FROM schema_migrations')
   const applied = new Set(rows.rows.map((r) => r.version))
+  refuseNewerSchema(applied, MIGRATIONS)
   let count = 0
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue

@@ -1,7 +1,9 @@
 // Versioned schema migrations of the SQLite store, applied in order inside one write transaction.
+
 import { randomInt } from 'node:crypto'
 import type { DatabaseSync } from 'node:sqlite'
 import { generateEpoch } from '../../domain/event-id.ts'
+import { refuseNewerSchema } from '../../ports/store-errors.ts'
 import { EPOCH_KEY } from '../meta-keys.ts'
 
 export type Migration = {
@@ -135,6 +137,7 @@ export function applyMigrations(db: DatabaseSync, now: number): number {
         .all()
         .map((row) => Number(row.version)),
     )
+    refuseNewerSchema(applied, MIGRATIONS)
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
     let count = 0
     for (const m of MIGRATIONS) {
