@@ -15,7 +15,7 @@ import {
 } from '../src/domain/contest.ts'
 import { formatTicker } from '../src/domain/ticker.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
-import { quarterHourOf } from './support/contest-fixtures.ts'
+import { kalshiVenue, polymarketVenue, quarterHourOf } from './support/contest-fixtures.ts'
 import { deadPort } from './support/feed-env.ts'
 import {
   bootstrapKeyFrom,
@@ -292,6 +292,7 @@ describe('the dashboard with two venues', () => {
     settledSide: null,
     settledPriceDollars: null,
     voided: false,
+    venue: series === POLY ? polymarketVenue(ticker) : kalshiVenue(ticker),
     signals: [],
   })
   const reading = (

@@ -138,6 +138,17 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
         ADD COLUMN probability_up DOUBLE PRECISION;
     `,
   },
+  {
+    version: 3,
+    name: 'venue references',
+    // where each contest trades and the venue's references (decisions §16): null on rows written
+    // before, which read back with the venue their series names and no references (row-mapping.ts)
+    sql: `
+      ALTER TABLE contests
+        ADD COLUMN venue TEXT CHECK (venue IN ('kalshi', 'polymarket')),
+        ADD COLUMN venue_refs TEXT;
+    `,
+  },
 ]
 
 /**

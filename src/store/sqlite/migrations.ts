@@ -108,6 +108,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE signals ADD COLUMN probability_up REAL;
     `,
   },
+  {
+    version: 3,
+    name: 'venue references',
+    // where each contest trades and the venue's references (decisions §16): null on rows written
+    // before, which read back with the venue their series names and no references (row-mapping.ts)
+    sql: `
+      ALTER TABLE contests ADD COLUMN venue TEXT CHECK (venue IN ('kalshi', 'polymarket'));
+      ALTER TABLE contests ADD COLUMN venue_refs TEXT;
+    `,
+  },
 ]
 
 /**
