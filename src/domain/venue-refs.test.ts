@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { type ContestVenue, decodeContestVenue, encodeVenueRefs } from './venue-refs.ts'
+import { type ContestVenue, decodeContestVenue, encodeVenueRefs, venueRefsLine } from './venue-refs.ts'
 
 describe('venue references as stored', () => {
   it('reads back what was written, for either venue', () => {
@@ -31,5 +31,31 @@ describe('venue references as stored', () => {
       () => decodeContestVenue('polymarket', JSON.stringify({ marketTicker: 'X', eventTicker: null }), 'x'),
       /venue_refs: not polymarket references/,
     )
+  })
+})
+
+describe('the line the dashboard shows under a contest', () => {
+  it('names the venue and every reference in full', () => {
+    assert.equal(
+      venueRefsLine('kalshi', {
+        market_ticker: 'KXBTC15M-26SEP251515-15',
+        event_ticker: 'KXBTC15M-26SEP251515',
+      }),
+      'Kalshi · market KXBTC15M-26SEP251515-15 · event KXBTC15M-26SEP251515',
+    )
+    assert.equal(
+      venueRefsLine('polymarket', {
+        slug: 's',
+        condition_id: '0xab',
+        up_token_id: '12',
+        down_token_id: '34',
+      }),
+      'Polymarket · condition 0xab · Up token 12 · Down token 34',
+    )
+  })
+
+  it('says what is missing rather than leaving a blank', () => {
+    assert.equal(venueRefsLine('kalshi', null), 'Kalshi · references not recorded')
+    assert.equal(venueRefsLine(null, null), 'venue not recorded')
   })
 })

@@ -1,7 +1,7 @@
 // Where a contest trades and what the venue's own client needs to place an order on it without a
 // second look-up (decisions §16): Kalshi's market and event tickers; Polymarket's event slug,
 // condition id and the CLOB token of each outcome, paired by label (Up, Down), never by position.
-import { type RealVenueName, venueOfSeries } from './venues.ts'
+import { type RealVenueName, VENUE_TITLES, venueOfSeries } from './venues.ts'
 
 export type KalshiRefs = { marketTicker: string; eventTicker: string | null }
 
@@ -88,4 +88,23 @@ function isPolymarketRefs(v: unknown): v is PolymarketRefs {
     typeof v.upTokenId === 'string' &&
     typeof v.downTokenId === 'string'
   )
+}
+
+/**
+ * One line naming the venue and every reference in full (a person copies them into a bot), as the
+ * dashboard shows it under a contest.
+ */
+export function venueRefsLine(venue: RealVenueName | null, refs: VenueRefsView | null): string {
+  if (venue === null) return 'venue not recorded'
+  const title = VENUE_TITLES[venue]
+  if (refs === null) return `${title} · references not recorded`
+  const parts =
+    'market_ticker' in refs
+      ? [`market ${refs.market_ticker}`, `event ${refs.event_ticker ?? 'unknown'}`]
+      : [
+          `condition ${refs.condition_id ?? 'unknown'}`,
+          `Up token ${refs.up_token_id}`,
+          `Down token ${refs.down_token_id}`,
+        ]
+  return [title, ...parts].join(' · ')
 }
