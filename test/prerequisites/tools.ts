@@ -1,10 +1,10 @@
 // chromium (the browser tests, driven by playwright-core, which downloads no browser), curl and jq
-// (the README's curl walkthrough): found on the PATH, installed with apt-get when missing and the run
+// (the README's curl walkthrough), python3 (the Python example, examples/python): found on the PATH, installed with apt-get when missing and the run
 // may (root), else named with the command that installs them.
 import { isExecutable, lastLine, onPath, run } from './programs.ts'
 import { begin, say, Unmet } from './report.ts'
 
-const TOOLS = ['chromium', 'curl', 'jq'] as const
+const TOOLS = ['chromium', 'curl', 'jq', 'python3'] as const
 
 export type ToolSettings = {
   /** the PATH the step searches */
