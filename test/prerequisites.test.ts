@@ -114,7 +114,7 @@ describe('npm test prerequisites with the machine PostgreSQL and Redis out of re
   it('starts a private PostgreSQL and a private Redis, saying so in one line each', () => {
     assert.ok(postgres, output)
     assert.ok(redis, output)
-    for (const name of ['chromium', 'curl', 'jq', 'PostgreSQL', 'Redis'])
+    for (const name of ['chromium', 'curl', 'jq', 'python3', 'PostgreSQL', 'Redis'])
       assert.equal(output.match(new RegExp(`^prerequisite +${name} `, 'gm'))?.length, 1, `${name}: ${output}`)
     assert.notEqual(postgres.port, 5432)
     assert.notEqual(redis.port, 6379)
