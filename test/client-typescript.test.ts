@@ -22,6 +22,13 @@ describe('@contest-signals/client installed from its tarball, against the real s
   let installed: string
   let world: SimService
   let port: number
+  // a small bucket (3, refilled at 5 per second): paging a day 10 at a time meets 429s
+  const serviceEnv = () => ({
+    DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
+    PORT: String(port),
+    RATE_LIMIT_BURST: '3',
+    RATE_LIMIT_PER_SEC: '5',
+  })
 
   before(async () => {
     const project = path.join(tmp.dir, 'project')
@@ -29,8 +36,7 @@ describe('@contest-signals/client installed from its tarball, against the real s
     installed = await installOffline(project, await pack(path.join(REPO_ROOT, 'clients/typescript'), tmp.dir))
     client = (await import(pathToFileURL(path.join(installed, 'dist/index.js')).href)) as typeof ClientModule
     port = await freePort()
-    // a small bucket (3, refilled at 5 per second): paging a day 10 at a time meets 429s
-    world = await startSimService(tmp.dir, port, { RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_SEC: '5' })
+    world = await startSimService(serviceEnv())
   })
   after(async () => {
     await world?.service.kill()
@@ -106,12 +112,7 @@ describe('@contest-signals/client installed from its tarball, against the real s
     )
     const lastBefore = stream.lastEventId
     // the same store and port, as a restarted service has; the store keeps the key
-    const restarted = await startSimService(
-      tmp.dir,
-      port,
-      { RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_SEC: '5' },
-      true,
-    )
+    const restarted = await startSimService(serviceEnv(), true)
     world = { ...restarted, key: world.key }
     const atRestart = seen.length
     await waitFor(

@@ -15,8 +15,6 @@ import { waitFor } from './support/wait.ts'
 // Debian's own interpreter when there is one (a PATH may put another, e.g. pyenv's, first)
 const PYTHON = isExecutable('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
 const SCRIPT = path.join(REPO_ROOT, 'examples/python/contest_signals.py')
-// a small bucket (3, refilled at 5 per second): paging a day 10 at a time meets 429s
-const LIMITS = { RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_SEC: '5' }
 
 function runPython(env: Record<string, string>): {
   child: ChildProcess
@@ -41,8 +39,14 @@ describe('examples/python/contest_signals.py', () => {
   })
 
   it('pages history through 429s, shows venue references, and resumes the stream after a restart', async () => {
-    const port = await freePort()
-    world = await startSimService(tmp.dir, port, LIMITS)
+    // a small bucket (3, refilled at 5 per second): paging a day 10 at a time meets 429s
+    const env = {
+      DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
+      PORT: String(await freePort()),
+      RATE_LIMIT_BURST: '3',
+      RATE_LIMIT_PER_SEC: '5',
+    }
+    world = await startSimService(env)
     const { url, key } = world
     const run = runPython({ BASE: url, KEY: key, PAGE_SIZE: '10', STOP_AFTER_S: '120' })
     try {
@@ -56,7 +60,7 @@ describe('examples/python/contest_signals.py', () => {
         /^disconnected \(/m.test(run.output()) ? true : undefined,
       )
       const beforeRestart = events().at(-1)!.split(' ')[0]!
-      world = { ...(await startSimService(tmp.dir, port, LIMITS, true)), key }
+      world = { ...(await startSimService(env, true)), key }
       const resumedAfter = await waitFor(
         'the example to resume',
         () => /^connected \(resuming after (\S+)\)$/m.exec(run.output())?.[1],

@@ -2,7 +2,6 @@
 // virtual minute every wall second, so live contests gain signals while a test watches), away from
 // the weekly pause, on a store of its own; the first start's bootstrap key is the client's key.
 import { createServer } from 'node:net'
-import path from 'node:path'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess } from './service-process.ts'
 import { OFF_PAUSE_START } from './timeline.ts'
 import { waitFor } from './wait.ts'
@@ -10,22 +9,16 @@ import { waitFor } from './wait.ts'
 export type SimService = { service: ServiceProcess; url: string; key: string }
 
 /**
- * Starts the service, or with `restart` starts it again on the same `dir` and `port` (`key` is then
- * '': the store keeps the first start's key, and prints none).
+ * Starts the service with `env` on top of the simulator's settings (DATABASE_URL and PORT are the
+ * caller's), or with `restart` starts it again on the same store and port: `key` is then '' (the
+ * store keeps the first start's key, and prints none).
  */
-export async function startSimService(
-  dir: string,
-  port: number,
-  env: Record<string, string> = {},
-  restart = false,
-): Promise<SimService> {
+export async function startSimService(env: Record<string, string>, restart = false): Promise<SimService> {
   const service = startProcess(['serve'], {
     SIM_SEED: '23',
     SIM_SPEED: '60',
     SIM_START: OFF_PAUSE_START,
     LOG_LEVEL: 'info',
-    DATABASE_URL: `sqlite:${path.join(dir, 'cs.db')}`,
-    PORT: String(port),
     SIM_BACKFILL_DAYS: '1',
     ...env,
   })
