@@ -173,7 +173,7 @@ describe('npm test prerequisites that cannot be had', () => {
   after(() => tmp.remove())
 
   it('names the command that installs the missing tools when the run may not install them', async () => {
-    // a PATH holding apt-get alone: chromium, curl and jq are all missing
+    // a PATH holding apt-get alone: chromium, curl, jq and python3 are all missing
     const bin = path.join(tmp.dir, 'bin')
     mkdirSync(bin)
     symlinkSync('/usr/bin/apt-get', path.join(bin, 'apt-get'))
@@ -181,7 +181,7 @@ describe('npm test prerequisites that cannot be had', () => {
       assert.ok(err instanceof Unmet)
       assert.equal(
         err.line(),
-        'prerequisite  chromium    missing chromium, curl, jq: run: sudo apt-get update && sudo apt-get install -y chromium curl jq (or point CHROMIUM_PATH at a Chromium)',
+        'prerequisite  chromium    missing chromium, curl, jq, python3: run: sudo apt-get update && sudo apt-get install -y chromium curl jq python3 (or point CHROMIUM_PATH at a Chromium)',
       )
       return true
     })
