@@ -17,7 +17,7 @@ What a trading bot needs, in the order it needs it:
 
 Settings (environment): KEY (required), BASE, SERIES, PAGE_SIZE (history page, default 100),
 HISTORY_PAGES (at most this many pages, default: all), STOP_AFTER_S (stop streaming after this many
-seconds; default: until interrupted). SIGTERM or Ctrl-C stops it with a summary line.
+seconds, checked as events arrive; default: until interrupted). SIGTERM or Ctrl-C stops it with a summary.
 """
 
 import http.client
@@ -202,7 +202,7 @@ def follow_stream():
                         events += 1
                         print(f"{event_id} {name} {describe_event(name, data)}")
                         if deadline is not None and time.monotonic() >= deadline:
-                            break
+                            return events, connections, duplicates
                 reason = "the server ended the stream"
             except ApiError:
                 raise
