@@ -111,3 +111,71 @@ describe('createClient on 429', () => {
     assert.deepEqual(slept, [])
   })
 })
+
+describe('the stream reader', () => {
+  const frame = (id: string, ticker: string) =>
+    `event: contest.opened\nid: ${id}\ndata: ${JSON.stringify({ ticker })}\n\n`
+  const sse = (text: string) =>
+    new Response(text, { status: 200, headers: { 'content-type': 'text/event-stream' } })
+
+  function scripted(answers: (() => Response)[]) {
+    const lastEventIds: (string | null)[] = []
+    const slept: number[] = []
+    const client = createClient({
+      baseUrl: 'http://signals.test',
+      apiKey: 'cs_k',
+      fetch: async (_input, init) => {
+        lastEventIds.push(new Headers(init?.headers).get('last-event-id'))
+        const next = answers.shift()
+        if (!next) throw new TypeError('fetch failed')
+        return next()
+      },
+      sleep: async (ms) => {
+        slept.push(ms)
+      },
+    })
+    return { client, lastEventIds, slept }
+  }
+
+  it('reconnects after the end of a response with Last-Event-ID, after the server’s retry delay', async () => {
+    const { client, lastEventIds, slept } = scripted([
+      () => sse(`retry: 1500\n\n${frame('e-1', 'A')}${frame('e-2', 'B')}`),
+      () => sse(frame('e-3', 'C')),
+    ])
+    const abort = new AbortController()
+    const stream = client.stream({ series: 'KX', signal: abort.signal })
+    const ids: (string | null)[] = []
+    for await (const e of stream) {
+      ids.push(e.id)
+      if (ids.length === 3) abort.abort()
+    }
+    assert.deepEqual(ids, ['e-1', 'e-2', 'e-3'])
+    assert.deepEqual(lastEventIds, [null, 'e-2'])
+    assert.ok(slept[0]! >= 1500 && slept[0]! < 1750, `waited ${slept[0]}`)
+    assert.equal(stream.lastEventId, 'e-3')
+  })
+
+  it('resumes from a saved id, and stops at an abort even inside one chunk of many events', async () => {
+    const { client, lastEventIds } = scripted([() => sse(`${frame('e-8', 'A')}${frame('e-9', 'B')}`)])
+    const abort = new AbortController()
+    const seen: string[] = []
+    for await (const e of client.stream({ series: 'KX', lastEventId: 'e-7', signal: abort.signal })) {
+      seen.push(e.id!)
+      abort.abort()
+    }
+    assert.deepEqual(seen, ['e-8'])
+    assert.deepEqual(lastEventIds, ['e-7'])
+  })
+
+  it('ends with ApiError on a refused key rather than retrying', async () => {
+    const { client } = scripted([
+      () => Response.json({ title: 'Unauthorized', status: 401 }, { status: 401 }),
+    ])
+    await assert.rejects(
+      (async () => {
+        for await (const _ of client.stream({ series: 'KX' })) assert.fail('no event expected')
+      })(),
+      (err) => err instanceof ApiError && err.status === 401,
+    )
+  })
+})

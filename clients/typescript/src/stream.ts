@@ -78,6 +78,8 @@ export function openContestStream(settings: Settings, opts: StreamOptions): Cont
             const { value, done } = await reader.read()
             if (done) break
             for (const frame of parser.feed(decoder.decode(value, { stream: true }))) {
+              // one chunk may hold many events (the snapshot on connect): stop at the abort, not after
+              if (signal?.aborted) return
               if (!EVENT_NAMES.has(frame.event)) continue
               let data: unknown
               try {
