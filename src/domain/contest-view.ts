@@ -2,6 +2,7 @@
 // the HTTP responses and the stream's event data so both always say the same thing.
 import type { Contest, Signal } from './contest.ts'
 import { toVenueRefsView, type VenueRefsView } from './venue-refs.ts'
+import type { RealVenueName } from './venues.ts'
 
 export type SignalView = {
   ticker: string
@@ -21,7 +22,7 @@ export type ContestView = {
   strike_price_dollars: number | null
   settled_side: Contest['settledSide']
   settled_price_dollars: number | null
-  venue: 'kalshi' | 'polymarket' | null
+  venue: RealVenueName | null
   venue_refs: VenueRefsView | null
   signals: SignalView[]
 }

@@ -2,8 +2,10 @@
 // own client (Kalshi's SDK, Polymarket's CLOB client) to trade the contest without a second look-up.
 // Registered by $id like the other shared shapes, so the document lists each once.
 import { Type } from 'typebox'
+import { type RealVenueName, SERIES_PREFIXES } from '../domain/venues.ts'
 
-export const VENUE_NAMES = ['kalshi', 'polymarket'] as const
+/** The venues a contest may name: the real ones (the simulator presents Kalshi's market). */
+const VENUE_NAMES = Object.keys(SERIES_PREFIXES) as RealVenueName[]
 
 export const KalshiRefsSchema = Type.Object(
   {
@@ -38,7 +40,7 @@ export const PolymarketRefsSchema = Type.Object(
 
 /** The two members a contest gains, each always sent (null when unknown), as the other nullable fields. */
 export const contestVenueMembers = {
-  venue: Type.Unsafe<(typeof VENUE_NAMES)[number] | null>({
+  venue: Type.Unsafe<RealVenueName | null>({
     anyOf: [{ type: 'string', enum: [...VENUE_NAMES] }, { type: 'null' }],
     description:
       'The venue the contest trades on. The simulator presents Kalshi’s market, so its contests say kalshi. Null only on a contest stored before the venue was recorded whose series names no venue.',
