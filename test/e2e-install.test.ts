@@ -1,10 +1,11 @@
 // The CLI installs and runs from an installed copy (decisions §16): Node refuses to strip types under
-// node_modules, so the package's `bin` is the JavaScript `npm pack` builds (prepack, tsconfig.build.json).
-// The tarball is installed into a temporary project (test/support/packed-install.ts) and run from
-// there, its working directory outside the repository: --version, then serve until health answers.
+// node_modules, so `npm pack` builds the JavaScript (prepack, tsconfig.build.json) that the package's
+// `bin` launcher runs there, while a checkout runs its TypeScript unbuilt. The tarball is installed
+// into a temporary project (test/support/packed-install.ts) and run from there, its working
+// directory outside the repository: --version, then serve until health answers.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdirSync, realpathSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
@@ -31,9 +32,19 @@ describe('contest-signals installed from its npm pack tarball', () => {
     tmp.remove()
   })
 
-  it('installs as JavaScript outside the repository', () => {
+  it('installs as JavaScript outside the repository, without the TypeScript of the CLI', () => {
     assert.ok(!realpathSync(installed).startsWith(REPO_ROOT))
-    assert.equal(realpathSync(bin), path.join(realpathSync(installed), 'dist/cli/main.js'))
+    assert.equal(realpathSync(bin), path.join(realpathSync(installed), 'bin/contest-signals.js'))
+    assert.ok(existsSync(path.join(installed, 'dist/cli/main.js')))
+    assert.ok(!existsSync(path.join(installed, 'src/cli')))
+  })
+
+  it('runs its TypeScript unbuilt from a checkout, through the same launcher', async () => {
+    const { stdout } = await run(path.join(REPO_ROOT, 'bin/contest-signals.js'), ['--version'], {
+      cwd: REPO_ROOT,
+      env: nodeEnv(),
+    })
+    assert.equal(stdout.trim(), `contest-signals ${VERSION}`)
   })
 
   it('answers --version through its bin link', async () => {
