@@ -12,7 +12,13 @@ const WEB = path.join(ROOT, 'web')
 const DOMAIN = path.join(ROOT, 'src/domain')
 
 /** Domain modules the dashboard imports (their own imports follow automatically). */
-const DASHBOARD_DOMAIN_ENTRIES = ['backtest.ts', 'contest-view.ts', 'venue-windows.ts', 'venues.ts']
+const DASHBOARD_DOMAIN_ENTRIES = [
+  'backtest.ts',
+  'contest-view.ts',
+  'venue-refs.ts',
+  'venue-windows.ts',
+  'venues.ts',
+]
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,11 +1,11 @@
 // chromium (the browser tests, driven by playwright-core, which downloads no browser), curl and jq
-// (the README's curl walkthrough), promtool (the alert rules in deploy/, from Debian's `prometheus`):
-// found on the PATH, installed with apt-get when missing and the run may (root), else named with the
-// command that installs them.
+// (the README's curl walkthrough), python3 (the Python example, examples/python), promtool (the
+// alert rules in deploy/, from Debian's `prometheus`): found on the PATH, installed with apt-get when
+// missing and the run may (root), else named with the command that installs them.
 import { isExecutable, lastLine, onPath, run } from './programs.ts'
 import { begin, say, Unmet } from './report.ts'
 
-const TOOLS = ['chromium', 'curl', 'jq', 'promtool'] as const
+const TOOLS = ['chromium', 'curl', 'jq', 'python3', 'promtool'] as const
 
 /** The Debian package that brings a tool, where its name is not the tool's. */
 const PACKAGE: Partial<Record<string, string>> = { promtool: 'prometheus' }

@@ -116,6 +116,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // P(up) before any pooling with the venue's mid (decisions §15): internal, null on older rows
     sql: 'ALTER TABLE signals ADD COLUMN model_alone_up REAL;',
   },
+  {
+    version: 4,
+    name: 'venue references',
+    // where each contest trades and the venue's references (decisions §16): null on rows written
+    // before, which read back with the venue their series names and no references (row-mapping.ts)
+    sql: `
+      ALTER TABLE contests ADD COLUMN venue TEXT CHECK (venue IN ('kalshi', 'polymarket'));
+      ALTER TABLE contests ADD COLUMN venue_refs TEXT;
+    `,
+  },
 ]
 
 /**
