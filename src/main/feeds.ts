@@ -234,7 +234,7 @@ export function createPolymarketVenueFor(
 async function startRecorder(
   config: FeedSettings,
   dir: string,
-  deps: { wallClock: Clock; logger: Logger },
+  deps: Pick<FeedDeps, 'wallClock' | 'logger' | 'spotKeepMinutes'>,
 ): Promise<TapeRecorder> {
   const recorder = createTapeRecorder({
     dir,
@@ -245,6 +245,7 @@ async function startRecorder(
     clock: deps.wallClock,
     logger: deps.logger,
     origin: `recorded by contest-signals ${VERSION} on ${hostname()}`,
+    ...(deps.spotKeepMinutes ? { closesKept: deps.spotKeepMinutes } : {}),
   })
   try {
     await mkdir(dir, { recursive: true })
