@@ -86,7 +86,7 @@ export type ReplaySummary = {
   reached: number
   wallMs: number
   /** set when the tape went bad part-way: what was wrong, and where the replay stopped */
-  stopped: { line: number | null; problem: string } | null
+  stopped: { file: string | null; line: number | null; problem: string } | null
 }
 
 type Counts = Pick<ReplaySummary, 'opened' | 'settled' | 'voided' | 'signals'>
@@ -219,7 +219,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       }
       return summary(null)
     } catch (err) {
-      if (err instanceof TapeError) return summary({ line: err.line, problem: err.problem })
+      if (err instanceof TapeError) return summary({ file: err.file, line: err.line, problem: err.problem })
       throw err
     } finally {
       await engine.stop()
