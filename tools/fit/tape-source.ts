@@ -8,14 +8,14 @@ import { MINUTE_MS } from '../../src/domain/contest.ts'
 import { spanMeanOfCloses } from '../../src/domain/price-history.ts'
 import { liveContestFor } from '../../src/engine/contest-steps.ts'
 import { DEFAULT_READING_MAX_LATE_MS, observeReadingInputs, stampedCloses } from '../../src/engine/reading.ts'
-import { createPolymarketTapeVenue } from '../../src/feeds/tape/polymarket-tape-venue.ts'
 import { createReplayClock } from '../../src/feeds/tape/replay-clock.ts'
 import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../../src/feeds/tape/tape-spot-feed.ts'
-import { createTapeVenue } from '../../src/feeds/tape/tape-venue.ts'
 import { spotKeepMinutes } from '../../src/main/spot-history.ts'
+import { venueKind } from '../../src/main/venue-kinds.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { TapeHeader, TapeRecord } from '../../src/tape/tape-format.ts'
+import { TapeError } from '../../src/tape/tape-reader.ts'
 import { openTapeSet } from '../../src/tape/tape-set.ts'
 import { type FitReading, type FitSource, observerModel } from './fit-source.ts'
 
@@ -109,8 +109,9 @@ async function tapeReadings(
   try {
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
     const venueOptions = { series: header.series, clock, logger: quiet, player: () => player }
-    const venue =
-      header.venue === 'polymarket' ? createPolymarketTapeVenue(venueOptions) : createTapeVenue(venueOptions)
+    const kind = venueKind(header.venue)
+    if (!kind) throw new TapeError(1, `unknown venue "${header.venue}"`, set.files[0] ?? null)
+    const venue = kind.createTapeVenue(venueOptions)
     const feed = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: SPOT_MAX_AGE_MS,
