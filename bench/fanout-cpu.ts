@@ -6,11 +6,13 @@
 // FANOUT_FRAME_BYTES go to each side in turn (ABAB…, 20 ms apart); each is timed from the listener's
 // call to the next loop turn (the writes and the uncorks in between) with process.cpuUsage(). Prints µs
 // of CPU per event, per stream, for both, and their ratio; with FANOUT_PROFILE=1 the server runs
-// with --cpu-prof (under bench/results/fanout-prof/) and the top self-time functions are printed;
+// with --cpu-prof (into a temp directory) and the top self-time functions are printed;
 // FANOUT_ONLY=hub or bare sends the events to that side alone, for a profile of one side.
 import { fork } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import { type AddressInfo, connect, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep, setImmediate as turn } from 'node:timers/promises'
 import type { StoredEvent } from '../src/domain/events.ts'
@@ -129,7 +131,7 @@ async function runServer(): Promise<void> {
 
 async function runParent(): Promise<void> {
   const self = import.meta.filename
-  const profileDir = path.join(import.meta.dirname, 'results', 'fanout-prof')
+  const profileDir = mkdtempSync(path.join(tmpdir(), 'cs-fanout-prof-'))
   const profiling = process.env.FANOUT_PROFILE === '1'
   const client = fork(self, ['client'])
   const server = fork(self, ['server'], {
