@@ -30,6 +30,8 @@ export type MemoryReading = {
   rssKiB: number | null
   /** heapUsed + external (array buffers included) after the collection, null if the probe did not answer */
   liveKiB: number | null
+  /** process.memoryUsage() just before the probe's collection (bytes), when the probe answered */
+  beforeCollection?: Record<string, number>
 }
 
 export type BenchServiceOptions = {
@@ -188,16 +190,22 @@ export async function readMemory(pid: number, file: string): Promise<MemoryReadi
     return { rssKiB: null, liveKiB: null } // the service is gone; the caller finds out from alive()
   }
   let liveKiB: number | null = null
+  let beforeCollection: Record<string, number> | undefined
   for (let waited = 0; waited < 5000 && liveKiB === null; waited += 20) {
     await sleep(20)
     try {
-      const usage = JSON.parse(readFileSync(file, 'utf8')) as { heapUsed: number; external: number }
+      const usage = JSON.parse(readFileSync(file, 'utf8')) as {
+        heapUsed: number
+        external: number
+        beforeCollection?: Record<string, number>
+      }
       liveKiB = (usage.heapUsed + usage.external) / 1024
+      beforeCollection = usage.beforeCollection
     } catch {
       // not written yet
     }
   }
-  return { rssKiB: readRssKiB(pid), liveKiB }
+  return { rssKiB: readRssKiB(pid), liveKiB, ...(beforeCollection ? { beforeCollection } : {}) }
 }
 
 function readRssKiB(pid: number): number | null {
