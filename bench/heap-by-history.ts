@@ -3,15 +3,16 @@
 // load (BENCH_HEAP_REQUESTS reads, default 3,000, over the hot URLs and contests by ticker), then a
 // full GC, its RSS and live heap, and a heap snapshot summed by constructor (heap-snapshot.ts). Prints
 // each store's biggest constructors and the ones that grew most from the first store to the last;
-// writes bench/results/heap-by-history.json. Snapshots are kept under BENCH_HEAP_DIR when set.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// writes bench/results/heap-by-history.json. Snapshots are kept under BENCH_HEAP_DIR when set;
+// BENCH_HEAP_NODE_OPTIONS adds Node options to both services (V8 heap sizes, to compare).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type ConstructorTotal, totalsByConstructor } from './heap-snapshot.ts'
+import { loadHistoryReads } from './history-load.ts'
 import { runScript } from './script.ts'
-import { startBenchService } from './service.ts'
+import { type ProcMemory, readProcMemory, startBenchService } from './service.ts'
 
-const SERIES = 'KXBTC15M'
 const days = (process.env.BENCH_HEAP_DAYS ?? '1,30').split(',').map(Number)
 const requests = Number(process.env.BENCH_HEAP_REQUESTS ?? 3000)
 const keepDir = process.env.BENCH_HEAP_DIR
@@ -28,14 +29,6 @@ type StoreFigure = {
   liveMiB: number
   top: ConstructorTotal[]
 }
-type ProcMemory = { rssMiB: number; anonMiB: number; fileMiB: number }
-
-function procMemory(pid: number): ProcMemory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0)
-  return { rssMiB: kib('VmRSS') / 1024, anonMiB: kib('RssAnon') / 1024, fileMiB: kib('RssFile') / 1024 }
-}
-
 async function measure(backfillDays: number): Promise<StoreFigure> {
   const dir = keepDir ?? path.join(tmpdir(), `cs-heap-${process.pid}`)
   mkdirSync(dir, { recursive: true })
@@ -44,27 +37,13 @@ async function measure(backfillDays: number): Promise<StoreFigure> {
     simSpeed: 1,
     backfillDays,
     memoryProbe: true,
+    ...(process.env.BENCH_HEAP_NODE_OPTIONS ? { nodeOptions: process.env.BENCH_HEAP_NODE_OPTIONS } : {}),
     env: { BENCH_HEAP_SNAPSHOT_FILE: snapshot, TRUST_PROXY: '127.0.0.1' },
   })
   try {
-    const ready = procMemory(service.pid)
-    const headers = { Authorization: `Bearer ${service.key}` }
-    const history = (await (
-      await fetch(`${service.url}/v1/contests?series=${SERIES}&limit=100`, { headers })
-    ).json()) as { contests: { ticker: string }[] }
-    const tickers = history.contests.map((c) => c.ticker)
-    const urls = [
-      `/v1/contests?series=${SERIES}&limit=100`,
-      `/v1/contests/active?series=${SERIES}`,
-      ...tickers.map((t) => `/v1/contests/${t}`),
-    ]
-    for (let i = 0; i < requests; i++) {
-      const res = await fetch(`${service.url}${urls[i % urls.length]}`, {
-        headers: { ...headers, 'X-Forwarded-For': `11.0.${(i >> 8) & 255}.${i & 255}` },
-      })
-      await res.arrayBuffer()
-    }
-    const afterLoad = procMemory(service.pid)
+    const ready = readProcMemory(service.pid)
+    await loadHistoryReads(service, requests)
+    const afterLoad = readProcMemory(service.pid)
     const memory = await service.memory()
     const top = totalsByConstructor(snapshot)
     if (keepDir === undefined) rmSync(snapshot, { force: true })

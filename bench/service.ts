@@ -47,6 +47,8 @@ export type BenchServiceOptions = {
   cli?: string
   /** stdout, the access log included, appended to a file (as a log collector would take it) */
   logToFile?: boolean
+  /** more Node options (NODE_OPTIONS), e.g. V8's heap sizes (bench:heap's BENCH_HEAP_NODE_OPTIONS) */
+  nodeOptions?: string
 }
 
 /**
@@ -78,10 +80,13 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
     ...opts.env,
     ...(opts.memoryProbe
       ? {
-          NODE_OPTIONS: `--expose-gc --import ${pathToFileURL(MEMORY_PROBE).href}`,
+          NODE_OPTIONS:
+            `--expose-gc --import ${pathToFileURL(MEMORY_PROBE).href} ${opts.nodeOptions ?? ''}`.trim(),
           BENCH_MEMORY_FILE: memoryFile,
         }
-      : {}),
+      : opts.nodeOptions
+        ? { NODE_OPTIONS: opts.nodeOptions }
+        : {}),
   }
   const proc = startProcess(['serve'], env, {
     ...(opts.fileLimit === undefined ? {} : { fileLimit: opts.fileLimit }),
@@ -206,6 +211,20 @@ export async function readMemory(pid: number, file: string): Promise<MemoryReadi
     }
   }
   return { rssKiB: readRssKiB(pid), liveKiB, ...(beforeCollection ? { beforeCollection } : {}) }
+}
+
+/** VmRSS and its anonymous and file-backed parts (/proc), in MiB; zeros off Linux. */
+export type ProcMemory = { rssMiB: number; anonMiB: number; fileMiB: number }
+
+export function readProcMemory(pid: number): ProcMemory {
+  let status = ''
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  } catch {
+    // not Linux, or the process is gone
+  }
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0)
+  return { rssMiB: kib('VmRSS') / 1024, anonMiB: kib('RssAnon') / 1024, fileMiB: kib('RssFile') / 1024 }
 }
 
 function readRssKiB(pid: number): number | null {
