@@ -5,9 +5,10 @@
 // each store's biggest constructors and the ones that grew most from the first store to the last;
 // writes bench/results/heap-by-history.json. Snapshots are kept under BENCH_HEAP_DIR when set;
 // BENCH_HEAP_NODE_OPTIONS adds Node options to both services (V8 heap sizes, to compare).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { type ConstructorTotal, totalsByConstructor } from './heap-snapshot.ts'
 import { loadHistoryReads } from './history-load.ts'
 import { runScript } from './script.ts'
@@ -45,6 +46,10 @@ async function measure(backfillDays: number): Promise<StoreFigure> {
     await loadHistoryReads(service, requests)
     const afterLoad = readProcMemory(service.pid)
     const memory = await service.memory()
+    for (let waited = 0; !existsSync(snapshot); waited += 200) {
+      if (waited > 120_000) throw new Error(`no heap snapshot written to ${snapshot}`)
+      await sleep(200)
+    }
     const top = totalsByConstructor(snapshot)
     if (keepDir === undefined) rmSync(snapshot, { force: true })
     return {

@@ -16,8 +16,9 @@ if (file && collect) {
     collect()
     collect()
     const usage = { ...process.memoryUsage(), beforeCollection }
-    if (snapshotFile) writeHeapSnapshot(snapshotFile)
     writeFileSync(`${file}.tmp`, JSON.stringify(usage))
     renameSync(`${file}.tmp`, file)
+    // After the reading, which it would skew; renamed into place once whole.
+    if (snapshotFile) renameSync(writeHeapSnapshot(`${snapshotFile}.tmp`), snapshotFile)
   })
 }
