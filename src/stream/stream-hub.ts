@@ -72,10 +72,11 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   let closed = false
 
   /**
-   * Writes one frame; a client that has stopped reading is cut off (see checkQueue). Once the head
-   * is out, frames go straight to the socket, already in the response's chunk framing (`chunk`, made
-   * once per event by the fan-out, or here): `res.write` would frame each one again, cork the socket
-   * and queue an uncork for the next tick, per subscriber and per event.
+   * Writes one frame; a client that has stopped reading is cut off (see checkQueue). The fan-out and
+   * the keep-alives pass `chunk`, the frame already in HTTP/1.1 chunk framing (made once per event):
+   * it goes straight to the socket, where `res.write` would frame it again, cork the socket and queue
+   * an uncork for the next tick, per subscriber and per event. The opening (retry, snapshot, replay)
+   * goes through `res`, whose 'drain' a replay waits for.
    */
   function write(sub: Subscriber, frame: Buffer, chunk: Buffer | null = null): boolean {
     const { res, socket } = sub
@@ -83,12 +84,12 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
     let flowing: boolean
     let queued: number
     try {
-      if (socket === null) {
+      if (chunk === null || socket === null) {
         flowing = res.write(frame)
         queued = res.writableLength
       } else {
         if (socket.destroyed) return false
-        flowing = socket.write(sub.chunked ? (chunk ?? chunkOf(frame)) : frame)
+        flowing = socket.write(sub.chunked ? chunk : frame)
         queued = socket.writableLength
       }
     } catch (err) {

@@ -43,16 +43,14 @@ export function createStreamOpener(deps: StreamOpenerDeps) {
 
   /** Waits until the client has taken what is queued, or the stream is gone. */
   function drained(sub: Subscriber): Promise<void> {
-    // Frames written straight to the socket make the socket, not the response, signal the drain.
-    const queue = sub.socket ?? sub.res
     return new Promise((resolve) => {
       const resume = (): void => {
-        queue.off('drain', resume)
+        sub.res.off('drain', resume)
         sub.res.off('close', resume)
         sub.drainWait = null
         resolve()
       }
-      queue.on('drain', resume)
+      sub.res.on('drain', resume)
       sub.res.on('close', resume)
       sub.drainWait = { ticks: 0, resume }
     })
