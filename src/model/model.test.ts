@@ -35,6 +35,7 @@ function flatParams(overrides: Partial<ModelV2Params> = {}): ModelV2Params {
     nu: 1_000,
     basis: { samples: 4, shrink: 1, variance: 0 },
     pool: [],
+    book: { spreadPower: 1, agePower: 1 },
     training: { source: 'sandbox', seeds: [], days: 0, from: '', readings: 0 },
     ...overrides,
   })
