@@ -10,6 +10,7 @@ import { liveContestFor } from '../../src/engine/contest-steps.ts'
 import { DEFAULT_READING_MAX_LATE_MS, observeReadingInputs, stampedCloses } from '../../src/engine/reading.ts'
 import { createPolymarketTapeVenue } from '../../src/feeds/tape/polymarket-tape-venue.ts'
 import { createReplayClock } from '../../src/feeds/tape/replay-clock.ts'
+import { withRecordedIndex } from '../../src/feeds/tape/tape-index-feed.ts'
 import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../../src/feeds/tape/tape-spot-feed.ts'
 import { createTapeVenue } from '../../src/feeds/tape/tape-venue.ts'
@@ -111,16 +112,22 @@ async function tapeReadings(
     const venueOptions = { series: header.series, clock, logger: quiet, player: () => player }
     const venue =
       header.venue === 'polymarket' ? createPolymarketTapeVenue(venueOptions) : createTapeVenue(venueOptions)
-    const feed = createTapeSpotFeed({
+    const proxy = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: SPOT_MAX_AGE_MS,
       clock,
       logger: quiet,
       keepMinutes: spotKeepMinutes(observerModel),
     })
+    // as the replay does: a keyed recording's index prints are the spot
+    const feed = withRecordedIndex(proxy, { maxAgeMs: SPOT_MAX_AGE_MS, clock })
     const sink = (record: TapeRecord): boolean => {
       if (record.k === 'spot' || record.k === 'closes') {
-        feed.take(record)
+        proxy.take(record)
+        return false
+      }
+      if (record.k === 'index') {
+        feed.takeIndex(record)
         return false
       }
       if (record.k === 'market' || record.k === 'exchange') return venue.take(record)
