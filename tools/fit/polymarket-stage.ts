@@ -1,8 +1,9 @@
 // Stage D of model v2's fit: Polymarket's own pool with its book, and the error of the engine's own
 // strike estimate, both from that venue's readings (a Polymarket tape: the sandbox's, or recorded).
 // Nothing here needs a hidden truth (decisions §15): the strike error is measured at window edges,
-// where the venue's published price to beat (its final price of the window before) meets the proxy's
-// own mean over the same seconds — the estimate the engine makes while the strike is unpublished.
+// where the venue's final price of a window (the next window's price to beat, finalPrice(N) =
+// priceToBeat(N + 1)) meets the proxy's own mean over the same seconds — the estimate the engine
+// makes while the strike is unpublished.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import { estimateBasis } from '../../src/model/basis.ts'
 import { type BookEvidence, bookEvidence } from '../../src/model/book-pool.ts'
@@ -76,6 +77,14 @@ export async function fitPolymarket(
     const v = settlementVariance(at, r.expiresAt, level, noBasis, averagingMs).variance
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
     edges.push(...r.inputs.basisSamples)
+    // the window's final price is the next window's price to beat: an edge at the close, beside the
+    // proxy's mean over the same minute — the estimate the engine makes of the next strike
+    if (r.realisedBasis !== null && r.settledPriceDollars !== null)
+      edges.push({
+        opensAt: r.expiresAt,
+        strikeDollars: r.settledPriceDollars,
+        proxyMeanDollars: r.settledPriceDollars + r.realisedBasis,
+      })
     contests.add(r.ticker)
     pending.push({ r, v, basis })
   })

@@ -141,7 +141,10 @@ async function tapeReadings(
       maxLateMs: DEFAULT_READING_MAX_LATE_MS,
       basisCache: new Map(),
     }
-    const pending = new Map<string, Omit<FitReading, 'settledSide' | 'realisedBasis'>[]>()
+    const pending = new Map<
+      string,
+      Omit<FitReading, 'settledSide' | 'realisedBasis' | 'settledPriceDollars'>[]
+    >()
     const stop = until + SETTLEMENT_WAIT_MS
     let readAt = Number.NEGATIVE_INFINITY
 
@@ -162,7 +165,12 @@ async function tapeReadings(
             : null
         const settledSide = result.kind === 'settled' ? result.side : null
         for (const r of readings)
-          each({ ...r, settledSide, realisedBasis: r.minute === 14 ? realised : null })
+          each({
+            ...r,
+            settledSide,
+            realisedBasis: r.minute === 14 ? realised : null,
+            settledPriceDollars: r.minute === 14 && realised !== null ? result.priceDollars : null,
+          })
       }
     }
 
