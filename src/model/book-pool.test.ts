@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../domain/price-history.ts'
 import type { BookState, ModelInputs } from '../domain/reading-model.ts'
-import { bookEvidence, bookWeight, logitOf } from './book-pool.ts'
+import { bookEvidence, bookReading, bookWeight, logitOf } from './book-pool.ts'
 import { V2_PARAMS } from './models.ts'
 import { settlementMeanProbability } from './settlement-mean-model.ts'
 
@@ -78,11 +78,18 @@ const STEP_BOUND = 0.02
 
 describe('the book in the pool', () => {
   it('reads a lone ask as its limit: a missing side is an ask of 100 ¢, so P(up) ≤ the up ask', () => {
-    assert.deepEqual(bookEvidence(fresh(30, null), 5 * MINUTE), { mid: 0.15, spread: 0.3, staleShare: 0 })
-    assert.deepEqual(bookEvidence(fresh(30, 100), 5 * MINUTE), bookEvidence(fresh(30, null), 5 * MINUTE))
+    const lone = bookEvidence(fresh(30, null), 5 * MINUTE)
+    assert.deepEqual(lone, { lower: 0, upper: 0.3, spread: 0.3, staleShare: 0 })
+    assert.deepEqual(bookEvidence(fresh(30, 100), 5 * MINUTE), lone)
+    // what it says given the model: the bound, and nothing where the model is inside it
+    assert.equal(bookReading(0.6, lone!), 0.3)
+    assert.equal(bookReading(0.2, lone!), 0.2)
+    // a 20/80 book is no evidence for 50 %; a one-tick book reads its mid whatever the model says
+    assert.equal(bookReading(0.7, bookEvidence(fresh(80, 80), MINUTE)!), 0.7)
+    assert.equal(bookReading(0.9, bookEvidence(fresh(50, 50), MINUTE)!), 0.5)
     // the real contests' one-sided minute: up decided, a 0.1 ¢ down ask alone
     const decided = bookEvidence(fresh(null, 0.1), MINUTE)
-    assert.ok(decided && Math.abs(decided.mid - 0.9995) < 1e-12 && Math.abs(decided.spread - 0.001) < 1e-12)
+    assert.ok(decided && Math.abs(decided.lower - 0.999) < 1e-12 && decided.upper === 1)
     assert.equal(bookEvidence(fresh(null, null), MINUTE), null)
   })
 

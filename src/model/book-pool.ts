@@ -1,7 +1,6 @@
-// Pooling the model with the venue's book (docs/model.md, "Pooling with the book"; issue 29): the
-// book is evidence on P(up) worth as much as its state says. A wide book says little, an old one says
-// what was true when it was quoted, and a one-sided book says what its one side says — never the
-// crowd's full view. The weight is continuous in the book's prices and age, so the published
+// Pooling the model with the venue's book (docs/model.md, "The model" 7; issue 29): the book is
+// evidence on P(up) worth as much as its state says. A wide book says little, an old one says what
+// was true when it was quoted, and a one-sided book says what its one side says — a bound. The weight is continuous in the book's prices and age, so the published
 // probability never jumps when a side appears or vanishes.
 import type { BookState } from '../domain/reading-model.ts'
 import type { BookWeighting, PoolBucket } from './params.ts'
@@ -15,25 +14,37 @@ export function logitOf(q: number): number {
 }
 
 /**
- * What a book says of P(up): the interval [1 − down ask, up ask] it quotes, its centre and its width,
- * and the share of the remaining time that passed since it was quoted. A side without an ask is its
- * limit, an ask of 100 ¢: an up ask of a alone says P(up) ≤ a (the interval [0, a]), exactly what a
- * two-sided book becomes as its down ask climbs to 100 ¢. Null when neither side has an ask.
+ * What a book says of P(up): the interval [1 − down ask, up ask] it quotes, its width, and the share
+ * of the remaining time that passed since it was quoted. A side without an ask is its limit, an ask
+ * of 100 ¢: an up ask of a alone says P(up) ≤ a (the interval [0, a]), exactly what a two-sided book
+ * becomes as its down ask climbs to 100 ¢. Null when neither side has an ask.
  */
-export type BookEvidence = { mid: number; spread: number; staleShare: number }
+export type BookEvidence = { lower: number; upper: number; spread: number; staleShare: number }
 
 export function bookEvidence(book: BookState, msLeft: number): BookEvidence | null {
   if (book.upAskCents === null && book.downAskCents === null) return null
-  const upper = (book.upAskCents ?? 100) / 100
-  const lower = 1 - (book.downAskCents ?? 100) / 100
+  let upper = (book.upAskCents ?? 100) / 100
+  let lower = 1 - (book.downAskCents ?? 100) / 100
+  // a crossed book (a tick of rounding) is as narrow as a book gets: its centre
+  if (lower > upper) lower = upper = (lower + upper) / 2
   const age = Math.max(0, book.ageMs)
   const left = Math.max(0, msLeft)
   return {
-    mid: (upper + lower) / 2,
-    // a crossed book (a tick of rounding) is as narrow as a book gets
-    spread: Math.min(1, Math.max(0, upper - lower)),
+    lower,
+    upper,
+    spread: upper - lower,
     staleShare: age + left > 0 ? age / (age + left) : 0,
   }
+}
+
+/**
+ * The book's reading of P(up) given the model's: the model's probability where the book's interval
+ * allows it, else the interval's nearer end. A book says only that P(up) lies between its bid and
+ * its ask: a 20/80 book is no evidence for 50 %, and a lone up ask at a only that P(up) ≤ a. A book
+ * one tick wide reads its mid, whatever the model says.
+ */
+export function bookReading(model: number, e: BookEvidence): number {
+  return Math.min(e.upper, Math.max(e.lower, model))
 }
 
 /**
@@ -46,11 +57,12 @@ export function bookWeight(e: BookEvidence, w: BookWeighting): number {
 }
 
 /**
- * The published P(up): with weight 1, the fitted pool logit p = a + b·logit(model) + c·logit(mid);
- * with weight 0, the model alone; in between, the straight line between the two in log-odds.
+ * The published P(up): with weight 1, the fitted pool logit p = a + b·logit(model) + c·logit(the
+ * book's reading); with weight 0, the model alone; in between, the straight line between the two in
+ * log-odds. Every part moves continuously with the asks, so a side vanishing is no jump.
  */
 export function poolWithBook(model: number, e: BookEvidence, bucket: PoolBucket, w: BookWeighting): number {
-  return poolAtWeight(model, e.mid, bucket, bookWeight(e, w))
+  return poolAtWeight(model, bookReading(model, e), bucket, bookWeight(e, w))
 }
 
 export function poolAtWeight(

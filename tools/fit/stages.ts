@@ -3,7 +3,13 @@
 // (decisions §15: no fitted quantity needs a hidden truth). Pure arithmetic on gathered data.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import type { MinuteClose } from '../../src/domain/price-history.ts'
-import { type BookEvidence, bookWeight, logitOf, poolAtWeight } from '../../src/model/book-pool.ts'
+import {
+  type BookEvidence,
+  bookReading,
+  bookWeight,
+  logitOf,
+  poolAtWeight,
+} from '../../src/model/book-pool.ts'
 import {
   type BookWeighting,
   MINUTE_GROUPS,
@@ -289,12 +295,21 @@ export function fitPool(
   modelP: (o: FitObservation) => number,
   log: (msg: string) => void,
 ): PoolFit {
-  type Row = { lm: number; lmid: number; book: BookEvidence; y: number; left: number; model: number }
+  type Row = {
+    lm: number
+    lmid: number
+    mid: number
+    book: BookEvidence
+    y: number
+    left: number
+    model: number
+  }
   const rows: Row[] = []
   for (const o of obs) {
     if (o.book === null) continue
     const model = modelP(o)
-    rows.push({ lm: logitOf(model), lmid: logitOf(o.book.mid), book: o.book, y: o.y, left: o.left, model })
+    const mid = bookReading(model, o.book)
+    rows.push({ lm: logitOf(model), lmid: logitOf(mid), mid, book: o.book, y: o.y, left: o.left, model })
   }
   const byBucket = POOL_BUCKETS.map(([from, to]) => ({
     from,
@@ -324,7 +339,7 @@ export function fitPool(
           mid: round(beta[2], 4),
         }
         rs.forEach((r, i) => {
-          loss += logLoss(poolAtWeight(r.model, r.book.mid, bucket, w[i]!), r.y)
+          loss += logLoss(poolAtWeight(r.model, r.mid, bucket, w[i]!), r.y)
         })
         n += rs.length
         pool.push(bucket)
@@ -343,7 +358,7 @@ export function fitPool(
     let after = 0
     for (const r of rs) {
       before += logLoss(r.model, r.y)
-      after += logLoss(poolAtWeight(r.model, r.book.mid, bucket, bookWeight(r.book, fit.book)), r.y)
+      after += logLoss(poolAtWeight(r.model, r.mid, bucket, bookWeight(r.book, fit.book)), r.y)
     }
     log(
       `pool ${from}–${to} min left: ${JSON.stringify(bucket)} (log loss ${(before / rs.length).toFixed(5)} → ${(after / rs.length).toFixed(5)} over ${rs.length})`,
