@@ -26,10 +26,11 @@ import { unitStudentTCdf } from '../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../src/model/variance.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import type { FitSource } from './fit/fit-source.ts'
-import { fitBook, fitPolymarket } from './fit/polymarket-stage.ts'
+import { fitPolymarket } from './fit/polymarket-stage.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
 import {
   type FitObservation,
+  fitBook,
   fitPool,
   fitSeasonal,
   fitTails,

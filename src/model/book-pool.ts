@@ -2,7 +2,7 @@
 // evidence on P(up) worth as much as its state says. A wide book says little, an old one says what
 // was true when it was quoted, and a one-sided book says what its one side says — a bound. The weight is continuous in the book's prices and age, so the published
 // probability never jumps when a side appears or vanishes.
-import type { BookState } from '../domain/reading-model.ts'
+import type { BookState, ModelInputs } from '../domain/reading-model.ts'
 import type { BookWeighting, PoolBucket } from './params.ts'
 
 /** Logits are taken no closer to 0 and 1 than this: a decided model and a 0.1 ¢ mid stay finite. */
@@ -11,6 +11,13 @@ export const POOL_LOGIT_BOUND = 1e-4
 export function logitOf(q: number): number {
   const c = Math.min(1 - POOL_LOGIT_BOUND, Math.max(POOL_LOGIT_BOUND, q))
   return Math.log(c / (1 - c))
+}
+
+/** The book a reading saw, or for a caller that knows only the mid, a fresh book of no width at it. */
+export function bookStateOf(input: Pick<ModelInputs, 'book' | 'midProbability'>): BookState | null {
+  if (input.book) return input.book
+  const mid = input.midProbability
+  return mid === null ? null : { upAskCents: mid * 100, downAskCents: 100 - mid * 100, ageMs: 0 }
 }
 
 /**

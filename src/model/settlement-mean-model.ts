@@ -1,9 +1,9 @@
 // Model v2: the probability that the venue's settlement quantity (the mean of 60 one-second index
 // prints before the close, rounded to cents) is at least the strike, from what the engine observed at
 // the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
-import type { BookState, ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
+import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { estimateBasis } from './basis.ts'
-import { bookEvidence, poolWithBook } from './book-pool.ts'
+import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { unitStudentTCdf } from './student-t.ts'
 import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
@@ -48,7 +48,7 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
         ? 1
         : 0
   const msLeft = input.expiresAt - input.spotObservedAt
-  const book = input.book ?? midOnlyBook(input.midProbability)
+  const book = bookStateOf(input)
   const evidence = book ? bookEvidence(book, msLeft) : null
   const buckets = venuePool?.pool ?? p.pool
   const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
@@ -63,11 +63,6 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
     sigmaPerMinute: v.sigmaPerMinute,
     effectiveMinutes: v.effectiveMinutes,
   }
-}
-
-/** A caller that knows only the mid: a fresh book of no width at it. */
-function midOnlyBook(mid: number | null): BookState | null {
-  return mid === null ? null : { upAskCents: mid * 100, downAskCents: 100 - mid * 100, ageMs: 0 }
 }
 
 /** Closes model v2 reads: a day, so the slow level sees a whole daily cycle. */

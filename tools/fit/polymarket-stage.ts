@@ -6,24 +6,12 @@
 // makes while the strike is unpublished.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import { estimateBasis } from '../../src/model/basis.ts'
-import { type BookEvidence, bookEvidence } from '../../src/model/book-pool.ts'
 import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
 import { scaledReturns } from '../../src/model/returns.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
 import type { FitReading, FitSource } from './fit-source.ts'
-import { type FitObservation, fitPool } from './stages.ts'
-
-/** What a reading's book said, as the model reads it. */
-export function fitBook(r: Pick<FitReading, 'inputs' | 'expiresAt'>): BookEvidence | null {
-  const { book, midProbability } = r.inputs
-  const state =
-    book ??
-    (midProbability === null
-      ? null
-      : { upAskCents: midProbability * 100, downAskCents: 100 - midProbability * 100, ageMs: 0 })
-  return state ? bookEvidence(state, r.expiresAt - r.inputs.spotObservedAt) : null
-}
+import { type FitObservation, fitBook, fitPool } from './stages.ts'
 
 /** A strike of the venue beside the proxy's own mean over its window: one window edge. */
 export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDollars: number }

@@ -3,9 +3,12 @@
 // (decisions §15: no fitted quantity needs a hidden truth). Pure arithmetic on gathered data.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import type { MinuteClose } from '../../src/domain/price-history.ts'
+import type { ModelInputs } from '../../src/domain/reading-model.ts'
 import {
   type BookEvidence,
+  bookEvidence,
   bookReading,
+  bookStateOf,
   bookWeight,
   logitOf,
   poolAtWeight,
@@ -241,6 +244,12 @@ export function fitVarianceDynamics(
     }
   }
   return { variance: best.variance, qlike: best.loss / points.length, points: points.length }
+}
+
+/** What a reading's book said, as the model reads it. */
+export function fitBook(r: { inputs: ModelInputs; expiresAt: number }): BookEvidence | null {
+  const state = bookStateOf(r.inputs)
+  return state ? bookEvidence(state, r.expiresAt - r.inputs.spotObservedAt) : null
 }
 
 /** One reading as stage C prices it: its centre and variance before the scale, and what it saw. */
