@@ -7,6 +7,7 @@ import type { ReadingModel } from '../domain/reading-model.ts'
 import { createEngine } from '../engine/engine.ts'
 import type { SkipReason } from '../engine/reading.ts'
 import { createReplayClock } from '../feeds/tape/replay-clock.ts'
+import { withRecordedIndex } from '../feeds/tape/tape-index-feed.ts'
 import { createTapePlayer, type TapePlayer } from '../feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../feeds/tape/tape-spot-feed.ts'
 import type { Clock } from '../ports/clock.ts'
@@ -143,18 +144,23 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
     const venueOptions = { series, clock, logger, player: () => player }
     const venue = kind.createTapeVenue(venueOptions)
-    const feed = createTapeSpotFeed({
+    const proxy = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: opts.spotMaxAgeMs,
       clock,
       logger,
       keepMinutes: spotKeepMinutes(opts.model),
     })
+    // a keyed recording's BRTI prints are the spot while fresh, as they were live
+    const feed = withRecordedIndex(proxy, { maxAgeMs: opts.spotMaxAgeMs, clock })
     const sink = (record: TapeRecord): boolean => {
       switch (record.k) {
         case 'spot':
         case 'closes':
-          feed.take(record)
+          proxy.take(record)
+          return false
+        case 'index':
+          feed.takeIndex(record)
           return false
         case 'market':
         case 'exchange':

@@ -9,6 +9,7 @@ import { spanMeanOfCloses } from '../../src/domain/price-history.ts'
 import { liveContestFor } from '../../src/engine/contest-steps.ts'
 import { DEFAULT_READING_MAX_LATE_MS, observeReadingInputs, stampedCloses } from '../../src/engine/reading.ts'
 import { createReplayClock } from '../../src/feeds/tape/replay-clock.ts'
+import { withRecordedIndex } from '../../src/feeds/tape/tape-index-feed.ts'
 import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../../src/feeds/tape/tape-spot-feed.ts'
 import { spotKeepMinutes } from '../../src/main/spot-history.ts'
@@ -112,16 +113,22 @@ async function tapeReadings(
     const kind = venueKind(header.venue)
     if (!kind) throw new TapeError(1, `unknown venue "${header.venue}"`, set.files[0] ?? null)
     const venue = kind.createTapeVenue(venueOptions)
-    const feed = createTapeSpotFeed({
+    const proxy = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: SPOT_MAX_AGE_MS,
       clock,
       logger: quiet,
       keepMinutes: spotKeepMinutes(observerModel),
     })
+    // as the replay does: a keyed recording's index prints are the spot
+    const feed = withRecordedIndex(proxy, { maxAgeMs: SPOT_MAX_AGE_MS, clock })
     const sink = (record: TapeRecord): boolean => {
       if (record.k === 'spot' || record.k === 'closes') {
-        feed.take(record)
+        proxy.take(record)
+        return false
+      }
+      if (record.k === 'index') {
+        feed.takeIndex(record)
         return false
       }
       if (record.k === 'market' || record.k === 'exchange') return venue.take(record)
@@ -135,7 +142,10 @@ async function tapeReadings(
       maxLateMs: DEFAULT_READING_MAX_LATE_MS,
       basisCache: new Map(),
     }
-    const pending = new Map<string, Omit<FitReading, 'settledSide' | 'realisedBasis'>[]>()
+    const pending = new Map<
+      string,
+      Omit<FitReading, 'settledSide' | 'realisedBasis' | 'settledPriceDollars'>[]
+    >()
     const stop = until + SETTLEMENT_WAIT_MS
     let readAt = Number.NEGATIVE_INFINITY
 
@@ -156,7 +166,12 @@ async function tapeReadings(
             : null
         const settledSide = result.kind === 'settled' ? result.side : null
         for (const r of readings)
-          each({ ...r, settledSide, realisedBasis: r.minute === 14 ? realised : null })
+          each({
+            ...r,
+            settledSide,
+            realisedBasis: r.minute === 14 ? realised : null,
+            settledPriceDollars: r.minute === 14 && realised !== null ? result.priceDollars : null,
+          })
       }
     }
 
