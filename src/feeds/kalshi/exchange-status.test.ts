@@ -23,6 +23,43 @@ describe('parseExchangeStatus', () => {
     )
   })
 
+  it('lets the crypto engine’s own flags decide when the venue lists one per engine', () => {
+    const engines = (
+      crypto: Record<string, unknown>,
+      other = { exchange_index: 1, trading_active: true },
+    ) => ({
+      exchange_active: true,
+      trading_active: true,
+      exchange_index_statuses: [other, crypto],
+    })
+    const trading = (body: unknown) => {
+      const status = parseExchangeStatus(body)
+      assert.ok(status.ok)
+      return status.value.tradingActive
+    }
+    // the crypto engine paused alone: the top-level flags still say trading
+    assert.equal(trading(engines({ exchange_index: 2, exchange_active: true, trading_active: false })), false)
+    // the index as a string, or only the name (the entry's shape is uncertain)
+    assert.equal(trading(engines({ exchange_index: '2', trading_active: false })), false)
+    assert.equal(trading(engines({ name: 'Crypto', trading_active: false })), false)
+    assert.equal(trading(engines({ exchange_index: 2, exchange_active: false, trading_active: true })), false)
+    // another engine paused, and the top level with it: the crypto engine still trades
+    assert.equal(
+      trading({
+        exchange_active: true,
+        trading_active: false,
+        exchange_index_statuses: [
+          { exchange_index: 1, trading_active: false },
+          { exchange_index: 2, trading_active: true },
+        ],
+      }),
+      true,
+    )
+    // no readable crypto entry: the top-level flags, as without the list
+    assert.equal(trading(engines({ exchange_index: 3, trading_active: false })), true)
+    assert.equal(trading({ ...engines({ exchange_index: 2 }), trading_active: false }), false)
+  })
+
   it('names the missing flag', () => {
     assert.deepEqual(parseExchangeStatus({ exchange_active: true }), { ok: false, field: 'trading_active' })
     assert.deepEqual(parseExchangeStatus('down'), { ok: false, field: 'exchange_status' })

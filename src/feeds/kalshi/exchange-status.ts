@@ -23,16 +23,57 @@ export type ExchangeSchedule = {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** `GET /exchange/status` (also sent with a 500, 503 or 504, as the venue's OpenAPI lists). */
+/**
+ * The matching engine KXBTC15M trades on (venue facts §1.13, §2.3): crypto events live on
+ * `exchange_index` 2, which the venue names "Crypto".
+ */
+export const CRYPTO_EXCHANGE_INDEX = 2
+
+/**
+ * The crypto engine's entry of `exchange_index_statuses[]`. The entry's exact shape is not in the
+ * reference [U], so every plausible form is taken: the index as a number or a numeric string, or
+ * only the name "Crypto" (any case); flags as booleans. null when no entry names the engine.
+ */
+function cryptoEngineEntry(list: unknown): Record<string, unknown> | null {
+  if (!Array.isArray(list)) return null
+  for (const entry of list) {
+    if (!isRecord(entry)) continue
+    const index = entry.exchange_index
+    const byIndex =
+      (typeof index === 'number' || (typeof index === 'string' && index.trim() !== '')) &&
+      Number(index) === CRYPTO_EXCHANGE_INDEX
+    const name = entry.name ?? entry.exchange_name
+    const byName = index === undefined && typeof name === 'string' && name.trim().toLowerCase() === 'crypto'
+    if (byIndex || byName) return entry
+  }
+  return null
+}
+
+/**
+ * `GET /exchange/status` (also sent with a 500, 503 or 504, as the venue's OpenAPI lists). With one
+ * entry per matching engine in `exchange_index_statuses[]`, the crypto engine's own flags decide:
+ * a pause of that engine alone pauses KXBTC15M, a pause of another engine does not. Without the
+ * list (or without a readable crypto entry) the top-level flags do, as before.
+ */
 export function parseExchangeStatus(body: unknown): Parsed<ExchangeStatus> {
   if (!isRecord(body)) return malformed('exchange_status')
   if (typeof body.trading_active !== 'boolean') return malformed('trading_active')
   if (typeof body.exchange_active !== 'boolean') return malformed('exchange_active')
   const resume = body.exchange_estimated_resume_time
-  const resumeAt = resume === undefined || resume === null ? null : parseRfc3339(resume)
+  const engine = cryptoEngineEntry(body.exchange_index_statuses)
+  const flags =
+    engine !== null && typeof engine.trading_active === 'boolean'
+      ? {
+          exchangeActive:
+            typeof engine.exchange_active === 'boolean' ? engine.exchange_active : body.exchange_active,
+          tradingActive: engine.trading_active,
+          resume: engine.exchange_estimated_resume_time ?? resume,
+        }
+      : { exchangeActive: body.exchange_active, tradingActive: body.trading_active, resume }
+  const resumeAt = flags.resume === undefined || flags.resume === null ? null : parseRfc3339(flags.resume)
   return parsed({
-    exchangeActive: body.exchange_active,
-    tradingActive: body.trading_active && body.exchange_active,
+    exchangeActive: flags.exchangeActive,
+    tradingActive: flags.tradingActive && flags.exchangeActive,
     resumeAt,
   })
 }
