@@ -91,9 +91,10 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
         'trading',
         'the market itself still says active',
       )
-      // the schedule is read once an hour: the one read at start had no window, so this pause is not
-      // known as scheduled yet; a venue restarted inside it would know
-      assert.equal(w.venue.status().check, 'paused')
+      // the schedule read at start had no window: trading stopping makes the venue read it again, so a
+      // pause announced minutes before it began is known as scheduled (health stays ok)
+      assert.deepEqual([w.venue.status().check, w.venue.status().scheduledPause], ['paused', true])
+      assert.equal(w.requestsTo('/exchange/schedule').length, 2)
 
       w.kalshi.setExchangeStatus({ exchange_active: true, trading_active: true })
       await w.polls(2)

@@ -169,6 +169,10 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
             },
             status.value.tradingActive ? 'kalshi trading active' : 'kalshi trading paused',
           )
+        // trading just stopped: a pause announced minutes ago is not in the hourly copy, so the
+        // schedule is read again now rather than calling a planned pause an outage
+        if (exchange?.status.tradingActive !== false && !status.value.tradingActive)
+          scheduleAt = Number.NEGATIVE_INFINITY
         exchange = { status: status.value, at: clock.now() }
         tap?.exchange?.(body)
       } else if (reply.ok) rejected('exchange_status', status.field)
