@@ -12,12 +12,17 @@ export type ExchangeStatus = {
   resumeAt: number | null
 }
 
-/** A weekly template of sessions in ET minutes of the day, valid between two instants. */
+/**
+ * A weekly template of sessions in ET minutes of the day, valid between two instants. A session's
+ * close may pass 1440: one that crosses midnight runs on into the next day.
+ */
 type StandardHours = { from: number; to: number; sessions: ReadonlyMap<string, Array<[number, number]>> }
 
 export type ExchangeSchedule = {
   standardHours: StandardHours[]
   maintenance: Array<{ from: number; to: number }>
+  /** standard-hours templates left out because a session did not parse (their days say nothing) */
+  unreadableTemplates: number
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -79,6 +84,7 @@ export function parseExchangeStatus(body: unknown): Parsed<ExchangeStatus> {
 }
 
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const
+const DAY_MINUTES = 24 * 60
 const HHMM = /^(\d{2}):(\d{2})$/
 
 function minuteOfDay(text: unknown): number | null {
@@ -86,38 +92,54 @@ function minuteOfDay(text: unknown): number | null {
   const m = HHMM.exec(text)
   if (!m) return null
   const minutes = Number(m[1]) * 60 + Number(m[2])
-  return minutes <= 24 * 60 ? minutes : null
+  return Number(m[2]) < 60 && minutes <= DAY_MINUTES ? minutes : null
+}
+
+/**
+ * One session as a span of minutes. A close at `00:00` or `24:00` is the end of the day; a close
+ * before the open crosses midnight (its close lands past 1440). null when either time does not parse.
+ */
+function sessionSpan(session: unknown): [number, number] | null {
+  if (!isRecord(session)) return null
+  const open = minuteOfDay(session.open_time)
+  const close = minuteOfDay(session.close_time)
+  if (open === null || close === null || open >= DAY_MINUTES) return null
+  if (close === 0 || close === DAY_MINUTES) return [open, DAY_MINUTES]
+  return close > open ? [open, close] : [open, close + DAY_MINUTES]
 }
 
 /**
  * `GET /exchange/schedule`. How the venue lists the Thursday pause is undocumented (venue facts §1.13
- * [U]), so both forms are read: maintenance windows, and sessions that leave the pause out. Sessions
- * that do not parse are skipped; only a body without the schedule object is malformed.
+ * [U]), so both forms are read: maintenance windows, and sessions that leave the pause out. A
+ * template with a session that does not parse is left out whole (and counted): a day with a session
+ * missing would otherwise read as closed at every minute, and real outages as scheduled. Only a body
+ * without the schedule object is malformed.
  */
 export function parseSchedule(body: unknown): Parsed<ExchangeSchedule> {
   if (!isRecord(body) || !isRecord(body.schedule)) return malformed('schedule')
   const { standard_hours: hours, maintenance_windows: windows } = body.schedule
   const standardHours: StandardHours[] = []
+  let unreadableTemplates = 0
   for (const entry of Array.isArray(hours) ? hours : []) {
     if (!isRecord(entry)) continue
     const from = parseRfc3339(entry.start_time)
     const to = parseRfc3339(entry.end_time)
     if (from === null || to === null) continue
     const sessions = new Map<string, Array<[number, number]>>()
+    let readable = true
     for (const day of DAYS) {
       const list = entry[day]
       // a day the template does not give is unknown, not closed: nothing is inferred from it
       if (!Array.isArray(list)) continue
-      const spans: Array<[number, number]> = []
-      for (const session of list) {
-        if (!isRecord(session)) continue
-        const open = minuteOfDay(session.open_time)
-        const close = minuteOfDay(session.close_time)
-        if (open !== null && close !== null) spans.push([open, close])
-      }
-      sessions.set(day, spans)
+      const spans = list.map(sessionSpan)
+      if (spans.some((span) => span === null)) readable = false
+      sessions.set(
+        day,
+        spans.filter((span) => span !== null),
+      )
     }
-    standardHours.push({ from, to, sessions })
+    if (readable) standardHours.push({ from, to, sessions })
+    else unreadableTemplates++
   }
   const maintenance: ExchangeSchedule['maintenance'] = []
   for (const w of Array.isArray(windows) ? windows : []) {
@@ -126,7 +148,7 @@ export function parseSchedule(body: unknown): Parsed<ExchangeSchedule> {
     const to = parseRfc3339(w.end_datetime)
     if (from !== null && to !== null && to > from) maintenance.push({ from, to })
   }
-  return parsed({ standardHours, maintenance })
+  return parsed({ standardHours, maintenance, unreadableTemplates })
 }
 
 const EASTERN = new Intl.DateTimeFormat('en-US', {
@@ -164,5 +186,10 @@ export function isScheduledPause(schedule: ExchangeSchedule | null, at: number):
   if (!template) return false
   const { day, minute } = easternClock(at)
   const sessions = template.sessions.get(day)
-  return sessions !== undefined && !sessions.some(([open, close]) => minute >= open && minute < close)
+  if (sessions === undefined) return false
+  const open = (spans: ReadonlyArray<[number, number]> | undefined, m: number) =>
+    spans?.some(([from, to]) => m >= from && m < to) === true
+  // a session of the day before that crossed midnight is still open
+  const dayBefore = DAYS[(DAYS.indexOf(day as (typeof DAYS)[number]) + 6) % 7]
+  return !open(sessions, minute) && !open(template.sessions.get(dayBefore ?? day), minute + DAY_MINUTES)
 }

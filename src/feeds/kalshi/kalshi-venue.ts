@@ -140,6 +140,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   let exchange: { status: ExchangeStatus; at: number } | null = null
   let schedule: ExchangeSchedule | null = null
   let scheduleAt = Number.NEGATIVE_INFINITY
+  let scheduleUnreadableLogged = false
   // quotes: the start of the current run of unparseable books (null after a good one), and the last
   let quotesFailingSince: number | null = null
   let lastQuoteFailureAt: number | null = null
@@ -189,6 +190,13 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     if (!parsedSchedule.ok) return rejected('exchange_schedule', parsedSchedule.field)
     schedule = parsedSchedule.value
     scheduleAt = clock.now()
+    if (schedule.unreadableTemplates > 0 && !scheduleUnreadableLogged) {
+      scheduleUnreadableLogged = true
+      logger.warn(
+        { venue: 'kalshi', templates: schedule.unreadableTemplates },
+        'kalshi schedule has sessions that do not parse; their hours are not taken as scheduled pauses',
+      )
+    }
   }
 
   function tradingPaused(): boolean {
