@@ -163,7 +163,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
 })
 
 describe('Kalshi on the real venue › safe settlement', () => {
-  it('settles once, on finalized: not on determined', async () => {
+  it('settles once, on finalized: not on determined, nor on amended', async () => {
     const m = makeMarket({ ...window(-16), status: 'closed', floorStrike: 68_000 })
     const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(m) })
     try {
@@ -171,12 +171,15 @@ describe('Kalshi on the real venue › safe settlement', () => {
       await w.polls(2)
       assert.equal((await w.venue.market(m.ticker, NOW))?.phase, 'closed')
       assert.equal(await w.venue.result(m.ticker, NOW), null, 'determined can still be disputed')
-      w.kalshi.updateMarket(m.ticker, { status: 'finalized', settlement_value_dollars: '1.0000' })
+      w.kalshi.updateMarket(m.ticker, { status: 'amended', result: 'no', expiration_value: '67900.00' })
+      await w.polls(2)
+      assert.equal(await w.venue.result(m.ticker, NOW), null, 'amended restarts the settlement timer')
+      w.kalshi.updateMarket(m.ticker, { status: 'finalized', settlement_value_dollars: '0.0000' })
       await w.polls(2)
       assert.deepEqual(await w.venue.result(m.ticker, NOW), {
         kind: 'settled',
-        side: 'up',
-        priceDollars: 68_100,
+        side: 'down',
+        priceDollars: 67_900,
       })
     } finally {
       await w.close()
