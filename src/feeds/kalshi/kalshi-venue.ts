@@ -25,7 +25,7 @@ import {
 import { parseDollarsMillionths } from './fixed-point.ts'
 import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
 import type { KalshiSocket, LifecycleEvent } from './kalshi-socket.ts'
-import { createMarketBook, type MarketBook, toVenueMarket } from './market-book.ts'
+import { createMarketBook, type MarketBook, seriesOfTicker, toVenueMarket } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
 import { phaseForStatus } from './market-status.ts'
 import { asksFromOrderbook } from './orderbook.ts'
@@ -290,6 +290,9 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     const { ticker } = event
     switch (event.eventType) {
       case 'created':
+        // the channel cannot be filtered and carries every Kalshi market: other series' openings are
+        // dropped here, silently, rather than warned about one by one (thousands a day)
+        if (seriesOfTicker(opts.series, ticker) === null) return
         if (book.get(ticker) || event.openAt === null || event.closeAt === null) return
         book.ingest(
           {
