@@ -266,6 +266,49 @@ describe('Kalshi on the real venue › health that tells the truth', () => {
     }
   })
 
+  it('says malformed after books broken for 3 reading minutes at the engine’s cadence, JSON or not', async () => {
+    for (const broken of ['fields', 'not json'] as const) {
+      const t0 = Math.floor(Date.now() / MINUTE) * MINUTE
+      let now = t0
+      const m = makeMarket({
+        openTime: t0 - MINUTE,
+        closeTime: t0 + 14 * MINUTE,
+        status: 'active',
+        floorStrike: 68_000,
+      })
+      const w = await startKalshiVenueWorld({
+        seed: (k) => {
+          k.addMarket(m)
+          k.setOrderbook(m.ticker, { yes: [['0.40', 'lots']], no: [['0.5500', '10.00']] })
+        },
+        // the default threshold (3 minutes); polls may fail meanwhile
+        venue: { wallClock: { now: () => now }, downAfterMs: 3_600_000, maxAttempts: 1 },
+      })
+      try {
+        if (broken === 'not json')
+          w.kalshi.answerAll({ status: 200, body: '{"orderbook_fp": {"yes_dollars": [' })
+        const checks: string[] = []
+        // the engine asks in the first seconds of each reading minute, every 2 s while it retries
+        for (let minute = 0; minute < 3; minute++) {
+          for (let s = 0; s <= 10; s += 2) {
+            now = t0 + minute * MINUTE + s * 1000
+            assert.equal(await w.venue.quote(m.ticker, now), null)
+          }
+          now = t0 + minute * MINUTE + 30_000
+          checks.push(w.venue.status().check ?? 'ok')
+        }
+        assert.deepEqual(checks, ['ok', 'ok', 'malformed'], broken)
+        // it holds through the minutes without a reading, then ends with the run
+        now = t0 + 5 * MINUTE
+        assert.equal(w.venue.status().check, 'malformed', broken)
+        now = t0 + 6 * MINUTE
+        assert.equal(w.venue.status().check, 'ok', broken)
+      } finally {
+        await w.close()
+      }
+    }
+  })
+
   it('counts a malformed market by endpoint and field', async () => {
     const w = await startKalshiVenueWorld({
       seed: (k) => {

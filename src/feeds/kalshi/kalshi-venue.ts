@@ -84,6 +84,7 @@ export type KalshiTap = {
 const ORDERBOOK_ATTEMPTS = 2
 /** results the WebSocket announced, kept for at most this many markets */
 const ANNOUNCED_KEPT = 100
+const MINUTE_MS = 60_000
 /** An exchange status older than this says nothing about now (several missed polls). */
 const EXCHANGE_STATUS_TTL_MS = 60_000
 
@@ -95,6 +96,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   const orderbookMinIntervalMs = opts.orderbookMinIntervalMs ?? 2_000
   const downAfterMs = opts.downAfterMs ?? 60_000
   const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
+  // (at least two: one broken minute is not yet a pattern)
+  const brokenMinutesNeeded = Math.max(2, Math.ceil(malformedAfterMs / MINUTE_MS))
   const scheduleEveryMs = opts.scheduleEveryMs ?? 3_600_000
   const forgetAfterMs = opts.forgetAfterMs ?? 24 * 3_600_000
   const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
@@ -144,6 +147,10 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   // quotes: the start of the current run of unparseable books (null after a good one), and the last
   let quotesFailingSince: number | null = null
   let lastQuoteFailureAt: number | null = null
+  // the minutes of the current run: books are asked only in the first seconds of each reading minute,
+  // so a run measured from its first failure reached 3 minutes only at the 4th broken minute (books
+  // broken for 3 minutes left health ok)
+  const quotesFailingMinutes = new Set<number>()
 
   /**
    * `GET /exchange/status` once a poll (a few dozen bytes) and the schedule now and then. Optional:
@@ -211,8 +218,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     return (
       quotesFailingSince !== null &&
       lastQuoteFailureAt !== null &&
-      now - quotesFailingSince >= malformedAfterMs &&
-      now - lastQuoteFailureAt <= malformedAfterMs
+      now - lastQuoteFailureAt <= malformedAfterMs &&
+      (now - quotesFailingSince >= malformedAfterMs || quotesFailingMinutes.size >= brokenMinutesNeeded)
     )
   }
 
@@ -254,7 +261,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         maxAttempts: ORDERBOOK_ATTEMPTS,
       },
     )
-    if (!reply.ok) {
+    // a 2xx body that is not JSON is as unreadable as a malformed one
+    if (!reply.ok && reply.status !== 'invalid_json') {
       if (reply.status !== 'aborted')
         logger.warn(
           { venue: 'kalshi', ticker, status: reply.status, error: reply.message },
@@ -262,17 +270,25 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         )
       return null
     }
-    tap?.book(ticker, reply.body)
-    const asks = asksFromOrderbook(reply.body)
+    if (reply.ok) tap?.book(ticker, reply.body)
+    const asks = reply.ok ? asksFromOrderbook(reply.body) : ({ ok: false, field: 'json' } as const)
     const now = clock.now()
     if (!asks.ok) {
       rejected('orderbook', asks.field)
+      // a failure long after the last one starts a new run: the old one says nothing of now
+      if (lastQuoteFailureAt !== null && now - lastQuoteFailureAt > malformedAfterMs) {
+        quotesFailingSince = null
+        quotesFailingMinutes.clear()
+      }
       quotesFailingSince ??= now
       lastQuoteFailureAt = now
+      if (quotesFailingMinutes.size < brokenMinutesNeeded)
+        quotesFailingMinutes.add(Math.floor(now / MINUTE_MS))
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
       return null
     }
     quotesFailingSince = null
+    quotesFailingMinutes.clear()
     const { upAskCents, downAskCents } = asks.value
     return upAskCents === null && downAskCents === null ? null : asks.value
   }

@@ -62,6 +62,7 @@ export type PolymarketTap = {
   book(ticker: string, tokenId: string, body: unknown): void
 }
 
+const MINUTE_MS = 60_000
 /** A quote serves one reading: one retry, then the engine asks again on a later tick. */
 const BOOK_ATTEMPTS = 2
 
@@ -73,6 +74,8 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   const bookMinIntervalMs = opts.bookMinIntervalMs ?? 2_000
   const downAfterMs = opts.downAfterMs ?? 60_000
   const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
+  // (at least two: one broken minute is not yet a pattern)
+  const brokenMinutesNeeded = Math.max(2, Math.ceil(malformedAfterMs / MINUTE_MS))
   const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
   const clients: PolymarketClients = createPolymarketClients({
     gammaUrl: opts.gammaUrl,
@@ -105,6 +108,10 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   let loop: Promise<void> | null = null
   let quotesFailingSince: number | null = null
   let lastQuoteFailureAt: number | null = null
+  // the minutes of the current run: books are asked only in the first seconds of each reading minute,
+  // so a run measured from its first failure reached 3 minutes only at the 4th broken minute (books
+  // broken for 3 minutes left health ok)
+  const quotesFailingMinutes = new Set<number>()
 
   async function pollAndRecord(): Promise<void> {
     try {
@@ -139,6 +146,11 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       { token_id: tokenId },
       { signal: stop.signal, maxAttempts: BOOK_ATTEMPTS },
     )
+    if (!reply.ok && reply.status === 'invalid_json') {
+      // a 2xx body that is not JSON is as unreadable as a malformed one
+      rejected('book', 'json')
+      return { ask: null, malformed: 'json' }
+    }
     if (!reply.ok) {
       if (reply.status !== 'aborted' && reply.status !== '404')
         logger.warn(
@@ -167,9 +179,19 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     ])
     const now = clock.now()
     if (up.malformed !== null || down.malformed !== null) {
+      // a failure long after the last one starts a new run: the old one says nothing of now
+      if (lastQuoteFailureAt !== null && now - lastQuoteFailureAt > malformedAfterMs) {
+        quotesFailingSince = null
+        quotesFailingMinutes.clear()
+      }
       quotesFailingSince ??= now
       lastQuoteFailureAt = now
-    } else quotesFailingSince = null
+      if (quotesFailingMinutes.size < brokenMinutesNeeded)
+        quotesFailingMinutes.add(Math.floor(now / MINUTE_MS))
+    } else {
+      quotesFailingSince = null
+      quotesFailingMinutes.clear()
+    }
     // an answer that arrives after the end is no quote: trading has stopped (venue facts §3.1.3)
     if (now >= expiresAt || (up.ask === null && down.ask === null)) return null
     return { upAskCents: up.ask, downAskCents: down.ask }
@@ -179,8 +201,8 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     return (
       quotesFailingSince !== null &&
       lastQuoteFailureAt !== null &&
-      now - quotesFailingSince >= malformedAfterMs &&
-      now - lastQuoteFailureAt <= malformedAfterMs
+      now - lastQuoteFailureAt <= malformedAfterMs &&
+      (now - quotesFailingSince >= malformedAfterMs || quotesFailingMinutes.size >= brokenMinutesNeeded)
     )
   }
 
