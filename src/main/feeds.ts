@@ -35,6 +35,7 @@ export type FeedSettings = Pick<
   | 'polymarketGammaUrl'
   | 'polymarketClobUrl'
   | 'polymarketPollS'
+  | 'polymarketWeeklyRestart'
   | 'priceFeeds'
   | 'feedUrls'
   | 'spotMaxAgeS'
@@ -215,7 +216,10 @@ function createRealVenue(
 
 /** The Polymarket venue as the settings describe it (decisions §14). */
 export function createPolymarketVenueFor(
-  config: Pick<FeedSettings, 'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS'>,
+  config: Pick<
+    FeedSettings,
+    'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS' | 'polymarketWeeklyRestart'
+  >,
   deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
   tap?: PolymarketTap,
 ): Venue {
@@ -224,6 +228,7 @@ export function createPolymarketVenueFor(
     gammaUrl: config.polymarketGammaUrl,
     clobUrl: config.polymarketClobUrl,
     pollMs: config.polymarketPollS * 1000,
+    weeklyRestart: config.polymarketWeeklyRestart,
     wallClock: deps.wallClock,
     logger: deps.logger,
     ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),

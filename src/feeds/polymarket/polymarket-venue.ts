@@ -4,6 +4,7 @@
 // An outage delays openings, readings and results; it never invents one.
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Settlement } from '../../domain/contest.ts'
+import { inWeeklyWindow, type WeeklyWindow } from '../../domain/weekly-window.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type {
@@ -31,6 +32,12 @@ export type PolymarketVenueOptions = {
   clobUrl: string
   /** ms between the starts of two polls of Gamma (POLYMARKET_POLL_S) */
   pollMs: number
+  /**
+   * The CLOB's weekly matching-engine restart (POLYMARKET_WEEKLY_RESTART; venue facts §3.4.7): about
+   * 90 s of HTTP 425, then 2 minutes post-only, so the books' asks cannot be taken. No readings in
+   * it (a scheduled pause); null: none configured.
+   */
+  weeklyRestart?: WeeklyWindow | null
   wallClock: Clock
   logger: Logger
   telemetry?: VenueTelemetry
@@ -108,6 +115,12 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   let loop: Promise<void> | null = null
   let quotesFailingSince: number | null = null
   let lastQuoteFailureAt: number | null = null
+  // minutes in which the CLOB answered 425 (its engine restarting): the last few are enough
+  const tooEarlyMinutes = new Set<number>()
+  const minuteOf = (at: number): number => Math.floor(at / MINUTE_MS)
+  const inRestart = (at: number): boolean =>
+    (opts.weeklyRestart != null && inWeeklyWindow(opts.weeklyRestart, at)) ||
+    tooEarlyMinutes.has(minuteOf(at))
   // the minutes of the current run: books are asked only in the first seconds of each reading minute,
   // so a run measured from its first failure reached 3 minutes only at the 4th broken minute (books
   // broken for 3 minutes left health ok)
@@ -150,6 +163,12 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       // a 2xx body that is not JSON is as unreadable as a malformed one
       rejected('book', 'json')
       return { ask: null, malformed: 'json' }
+    }
+    if (!reply.ok && reply.status === '425') {
+      // the matching engine is restarting (HTTP 425 Too Early): this minute's readings pause
+      if (tooEarlyMinutes.size >= 10) tooEarlyMinutes.delete(tooEarlyMinutes.values().next().value as number)
+      tooEarlyMinutes.add(minuteOf(clock.now()))
+      return { ask: null, malformed: null }
     }
     if (!reply.ok) {
       if (reply.status !== 'aborted' && reply.status !== '404')
@@ -238,9 +257,18 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       const now = clock.now()
       const since = lastOkAt ?? startedAt ?? now
       const state = now - since > downAfterMs ? 'down' : 'ok'
-      const check: VenueCheck = quotesMalformed(now) ? 'malformed' : state === 'down' ? 'unreachable' : 'ok'
-      return { name: 'polymarket', state, lastOkAt, check, failure: lastFailure }
+      const restarting = inRestart(now)
+      const check: VenueCheck = quotesMalformed(now)
+        ? 'malformed'
+        : restarting
+          ? 'paused'
+          : state === 'down'
+            ? 'unreachable'
+            : 'ok'
+      // the weekly restart is announced, and a 425 is the venue saying it restarts: neither is an outage
+      return { name: 'polymarket', state, lastOkAt, check, scheduledPause: restarting, failure: lastFailure }
     },
+    tradingPaused: (at: number) => inRestart(at),
     async start() {
       if (startedAt !== null) return
       startedAt = clock.now()
