@@ -19,11 +19,11 @@ import { describeFailure } from '../venue-http/json-client.ts'
 import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import { bookTop } from './clob-book.ts'
-import { type OutcomeLabel, phaseAt } from './gamma-event.ts'
+import { type OutcomeLabel, type PolymarketMarket, phaseAt } from './gamma-event.ts'
 import { createMarketTracker, type TrackerOptions } from './market-tracker.ts'
 import { createPolymarketClients, type PolymarketClients } from './polymarket-client.ts'
 import { toVenueMarket } from './venue-mapping.ts'
-import { POLYMARKET_BTC_15M } from './window-slug.ts'
+import { POLYMARKET_BTC_15M, slugForStart, WINDOW_S } from './window-slug.ts'
 
 export type PolymarketVenueOptions = {
   /** `https://gamma-api.polymarket.com` */
@@ -225,6 +225,18 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     )
   }
 
+  /**
+   * The market as the port shows it. A window's price to beat is the previous window's final price
+   * (venue facts §3.3.3), which Gamma publishes when that one resolves, often minutes into this one:
+   * used as the strike while this window's own is not published yet.
+   */
+  function venueMarketOf(market: PolymarketMarket, now: number): VenueMarket {
+    if (market.priceToBeat !== null) return toVenueMarket(market, now)
+    const previous = tracker.get(slugForStart(market.opensAt / 1000 - WINDOW_S))
+    const priceToBeat = previous?.market.finalPrice ?? null
+    return toVenueMarket(priceToBeat === null ? market : { ...market, priceToBeat }, now)
+  }
+
   /** The cached view, following the ticker until its result is known. */
   function viewOf(ticker: string) {
     tracker.follow(ticker)
@@ -237,11 +249,17 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     async marketAt(series: string, at: number): Promise<VenueMarket | null> {
       if (series !== POLYMARKET_BTC_15M) return null
       const t = tracker.liveAt(at)
-      return t ? toVenueMarket(t.market, at) : null
+      return t ? venueMarketOf(t.market, at) : null
+    },
+    // earlier windows feed the model's basis (their strikes against the proxy at their opens)
+    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
+      if (series !== POLYMARKET_BTC_15M || opensAt % (WINDOW_S * 1000) !== 0) return null
+      const t = tracker.get(slugForStart(opensAt / 1000))
+      return t ? venueMarketOf(t.market, clock.now()) : null
     },
     async market(ticker: string): Promise<VenueMarket | null> {
       const t = viewOf(ticker)
-      return t ? toVenueMarket(t.market, clock.now()) : null
+      return t ? venueMarketOf(t.market, clock.now()) : null
     },
     async result(ticker: string): Promise<Settlement | null> {
       viewOf(ticker)
