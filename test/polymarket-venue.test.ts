@@ -63,7 +63,8 @@ describe('Polymarket venue › discovery and quotes', () => {
         series: 'btc-updown-15m',
         opensAt: S * 1000,
         expiresAt: (S + 900) * 1000,
-        strikePriceDollars: null,
+        // the previous window's final price, published when it resolved: this one's price to beat
+        strikePriceDollars: 83_988.9,
         phase: 'trading',
         // what a bot trades it by (decisions §16): Gamma's ids, each token by its outcome's label
         venue: {
