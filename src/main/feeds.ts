@@ -6,7 +6,9 @@ import { hostname } from 'node:os'
 import type { Config } from '../config/config.ts'
 import { ConfigError, seriesOfVenue } from '../config/config.ts'
 import type { RealVenueName, VenueName } from '../domain/venues.ts'
+import { type IndexEntitlement, probeIndexEntitlement } from '../feeds/kalshi/index-entitlement.ts'
 import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
+import { createKalshiClient } from '../feeds/kalshi/kalshi-client.ts'
 import { createKalshiSocket, type KalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
@@ -94,7 +96,9 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
   const recorder = config.recordDir === null ? null : await startRecorder(config, config.recordDir, deps)
   const made = checked.map((c) => createRealVenue(c, config, deps, recorder))
   const venues = made.map((m) => m.member)
-  const index = made.find((m) => m.index !== null)?.index ?? null
+  const withIndex = made.find((m) => m.index !== null)
+  const index = withIndex?.index ?? null
+  const entitlement = withIndex?.entitlement
   const proxy = createSpotFeed({
     sources: config.priceFeeds,
     urls: config.feedUrls,
@@ -113,6 +117,8 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
         index,
         maxAgeMs: config.spotMaxAgeS * 1000,
         wallClock: deps.wallClock,
+        logger: deps.logger,
+        ...(entitlement ? { entitlement } : {}),
       })
     : proxy
   // one real venue goes through the same routing as several, so every run exercises it
@@ -167,7 +173,12 @@ function createRealVenue(
   config: FeedSettings,
   deps: FeedDeps,
   recorder: TapeRecorder | null,
-): { member: FeedVenue; index: KalshiSocket | null } {
+): {
+  member: FeedVenue
+  index: KalshiSocket | null
+  /** asks once whether the account may read the index (the socket's ack does not say) */
+  entitlement?: () => Promise<IndexEntitlement>
+} {
   const { name, series, credentials, seriesCheck } = checked
   const telemetry = deps.telemetry?.(name)
   if (name === 'polymarket') {
@@ -211,6 +222,21 @@ function createRealVenue(
   return {
     member: { name, venue, series, baseUrl: config.kalshiBaseUrl, seriesCheck },
     index: socket,
+    ...(credentials
+      ? {
+          entitlement: () =>
+            probeIndexEntitlement(
+              createKalshiClient({
+                baseUrl: config.kalshiBaseUrl,
+                clock: deps.wallClock,
+                logger: deps.logger,
+                signer: createRequestSigner(credentials),
+                ...(telemetry ? { telemetry } : {}),
+              }),
+              'BRTI',
+            ),
+        }
+      : {}),
   }
 }
 
