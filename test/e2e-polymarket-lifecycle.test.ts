@@ -83,12 +83,13 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
       exchanges.bitstamp.setPrice(SPOT - 0.3 + drift, SPOT + 0.1 + drift)
     }, 1000)
 
-    // the window just ended, resolved; the live one (no price to beat yet); the next one
+    // the window just ended, resolved, its final price (the live one's price to beat) not published
+    // yet; the live one (no price to beat yet); the next one
     pm.putEvent(
       resolvedGammaEvent(
         S - 900,
         'up',
-        { priceToBeat: 83_900.5, finalPrice: PRICE_TO_BEAT },
+        { priceToBeat: 83_900.5 },
         {
           upToken: '3'.repeat(76),
           downToken: '4'.repeat(76),

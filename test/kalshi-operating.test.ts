@@ -91,9 +91,10 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
         'trading',
         'the market itself still says active',
       )
-      // the schedule is read once an hour: the one read at start had no window, so this pause is not
-      // known as scheduled yet; a venue restarted inside it would know
-      assert.equal(w.venue.status().check, 'paused')
+      // the schedule read at start had no window: trading stopping makes the venue read it again, so a
+      // pause announced minutes before it began is known as scheduled (health stays ok)
+      assert.deepEqual([w.venue.status().check, w.venue.status().scheduledPause], ['paused', true])
+      assert.equal(w.requestsTo('/exchange/schedule').length, 2)
 
       w.kalshi.setExchangeStatus({ exchange_active: true, trading_active: true })
       await w.polls(2)
@@ -162,7 +163,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
 })
 
 describe('Kalshi on the real venue › safe settlement', () => {
-  it('settles once, on finalized: not on determined', async () => {
+  it('settles once, on finalized: not on determined, nor on amended', async () => {
     const m = makeMarket({ ...window(-16), status: 'closed', floorStrike: 68_000 })
     const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(m) })
     try {
@@ -170,12 +171,15 @@ describe('Kalshi on the real venue › safe settlement', () => {
       await w.polls(2)
       assert.equal((await w.venue.market(m.ticker, NOW))?.phase, 'closed')
       assert.equal(await w.venue.result(m.ticker, NOW), null, 'determined can still be disputed')
-      w.kalshi.updateMarket(m.ticker, { status: 'finalized', settlement_value_dollars: '1.0000' })
+      w.kalshi.updateMarket(m.ticker, { status: 'amended', result: 'no', expiration_value: '67900.00' })
+      await w.polls(2)
+      assert.equal(await w.venue.result(m.ticker, NOW), null, 'amended restarts the settlement timer')
+      w.kalshi.updateMarket(m.ticker, { status: 'finalized', settlement_value_dollars: '0.0000' })
       await w.polls(2)
       assert.deepEqual(await w.venue.result(m.ticker, NOW), {
         kind: 'settled',
-        side: 'up',
-        priceDollars: 68_100,
+        side: 'down',
+        priceDollars: 67_900,
       })
     } finally {
       await w.close()
@@ -259,6 +263,49 @@ describe('Kalshi on the real venue › health that tells the truth', () => {
       assert.equal(w.venue.status().check, 'ok')
     } finally {
       await w.close()
+    }
+  })
+
+  it('says malformed after books broken for 3 reading minutes at the engine’s cadence, JSON or not', async () => {
+    for (const broken of ['fields', 'not json'] as const) {
+      const t0 = Math.floor(Date.now() / MINUTE) * MINUTE
+      let now = t0
+      const m = makeMarket({
+        openTime: t0 - MINUTE,
+        closeTime: t0 + 14 * MINUTE,
+        status: 'active',
+        floorStrike: 68_000,
+      })
+      const w = await startKalshiVenueWorld({
+        seed: (k) => {
+          k.addMarket(m)
+          k.setOrderbook(m.ticker, { yes: [['0.40', 'lots']], no: [['0.5500', '10.00']] })
+        },
+        // the default threshold (3 minutes); polls may fail meanwhile
+        venue: { wallClock: { now: () => now }, downAfterMs: 3_600_000, maxAttempts: 1 },
+      })
+      try {
+        if (broken === 'not json')
+          w.kalshi.answerAll({ status: 200, body: '{"orderbook_fp": {"yes_dollars": [' })
+        const checks: string[] = []
+        // the engine asks in the first seconds of each reading minute, every 2 s while it retries
+        for (let minute = 0; minute < 3; minute++) {
+          for (let s = 0; s <= 10; s += 2) {
+            now = t0 + minute * MINUTE + s * 1000
+            assert.equal(await w.venue.quote(m.ticker, now), null)
+          }
+          now = t0 + minute * MINUTE + 30_000
+          checks.push(w.venue.status().check ?? 'ok')
+        }
+        assert.deepEqual(checks, ['ok', 'ok', 'malformed'], broken)
+        // it holds through the minutes without a reading, then ends with the run
+        now = t0 + 5 * MINUTE
+        assert.equal(w.venue.status().check, 'malformed', broken)
+        now = t0 + 6 * MINUTE
+        assert.equal(w.venue.status().check, 'ok', broken)
+      } finally {
+        await w.close()
+      }
     }
   })
 

@@ -10,6 +10,7 @@ import { createRequestSigner } from '../src/feeds/kalshi/request-signing.ts'
 import { makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
 import { startSpotWorld } from './support/spot-world.ts'
+import { venueRecording } from './support/venue-recording.ts'
 import { eventually } from './support/wait.ts'
 
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
@@ -243,6 +244,59 @@ describe('Kalshi socket › against the fixture venue', () => {
         await venue.close()
       }
     } finally {
+      await socket.close()
+      await w.close()
+    }
+  })
+
+  it('drops other series’ lifecycle events before ingest: no warning per event, its own still taken', async () => {
+    const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
+    const socket = socketFor(w.kalshi.baseUrl)
+    const recording = venueRecording()
+    const { createKalshiVenue } = await import('../src/feeds/kalshi/kalshi-venue.ts')
+    const venue = createKalshiVenue({
+      baseUrl: w.kalshi.baseUrl,
+      series: ['KXBTC15M'],
+      pollMs: 10_000,
+      wallClock: { now: () => Date.now() },
+      logger: recording.logger,
+      credentials,
+      socket,
+      maxRequestsPerSec: 100,
+    })
+    await venue.start()
+    try {
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 2,
+      )
+      const created = (ticker: string, eventTicker: string) =>
+        w.kalshi.pushWs('market_lifecycle_v2', {
+          event_type: 'created',
+          market_ticker: ticker,
+          open_ts: Math.floor(NOW / 1000) + 60,
+          close_ts: Math.floor(NOW / 1000) + 960,
+          additional_metadata: { event_ticker: eventTicker, strike_type: 'greater_or_equal' },
+        })
+      // the channel carries every market of the venue (venue facts §1.11)
+      for (let i = 0; i < 40; i++) {
+        created(`KXETH15M-26SEP261530-${i}`, 'KXETH15M-26SEP261530')
+        created(`KXBTCD-26SEP2617-T${68_000 + i * 250}`, 'KXBTCD-26SEP2617')
+      }
+      const own = 'KXBTC15M-26SEP261530-30'
+      created(own, 'KXBTC15M-26SEP261530')
+      await eventually(
+        () => venue.market(own, NOW),
+        (m) => m !== null,
+      )
+      assert.equal(await venue.market('KXETH15M-26SEP261530-0', NOW), null)
+      assert.deepEqual(
+        recording.logs.filter((l) => l.level === 'warn'),
+        [],
+        'no warning for another series’ market',
+      )
+    } finally {
+      await venue.close()
       await socket.close()
       await w.close()
     }

@@ -250,7 +250,7 @@ describe('Kalshi venue › settlement', () => {
       result: 'yes',
       expirationValue: '79,604.96',
     })
-    const no = makeMarket({ ...window(-35), status: 'amended', result: 'no', expirationValue: '68,433.05' })
+    const no = makeMarket({ ...window(-35), status: 'finalized', result: 'no', expirationValue: '68,433.05' })
     const blank = makeMarket({ ...window(-50), status: 'finalized', result: '' })
     const waiting = makeMarket({ ...window(-65), status: 'closed' })
     const disputed = makeMarket({

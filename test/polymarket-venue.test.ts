@@ -63,7 +63,8 @@ describe('Polymarket venue › discovery and quotes', () => {
         series: 'btc-updown-15m',
         opensAt: S * 1000,
         expiresAt: (S + 900) * 1000,
-        strikePriceDollars: null,
+        // the previous window's final price, published when it resolved: this one's price to beat
+        strikePriceDollars: 83_988.9,
         phase: 'trading',
         // what a bot trades it by (decisions §16): Gamma's ids, each token by its outcome's label
         venue: {
@@ -317,11 +318,14 @@ describe('Polymarket venue › faults', () => {
       assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: null, downAskCents: 46 })
       assert.deepEqual(w.rejected, [{ endpoint: 'book', field: 'asks.price' }])
       assert.equal(w.venue.status().check, 'ok', 'one bad book is no format change')
-      // every quote failing for 3 minutes on the adapter's clock (a minute apart, as readings ask)
-      for (let minute = 1; minute <= 3; minute++) {
-        w.shift(60_000)
-        await w.venue.quote(CURRENT, w.now())
-      }
+      // every quote failing in 3 reading minutes on the adapter's clock (a minute apart, as readings
+      // ask): the third is enough, though the run from its first failure spans only 2 minutes
+      w.shift(60_000)
+      await w.venue.quote(CURRENT, w.now())
+      await w.lookups(CURRENT, 1) // a poll on the moved clock: the venue itself answers
+      assert.equal(w.venue.status().check, 'ok', 'two broken minutes are not yet three')
+      w.shift(60_000)
+      await w.venue.quote(CURRENT, w.now())
       assert.equal(w.venue.status().check, 'malformed')
       w.pm.setBook(UP_TOKEN, [], [{ price: '0.55', size: '10' }])
       w.shift(2_000)

@@ -46,6 +46,31 @@ describe('createSpotFeed › minuteClosesBefore', () => {
     })
   }
 
+  for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const) {
+    it(`drops ${kind}'s newest candle while its minute is unfinished: no partial close stored`, async () => {
+      const clock = manualClock(T0 + 30_000)
+      // the exchange's current-minute candle, its "close" only the latest trade so far
+      const unfinished = { time: T0 / 1000, close: 12_345 }
+      const loaded: number[] = []
+      const w = await startSpotWorld({
+        sources: [kind],
+        wallClock: clock,
+        prepare: (ex) => ex[kind].setCandles([...hourBefore(kind), unfinished]),
+        onCloses: (_source, closes) => loaded.push(...closes.map((c) => c.minuteStart)),
+      })
+      try {
+        assert.equal((await w.feed.minuteClosesBefore(T0, 61)).length, 60)
+        // (a live price of minute T0 would hide a stored candle from closeOf: the load itself is checked)
+        assert.equal(loaded.length, 60)
+        assert.equal(Math.max(...loaded), T0 - MIN, 'the last finished minute is the newest loaded')
+        if (kind === 'bitstamp')
+          assert.ok(w.ex.bitstamp.requests.some((r) => r.query.exclude_current_candle === 'true'))
+      } finally {
+        await w.close()
+      }
+    })
+  }
+
   it('stamps each close with its minute and leaves a missing minute out', async () => {
     const clock = manualClock(T0 + 30_000)
     // minute T0 − 30 min has no candle: a gap, not a shorter return

@@ -1,9 +1,11 @@
 // The only module that reads process.env: every setting of decisions §2 parsed by its row of the
 // table (settings.ts), then the rules across settings and the defaults derived from others, every
 // problem reported at once, the result frozen.
+
 import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { type VenueName, venueOfSeries } from '../domain/venues.ts'
+import type { WeeklyWindow } from '../domain/weekly-window.ts'
 import { type Env, readSettings } from './read-settings.ts'
 import { httpUrl } from './setting-parsers.ts'
 import type { SettingName, SpotSourceName } from './settings.ts'
@@ -29,6 +31,8 @@ export type Config = Readonly<{
   polymarketGammaUrl: string
   polymarketClobUrl: string
   polymarketPollS: number
+  /** the CLOB's weekly restart, when readings pause (null: off) */
+  polymarketWeeklyRestart: WeeklyWindow | null
   /** spot sources whose fresh mids make the model's median, in the order given */
   priceFeeds: readonly SpotSourceName[]
   feedUrls: Readonly<Record<SpotSourceName, Readonly<{ ws: string; rest: string }>>>
@@ -148,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     polymarketGammaUrl: v.POLYMARKET_GAMMA_URL,
     polymarketClobUrl: v.POLYMARKET_CLOB_URL,
     polymarketPollS: v.POLYMARKET_POLL_S,
+    polymarketWeeklyRestart: v.POLYMARKET_WEEKLY_RESTART,
     priceFeeds: Object.freeze(v.PRICE_FEEDS),
     feedUrls,
     spotMaxAgeS: v.SPOT_MAX_AGE_S,

@@ -3,6 +3,7 @@
 // accepts, for the README's settings tables and .env.example (tools/settings-docs.ts).
 import { parseDateTime } from '../domain/instant.ts'
 import { VENUES, type VenueName } from '../domain/venues.ts'
+import { parseWeeklyWindow, type WeeklyWindow } from '../domain/weekly-window.ts'
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] }
 
@@ -217,4 +218,18 @@ function isIpOrCidr(s: string): boolean {
   if (!isV4 && !isV6) return false
   if (bits === undefined) return true
   return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (isV4 ? 32 : 128)
+}
+
+/** `off`, or a weekly window in New York time: `tuesday 07:00 5` (weekday, start, minutes). */
+export const weeklyWindow: Parser<WeeklyWindow | null> = {
+  accepts: '`off`, or `WEEKDAY HH:MM MINUTES` (New York time)',
+  parse: (raw, name) => {
+    if (raw.toLowerCase() === 'off') return ok(null)
+    const window = parseWeeklyWindow(raw)
+    return window
+      ? ok(window)
+      : refuse(
+          `${name}=${quoted(raw)} must be off or a weekday, a New York time and minutes, e.g. "tuesday 07:00 5"`,
+        )
+  },
 }

@@ -21,6 +21,7 @@ import {
   seed,
   text,
   venueList,
+  weeklyWindow,
   wholeNumber,
 } from './setting-parsers.ts'
 
@@ -306,6 +307,11 @@ const POLYMARKET = {
     default: '5',
     parser: secondsBetweenPolls,
     doc: 'seconds between polls of Gamma for the followed windows',
+  },
+  POLYMARKET_WEEKLY_RESTART: {
+    default: 'tuesday 07:00 5',
+    parser: weeklyWindow,
+    doc: "the CLOB's weekly matching-engine restart (about 90 s of HTTP 425, then post-only for 2 minutes): no readings in it, health `paused` (scheduled); any minute the CLOB answers 425 is paused too",
   },
 } as const satisfies Record<string, Setting>
 

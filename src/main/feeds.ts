@@ -7,7 +7,6 @@ import type { Config } from '../config/config.ts'
 import { ConfigError, seriesOfVenue } from '../config/config.ts'
 import type { VenueName } from '../domain/venues.ts'
 import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
-import type { KalshiSocket } from '../feeds/kalshi/kalshi-socket.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
@@ -16,7 +15,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { PriceFeed, SeriesCheck, Venue, VenueTelemetry } from '../ports/venue.ts'
 import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
-import { type Credentials, type VenueKind, venueKind } from './venue-kinds.ts'
+import { type Credentials, type LiveVenue, type VenueKind, venueKind } from './venue-kinds.ts'
 import { VERSION } from './version.ts'
 
 export type FeedSettings = Pick<
@@ -31,6 +30,7 @@ export type FeedSettings = Pick<
   | 'polymarketGammaUrl'
   | 'polymarketClobUrl'
   | 'polymarketPollS'
+  | 'polymarketWeeklyRestart'
   | 'priceFeeds'
   | 'feedUrls'
   | 'spotMaxAgeS'
@@ -92,7 +92,9 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
   const recorder = config.recordDir === null ? null : await startRecorder(config, config.recordDir, deps)
   const made = checked.map((c) => createRealVenue(c, config, deps, recorder))
   const venues = made.map((m) => m.member)
-  const index = made.find((m) => m.index !== null)?.index ?? null
+  const withIndex = made.find((m) => m.index !== null)
+  const index = withIndex?.index ?? null
+  const entitlement = withIndex?.entitlement
   const proxy = createSpotFeed({
     sources: config.priceFeeds,
     urls: config.feedUrls,
@@ -111,6 +113,8 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
         index,
         maxAgeMs: config.spotMaxAgeS * 1000,
         wallClock: deps.wallClock,
+        logger: deps.logger,
+        ...(entitlement ? { entitlement } : {}),
       })
     : proxy
   // one real venue goes through the same routing as several, so every run exercises it
@@ -155,7 +159,7 @@ function createRealVenue(
   config: FeedSettings,
   deps: FeedDeps,
   recorder: TapeRecorder | null,
-): { member: FeedVenue; index: KalshiSocket | null } {
+): Pick<LiveVenue, 'index' | 'entitlement'> & { member: FeedVenue } {
   const { kind, series, credentials, seriesCheck } = checked
   const telemetry = deps.telemetry?.(kind.name)
   const live = kind.createLive(
@@ -168,6 +172,7 @@ function createRealVenue(
   return {
     member: { name: kind.name, venue: live.venue, series, baseUrl: live.baseUrl, seriesCheck },
     index: live.index,
+    ...(live.entitlement ? { entitlement: live.entitlement } : {}),
   }
 }
 

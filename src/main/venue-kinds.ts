@@ -3,6 +3,9 @@
 // venue for its tapes, the simulator's tape in its shapes, its public history, and its words. The one
 // place a real venue's name is switched on: a new venue is one more entry here.
 import type { RealVenueName } from '../domain/venues.ts'
+import type { WeeklyWindow } from '../domain/weekly-window.ts'
+import { type IndexEntitlement, probeIndexEntitlement } from '../feeds/kalshi/index-entitlement.ts'
+import { createKalshiClient } from '../feeds/kalshi/kalshi-client.ts'
 import { createKalshiSocket, type KalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
@@ -43,6 +46,7 @@ export type VenueKindSettings = {
   polymarketGammaUrl: string
   polymarketClobUrl: string
   polymarketPollS: number
+  polymarketWeeklyRestart: WeeklyWindow | null
 }
 
 export type Credentials = { keyId: string; privateKeyPem: string }
@@ -54,7 +58,13 @@ export type LiveDeps = {
 }
 
 /** A real venue's live adapter, where it is reached, and the settlement index it streams, if any. */
-export type LiveVenue = { venue: Venue; baseUrl: string; index: KalshiSocket | null }
+export type LiveVenue = {
+  venue: Venue
+  baseUrl: string
+  index: KalshiSocket | null
+  /** asks once whether the account may read the index (the socket's ack does not say) */
+  entitlement?: () => Promise<IndexEntitlement>
+}
 
 export type SimTapeRequest = Omit<SimTapeOptions, 'series'> & { series: readonly string[] }
 
@@ -136,7 +146,26 @@ const kalshi: VenueKind = {
         ? { tap: { market: recorder.market, book: recorder.book, exchange: recorder.exchange } }
         : {}),
     })
-    return { venue, baseUrl: settings.kalshiBaseUrl, index: socket }
+    return {
+      venue,
+      baseUrl: settings.kalshiBaseUrl,
+      index: socket,
+      ...(credentials
+        ? {
+            entitlement: () =>
+              probeIndexEntitlement(
+                createKalshiClient({
+                  baseUrl: settings.kalshiBaseUrl,
+                  clock: deps.wallClock,
+                  logger: deps.logger,
+                  signer: createRequestSigner(credentials),
+                  ...(telemetry ? { telemetry } : {}),
+                }),
+                'BRTI',
+              ),
+          }
+        : {}),
+    }
   },
   createTapeVenue,
   simTapeHeader: (opts) => simTapeHeader(opts),
@@ -191,7 +220,10 @@ const polymarket: VenueKind = {
 
 /** The Polymarket venue as the settings describe it (decisions §14). */
 export function createPolymarketVenueFor(
-  settings: Pick<VenueKindSettings, 'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS'>,
+  settings: Pick<
+    VenueKindSettings,
+    'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS' | 'polymarketWeeklyRestart'
+  >,
   deps: LiveDeps,
   tap?: PolymarketTap,
 ): Venue {
@@ -200,6 +232,7 @@ export function createPolymarketVenueFor(
     gammaUrl: settings.polymarketGammaUrl,
     clobUrl: settings.polymarketClobUrl,
     pollMs: settings.polymarketPollS * 1000,
+    weeklyRestart: settings.polymarketWeeklyRestart,
     wallClock: deps.wallClock,
     logger: deps.logger,
     ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),

@@ -54,6 +54,8 @@ export async function startSpotWorld(
     random?: () => number
     /** runs on the fixtures before the feed starts (initial prices, refusals, candles) */
     prepare?: (ex: ExchangeFixtures) => void
+    /** told the warm-up closes each source loaded */
+    onCloses?: (source: string, closes: ReadonlyArray<{ minuteStart: number; close: number }>) => void
   } = {},
 ): Promise<SpotWorld> {
   const ex = await startExchangeFixtures({ heartbeatMs: 100 })
@@ -70,6 +72,7 @@ export async function startSpotWorld(
     ...(opts.downAfterMs === undefined ? {} : { downAfterMs: opts.downAfterMs }),
     timing: { ...FAST_TIMING, ...opts.timing },
     ...(opts.random ? { random: opts.random } : {}),
+    ...(opts.onCloses ? { onCloses: opts.onCloses } : {}),
   })
   await feed.start()
   return {

@@ -2,7 +2,9 @@
 // relayed by the venue's WebSocket to a keyed client. With it the exchange proxy's basis is zero;
 // without it (no key, or the socket down) the exchange median carries on as before.
 import type { Clock } from '../../ports/clock.ts'
+import type { Logger } from '../../ports/logger.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
+import type { IndexEntitlement } from './index-entitlement.ts'
 import type { IndexPrint } from './kalshi-socket.ts'
 
 export type IndexSource = { onIndex(handler: (print: IndexPrint) => void): void }
@@ -18,6 +20,9 @@ export type IndexSpotOptions = {
   wallClock: Clock
   /** a source with no print for this long is `down` in health; default 60 s */
   downAfterMs?: number
+  /** asked once at start whether the account may read the index (a subscribe ack does not prove it) */
+  entitlement?: () => Promise<IndexEntitlement>
+  logger?: Logger
 }
 
 export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
@@ -26,8 +31,11 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
   const downAfterMs = opts.downAfterMs ?? 60_000
   let last: { value: number; at: number; receivedAt: number } | null = null
   let startedAt: number | null = null
+  let refused = false
   opts.index.onIndex((print) => {
     if (print.id !== id) return
+    if (last === null)
+      opts.logger?.info({ index: id }, `${id} flows: its prints are the model's spot while fresh`)
     // prints can arrive out of order after a reconnect: keep the newest by the index's own time
     if (last && print.at < last.at) return
     last = { value: print.value, at: print.at, receivedAt: wallClock.now() }
@@ -39,7 +47,8 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
     const since = last?.receivedAt ?? startedAt ?? now
     return {
       name: id.toLowerCase(),
-      state: now - since > downAfterMs ? 'down' : 'ok',
+      // refused: the index will not flow, so it is down now rather than after the silence
+      state: (refused && last === null) || now - since > downAfterMs ? 'down' : 'ok',
       lastOkAt: last?.receivedAt ?? null,
       midDollars: last?.value ?? null,
       midAt: last?.receivedAt ?? null,
@@ -47,6 +56,25 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
       lagMs: last === null ? null : Math.round(last.receivedAt - last.at),
       maintenance: false,
     }
+  }
+
+  async function checkEntitlement(): Promise<void> {
+    if (!opts.entitlement) return
+    const found = await opts
+      .entitlement()
+      .catch((err: unknown): IndexEntitlement => ({ kind: 'unknown', status: String(err) }))
+    if (found.kind === 'refused') {
+      refused = true
+      opts.logger?.warn(
+        { index: id, status: found.status },
+        `${id} refused: the account lacks the CF Benchmarks entitlement; the spot stays the exchange median`,
+      )
+    } else if (found.kind === 'entitled') opts.logger?.info({ index: id }, `${id} entitlement confirmed`)
+    else
+      opts.logger?.warn(
+        { index: id, status: found.status },
+        `${id} entitlement not confirmed; its prints will tell whether it flows`,
+      )
   }
 
   return {
@@ -76,6 +104,7 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
     sources: () => [...proxy.sources(), status(wallClock.now())],
     async start() {
       startedAt = wallClock.now()
+      void checkEntitlement()
       await proxy.start()
     },
     close: () => proxy.close(),

@@ -62,12 +62,23 @@ describe('createKalshiClient', () => {
   })
 
   it('retries 429 and 5xx with growing backoff, then returns the body', async () => {
-    const w = world()
+    // a clock moved only by the client's sleeps, so the host-wide pause after the 429 shows as itself
+    let now = Date.UTC(2026, 2, 2, 17)
+    const slept: number[] = []
+    const w = world({
+      clock: { now: () => now },
+      sleep: async (ms) => {
+        slept.push(ms)
+        now += ms
+      },
+    })
     script.push(reply(429, '{"error":"too many requests"}'), reply(503, 'upstream'), reply(500, '{}'))
     script.push(reply(200, '{"market":{}}'))
     const r = await w.client.get('market', '/markets/T-1')
     assert.deepEqual(r, { ok: true, body: { market: {} } })
-    assert.deepEqual(w.slept, [125, 250, 500])
+    // the retry's own 125 ms, then the rest of the host's pause after the 429 (187 ms in all: every
+    // request to the host waits it out); a 5xx or two do not pause the host
+    assert.deepEqual(slept, [125, 62, 250, 500])
     assert.deepEqual(
       w.requests.map(([, s]) => s),
       ['429', '503', '500', '200'],

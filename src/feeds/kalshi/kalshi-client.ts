@@ -19,6 +19,7 @@ export type KalshiEndpoint =
   | 'series'
   | 'exchange_status'
   | 'exchange_schedule'
+  | 'index_values'
 
 export const KALSHI_USER_AGENT = VENUE_USER_AGENT
 

@@ -24,7 +24,7 @@ import {
 import { parseDollarsMillionths } from './fixed-point.ts'
 import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
 import type { KalshiSocket, LifecycleEvent } from './kalshi-socket.ts'
-import { createMarketBook, type MarketBook, toVenueMarket } from './market-book.ts'
+import { createMarketBook, type MarketBook, seriesOfTicker, toVenueMarket } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
 import { phaseForStatus } from './market-status.ts'
 import { asksFromOrderbook } from './orderbook.ts'
@@ -83,6 +83,7 @@ export type KalshiTap = {
 const ORDERBOOK_ATTEMPTS = 2
 /** results the WebSocket announced, kept for at most this many markets */
 const ANNOUNCED_KEPT = 100
+const MINUTE_MS = 60_000
 /** An exchange status older than this says nothing about now (several missed polls). */
 const EXCHANGE_STATUS_TTL_MS = 60_000
 
@@ -92,6 +93,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   const orderbookMinIntervalMs = opts.orderbookMinIntervalMs ?? 2_000
   const downAfterMs = opts.downAfterMs ?? 60_000
   const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
+  // (at least two: one broken minute is not yet a pattern)
+  const brokenMinutesNeeded = Math.max(2, Math.ceil(malformedAfterMs / MINUTE_MS))
   const scheduleEveryMs = opts.scheduleEveryMs ?? 3_600_000
   const forgetAfterMs = opts.forgetAfterMs ?? 24 * 3_600_000
   const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
@@ -137,9 +140,14 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   let exchange: { status: ExchangeStatus; at: number } | null = null
   let schedule: ExchangeSchedule | null = null
   let scheduleAt = Number.NEGATIVE_INFINITY
+  let scheduleUnreadableLogged = false
   // quotes: the start of the current run of unparseable books (null after a good one), and the last
   let quotesFailingSince: number | null = null
   let lastQuoteFailureAt: number | null = null
+  // the minutes of the current run: books are asked only in the first seconds of each reading minute,
+  // so a run measured from its first failure reached 3 minutes only at the 4th broken minute (books
+  // broken for 3 minutes left health ok)
+  const quotesFailingMinutes = new Set<number>()
 
   /**
    * `GET /exchange/status` once a poll (a few dozen bytes) and the schedule now and then. Optional:
@@ -166,6 +174,10 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
             },
             status.value.tradingActive ? 'kalshi trading active' : 'kalshi trading paused',
           )
+        // trading just stopped: a pause announced minutes ago is not in the hourly copy, so the
+        // schedule is read again now rather than calling a planned pause an outage
+        if (exchange?.status.tradingActive !== false && !status.value.tradingActive)
+          scheduleAt = Number.NEGATIVE_INFINITY
         exchange = { status: status.value, at: clock.now() }
         tap?.exchange?.(body)
       } else if (reply.ok) rejected('exchange_status', status.field)
@@ -182,6 +194,13 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     if (!parsedSchedule.ok) return rejected('exchange_schedule', parsedSchedule.field)
     schedule = parsedSchedule.value
     scheduleAt = clock.now()
+    if (schedule.unreadableTemplates > 0 && !scheduleUnreadableLogged) {
+      scheduleUnreadableLogged = true
+      logger.warn(
+        { venue: 'kalshi', templates: schedule.unreadableTemplates },
+        'kalshi schedule has sessions that do not parse; their hours are not taken as scheduled pauses',
+      )
+    }
   }
 
   function tradingPaused(): boolean {
@@ -196,8 +215,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     return (
       quotesFailingSince !== null &&
       lastQuoteFailureAt !== null &&
-      now - quotesFailingSince >= malformedAfterMs &&
-      now - lastQuoteFailureAt <= malformedAfterMs
+      now - lastQuoteFailureAt <= malformedAfterMs &&
+      (now - quotesFailingSince >= malformedAfterMs || quotesFailingMinutes.size >= brokenMinutesNeeded)
     )
   }
 
@@ -229,7 +248,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         maxAttempts: ORDERBOOK_ATTEMPTS,
       },
     )
-    if (!reply.ok) {
+    // a 2xx body that is not JSON is as unreadable as a malformed one
+    if (!reply.ok && reply.status !== 'invalid_json') {
       if (reply.status !== 'aborted')
         logger.warn(
           { venue: 'kalshi', ticker, status: reply.status, error: reply.message },
@@ -237,17 +257,25 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
         )
       return null
     }
-    tap?.book(ticker, reply.body)
-    const asks = asksFromOrderbook(reply.body)
+    if (reply.ok) tap?.book(ticker, reply.body)
+    const asks = reply.ok ? asksFromOrderbook(reply.body) : ({ ok: false, field: 'json' } as const)
     const now = clock.now()
     if (!asks.ok) {
       rejected('orderbook', asks.field)
+      // a failure long after the last one starts a new run: the old one says nothing of now
+      if (lastQuoteFailureAt !== null && now - lastQuoteFailureAt > malformedAfterMs) {
+        quotesFailingSince = null
+        quotesFailingMinutes.clear()
+      }
       quotesFailingSince ??= now
       lastQuoteFailureAt = now
+      if (quotesFailingMinutes.size < brokenMinutesNeeded)
+        quotesFailingMinutes.add(Math.floor(now / MINUTE_MS))
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
       return null
     }
     quotesFailingSince = null
+    quotesFailingMinutes.clear()
     const { upAskCents, downAskCents } = asks.value
     return upAskCents === null && downAskCents === null ? null : asks.value
   }
@@ -265,6 +293,9 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     const { ticker } = event
     switch (event.eventType) {
       case 'created':
+        // the channel cannot be filtered and carries every Kalshi market: other series' openings are
+        // dropped here, silently, rather than warned about one by one (thousands a day)
+        if (seriesOfTicker(opts.series, ticker) === null) return
         if (book.get(ticker) || event.openAt === null || event.closeAt === null) return
         book.ingest(
           {

@@ -44,6 +44,18 @@ export function toVenueMarket(entry: BookEntry): VenueMarket {
 
 const WARNED_MAX = 10_000
 
+/**
+ * The configured series a ticker belongs to, or null. Kalshi's Market object carries no
+ * series_ticker; tickers are opaque in general, but each starts with its series and a dash. The
+ * longest series is tried first, so one that prefixes another (KXBTC, KXBTC15M) never claims its markets.
+ */
+export function seriesOfTicker(series: readonly string[], ticker: string): string | null {
+  let found: string | null = null
+  for (const s of series)
+    if (ticker.startsWith(`${s}-`) && (found === null || s.length > found.length)) found = s
+  return found
+}
+
 export function createMarketBook(opts: {
   series: readonly string[]
   logger: Logger
@@ -52,13 +64,6 @@ export function createMarketBook(opts: {
 }): MarketBook {
   const byTicker = new Map<string, BookEntry>()
   const warned = new Set<string>()
-  // longest first, so a series that prefixes another (KXBTC, KXBTC15M) never claims its markets
-  const configured = [...opts.series].sort((a, b) => b.length - a.length)
-
-  // Kalshi's Market object carries no series_ticker. Tickers are opaque in general, but each starts
-  // with its series and a dash; that is only used for markets no listing of a series returned.
-  const seriesOfTicker = (ticker: string): string | null =>
-    configured.find((s) => ticker.startsWith(`${s}-`)) ?? null
 
   const warnOnce = (ticker: string | null, field: string, message: string): void => {
     const key = `${ticker ?? ''}\u0000${field}`
@@ -78,7 +83,8 @@ export function createMarketBook(opts: {
       }
       const { market } = parsed
       const known = byTicker.get(market.ticker)
-      const filed = series ?? known?.series ?? seriesOfTicker(market.ticker)
+      // the ticker's prefix is only used for markets no listing of a series returned
+      const filed = series ?? known?.series ?? seriesOfTicker(opts.series, market.ticker)
       if (filed === null) {
         warnOnce(market.ticker, 'series', 'kalshi market of no configured series; skipped')
         return null

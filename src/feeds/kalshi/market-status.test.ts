@@ -39,11 +39,13 @@ describe('phaseForStatus', () => {
 })
 
 describe('isFinalStatus', () => {
-  it('is true for finalized, amended and legacy settled only: determined can still be disputed', () => {
+  it('is true for finalized and legacy settled only: determined and amended can still change', () => {
     assert.deepEqual(
-      ['initialized', 'active', 'inactive', 'closed', 'determined', 'disputed', 'halted'].map(isFinalStatus),
-      [false, false, false, false, false, false, false],
+      ['initialized', 'active', 'inactive', 'closed', 'determined', 'disputed', 'amended', 'halted'].map(
+        isFinalStatus,
+      ),
+      [false, false, false, false, false, false, false, false],
     )
-    assert.deepEqual(['amended', 'finalized', 'settled'].map(isFinalStatus), [true, true, true])
+    assert.deepEqual(['finalized', 'settled'].map(isFinalStatus), [true, true])
   })
 })

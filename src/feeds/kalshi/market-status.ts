@@ -36,11 +36,12 @@ export function phaseForStatus(status: KalshiStatus): MarketPhase {
 }
 
 /**
- * Statuses at which the venue's result is final enough to settle on: `finalized` (paid out),
- * `amended` (re-determined after a dispute) and the legacy `settled`. A REST `determined` can still
- * be disputed and changed (venue facts §1.6), and REST usually jumps from `closed` to `finalized`
- * about 11 s after the close (§2.6), so waiting for it costs nothing and never needs a regrade.
+ * Statuses at which the venue's result is final enough to settle on: `finalized` (paid out) and the
+ * legacy `settled`. A REST `determined` can still be disputed and changed, and `amended` restarts the
+ * settlement timer (the venue's words), so it can change again before `finalized` (venue facts
+ * §1.6). REST usually jumps from `closed` to `finalized` about 11 s after the close (§2.6), so waiting
+ * for it costs nothing and never needs a regrade.
  */
 export function isFinalStatus(status: KalshiStatus): boolean {
-  return status === 'finalized' || status === 'amended' || status === 'settled'
+  return status === 'finalized' || status === 'settled'
 }

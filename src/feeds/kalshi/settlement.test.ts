@@ -12,7 +12,7 @@ const view = (
 
 describe('settlementOf', () => {
   it('settles yes as up and no as down once the result is final', () => {
-    for (const status of ['amended', 'finalized'] as const) {
+    for (const status of ['settled', 'finalized'] as const) {
       assert.deepEqual(settlementOf(view(status, 'yes')), {
         kind: 'settled',
         side: 'up',
@@ -36,7 +36,12 @@ describe('settlementOf', () => {
 
   it('waits on a final status whose result is still empty: missing data resolves No, never void', () => {
     assert.equal(settlementOf(view('finalized', '')), null)
-    assert.equal(settlementOf(view('amended', '', null)), null)
+    assert.equal(settlementOf(view('settled', '', null)), null)
+  })
+
+  it('waits on amended: the settlement timer restarts and the result can change again', () => {
+    assert.equal(settlementOf(view('amended', 'yes')), null)
+    assert.equal(settlementOf(view('amended', 'no')), null)
   })
 
   it('voids only on the venue’s own word: a final result that is neither yes nor no', () => {

@@ -111,10 +111,42 @@ describe('parseGammaEvent', () => {
       field(parseGammaEvent(withMarket({ clobTokenIds: `["${UP_TOKEN}", "${UP_TOKEN}"]` }))),
       'clobTokenIds',
     )
-    assert.equal(field(parseGammaEvent(withMarket({ outcomePrices: 'not json' }))), 'outcomePrices')
-    assert.equal(field(parseGammaEvent(withMarket({ outcomePrices: '["1.5", "0"]' }))), 'outcomePrices')
     assert.equal(field(parseGammaEvent(withMarket({ closed: 'false' }))), 'closed')
-    assert.equal(field(parseGammaEvent(withMarket({ umaResolutionStatus: 3 }))), 'umaResolutionStatus')
+    assert.equal(field(parseGammaEvent(withMarket({ conditionId: 12 }))), 'conditionId')
+    assert.equal(field(parseGammaEvent(withMarket({ conditionId: '0x3b30' }))), 'conditionId')
+  })
+
+  it('reads an optional field that does not parse as null and names it; identity still decides', () => {
+    const lenient = (e: Record<string, unknown>) => {
+      const r = parseGammaEvent(e)
+      assert.ok(r.ok, JSON.stringify(r))
+      return r
+    }
+    // 40 decimals and exponents are decimals: read as such
+    assert.deepEqual(
+      market(withMarket({ outcomePrices: `["1.${'0'.repeat(40)}", "0.${'0'.repeat(40)}"]` })).outcomePrices,
+      {
+        up: 1,
+        down: 0,
+      },
+    )
+    assert.deepEqual(market(withMarket({ outcomePrices: '["4e-1", "6E-1"]' })).outcomePrices, {
+      up: 0.4,
+      down: 0.6,
+    })
+    for (const prices of ['not json', '["1.5", "0"]', '["0x1", "0"]', '["1e999", "0"]', '["0.4"]']) {
+      const r = lenient(withMarket({ outcomePrices: prices }))
+      assert.equal(r.market.outcomePrices, null, prices)
+      assert.deepEqual(r.unreadable, ['outcomePrices'], prices)
+    }
+    const status = lenient(withMarket({ umaResolutionStatus: 3 }))
+    assert.deepEqual([status.market.resolutionStatus, status.unreadable], [null, ['umaResolutionStatus']])
+    const elsewhere = lenient(
+      makeGammaEvent({ startS: S, resolutionSource: 'https://oracle.example.net/btc' }),
+    )
+    assert.deepEqual(elsewhere.unreadable, ['resolutionSource'])
+    assert.equal(elsewhere.market.rule.from, 'cryptoMarketConfig', 'the rule read from the config')
+    assert.deepEqual(lenient(makeGammaEvent({ startS: S })).unreadable, [])
   })
 
   it('takes a missing outcomePrices as not yet known', () => {
@@ -157,7 +189,7 @@ describe('parseGammaEvent', () => {
     assert.equal(m.expiresAt, (S + 900) * 1000)
   })
 
-  it('reads the price to beat and the final price as numbers or strings, and refuses garbage there', () => {
+  it('reads the price to beat and the final price as numbers or strings, garbage there as null', () => {
     const num = market(
       resolvedGammaEvent(S, 'up', { priceToBeat: 83962.48113709, finalPrice: 83988.90427316 }),
     )
@@ -167,17 +199,23 @@ describe('parseGammaEvent', () => {
     assert.equal(str.priceToBeat, 83962.48113709)
     assert.equal(str.finalPrice, null)
     assert.equal(market(makeGammaEvent({ startS: S, eventMetadata: {} })).priceToBeat, null)
-    assert.equal(
-      field(parseGammaEvent(makeGammaEvent({ startS: S, eventMetadata: { priceToBeat: 'n/a' } }))),
-      'eventMetadata.priceToBeat',
-    )
-    assert.equal(
-      field(parseGammaEvent(makeGammaEvent({ startS: S, eventMetadata: { finalPrice: -1 } }))),
-      'eventMetadata.finalPrice',
+    const unreadable = (e: Record<string, unknown>) => {
+      const r = parseGammaEvent(e)
+      assert.ok(r.ok)
+      return [r.market.priceToBeat, r.market.finalPrice, r.unreadable]
+    }
+    assert.deepEqual(unreadable(makeGammaEvent({ startS: S, eventMetadata: { priceToBeat: 'n/a' } })), [
+      null,
+      null,
+      ['eventMetadata.priceToBeat'],
+    ])
+    assert.deepEqual(
+      unreadable(makeGammaEvent({ startS: S, eventMetadata: { priceToBeat: 1, finalPrice: -1 } })),
+      [1, null, ['eventMetadata.finalPrice']],
     )
     const e = makeGammaEvent({ startS: S })
     e.eventMetadata = '{"priceToBeat": 1}'
-    assert.equal(field(parseGammaEvent(e)), 'eventMetadata')
+    assert.deepEqual(unreadable(e), [null, null, ['eventMetadata']])
   })
 
   it('reads the settlement rule per market: config, then resolution source, then date', () => {
@@ -218,14 +256,12 @@ describe('parseGammaEvent', () => {
       ),
       'cryptoMarketConfig.twapLookbackSeconds',
     )
-    assert.equal(
-      field(
-        parseGammaEvent(
-          makeGammaEvent({ startS: S, resolutionSource: 'https://www.binance.com/en/trade/BTC_USDT' }),
-        ),
-      ),
-      'resolutionSource',
+    // a source on another host is unreadable, not a rule: the config (or the date) decides
+    const binance = parseGammaEvent(
+      makeGammaEvent({ startS: S, resolutionSource: 'https://www.binance.com/en/trade/BTC_USDT' }),
     )
+    assert.ok(binance.ok)
+    assert.equal(binance.market.rule.averagingS, 60)
   })
 })
 

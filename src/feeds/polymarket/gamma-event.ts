@@ -5,6 +5,10 @@
 // Identity is cross-checked, never assumed: the slug names the window (`btc-updown-15m-<S>`), and the
 // market's `eventStartTime` must be S and its `endDate` S + 900 s. Outcomes, their prices and their
 // token ids are JSON-encoded strings paired by position and then used by label, never by index.
+// Identity (slug, times, condition id, token ids, outcomes) is checked strictly: a body that fails it
+// is rejected. Optional fields are read leniently: one that does not parse (an `outcomePrices` string
+// with 40 decimals or an exponent, a `resolutionSource` on an unknown host) is read as null and named
+// in `unreadable`, so one odd field never rejects the event and a finished window still settles.
 import type { MarketPhase } from '../../ports/venue.ts'
 import { decimalOf, isRecord, jsonArrayOf, timestampOf } from './venue-values.ts'
 import { startOfSlug, WINDOW_S } from './window-slug.ts'
@@ -51,9 +55,12 @@ export const TWAP_RULE_FROM_MS = Date.UTC(2026, 7, 7)
 const TWAP_SOURCE = /twap-(\d{1,4})s/i
 const ORACLE_HOST = 'data.chain.link'
 const TOKEN_ID = /^\d{1,100}$/
+/** a condition id: 0x and 64 hex digits (venue facts §3.2.5) */
+const CONDITION_ID = /^(0x[0-9a-fA-F]{64})?$/
 
 export type GammaEventParse =
-  | { ok: true; market: PolymarketMarket }
+  /** `unreadable`: optional fields that did not parse and were read as null (the caller counts them) */
+  | { ok: true; market: PolymarketMarket; unreadable: string[] }
   | { ok: false; field: string; slug: string | null }
 
 /**
@@ -90,12 +97,28 @@ export function parseGammaEvent(raw: unknown, requestedSlug?: string): GammaEven
   )
     return bad('clobTokenIds')
   const tokenIds = byLabel(labels, tokens as string[])
+  const rawConditionId = m.conditionId ?? null
+  if (rawConditionId !== null && (typeof rawConditionId !== 'string' || !CONDITION_ID.test(rawConditionId)))
+    return bad('conditionId')
+  const conditionId = rawConditionId === null || rawConditionId === '' ? null : rawConditionId
+
+  // optional fields from here: what does not parse is null, and named
+  const unreadable: string[] = []
+  const lenient = <T>(field: string, value: T | undefined): T | null => {
+    if (value !== undefined) return value
+    unreadable.push(field)
+    return null
+  }
 
   let outcomePrices: Record<OutcomeLabel, number> | null = null
   if (m.outcomePrices !== undefined && m.outcomePrices !== null) {
     const prices = jsonArrayOf(m.outcomePrices)?.map(decimalOf)
-    if (prices?.length !== 2 || prices.some((p) => p === null || p > 1)) return bad('outcomePrices')
-    outcomePrices = byLabel(labels, prices as number[])
+    outcomePrices = lenient(
+      'outcomePrices',
+      prices?.length !== 2 || prices.some((p) => p === null || p > 1)
+        ? undefined
+        : byLabel(labels, prices as number[]),
+    )
   }
 
   const flag = (name: 'active' | 'closed' | 'archived', dflt: boolean): boolean | undefined => {
@@ -110,40 +133,62 @@ export function parseGammaEvent(raw: unknown, requestedSlug?: string): GammaEven
   const archived = flag('archived', false)
   if (archived === undefined) return bad('archived')
   const accepting = m.acceptingOrders ?? null
-  if (accepting !== null && typeof accepting !== 'boolean') return bad('acceptingOrders')
+  const acceptingOrders = lenient(
+    'acceptingOrders',
+    accepting === null || typeof accepting === 'boolean' ? accepting : undefined,
+  )
   const status = m.umaResolutionStatus ?? null
-  if (status !== null && typeof status !== 'string') return bad('umaResolutionStatus')
-  const conditionId = typeof m.conditionId === 'string' && m.conditionId !== '' ? m.conditionId : null
+  const resolutionStatus = lenient(
+    'umaResolutionStatus',
+    status === null || typeof status === 'string' ? status : undefined,
+  )
 
-  const metadata = raw.eventMetadata ?? null
-  if (metadata !== null && !isRecord(metadata)) return bad('eventMetadata')
-  const priceToBeat = dollarsOf(metadata?.priceToBeat)
-  if (priceToBeat === undefined) return bad('eventMetadata.priceToBeat')
-  const finalPrice = dollarsOf(metadata?.finalPrice)
-  if (finalPrice === undefined) return bad('eventMetadata.finalPrice')
+  const rawMetadata = raw.eventMetadata ?? null
+  const metadata = lenient(
+    'eventMetadata',
+    rawMetadata === null || isRecord(rawMetadata) ? rawMetadata : undefined,
+  )
+  const priceToBeat = lenient('eventMetadata.priceToBeat', dollarsOf(metadata?.priceToBeat))
+  const finalPrice = lenient('eventMetadata.finalPrice', dollarsOf(metadata?.finalPrice))
 
-  const rule = ruleOf(m, raw, opensAt)
+  // a resolution source on a host this adapter does not know says nothing it can use: the rule is then
+  // read from the market's config or its date, as for a market without one
+  const rawSource = m.resolutionSource ?? raw.resolutionSource ?? null
+  const sourceReadable =
+    rawSource === null ||
+    (typeof rawSource === 'string' && (rawSource === '' || hostOf(rawSource) === ORACLE_HOST))
+  const resolutionSource = lenient('resolutionSource', sourceReadable ? rawSource : undefined) as
+    | string
+    | null
+  const rule = ruleOf(m, resolutionSource, opensAt)
   if (typeof rule === 'string') return bad(rule)
 
-  return parsedMarket({
-    slug,
-    opensAt,
-    expiresAt,
-    conditionId,
-    tokenIds,
-    active,
-    closed,
-    archived,
-    acceptingOrders: accepting,
-    resolutionStatus: status,
-    outcomePrices,
-    priceToBeat,
-    finalPrice,
-    rule,
-  })
+  return parsedMarket(
+    {
+      slug,
+      opensAt,
+      expiresAt,
+      conditionId,
+      tokenIds,
+      active,
+      closed,
+      archived,
+      acceptingOrders,
+      resolutionStatus,
+      outcomePrices,
+      priceToBeat,
+      finalPrice,
+      rule,
+    },
+    unreadable,
+  )
 }
 
-const parsedMarket = (market: PolymarketMarket): GammaEventParse => ({ ok: true, market })
+const parsedMarket = (market: PolymarketMarket, unreadable: string[]): GammaEventParse => ({
+  ok: true,
+  market,
+  unreadable,
+})
 
 /** Exactly the labels Up and Down, in whatever order (case and spaces aside), else null. */
 function labelsOf(value: unknown): OutcomeLabel[] | null {
@@ -170,17 +215,8 @@ function dollarsOf(value: unknown): number | null | undefined {
  * asset or duration, or a resolution source that is not Chainlink's. Markets without
  * `cryptoMarketConfig` (the old ones) are read from their resolution source, then from their date.
  */
-function ruleOf(
-  m: Record<string, unknown>,
-  event: Record<string, unknown>,
-  opensAt: number,
-): SettlementRule | string {
+function ruleOf(m: Record<string, unknown>, source: string | null, opensAt: number): SettlementRule | string {
   const config = m.cryptoMarketConfig ?? null
-  const source = m.resolutionSource ?? event.resolutionSource ?? null
-  if (source !== null) {
-    if (typeof source !== 'string') return 'resolutionSource'
-    if (source !== '' && hostOf(source) !== ORACLE_HOST) return 'resolutionSource'
-  }
   if (config !== null) {
     if (!isRecord(config)) return 'cryptoMarketConfig'
     if (config.asset !== undefined && String(config.asset).toLowerCase() !== 'btc')

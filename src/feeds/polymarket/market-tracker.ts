@@ -111,6 +111,13 @@ export function createMarketTracker(opts: TrackerOptions): MarketTracker {
       warnOnce(`${slug}\u0000${r.field}`, { slug, field: r.field }, 'polymarket event malformed; skipped')
       return
     }
+    // an optional field read as null: counted and warned once per window and field, not every poll
+    for (const field of r.unreadable) {
+      const key = `${slug}\u0000lenient\u0000${field}`
+      if (warned.has(key)) continue
+      opts.onRejected?.('event', field)
+      warnOnce(key, { slug, field }, 'polymarket event field unreadable; read as null')
+    }
     const known = bySlug.get(slug)
     const market = merge(known?.market, r.market)
     const resolved = settlementOf(market) !== null

@@ -3,6 +3,7 @@
 // goes to the network: the CLOB book of each side's own token, at most once per interval per market.
 // An outage delays openings, readings and results; it never invents one.
 import type { Settlement } from '../../domain/contest.ts'
+import { inWeeklyWindow, type WeeklyWindow } from '../../domain/weekly-window.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type {
@@ -18,11 +19,11 @@ import { livenessOf, pollEvery } from '../venue-http/poll-loop.ts'
 import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import { bookTop } from './clob-book.ts'
-import { type OutcomeLabel, phaseAt } from './gamma-event.ts'
+import { type OutcomeLabel, type PolymarketMarket, phaseAt } from './gamma-event.ts'
 import { createMarketTracker, type TrackerOptions } from './market-tracker.ts'
 import { createPolymarketClients, type PolymarketClients } from './polymarket-client.ts'
 import { toVenueMarket } from './venue-mapping.ts'
-import { POLYMARKET_BTC_15M } from './window-slug.ts'
+import { POLYMARKET_BTC_15M, slugForStart, WINDOW_S } from './window-slug.ts'
 
 export type PolymarketVenueOptions = {
   /** `https://gamma-api.polymarket.com` */
@@ -31,6 +32,12 @@ export type PolymarketVenueOptions = {
   clobUrl: string
   /** ms between the starts of two polls of Gamma (POLYMARKET_POLL_S) */
   pollMs: number
+  /**
+   * The CLOB's weekly matching-engine restart (POLYMARKET_WEEKLY_RESTART; venue facts §3.4.7): about
+   * 90 s of HTTP 425, then 2 minutes post-only, so the books' asks cannot be taken. No readings in
+   * it (a scheduled pause); null: none configured.
+   */
+  weeklyRestart?: WeeklyWindow | null
   wallClock: Clock
   logger: Logger
   telemetry?: VenueTelemetry
@@ -62,6 +69,7 @@ export type PolymarketTap = {
   book(ticker: string, tokenId: string, body: unknown): void
 }
 
+const MINUTE_MS = 60_000
 /** A quote serves one reading: one retry, then the engine asks again on a later tick. */
 const BOOK_ATTEMPTS = 2
 
@@ -73,6 +81,8 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   const bookMinIntervalMs = opts.bookMinIntervalMs ?? 2_000
   const downAfterMs = opts.downAfterMs ?? 60_000
   const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
+  // (at least two: one broken minute is not yet a pattern)
+  const brokenMinutesNeeded = Math.max(2, Math.ceil(malformedAfterMs / MINUTE_MS))
   const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
   const clients: PolymarketClients = createPolymarketClients({
     gammaUrl: opts.gammaUrl,
@@ -105,6 +115,16 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   let loop: Promise<void> | null = null
   let quotesFailingSince: number | null = null
   let lastQuoteFailureAt: number | null = null
+  // minutes in which the CLOB answered 425 (its engine restarting): the last few are enough
+  const tooEarlyMinutes = new Set<number>()
+  const minuteOf = (at: number): number => Math.floor(at / MINUTE_MS)
+  const inRestart = (at: number): boolean =>
+    (opts.weeklyRestart != null && inWeeklyWindow(opts.weeklyRestart, at)) ||
+    tooEarlyMinutes.has(minuteOf(at))
+  // the minutes of the current run: books are asked only in the first seconds of each reading minute,
+  // so a run measured from its first failure reached 3 minutes only at the 4th broken minute (books
+  // broken for 3 minutes left health ok)
+  const quotesFailingMinutes = new Set<number>()
 
   async function pollAndRecord(): Promise<void> {
     try {
@@ -129,6 +149,17 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       { token_id: tokenId },
       { signal: stop.signal, maxAttempts: BOOK_ATTEMPTS },
     )
+    if (!reply.ok && reply.status === 'invalid_json') {
+      // a 2xx body that is not JSON is as unreadable as a malformed one
+      rejected('book', 'json')
+      return { ask: null, malformed: 'json' }
+    }
+    if (!reply.ok && reply.status === '425') {
+      // the matching engine is restarting (HTTP 425 Too Early): this minute's readings pause
+      if (tooEarlyMinutes.size >= 10) tooEarlyMinutes.delete(tooEarlyMinutes.values().next().value as number)
+      tooEarlyMinutes.add(minuteOf(clock.now()))
+      return { ask: null, malformed: null }
+    }
     if (!reply.ok) {
       if (reply.status !== 'aborted' && reply.status !== '404')
         logger.warn(
@@ -157,9 +188,19 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     ])
     const now = clock.now()
     if (up.malformed !== null || down.malformed !== null) {
+      // a failure long after the last one starts a new run: the old one says nothing of now
+      if (lastQuoteFailureAt !== null && now - lastQuoteFailureAt > malformedAfterMs) {
+        quotesFailingSince = null
+        quotesFailingMinutes.clear()
+      }
       quotesFailingSince ??= now
       lastQuoteFailureAt = now
-    } else quotesFailingSince = null
+      if (quotesFailingMinutes.size < brokenMinutesNeeded)
+        quotesFailingMinutes.add(Math.floor(now / MINUTE_MS))
+    } else {
+      quotesFailingSince = null
+      quotesFailingMinutes.clear()
+    }
     // an answer that arrives after the end is no quote: trading has stopped (venue facts §3.1.3)
     if (now >= expiresAt || (up.ask === null && down.ask === null)) return null
     return { upAskCents: up.ask, downAskCents: down.ask }
@@ -169,9 +210,21 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     return (
       quotesFailingSince !== null &&
       lastQuoteFailureAt !== null &&
-      now - quotesFailingSince >= malformedAfterMs &&
-      now - lastQuoteFailureAt <= malformedAfterMs
+      now - lastQuoteFailureAt <= malformedAfterMs &&
+      (now - quotesFailingSince >= malformedAfterMs || quotesFailingMinutes.size >= brokenMinutesNeeded)
     )
+  }
+
+  /**
+   * The market as the port shows it. A window's price to beat is the previous window's final price
+   * (venue facts §3.3.3), which Gamma publishes when that one resolves, often minutes into this one:
+   * used as the strike while this window's own is not published yet.
+   */
+  function venueMarketOf(market: PolymarketMarket, now: number): VenueMarket {
+    if (market.priceToBeat !== null) return toVenueMarket(market, now)
+    const previous = tracker.get(slugForStart(market.opensAt / 1000 - WINDOW_S))
+    const priceToBeat = previous?.market.finalPrice ?? null
+    return toVenueMarket(priceToBeat === null ? market : { ...market, priceToBeat }, now)
   }
 
   /** The cached view, following the ticker until its result is known. */
@@ -186,11 +239,17 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     async marketAt(series: string, at: number): Promise<VenueMarket | null> {
       if (series !== POLYMARKET_BTC_15M) return null
       const t = tracker.liveAt(at)
-      return t ? toVenueMarket(t.market, at) : null
+      return t ? venueMarketOf(t.market, at) : null
+    },
+    // earlier windows feed the model's basis (their strikes against the proxy at their opens)
+    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
+      if (series !== POLYMARKET_BTC_15M || opensAt % (WINDOW_S * 1000) !== 0) return null
+      const t = tracker.get(slugForStart(opensAt / 1000))
+      return t ? venueMarketOf(t.market, clock.now()) : null
     },
     async market(ticker: string): Promise<VenueMarket | null> {
       const t = viewOf(ticker)
-      return t ? toVenueMarket(t.market, clock.now()) : null
+      return t ? venueMarketOf(t.market, clock.now()) : null
     },
     async result(ticker: string): Promise<Settlement | null> {
       viewOf(ticker)
@@ -205,9 +264,18 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     status(): SourceStatus {
       const now = clock.now()
       const state = livenessOf(now, lastOkAt, startedAt, downAfterMs)
-      const check: VenueCheck = quotesMalformed(now) ? 'malformed' : state === 'down' ? 'unreachable' : 'ok'
-      return { name: 'polymarket', state, lastOkAt, check, failure: lastFailure }
+      const restarting = inRestart(now)
+      const check: VenueCheck = quotesMalformed(now)
+        ? 'malformed'
+        : restarting
+          ? 'paused'
+          : state === 'down'
+            ? 'unreachable'
+            : 'ok'
+      // the weekly restart is announced, and a 425 is the venue saying it restarts: neither is an outage
+      return { name: 'polymarket', state, lastOkAt, check, scheduledPause: restarting, failure: lastFailure }
     },
+    tradingPaused: (at: number) => inRestart(at),
     async start() {
       if (startedAt !== null) return
       startedAt = clock.now()

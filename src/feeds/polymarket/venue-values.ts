@@ -2,14 +2,18 @@
 // arrays encoded as strings (or already decoded by a proxy), prices as decimal strings or numbers, and
 // timestamps with or without fractions, with `T` or a space, `Z` or a short `+00` offset.
 
-const DECIMAL = /^\d{1,12}(\.\d{1,18})?$/
+// any number of decimals (a "1.0000…" with 40 of them is 1) and an exponent ("5e-1"): values Gamma
+// has been seen to send; anything else is not a decimal
+const DECIMAL = /^\d{1,12}(\.\d+)?(e[+-]?\d{1,3})?$/i
 
-/** A non-negative decimal given as a string or a finite number, else null. */
+/** A finite non-negative decimal given as a string or a number, else null. */
 export function decimalOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : null
   if (typeof value !== 'string') return null
   const text = value.trim()
-  return DECIMAL.test(text) ? Number(text) : null
+  if (!DECIMAL.test(text)) return null
+  const n = Number(text)
+  return Number.isFinite(n) ? n : null
 }
 
 /**

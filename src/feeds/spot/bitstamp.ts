@@ -106,6 +106,8 @@ export const bitstampAdapter: ExchangeAdapter = {
   // the trailing slash is part of Bitstamp's paths
   tickerUrl: (rest) => `${restBase(rest)}/api/v2/ticker/btcusd/`,
   parseTicker: parseBitstampTicker,
-  candlesUrl: (rest, _now, minutes) => `${restBase(rest)}/api/v2/ohlc/btcusd/?step=60&limit=${minutes}`,
+  // the unfinished current minute left out at the source too (the adapter drops it anyway)
+  candlesUrl: (rest, _now, minutes) =>
+    `${restBase(rest)}/api/v2/ohlc/btcusd/?step=60&limit=${minutes}&exclude_current_candle=true`,
   parseCandles: parseBitstampCandles,
 }

@@ -1,6 +1,7 @@
 // One exchange as a spot source: keeps a WebSocket subscribed (reconnecting with backoff), polls the
 // REST ticker whenever the socket is not delivering, warms up one-minute closes from REST candles,
 // and remembers the last mid, when it was seen, and each minute's close.
+import { MINUTE_MS } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
@@ -266,10 +267,14 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     warmupTimer = undefined
     try {
       const url = adapter.candlesUrl(endpoints.rest, wallClock.now(), t.warmupMinutes)
-      const closes = adapter.parseCandles(
+      const candles = adapter.parseCandles(
         await getJson(url, { timeoutMs: t.requestTimeoutMs, signal: aborter.signal }),
       )
       if (closed) return
+      // the newest candle is the unfinished current minute (Kraken documents it, venue facts §4.2):
+      // its "close" is only the latest trade, so a candle whose minute has not ended is dropped
+      const receivedAt = wallClock.now()
+      const closes = candles.filter((c) => c.minuteStart + MINUTE_MS <= receivedAt)
       book.loadCandles(closes)
       opts.onCloses?.(source, closes)
       ok()

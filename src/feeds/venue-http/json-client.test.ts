@@ -36,17 +36,20 @@ describe('createJsonClient and Retry-After', () => {
   })
   after(() => server.close())
 
+  // the test's clock, moved only by the client's sleeps
+  let now = Date.UTC(2026, 5, 10, 12)
   const client = (slept: number[]) =>
     createJsonClient({
       baseUrl: base,
       venue: 'test',
-      clock: { now: () => Date.now() },
+      clock: { now: () => now },
       logger: silent,
       maxRequestsPerSec: 1_000,
       backoff: { baseMs: 10, capMs: 20 },
       random: () => 0.5,
       sleep: async (ms) => {
         if (ms > 0) slept.push(ms)
+        now += ms
       },
     })
 
@@ -63,6 +66,8 @@ describe('createJsonClient and Retry-After', () => {
     answers.push({ status: 429, retryAfter: 'later' }, { status: 503 })
     const reply = await client(slept).get('x', '/x')
     assert.equal(reply.ok, true)
-    assert.deepEqual(slept, [5, 10])
+    // the retry's own 5 ms, then the rest of the host's pause after the 429 (7 ms: every request to
+    // the host waits it out), then the 503's retry; one 5xx alone does not pause the host
+    assert.deepEqual(slept, [5, 2, 10])
   })
 })

@@ -1,11 +1,12 @@
 // A small JSON-over-HTTP GET client shared by the venue adapters (Kalshi, Polymarket): per-attempt
 // timeouts, retries of 429, 5xx, timeouts and network errors with full-jitter backoff, adapter-wide
-// pacing, optional signing and per-attempt telemetry. It knows nothing of markets; callers interpret
-// the JSON.
+// pacing, one backoff for the whole host after a 429 or a run of 5xx (host-backoff.ts), optional
+// signing and per-attempt telemetry. It knows nothing of markets; callers interpret the JSON.
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueTelemetry } from '../../ports/venue.ts'
+import { createHostBackoff } from './host-backoff.ts'
 import { createRequestPacer, type Sleep } from './request-pacer.ts'
 import { type BackoffOptions, retryDelayMs } from './retry-backoff.ts'
 
@@ -137,6 +138,14 @@ export function createJsonClient<E extends string>(opts: JsonClientOptions): Jso
     clock: opts.clock,
     sleep,
   })
+  // one per client, and each client talks to one host (Polymarket has one for Gamma, one for the CLOB)
+  const hostBackoff = createHostBackoff({
+    clock: opts.clock,
+    sleep,
+    backoff,
+    random,
+    retryAfterCapMs: RETRY_AFTER_CAP_MS,
+  })
   const base = opts.baseUrl.replace(/\/+$/, '')
 
   /** `retryAfterMs`: what a 429 or 503's `Retry-After` header asked for, when it said */
@@ -177,6 +186,7 @@ export function createJsonClient<E extends string>(opts: JsonClientOptions): Jso
       for (let n = 0; ; n++) {
         let reply: Attempt
         try {
+          await hostBackoff.wait(call.signal)
           await pacer.acquire(call.signal)
           reply = await attempt(url, endpoint, call.signal)
         } catch {
@@ -185,6 +195,7 @@ export function createJsonClient<E extends string>(opts: JsonClientOptions): Jso
         }
         if (reply.status === 'aborted')
           return { ok: false, status: 'aborted', code: null, message: 'aborted' }
+        hostBackoff.answered(reply.status, reply.retryAfterMs)
         if (/^2\d\d$/.test(reply.status)) {
           try {
             return { ok: true, body: JSON.parse(reply.text) }
