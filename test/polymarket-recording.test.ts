@@ -94,7 +94,8 @@ describe('recording on Polymarket', () => {
     const tape = await openTape(path.join(tmp.dir, dayFileName(clock.now())))
     const records: TapeRecord[] = []
     for await (const r of tape.records()) records.push(r)
-    // the recording replays: the live window opens from its recorded body, its strike not yet published
+    // the recording replays: the live window opens from its recorded body; its own strike is not yet
+    // published, so the previous window's final price stands in, as live
     const store = createSqliteStore(path.join(tmp.dir, 'replayed.db'))
     await store.migrate()
     try {
@@ -111,7 +112,7 @@ describe('recording on Polymarket', () => {
       assert.equal(summary.opened, 1)
       const replayed = await store.getContest(CURRENT)
       assert.equal(replayed?.opensAt, S * 1000)
-      assert.equal(replayed?.strikePriceDollars, null)
+      assert.equal(replayed?.strikePriceDollars, Math.round(META.finalPrice * 100) / 100)
     } finally {
       await store.close()
       tmp.remove()

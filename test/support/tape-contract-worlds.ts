@@ -178,7 +178,8 @@ export function polymarketTapeWorld(): ContractWorld {
     ticker: slug,
     opensAt: OPENS,
     expiresAt: CLOSES,
-    strike: null,
+    // its own price to beat is not published yet: the previous window's final price stands in, as live
+    strike: 84_012.48,
     live: async () => ({ at: await advanceTo(OPENS + 5 * MINUTE), asks: { up: 55, down: 46 } }),
     expire: () => advanceTo(CLOSES + 2 * MINUTE),
     settle: async () => ({ at: await advanceTo(CLOSES + 4 * MINUTE), side: 'down' }),

@@ -22,7 +22,7 @@ import { bookTop } from './clob-book.ts'
 import { type OutcomeLabel, type PolymarketMarket, phaseAt } from './gamma-event.ts'
 import { createMarketTracker, type TrackerOptions } from './market-tracker.ts'
 import { createPolymarketClients, type PolymarketClients } from './polymarket-client.ts'
-import { toVenueMarket } from './venue-mapping.ts'
+import { toVenueMarket, withInheritedStrike } from './venue-mapping.ts'
 import { POLYMARKET_BTC_15M, slugForStart, WINDOW_S } from './window-slug.ts'
 
 export type PolymarketVenueOptions = {
@@ -221,10 +221,8 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
    * used as the strike while this window's own is not published yet.
    */
   function venueMarketOf(market: PolymarketMarket, now: number): VenueMarket {
-    if (market.priceToBeat !== null) return toVenueMarket(market, now)
-    const previous = tracker.get(slugForStart(market.opensAt / 1000 - WINDOW_S))
-    const priceToBeat = previous?.market.finalPrice ?? null
-    return toVenueMarket(priceToBeat === null ? market : { ...market, priceToBeat }, now)
+    const previous = tracker.get(slugForStart(market.opensAt / 1000 - WINDOW_S))?.market
+    return toVenueMarket(withInheritedStrike(market, previous), now)
   }
 
   /** The cached view, following the ticker until its result is known. */

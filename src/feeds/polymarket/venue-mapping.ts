@@ -10,6 +10,19 @@ import { type PolymarketMarket, phaseAt } from './gamma-event.ts'
 import { resolutionOf } from './gamma-resolution.ts'
 import { POLYMARKET_BTC_15M } from './window-slug.ts'
 
+/**
+ * A window's price to beat is the previous window's final price (venue facts §3.3.3), which Gamma
+ * publishes when that one resolves, often minutes into this one: it is the strike while this
+ * window's own is not published. Live and replayed alike, so a replay prices what live priced.
+ */
+export function withInheritedStrike(
+  market: PolymarketMarket,
+  previous: PolymarketMarket | undefined,
+): PolymarketMarket {
+  if (market.priceToBeat !== null || previous?.finalPrice == null) return market
+  return { ...market, priceToBeat: previous.finalPrice }
+}
+
 export function toVenueMarket(market: PolymarketMarket, now: number): VenueMarket {
   return {
     ticker: market.slug,

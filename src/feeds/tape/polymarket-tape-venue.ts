@@ -14,7 +14,8 @@ import {
   parseGammaEvent,
   phaseAt,
 } from '../polymarket/gamma-event.ts'
-import { settlementOf, toVenueMarket } from '../polymarket/venue-mapping.ts'
+import { settlementOf, toVenueMarket, withInheritedStrike } from '../polymarket/venue-mapping.ts'
+import { slugForStart, WINDOW_S } from '../polymarket/window-slug.ts'
 import { createReadingWindows } from './reading-windows.ts'
 import { BOOK_WINDOW_MS } from './tape-player.ts'
 import type { TapeVenue, TapeVenueOptions } from './tape-venue.ts'
@@ -94,6 +95,13 @@ export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
     return true
   }
 
+  /** The market as live shows it: with the previous window's final price as its strike until its own. */
+  const venueMarketOf = (market: PolymarketMarket, at: number): VenueMarket =>
+    toVenueMarket(
+      withInheritedStrike(market, markets.get(slugForStart(market.opensAt / 1000 - WINDOW_S))?.market),
+      at,
+    )
+
   /** The recorded book of one side's token at the request instant, as the CLOB answered it. */
   const sideAsk = async (
     market: PolymarketMarket,
@@ -133,13 +141,19 @@ export function createPolymarketTapeVenue(opts: TapeVenueOptions): TapeVenue {
       for (const { market } of markets.values()) {
         if (!market.slug.startsWith(`${series}-`) || at < market.opensAt || at >= market.expiresAt) continue
         const phase = phaseAt(market, at)
-        if (phase === 'trading' || phase === 'paused') return toVenueMarket(market, at)
+        if (phase === 'trading' || phase === 'paused') return venueMarketOf(market, at)
       }
       return null
     },
+    // earlier windows feed the model's basis (their strikes against the proxy at their opens), as live
+    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
+      if (!opts.series.includes(series) || opensAt % (WINDOW_S * 1000) !== 0) return null
+      const known = markets.get(slugForStart(opensAt / 1000))
+      return known ? venueMarketOf(known.market, clock.now()) : null
+    },
     async market(ticker: string, at: number): Promise<VenueMarket | null> {
       const known = markets.get(ticker)
-      return known ? toVenueMarket(known.market, at) : null
+      return known ? venueMarketOf(known.market, at) : null
     },
     async result(ticker: string): Promise<Settlement | null> {
       const known = markets.get(ticker)
