@@ -64,7 +64,7 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
   }
 
   const opts = {
-    world: sharedSimWorld(seed),
+    world: sharedSimWorld(seed, config.simParams),
     // a Polymarket tape has that venue's one series; a Kalshi tape the configured SERIES
     series: venue === 'polymarket' ? [] : config.series,
     from,

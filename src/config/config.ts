@@ -4,6 +4,8 @@ import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { parseDateTime } from '../domain/instant.ts'
 import { isVenueName, VENUES, type VenueName, venueOfSeries } from '../domain/venues.ts'
+import { SIM_PARAMS, type SimParams } from '../feeds/sim/sim-params.ts'
+import { parseSimParams } from '../feeds/sim/sim-params-text.ts'
 import { isModelName, MODEL_NAMES } from '../model/models.ts'
 import { type DefaultedSettingName, isSettingName, SETTINGS, type SettingName } from './settings.ts'
 
@@ -42,6 +44,8 @@ export type Config = Readonly<{
   readingMaxLateS: number
   simSpeed: number
   simSeed: number
+  /** the sandbox's parameters (SIM_PARAMS: a crowd preset, name=value pairs or JSON) */
+  simParams: SimParams
   simBackfillDays: number
   /** where a new sandbox timeline begins (Unix ms); null: the wall clock's now */
   simStart: number | null
@@ -248,6 +252,10 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`SIM_SEED=${JSON.stringify(seedRaw)} is not a whole number`)
     else simSeed = Number(seedRaw)
   }
+  const simParamsText = read('SIM_PARAMS')
+  const parsedSimParams = parseSimParams(simParamsText ?? '')
+  if (typeof parsedSimParams === 'string') problems.push(parsedSimParams)
+  const simParams = typeof parsedSimParams === 'string' ? SIM_PARAMS : parsedSimParams
   const simBackfillDays = int('SIM_BACKFILL_DAYS', 0, 90)
   const simStartRaw = read('SIM_START')
   // an RFC 3339 instant with its offset: a bare date or a local time would depend on the machine
@@ -338,6 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
     readingMaxLateS,
     simSpeed,
     simSeed,
+    simParams,
     simBackfillDays,
     simStart,
     trustProxy: Object.freeze(trustProxy),

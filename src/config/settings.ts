@@ -29,6 +29,7 @@ export const SETTINGS = {
   VENUE: { value: 'sim' },
   SIM_SPEED: { value: '1' },
   SIM_SEED: { value: null, readme: 'random', emptyMeansUnset: true },
+  SIM_PARAMS: { value: null, readme: 'the `ewma` crowd', emptyMeansUnset: true },
   SIM_BACKFILL_DAYS: { value: '7' },
   SIM_START: { value: null, readme: 'now', emptyMeansUnset: true },
   // the pricing model (decisions §3): v2 by name; its version carries the parameter file's digest

@@ -15,6 +15,7 @@ import { createPolymarketVenue, type PolymarketTap } from '../feeds/polymarket/p
 import { checkPolymarketSeries } from '../feeds/polymarket/series-check.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
 import { createVenueSet } from '../feeds/venue-set/venue-set.ts'
 import type { Clock } from '../ports/clock.ts'
@@ -27,6 +28,7 @@ export type FeedSettings = Pick<
   Config,
   | 'venues'
   | 'simSeed'
+  | 'simParams'
   | 'series'
   | 'kalshiBaseUrl'
   | 'kalshiPollS'
@@ -76,8 +78,9 @@ type FeedDeps = {
 
 export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise<Feeds> {
   if (config.venues.includes('sim')) {
-    const feed = createSimPriceFeed({ seed: config.simSeed })
-    const venue = createSimVenue({ seed: config.simSeed, feed, series: config.series })
+    const world = sharedSimWorld(config.simSeed, config.simParams)
+    const feed = createSimPriceFeed({ seed: config.simSeed, world })
+    const venue = createSimVenue({ seed: config.simSeed, world, feed, series: config.series })
     return {
       venue,
       venues: [{ name: 'sim', venue, series: config.series, baseUrl: null, seriesCheck: null }],

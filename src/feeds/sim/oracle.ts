@@ -7,7 +7,7 @@ import { normalCdf } from './draws.ts'
 import { createExactOracle, type SettlementSum } from './exact-oracle.ts'
 import { simPolymarketOf } from './polymarket-world.ts'
 import { SIM_PARAMS, type SimParams } from './sim-params.ts'
-import { createSimWorld, type SimWorld, sharedSimWorld } from './sim-world.ts'
+import { type SimWorld, sharedSimWorld } from './sim-world.ts'
 
 const MINUTE_MS = 60_000
 
@@ -56,11 +56,7 @@ export function createSimOracle(opts: {
   /** Monte Carlo paths of the exact referee (exact-oracle.ts) */
   paths?: number
 }): SimOracle {
-  const world =
-    opts.world ??
-    (opts.params && opts.params !== SIM_PARAMS
-      ? createSimWorld(opts.seed, opts.params)
-      : sharedSimWorld(opts.seed))
+  const world = opts.world ?? sharedSimWorld(opts.seed, opts.params ?? SIM_PARAMS)
   const { index, params } = world
   const p = params.index
   const persistence = p.garchAlpha + p.garchBeta

@@ -92,7 +92,10 @@ const titleOf = (opensAt: number): string =>
 export function createSimPolymarket(world: SimWorld): SimPolymarket {
   const p = world.params.polymarket
   const rnd = createSeededRandom(world.seed)
-  const crowd: Crowd = createCrowd(rnd, world.index, taperedGrid(p.fineTickBelow, p.fineTickFrom))
+  const crowd: Crowd = createCrowd(rnd, world.index, taperedGrid(p.fineTickBelow, p.fineTickFrom), {
+    ...world.params.crowd,
+    ...p.crowd,
+  })
   const basisOfDay = (day: number): number => p.oracleBasisDailySd * rnd.normal(S_ORACLE_BASIS, day)
   const oracleFactor = (second: number): number => Math.exp(basisOfDay(Math.floor((second * 1000) / DAY_MS)))
   const oraclePrice = (second: number): number =>
