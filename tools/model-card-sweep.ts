@@ -30,6 +30,8 @@ const { values } = parseArgs({
     work: { type: 'string' },
     card: { type: 'string', default: 'docs/model.md' },
     json: { type: 'string', default: 'docs/model-sweep.json' },
+    // write the table from the jobs already done in --work (crowds with every seed), run nothing
+    'table-only': { type: 'boolean', default: false },
     // internal: one preset × seed, its figures written to --part
     job: { type: 'string' },
     part: { type: 'string' },
@@ -72,11 +74,10 @@ async function main(): Promise<void> {
   const seeds = values.seeds.split(',').map(Number)
   const work = values.work ?? mkdtempSync(path.join(tmpdir(), 'cs-model-sweep-'))
   mkdirSync(work, { recursive: true })
-  const queue = presets.flatMap((p) => seeds.map((s) => `${p}:${s}`))
+  const queue = values['table-only'] ? [] : presets.flatMap((p) => seeds.map((s) => `${p}:${s}`))
   log(
     `work ${work}; ${presets.length} crowds × ${seeds.length} seeds × ${days} days, ${values.jobs} at a time`,
   )
-  const started = Date.now()
   const failures: string[] = []
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -100,11 +101,16 @@ async function main(): Promise<void> {
   }
   await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, worker))
   if (failures.length > 0) throw new Error(failures.join('; '))
-  const figures = presets.flatMap((p) =>
-    seeds.map((s) => JSON.parse(readFileSync(path.join(work, `sweep-${p}-${s}.json`), 'utf8')) as JobFigures),
+  const partOf = (p: string, s: number) => path.join(work, `sweep-${p}-${s}.json`)
+  const done = presets.filter((p) => seeds.every((s) => existsSync(partOf(p, s))))
+  if (done.length < presets.length)
+    log(`crowds without every seed, left out: ${presets.filter((p) => !done.includes(p)).join(', ')}`)
+  const figures = done.flatMap((p) =>
+    seeds.map((s) => JSON.parse(readFileSync(partOf(p, s), 'utf8')) as JobFigures),
   )
   writeFileSync(path.resolve(ROOT, values.json), `${JSON.stringify(figures, null, 2)}\n`)
-  writeTable(presets, seeds, figures, Date.now() - started)
+  const jobs = Math.max(1, Number(values.jobs))
+  writeTable(done, seeds, figures, figures.reduce((s, f) => s + f.wallMs, 0) / jobs)
 }
 
 async function job(spec: string): Promise<void> {
@@ -238,7 +244,7 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
   }
   const lines: string[] = []
   lines.push(
-    `Held-out seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the first ${values['train-days']} trains the recalibrated mid; the rest is judged); v2 = \`${figures[0]?.v2Version}\`. Δ log loss, SE clustered by contest, seeds pooled (weighted by readings); negative: the first is better. Wall time ${(wallMs / 60_000).toFixed(0)} min on 2 jobs.`,
+    `Held-out seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the first ${values['train-days']} trains the recalibrated mid; the rest is judged); v2 = \`${figures[0]?.v2Version}\`. Δ log loss, SE clustered by contest, seeds pooled (weighted by readings); negative: the first is better. About ${(wallMs / 60_000).toFixed(0)} min of wall time on ${values.jobs} jobs.`,
   )
   lines.push('')
   lines.push(

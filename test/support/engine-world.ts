@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createEngine, type Engine, type EngineDeps } from '../../src/engine/engine.ts'
 import { createSimPriceFeed, type SimPriceFeed } from '../../src/feeds/sim/sim-price-feed.ts'
+import { withParams } from '../../src/feeds/sim/sim-params.ts'
 import { createSimVenue } from '../../src/feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../../src/feeds/sim/sim-world.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../../src/model/models.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { Store } from '../../src/ports/store.ts'
@@ -82,8 +84,11 @@ export async function createEngineWorld(opts: {
   const time = createManualClock(opts.start)
   const store = createSqliteStore(join(dir, 'store.db'), { wallClock: time })
   await store.migrate()
-  const feed = createSimPriceFeed({ seed: opts.seed })
-  const venue = createSimVenue({ seed: opts.seed, feed, series })
+  // books on both sides every minute: these tests follow the engine's flow (a signal a minute), and
+  // the default crowd's one-sided books near the extremes are the reading's business, tested there
+  const world = sharedSimWorld(opts.seed, withParams({ crowd: { oneSidedBelow: 0 } }))
+  const feed = createSimPriceFeed({ seed: opts.seed, world })
+  const venue = createSimVenue({ seed: opts.seed, world, feed, series })
   const notifier = createMemoryEventNotifier()
   const notified: number[] = []
   await notifier.subscribe((seq) => {
