@@ -6,7 +6,8 @@
 // recalibrated mid (evaluate's own arithmetic, with the published probability replaced). Pooled over
 // seeds per preset; the table goes between the markers in docs/model.md, the figures to --json.
 // Usage: node tools/model-card-sweep.ts [--presets ewma,informed,…] [--seeds 3001,3002,3003]
-//        [--from 2026-10-01] [--days 3] [--train-days 1] [--jobs 2] [--work DIR]
+//        [--from 2026-10-01] [--days 3] [--train-days 1] [--jobs 2] [--work DIR] [--table-only]
+//        [--venue polymarket] (that venue's sandbox: its crowd, its series, its rule; own markers)
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,6 +17,7 @@ import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type EvaluationReport, evaluateReadings } from '../src/domain/evaluation.ts'
 import type { GradedReading } from '../src/domain/graded-reading.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
+import { POLYMARKET_SIM_SERIES } from '../src/feeds/sim/polymarket-world.ts'
 import { CROWD_PRESETS, parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 
@@ -32,12 +34,16 @@ const { values } = parseArgs({
     json: { type: 'string', default: 'docs/model-sweep.json' },
     // write the table from the jobs already done in --work (crowds with every seed), run nothing
     'table-only': { type: 'boolean', default: false },
+    venue: { type: 'string', default: 'kalshi' },
     // internal: one preset × seed, its figures written to --part
     job: { type: 'string' },
     part: { type: 'string' },
   },
 })
-const SERIES = 'KXBTC15M'
+// a Polymarket sweep (--venue polymarket) judges that venue's series by its own rule
+const VENUE = values.venue === 'polymarket' ? 'polymarket' : 'kalshi'
+const SERIES = VENUE === 'polymarket' ? POLYMARKET_SIM_SERIES : 'KXBTC15M'
+const MARKER = VENUE === 'polymarket' ? 'model:sweep:polymarket' : 'model:sweep'
 const ROOT = path.join(import.meta.dirname, '..')
 const MAIN = path.join(ROOT, 'src/cli/main.ts')
 const DAY_MS = 86_400_000
@@ -91,6 +97,7 @@ async function main(): Promise<void> {
             import.meta.filename,
             ...['--job', next, '--part', part, '--work', work],
             ...['--from', values.from, '--days', String(days), '--train-days', values['train-days']],
+            ...['--venue', VENUE],
           ],
           { stdio: ['ignore', 'inherit', 'inherit'] },
         )
@@ -303,8 +310,8 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
   const table = lines.join('\n')
   const card = path.resolve(ROOT, values.card)
   const text = readFileSync(card, 'utf8')
-  const start = '<!-- model:sweep start -->'
-  const end = '<!-- model:sweep end -->'
+  const start = `<!-- ${MARKER} start -->`
+  const end = `<!-- ${MARKER} end -->`
   const i = text.indexOf(start)
   const j = text.indexOf(end)
   const next =
