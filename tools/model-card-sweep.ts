@@ -140,6 +140,8 @@ async function job(spec: string): Promise<void> {
     cli([
       'sim',
       'tape',
+      '--venue',
+      VENUE,
       '--seed',
       String(seed),
       '--from',
