@@ -15,7 +15,7 @@ import {
 } from '../src/domain/contest.ts'
 import { formatTicker } from '../src/domain/ticker.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
-import { quarterHourOf } from './support/contest-fixtures.ts'
+import { kalshiVenue, polymarketVenue, quarterHourOf } from './support/contest-fixtures.ts'
 import { deadPort } from './support/feed-env.ts'
 import {
   bootstrapKeyFrom,
@@ -103,9 +103,14 @@ describe('dashboard and API reference in a real browser', () => {
     const res = await fetch(`${base}/v1/contests/active?series=${SERIES}`, {
       headers: { Authorization: `Bearer ${key}` },
     })
-    const active = (await res.json()) as { ticker: string }
+    const active = (await res.json()) as { ticker: string; venue_refs: { event_ticker: string } }
     await waitFor('the live ticker on the page', async () =>
       (await page.locator('#live-ticker').textContent()) === active.ticker ? true : undefined,
+    )
+    // under it, what a bot trades it by (decisions §16): the simulator presents Kalshi's market
+    assert.equal(
+      await page.locator('#live-venue').textContent(),
+      `Kalshi · market ${active.ticker} · event ${active.venue_refs.event_ticker}`,
     )
     await page.waitForSelector('#stream-state[data-state="open"]')
     assert.equal(await page.evaluate(() => sessionStorage.getItem('contest-signals.key')), key)
@@ -292,6 +297,7 @@ describe('the dashboard with two venues', () => {
     settledSide: null,
     settledPriceDollars: null,
     voided: false,
+    venue: series === POLY ? polymarketVenue(ticker) : kalshiVenue(ticker),
     signals: [],
   })
   const reading = (
@@ -408,6 +414,16 @@ describe('the dashboard with two venues', () => {
     assert.equal(await fact(live, POLY, 'strike'), 'not yet published')
     assert.equal(await fact(live, KALSHI, 'reading'), 'up · 58.30')
     assert.equal(await fact(live, POLY, 'reading'), 'down · 55.05')
+    const poly = polymarketVenue(polyTicker(live))
+    assert.ok(poly.name === 'polymarket' && poly.refs)
+    assert.equal(
+      await fact(live, POLY, 'venue'),
+      `Polymarket · condition ${poly.refs.conditionId} · Up token ${poly.refs.upTokenId} · Down token ${poly.refs.downTokenId}`,
+    )
+    assert.equal(
+      await fact(live, KALSHI, 'venue'),
+      `Kalshi · market ${kalshiTicker(live)} · event ${kalshiTicker(live).replace(/-[^-]*$/, '')}`,
+    )
     assert.equal(await fact(live, KALSHI, 'ask'), '52¢')
     assert.equal(await fact(live, POLY, 'ask'), '49¢')
     assert.equal(await fact(live, POLY, 'result'), 'live')

@@ -29,6 +29,7 @@ function scriptedVenue(): ScriptedVenue {
       expiresAt: OPEN + 15 * MINUTE_MS,
       strikePriceDollars: null,
       phase: 'trading',
+      venue: { name: 'kalshi', refs: { marketTicker: TICKER, eventTicker: null } },
     },
     quote$: { upAskCents: 40, downAskCents: 62 },
     result$: null,

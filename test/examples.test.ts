@@ -3,18 +3,10 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import {
-  bootstrapKeyFrom,
-  childEnv,
-  REPO_ROOT,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-} from './support/service-process.ts'
-import { OFF_PAUSE_START } from './support/timeline.ts'
+import { childEnv, REPO_ROOT, type ServiceProcess, tempDir } from './support/service-process.ts'
+import { freePort, type SimService, startSimService } from './support/sim-service.ts'
 import { waitFor } from './support/wait.ts'
 
 type Example = { child: ChildProcess; output(): string; exited: Promise<number | null> }
@@ -45,32 +37,10 @@ after(async () => {
   await Promise.all(started.map((s) => s.kill('SIGTERM')))
 })
 
-async function startService(
-  env: Record<string, string>,
-  firstStart = true,
-): Promise<{ service: ServiceProcess; url: string; key: string }> {
-  const service = startProcess(['serve'], {
-    SIM_SEED: '23',
-    SIM_SPEED: '60',
-    SIM_START: OFF_PAUSE_START,
-    LOG_LEVEL: 'info',
-    ...env,
-  })
-  started.push(service)
-  const url = await service.url
-  // The first start prints a key; a restart on the same store does not (the caller keeps the first).
-  const key = firstStart
-    ? await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined, 5000)
-    : ''
-  return { service, url, key }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
+async function startService(env: Record<string, string>, firstStart = true): Promise<SimService> {
+  const world = await startSimService(env, !firstStart)
+  started.push(world.service)
+  return world
 }
 
 describe('examples/curl-walkthrough.sh', () => {

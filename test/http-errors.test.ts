@@ -27,7 +27,13 @@ function failing(methods: (keyof Store)[], error: Error) {
 
 describe('problem responses', () => {
   test('answers an unknown path with a 404 not-found problem', async () => {
-    for (const path of ['/', '/v2/contests', '/v1/contests/active/extra', '/v1/health/', '/V1/health']) {
+    for (const path of [
+      '/v2/contests',
+      '/nowhere',
+      '/v1/contests/active/extra',
+      '/v1/health/',
+      '/V1/health',
+    ]) {
       const res = await api.get(path, world.key)
       assert.equal(res.status, 404, path)
       assert.match(res.headers.get('content-type')!, /^application\/problem\+json/)
@@ -190,6 +196,9 @@ describe('problem responses', () => {
       const client = createApiClient(logged)
       await client.get(`/v1/contests?series=${newSeries()}`, logged.key)
       await client.get('/v1/contests?series=S', `cs_${'Q'.repeat(30)}`)
+      // a key pasted into X-Request-Id is neither echoed nor logged
+      const misplaced = await client.get('/v1/health', undefined, { 'x-request-id': logged.key })
+      assert.doesNotMatch(misplaced.headers.get('x-request-id')!, /cs_/)
       assert.ok(lines.length > 0)
       const all = lines.join('\n')
       assert.ok(!all.includes(logged.key))

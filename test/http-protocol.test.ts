@@ -81,6 +81,39 @@ describe('methods', () => {
     }
   })
 
+  test('bytes that are no request line › 400 saying so, never a 5xx: a TLS hello, junk, junk after a good request', async () => {
+    const problemOf = (text: string) =>
+      JSON.parse(text.slice(text.lastIndexOf('\r\n\r\n') + 4)) as { type: string; detail: string }
+    const tlsHello = '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03'
+    for (const junk of [tlsHello, 'hello there\r\n\r\n', '\x00\x01\x02\x03']) {
+      const text = await rawExchange(world.baseUrl, junk)
+      assert.match(text, /^HTTP\/1\.1 400 Bad Request\r\n/, JSON.stringify(junk))
+      assert.match(problemOf(text).detail, /not an HTTP\/1\.1 request line/)
+    }
+    // junk in the same packet as a good request: the connection's answer is 400, not 501
+    const text = await rawExchange(world.baseUrl, `GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n${tlsHello}`)
+    assert.match(text, /HTTP\/1\.1 400 Bad Request\r\n/)
+    assert.doesNotMatch(text, / 501 /)
+    // while an unknown method on a good line after a good request stays 501
+    const frob = await rawExchange(
+      world.baseUrl,
+      'GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\nFROB /x HTTP/1.1\r\nHost: x\r\n\r\n',
+    )
+    assert.match(frob, /HTTP\/1\.1 501 Not Implemented\r\n/)
+  })
+
+  test('a malformed header or framing › 400 naming which', async () => {
+    const header = await rawExchange(world.baseUrl, 'GET /v1/health HTTP/1.1\r\nBad Header: x\r\n\r\n')
+    assert.match(header, /^HTTP\/1\.1 400 /)
+    assert.match(header, /header line is malformed/)
+    const framing = await rawExchange(
+      world.baseUrl,
+      'POST /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    )
+    assert.match(framing, /^HTTP\/1\.1 400 /)
+    assert.match(framing, /framing is malformed/)
+  })
+
   test('a CORS preflight is still answered 204 without a key', async () => {
     const res = await rawRequest(`${world.baseUrl}/v1/contests`, {
       method: 'OPTIONS',

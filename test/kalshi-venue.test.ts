@@ -48,6 +48,11 @@ describe('Kalshi venue › discovery', () => {
         expiresAt: window(-5).closeTime,
         strikePriceDollars: 68421.37,
         phase: 'trading',
+        // what a bot trades it by (decisions §16): the market's ticker and its event's, as listed
+        venue: {
+          name: 'kalshi',
+          refs: { marketTicker: live.ticker, eventTicker: live.ticker.replace(/-[^-]+$/, '') },
+        },
       })
       assert.equal((await w.venue.market(upcoming[0]!.ticker, NOW))?.phase, 'upcoming')
       assert.equal((await w.venue.market(past[0]!.ticker, NOW))?.phase, 'closed')

@@ -65,6 +65,16 @@ describe('Polymarket venue › discovery and quotes', () => {
         expiresAt: (S + 900) * 1000,
         strikePriceDollars: null,
         phase: 'trading',
+        // what a bot trades it by (decisions §16): Gamma's ids, each token by its outcome's label
+        venue: {
+          name: 'polymarket',
+          refs: {
+            slug: CURRENT,
+            conditionId: '0x3b30b1ce5d5c8b574f8a1c7fecae6a0ae0348f92c1409fba12ba68f46d2c43ff',
+            upTokenId: UP_TOKEN,
+            downTokenId: DOWN_TOKEN,
+          },
+        },
         settlementRule: { averagingS: 60 },
       })
       assert.equal(await w.venue.marketAt('KXBTC15M', w.now()), null, 'another series is not this venue’s')

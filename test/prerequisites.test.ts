@@ -114,7 +114,7 @@ describe('npm test prerequisites with the machine PostgreSQL and Redis out of re
   it('starts a private PostgreSQL and a private Redis, saying so in one line each', () => {
     assert.ok(postgres, output)
     assert.ok(redis, output)
-    for (const name of ['chromium', 'curl', 'jq', 'PostgreSQL', 'Redis'])
+    for (const name of ['chromium', 'curl', 'jq', 'python3', 'promtool', 'PostgreSQL', 'Redis'])
       assert.equal(output.match(new RegExp(`^prerequisite +${name} `, 'gm'))?.length, 1, `${name}: ${output}`)
     assert.notEqual(postgres.port, 5432)
     assert.notEqual(redis.port, 6379)
@@ -173,7 +173,7 @@ describe('npm test prerequisites that cannot be had', () => {
   after(() => tmp.remove())
 
   it('names the command that installs the missing tools when the run may not install them', async () => {
-    // a PATH holding apt-get alone: chromium, curl and jq are all missing
+    // a PATH holding apt-get alone: chromium, curl, jq, python3 and promtool are all missing
     const bin = path.join(tmp.dir, 'bin')
     mkdirSync(bin)
     symlinkSync('/usr/bin/apt-get', path.join(bin, 'apt-get'))
@@ -181,7 +181,7 @@ describe('npm test prerequisites that cannot be had', () => {
       assert.ok(err instanceof Unmet)
       assert.equal(
         err.line(),
-        'prerequisite  chromium    missing chromium, curl, jq: run: sudo apt-get update && sudo apt-get install -y chromium curl jq (or point CHROMIUM_PATH at a Chromium)',
+        'prerequisite  chromium    missing chromium, curl, jq, python3, promtool: run: sudo apt-get update && sudo apt-get install -y chromium curl jq python3 prometheus (or point CHROMIUM_PATH at a Chromium)',
       )
       return true
     })

@@ -63,6 +63,25 @@ describe('SqliteStore on a file', () => {
     }
   })
 
+  it('reads a contest stored before migration 3 with the venue of its series and no references', async () => {
+    const path = await tempPath()
+    const store = createSqliteStore(path)
+    try {
+      await store.migrate()
+      const kalshi = makeContest({ series: 'KXBTC15M' })
+      const other = makeContest({ series: 'SIMSERIES' })
+      await store.importHistory([kalshi, other])
+      // what ALTER TABLE … ADD COLUMN leaves on the rows that were there before it ran
+      const db = new DatabaseSync(path)
+      db.exec('UPDATE contests SET venue = NULL, venue_refs = NULL')
+      db.close()
+      assert.deepEqual((await store.getContest(kalshi.ticker))?.venue, { name: 'kalshi', refs: null })
+      assert.equal((await store.getContest(other.ticker))?.venue, null)
+    } finally {
+      await store.close()
+    }
+  })
+
   it('lets two instances on one file see each other’s writes, as the CLI does beside the server', async () => {
     const path = await tempPath()
     const server = createSqliteStore(path)

@@ -16,6 +16,7 @@ import {
   makeSettledContest,
   makeSignal,
   newSeries,
+  polymarketVenue,
   SERIES,
   suffix,
   UP,
@@ -122,6 +123,23 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       test('returns the contest exactly as it was opened, a null strike included', async (store) => {
         const contest = await openWith(store, { strikePriceDollars: null })
         assert.deepEqual(await store.getContest(contest.ticker), contest)
+      })
+
+      test('keeps each venue’s references with the contest, Polymarket’s tokens by outcome', async (store) => {
+        const kalshi = await openWith(store)
+        const slug = `btc-updown-15m-${suffix()}`
+        const poly = await openWith(store, {
+          ticker: slug,
+          series: 'btc-updown-15m',
+          venue: polymarketVenue(slug),
+        })
+        const settled = makeSettledContest({ series: 'btc-updown-15m', venue: polymarketVenue(`${slug}-2`) })
+        await store.importHistory([settled])
+        assert.deepEqual((await store.getContest(kalshi.ticker))?.venue, kalshi.venue)
+        assert.deepEqual((await store.getContest(poly.ticker))?.venue, poly.venue)
+        assert.deepEqual((await store.getContest(settled.ticker))?.venue, settled.venue)
+        const opened = await store.contestHistoryEvents(poly.ticker, await store.latestSeq())
+        assert.deepEqual(JSON.parse(opened[0]!.data).venue_refs, toContestView(poly).venue_refs)
       })
 
       test('does not resolve a truncated ticker', async (store) => {

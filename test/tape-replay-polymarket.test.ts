@@ -174,6 +174,16 @@ describe('replay of a Polymarket tape', () => {
     // readings while the strike is unpublished come from the model's own estimate of it
     assert.ok(contest.signals.length > 0, 'readings while the price to beat is unpublished')
     for (const s of contest.signals) assert.equal(s.outcome, s.side === 'down' ? 'win' : 'loss')
+    // the tape's Gamma body names the references, and the replay stores them (decisions §16)
+    assert.deepEqual(contest.venue, {
+      name: 'polymarket',
+      refs: {
+        slug: SLUG,
+        conditionId: '0x3b30b1ce5d5c8b574f8a1c7fecae6a0ae0348f92c1409fba12ba68f46d2c43ff',
+        upTokenId: UP_TOKEN,
+        downTokenId: DOWN_TOKEN,
+      },
+    })
   })
 
   it('answers a quote from each side’s own token book: the lowest ask of a worst-first book, a 0.1 ¢ tick kept, no reading when a side’s book is missing within 5 s', async () => {

@@ -1,5 +1,6 @@
 // The words of `contest-signals --help` and `contest-signals COMMAND --help`: one place, so the
 // usage lines, the README and the parser's options cannot drift far apart.
+import { SETTINGS } from '../config/settings.ts'
 
 const REPLAY_MODELS_TEXT = 'the v2 version or gbm-ewma-1; default: the one MODEL names'
 
@@ -28,10 +29,10 @@ options:
 Settings come from environment variables (PORT, HOST, DATABASE_URL, ...): see the README.
 Short commands say on stderr which store they opened.`
 
-const SERVER_SETTINGS = `Settings are environment variables: PORT (8080), HOST (127.0.0.1), DATABASE_URL
-(sqlite:./data/contest-signals.db, resolved against the current directory), SERIES, VENUE,
-SIM_SPEED, SIM_SEED, LOG_LEVEL, METRICS_PORT, TLS_CERT_FILE/TLS_KEY_FILE and more: see the README.
-Stops cleanly on SIGTERM or SIGINT.`
+const SERVER_SETTINGS = `Settings are environment variables: PORT (${SETTINGS.PORT.default}), HOST (${SETTINGS.HOST.default}), DATABASE_URL
+(${SETTINGS.DATABASE_URL.default}, resolved against the current directory), SERIES, VENUE,
+SIM_SPEED, SIM_SEED, LOG_LEVEL, METRICS_PORT, TLS_CERT_FILE/TLS_KEY_FILE and more: see the README
+and .env.example. Stops cleanly on SIGTERM or SIGINT.`
 
 export const COMMAND_HELP: Readonly<Record<string, string>> = {
   serve: `usage: contest-signals serve

@@ -235,6 +235,12 @@ main(process.argv.slice(2)).then(
     } else {
       const message = err instanceof Error ? err.message : String(err)
       process.stderr.write(`contest-signals: ${message.split('\n')[0]}\n`)
+      // a start-up failure that states its own code (an existing bootstrap key file: 2)
+      const code = (err as { exitCode?: unknown }).exitCode
+      if (typeof code === 'number') {
+        process.exitCode = code
+        return
+      }
     }
     process.exitCode = 1
   },

@@ -300,6 +300,60 @@ describe('loadConfig', () => {
     })
   })
 
+  describe('rules across settings', () => {
+    const problems = (env: Record<string, string>): readonly string[] => {
+      try {
+        loadConfig(env)
+        return []
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems
+        throw err
+      }
+    }
+
+    it('refuses a headers timeout above the request timeout (Node would refuse to listen)', () => {
+      assert.deepEqual(problems({ HTTP_HEADERS_TIMEOUT_S: '12', HTTP_REQUEST_TIMEOUT_S: '11' }), [
+        'HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S',
+      ])
+      assert.equal(
+        loadConfig({ HTTP_HEADERS_TIMEOUT_S: '11', HTTP_REQUEST_TIMEOUT_S: '11' }).httpHeadersTimeoutS,
+        11,
+      )
+    })
+
+    it('judges only values their own settings accepted: one mistake, one problem', () => {
+      assert.deepEqual(problems({ HTTP_HEADERS_TIMEOUT_S: '600', HTTP_REQUEST_TIMEOUT_S: 'ten' }), [
+        'HTTP_REQUEST_TIMEOUT_S="ten" is not a number from 0.1 to 600',
+      ])
+      // the default series is Kalshi's: judged against a refused SERIES it would blame the wrong venue
+      assert.deepEqual(problems({ VENUE: 'polymarket', SERIES: 'btc-updown-15m,' }), [
+        'SERIES must be a comma-separated list of distinct series prefixes (letters, digits, . _ -)',
+      ])
+      assert.deepEqual(problems({ VENUE: 'nasdaq', RECORD_DIR: '/tmp/t' }), [
+        'VENUE="nasdaq" is not a known venue (known: sim, kalshi, polymarket)',
+      ])
+    })
+
+    it('writes the bootstrap key beside the SQLite file, in ./data with PostgreSQL, or where told', () => {
+      assert.equal(loadConfig({}).bootstrapKeyFile, 'data/bootstrap-key.txt')
+      assert.equal(
+        loadConfig({ DATABASE_URL: 'sqlite:/var/lib/cs/signals.db' }).bootstrapKeyFile,
+        '/var/lib/cs/bootstrap-key.txt',
+      )
+      assert.equal(
+        loadConfig({ DATABASE_URL: 'postgres://u@db/x' }).bootstrapKeyFile,
+        'data/bootstrap-key.txt',
+      )
+      assert.equal(loadConfig({ BOOTSTRAP_KEY_FILE: '/run/key.txt' }).bootstrapKeyFile, '/run/key.txt')
+    })
+
+    it('checks the PUBLIC_BASE_URL derived from a HOST that makes no URL', () => {
+      // a host name whose last label is digits is read as an IPv4 address by URL parsers
+      assert.deepEqual(problems({ HOST: '1a.2' }), ['PUBLIC_BASE_URL must be an absolute http(s) URL'])
+      assert.equal(loadConfig({ HOST: '1a.2', PUBLIC_BASE_URL: 'http://signals.example' }).host, '1a.2')
+    })
+  })
+
   it('reports every problem at once', () => {
     assert.throws(
       () => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' }),

@@ -33,6 +33,12 @@ export function looksLikeKey(token: string): boolean {
   return KEY_SHAPE.test(token)
 }
 
+/** Whether the text holds something shaped like a key. */
+export function containsKey(text: string): boolean {
+  return text.includes(KEY_PREFIX) && KEY_SOMEWHERE.test(text)
+}
+const KEY_SOMEWHERE = /cs_[A-Za-z0-9_-]{20,}/
+
 /** Masks anything shaped like a key (decisions §7): a client may paste one into a URL. */
 export function maskKeys(text: string): string {
   return text.includes(KEY_PREFIX) ? text.replace(KEY_IN_TEXT, `${KEY_PREFIX}[redacted]`) : text

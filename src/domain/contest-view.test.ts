@@ -20,6 +20,10 @@ describe('contest view', () => {
       settledSide: null,
       settledPriceDollars: null,
       voided: false,
+      venue: {
+        name: 'kalshi',
+        refs: { marketTicker: 'KXBTC15M-26NOV220915-15', eventTicker: 'KXBTC15M-26NOV220915' },
+      },
       signals: [
         {
           ticker: 'KXBTC15M-26NOV220915-15',
@@ -41,6 +45,8 @@ describe('contest view', () => {
       strike_price_dollars: 97_000.5,
       settled_side: null,
       settled_price_dollars: null,
+      venue: 'kalshi',
+      venue_refs: { market_ticker: 'KXBTC15M-26NOV220915-15', event_ticker: 'KXBTC15M-26NOV220915' },
       signals: [
         {
           ticker: 'KXBTC15M-26NOV220915-15',
@@ -54,5 +60,55 @@ describe('contest view', () => {
         },
       ],
     })
+  })
+
+  it('sends a Polymarket contest’s slug, condition id and the token of each outcome by name', () => {
+    const c: Contest = {
+      ticker: 'btc-updown-15m-1790362800',
+      series: 'btc-updown-15m',
+      state: 'settled',
+      opensAt: 1_790_362_800_000,
+      expiresAt: 1_790_363_700_000,
+      strikePriceDollars: null,
+      settledSide: null,
+      settledPriceDollars: null,
+      voided: true,
+      venue: {
+        name: 'polymarket',
+        refs: {
+          slug: 'btc-updown-15m-1790362800',
+          conditionId: '0xabc',
+          upTokenId: '111',
+          downTokenId: '222',
+        },
+      },
+      signals: [],
+    }
+    const view = toContestView(c)
+    assert.equal(view.venue, 'polymarket')
+    assert.deepEqual(view.venue_refs, {
+      slug: 'btc-updown-15m-1790362800',
+      condition_id: '0xabc',
+      up_token_id: '111',
+      down_token_id: '222',
+    })
+  })
+
+  it('sends null references, and no venue, when neither is known', () => {
+    const view = toContestView({
+      ticker: 'T',
+      series: 'S',
+      state: 'live',
+      opensAt: 0,
+      expiresAt: 900_000,
+      strikePriceDollars: null,
+      settledSide: null,
+      settledPriceDollars: null,
+      voided: false,
+      venue: null,
+      signals: [],
+    })
+    assert.equal(view.venue, null)
+    assert.equal(view.venue_refs, null)
   })
 })

@@ -1,6 +1,8 @@
 // The public JSON shape of contests and signals (spec section 2), built once per change and shared by
 // the HTTP responses and the stream's event data so both always say the same thing.
 import type { Contest, Signal } from './contest.ts'
+import { toVenueRefsView, type VenueRefsView } from './venue-refs.ts'
+import type { RealVenueName } from './venues.ts'
 
 export type SignalView = {
   ticker: string
@@ -20,6 +22,8 @@ export type ContestView = {
   strike_price_dollars: number | null
   settled_side: Contest['settledSide']
   settled_price_dollars: number | null
+  venue: RealVenueName | null
+  venue_refs: VenueRefsView | null
   signals: SignalView[]
 }
 
@@ -54,6 +58,8 @@ export function toContestView(c: Contest): ContestView {
     strike_price_dollars: c.strikePriceDollars,
     settled_side: c.settledSide,
     settled_price_dollars: c.settledPriceDollars,
+    venue: c.venue?.name ?? null,
+    venue_refs: toVenueRefsView(c.venue),
     signals: c.signals.map(toSignalView),
   }
 }

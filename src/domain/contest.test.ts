@@ -38,6 +38,7 @@ function contest(signals: Signal[]): Contest {
     settledSide: null,
     settledPriceDollars: null,
     voided: false,
+    venue: null,
     signals,
   }
 }

@@ -1,5 +1,6 @@
 // Contests and signals as the engine and the store see them. Times are epoch milliseconds on the
 // service clock (virtual when SIM_SPEED > 1); prices are plain numbers with at most 2 decimals.
+import type { ContestVenue } from './venue-refs.ts'
 
 export const CONTEST_STATES = ['live', 'expired', 'settled'] as const
 export type ContestState = (typeof CONTEST_STATES)[number]
@@ -58,6 +59,8 @@ export type Contest = {
   settledPriceDollars: number | null
   /** true when the venue voided the contest: settled, no side, every signal void */
   voided: boolean
+  /** where it trades and the venue's references (decisions §16); null when neither is known */
+  venue: ContestVenue | null
   /** oldest first */
   signals: Signal[]
 }

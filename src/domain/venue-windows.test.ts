@@ -16,6 +16,8 @@ const contest = (
   strike_price_dollars: null,
   settled_side: 'up',
   settled_price_dollars: null,
+  venue: null,
+  venue_refs: null,
   signals: raised.map((raised_at) => ({
     ticker,
     raised_at,

@@ -17,6 +17,7 @@ export function liveContestFor(market: VenueMarket): Contest {
     settledSide: null,
     settledPriceDollars: null,
     voided: false,
+    venue: market.venue,
     signals: [],
   }
 }

@@ -2,6 +2,7 @@
 // the venue, raises one reading per contest minute, expires and settles contests, and keeps the
 // store's heartbeat and event retention. Ticks never overlap, and a failing step is logged and
 // retried on the next tick instead of stopping the loop.
+
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { encodeFeedStatus, FEED_STATUS_SETTING } from '../domain/feed-status.ts'
@@ -16,6 +17,7 @@ import { advanceContest, openCurrentContest } from './contest-steps.ts'
 import type { StepContext } from './engine-context.ts'
 import { createLeadership } from './leadership.ts'
 import { DEFAULT_READING_MAX_LATE_MS } from './reading.ts'
+import { createRepeatedErrors } from './repeated-errors.ts'
 import { createSkippedReadings, type SkipObserver } from './skipped-readings.ts'
 
 export type EngineDeps = {
@@ -67,6 +69,7 @@ const STARTUP_ATTEMPTS = 3
 export function createEngine(deps: EngineDeps): Engine {
   const { store, venue, clock, wallClock, logger } = deps
   const tickMs = deps.tickMs ?? DEFAULT_TICK_MS
+  const repeated = createRepeatedErrors(logger, () => wallClock.now())
   const holderId = deps.holderId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const ctx: StepContext = {
     store,
@@ -114,7 +117,7 @@ export function createEngine(deps: EngineDeps): Engine {
     try {
       await fn()
     } catch (err) {
-      logger.error({ err, step: name, ...fields }, `engine step failed: ${name}`)
+      repeated.error({ err, step: name, ...fields }, `engine step failed: ${name}`)
     }
   }
 
@@ -195,7 +198,7 @@ export function createEngine(deps: EngineDeps): Engine {
   function tick(): Promise<void> {
     if (!inFlight) {
       inFlight = runTick()
-        .catch((err: unknown) => logger.error({ err }, 'engine tick failed'))
+        .catch((err: unknown) => repeated.error({ err }, 'engine tick failed'))
         .finally(() => {
           inFlight = null
         })

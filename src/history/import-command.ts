@@ -6,7 +6,8 @@
 // A progress bar on a terminal, one summary line, and one line naming the endpoint when a venue
 // answers with something unusable (non-zero exit, no half-written day).
 import { mkdir } from 'node:fs/promises'
-import { type Config, SPOT_SOURCES, type SpotSourceName } from '../config/config.ts'
+import type { Config } from '../config/config.ts'
+import { SPOT_SOURCES, type SpotSourceName } from '../config/settings.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { createLogger } from '../main/logger.ts'
 import { spotKeepMinutes } from '../main/spot-history.ts'

@@ -4,7 +4,7 @@
 // read by the live feed's own parsers (src/feeds/spot); a minute the exchange did not answer stays
 // missing — a gap, never filled. Closes already fetched in a run are kept, so the next day's warm-up
 // does not fetch them again.
-import type { SpotSourceName } from '../config/config.ts'
+import type { SpotSourceName } from '../config/settings.ts'
 import { parseBitstampCandles } from '../feeds/spot/bitstamp.ts'
 import { parseCoinbaseCandles } from '../feeds/spot/coinbase.ts'
 import { parseKrakenCandles } from '../feeds/spot/kraken.ts'

@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { BucketStore } from '../ports/bucket-store.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
+import type { StoreFaults } from '../store/store-faults.ts'
 import type { LogFollower } from '../stream/log-follower.ts'
 import type { StreamHub } from '../stream/stream-hub.ts'
 import type { AppSettings } from './app-settings.ts'
@@ -25,4 +26,6 @@ export type AppDeps = {
   metrics?: RequestMetrics
   /** the /docs and /dashboard pages; absent in tests that do not serve them */
   webAssets?: WebAssets
+  /** what the process's own store calls have met (health's checks.store); absent: never a fault */
+  storeFaults?: StoreFaults
 }

@@ -211,7 +211,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     openApiOptions({ version: deps.version, baseUrl, rateLimit: settings.rateLimit }),
   )
 
-  const probe = createStoreProbe({ store: deps.store, wallClock: deps.wallClock })
+  const probe = createStoreProbe({
+    store: deps.store,
+    wallClock: deps.wallClock,
+    ...(deps.storeFaults ? { faults: deps.storeFaults } : {}),
+  })
   const auth = createKeyAuth({
     store: deps.store,
     follower: deps.follower,

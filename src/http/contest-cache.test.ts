@@ -16,6 +16,7 @@ function contest(ticker: string, series: string, state: Contest['state'] = 'live
     settledSide: null,
     settledPriceDollars: null,
     voided: false,
+    venue: null,
     signals: Array.from({ length: signals }, (_, i) => ({
       ticker,
       minute: i + 1,

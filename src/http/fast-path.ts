@@ -156,7 +156,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
     res.writeHead(head.status, head.headers)
     if (head.body === null) res.end()
     else res.end(head.body)
-    metrics?.countRequest(route.label, method, head.status)
+    metrics?.countRequest(route.label, method, head.status, (performance.now() - facts.startedAt) / 1000)
     let logged = route.logged
     if (logged?.head !== head) {
       logged = { head, part: answerPart(method, route.pathJson, head.status, head.bytes) }
@@ -238,7 +238,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
       const head = streamHead(cors)
       head.headers[head.idAt] = facts.requestId
       // `on`: 'close' comes once, and once() would hold a wrapper per open stream
-      if (metrics) res.on('close', () => metrics.countRequest(PATHS.stream, 'GET', 200))
+      if (metrics) res.on('close', () => metrics.countRequest(PATHS.stream, 'GET', 200, null))
       void openStream(
         deps.handOver,
         res,

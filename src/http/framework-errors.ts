@@ -5,11 +5,11 @@ import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { AccessLog } from './access-log.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
+import { parserFault } from './parser-faults.ts'
 import {
   EVERY_RESPONSE_HEADERS,
   PROBLEM_MEDIA_TYPE,
   PROBLEMS,
-  type ProblemName,
   problemBody,
   sendProblem,
   TICKER_NOT_FOUND,
@@ -30,17 +30,6 @@ export type FrameworkErrorDeps = {
   logAnswer(request: FastifyRequest, reply: FastifyReply): void
   /** the app's logger, read when a socket error arrives (the app exists by then) */
   log: () => FastifyBaseLogger
-}
-
-/**
- * The problem for each error of Node's HTTP parser that has its own answer; any other is a 400. A
- * method token the parser does not know (FROBNICATE) is 501: the server does not implement it
- * (RFC 9110 §9.1), which says more than a 400 about the URL.
- */
-const PARSER_ERRORS: Record<string, ProblemName> = {
-  HPE_HEADER_OVERFLOW: 'request-header-fields-too-large',
-  ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
-  HPE_INVALID_METHOD: 'not-implemented',
 }
 
 export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
@@ -71,16 +60,19 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
   }
 
   /** Requests Node cannot parse never reach Fastify: answer them on the socket, still as problems. */
-  function clientErrorHandler(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex): void {
+  function clientErrorHandler(
+    error: NodeJS.ErrnoException & { rawPacket?: unknown; bytesParsed?: unknown },
+    socket: Duplex,
+  ): void {
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
       socket.destroy()
       return
     }
-    const name = PARSER_ERRORS[error.code ?? ''] ?? 'bad-request'
-    const body = JSON.stringify(problemBody(baseUrl, name))
+    const { name, detail } = parserFault(error.code, error.rawPacket, error.bytesParsed)
+    const body = JSON.stringify(problemBody(baseUrl, name, detail === undefined ? {} : { detail }))
     const { status, title } = PROBLEMS[name]
     deps.log().debug({ code: error.code }, 'client error')
-    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status)
+    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status, 0)
     // The answer to HEAD has no body (RFC 9110 §9.3.2), even when the request was too big to parse.
     const raw = error.rawPacket
     const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD '

@@ -3,6 +3,7 @@
 import type { HTTPMethods } from 'fastify'
 
 export const PATHS = {
+  home: '/',
   activeContest: '/v1/contests/active',
   contest: '/v1/contests/:ticker',
   contests: '/v1/contests',
@@ -20,6 +21,7 @@ export type KnownPath = { url: string; allow: readonly HTTPMethods[] }
 
 /** Every path with the methods it allows (the rest get 405). HEAD on the stream is 405 too. */
 export const KNOWN_PATHS: readonly KnownPath[] = [
+  { url: PATHS.home, allow: ['GET', 'HEAD'] },
   { url: PATHS.activeContest, allow: ['GET', 'HEAD'] },
   { url: PATHS.contest, allow: ['GET', 'HEAD'] },
   { url: PATHS.contests, allow: ['GET', 'HEAD'] },
@@ -33,13 +35,12 @@ export const KNOWN_PATHS: readonly KnownPath[] = [
   { url: PATHS.dashboardAsset, allow: ['GET', 'HEAD'] },
 ]
 
-/** Paths of the browser pages: no key, no rate limit (see routes/web-pages.ts). */
-export const PAGE_PATHS: readonly string[] = [
-  PATHS.docs,
-  PATHS.docsAsset,
-  PATHS.dashboard,
-  PATHS.dashboardAsset,
-]
+/**
+ * Browser pages that are not rate limited (see routes/web-pages.ts): the home page and the
+ * dashboard, whose one page load fetches more modules than the burst allows, and whose API calls
+ * are counted like any others. The API reference (/docs) is counted like every endpoint.
+ */
+export const UNCOUNTED_PAGE_PATHS: readonly string[] = [PATHS.home, PATHS.dashboard, PATHS.dashboardAsset]
 
 /** The page a problem `type` URI resolves to. */
 export function problemPagePath(name: string): string {

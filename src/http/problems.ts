@@ -24,9 +24,9 @@ export const PROBLEMS = {
   'bad-request': {
     status: 400,
     title: 'Bad Request',
-    detail: 'The request could not be understood: check the URL and its percent-encoding.',
+    detail: 'The request could not be understood as HTTP/1.1.',
     description:
-      'The request line or URL is malformed, for example a path with invalid percent-encoding. Fix the request before sending it again.',
+      'The request is not well-formed HTTP/1.1: bytes that are no request line (a TLS handshake on the plain-HTTP port), a malformed request line, target, header or message framing, or a path with invalid percent-encoding. The detail says which. Fix the request before sending it again.',
   },
   'invalid-parameter': {
     status: 400,

@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BucketPolicy } from '../domain/token-bucket.ts'
 import type { BucketStore, TakeResult } from '../ports/bucket-store.ts'
 import { addCorsHeaders, type CorsPolicy, isPreflight } from './cors.ts'
-import { PAGE_PATHS, PATHS } from './paths.ts'
+import { PATHS, UNCOUNTED_PAGE_PATHS } from './paths.ts'
 import { sendProblem } from './problems.ts'
 import type { RequestRules } from './request-rules.ts'
 
@@ -100,5 +100,5 @@ function isExempt(request: FastifyRequest): boolean {
   if (isPreflight(request)) return true
   if (request.method !== 'GET' && request.method !== 'HEAD') return false
   const route = request.routeOptions.url
-  return route === PATHS.health || (route !== undefined && PAGE_PATHS.includes(route))
+  return route === PATHS.health || (route !== undefined && UNCOUNTED_PAGE_PATHS.includes(route))
 }

@@ -2,10 +2,11 @@
 // listens for the raw response's 'close' rather than Fastify's onResponse, which never runs for a
 // hijacked reply (the stream) nor for one whose client went away.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { PATHS } from './paths.ts'
 
 /** What the HTTP layer reports to; implemented by metrics/metrics.ts, absent when metrics are off. */
 export type RequestMetrics = {
-  countRequest(route: string, method: string, status: number): void
+  countRequest(route: string, method: string, status: number, seconds: number | null): void
 }
 
 /** The route label for requests that matched no route: never the raw URL, to bound cardinality. */
@@ -21,6 +22,9 @@ export function countWhenAnswered(
     // A client that left before any answer was written got none: there is no status to count.
     if (!reply.raw.headersSent) return
     // Read at the end: the not-found handler swaps the route context, which has no url.
-    metrics.countRequest(request.routeOptions.url ?? UNKNOWN_ROUTE, request.method, reply.raw.statusCode)
+    const route = request.routeOptions.url ?? UNKNOWN_ROUTE
+    // a stream's life is not a latency
+    const seconds = route === PATHS.stream ? null : reply.elapsedTime / 1000
+    metrics.countRequest(route, request.method, reply.raw.statusCode, seconds)
   })
 }

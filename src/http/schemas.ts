@@ -4,6 +4,7 @@
 import { Type } from 'typebox'
 import { CONTEST_STATES, OUTCOMES, SIDES } from '../domain/contest.ts'
 import { PROBLEM_MEDIA_TYPE } from './problems.ts'
+import { contestVenueMembers, KalshiRefsSchema, PolymarketRefsSchema } from './venue-ref-schemas.ts'
 
 export const JSON_MEDIA_TYPE = 'application/json'
 export const SSE_MEDIA_TYPE = 'text/event-stream'
@@ -61,6 +62,7 @@ export const ContestSchema = Type.Object(
       { type: 'number' },
       'Oracle expiration value in USD once settled; null while live, or when the oracle did not report it.',
     ),
+    ...contestVenueMembers,
     signals: Type.Array(Type.Ref('Signal'), { description: 'All signals of the contest, oldest first.' }),
   },
   { $id: 'Contest', description: 'A prediction-market contest with its signals.' },
@@ -111,7 +113,7 @@ export const HealthSchema = Type.Object(
     version: Type.String(),
     time: instant('Server time, RFC 3339 in UTC.'),
     checks: Type.Object({
-      store: stringEnum(['ok', 'unavailable'] as const),
+      store: stringEnum(['ok', 'degraded', 'corrupt', 'unavailable'] as const),
       engine: stringEnum(
         ['ok', 'stale', 'unknown'] as const,
         'stale when no engine has written for 2 minutes.',
@@ -147,6 +149,8 @@ export const HealthSchema = Type.Object(
 
 /** Registered with app.addSchema so that Type.Ref('<$id>') resolves and the document lists them once. */
 export const SHARED_SCHEMAS = [
+  KalshiRefsSchema,
+  PolymarketRefsSchema,
   SignalSchema,
   ContestSchema,
   ContestListSchema,

@@ -14,6 +14,13 @@ import type { Store } from '../ports/store.ts'
 export type IssuedKey = { record: ApiKeyRecord; key: string }
 
 export async function issueKey(store: Store, label: string, clock: Clock): Promise<IssuedKey> {
+  const issued = newKey(label, clock)
+  await store.createKey(issued.record)
+  return issued
+}
+
+/** A new key and its record, not yet stored: the caller decides when it may exist. */
+export function newKey(label: string, clock: Clock): IssuedKey {
   const key = formatKey(randomBytes(KEY_RANDOM_BYTES))
   const record: ApiKeyRecord = {
     id: `key_${randomBytes(6).toString('hex')}`,
@@ -24,6 +31,5 @@ export async function issueKey(store: Store, label: string, clock: Clock): Promi
     lastUsedAt: null,
     revokedAt: null,
   }
-  await store.createKey(record)
   return { record, key }
 }

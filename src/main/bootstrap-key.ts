@@ -3,19 +3,33 @@
 // (decisions §7: keys never appear in logs). The key goes into a file only its owner may read (mode
 // 0600), whose path is logged; when stderr is a terminal, the same text is also shown there, away
 // from the JSON log lines on stdout. It is never shown again: the next start finds a key.
-import { closeSync, constants, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs'
+//
+// The file is written before the key is stored, so a key can never exist that nobody was shown: a
+// file that cannot be written stores nothing, and a store that refuses the key takes the file back.
+import { closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { issueKey } from '../keys/key-service.ts'
+import { newKey } from '../keys/key-service.ts'
+import { makeDirectories } from '../platform/make-directories.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 
 export type BootstrapKeyOutput = {
-  /** the file the key is written to (created with mode 0600, replacing any earlier one) */
+  /** the file the key is written to: created with mode 0600, never over an existing one */
   file: string
   logger: Pick<Logger, 'info'>
   /** a terminal to show it on as well (stderr when it is a TTY), or null */
   terminal: ((text: string) => void) | null
+}
+
+/** Start-up stops with this one line and exit code (main.ts prints it). */
+export class BootstrapKeyError extends Error {
+  readonly exitCode: number
+  constructor(message: string, exitCode: number) {
+    super(message)
+    this.name = 'BootstrapKeyError'
+    this.exitCode = exitCode
+  }
 }
 
 export async function announceBootstrapKey(
@@ -26,10 +40,19 @@ export async function announceBootstrapKey(
   output: BootstrapKeyOutput,
 ): Promise<void> {
   if ((await store.listKeys()).length > 0) return
-  const { key } = await issueKey(store, 'bootstrap', clock)
+  const { record, key } = newKey('bootstrap', clock)
   const file = resolve(output.file)
   const text = bannerFor(key, url, series, file)
-  writePrivateFile(file, text)
+  writeNewPrivateFile(file, text)
+  try {
+    await store.createKey(record)
+  } catch (err) {
+    removeQuietly(file)
+    throw new BootstrapKeyError(
+      `the bootstrap key could not be stored (${reasonOf(err)}); its file BOOTSTRAP_KEY_FILE=${file} was removed and no key was kept`,
+      1,
+    )
+  }
   output.logger.info(
     { file },
     'a first API key (label "bootstrap") was created and written to this file, readable only by this user: copy it, then delete the file',
@@ -56,20 +79,48 @@ function bannerFor(key: string, url: string, series: string, file: string): stri
 }
 
 /**
- * Creates the file afresh with mode 0600: an earlier file (or a symlink planted in its place) is
- * removed first, and O_EXCL refuses anything that appears in between.
+ * Creates the file with mode 0600 and O_EXCL: an existing file (or a symlink planted in its place) is
+ * never replaced — it may be the only copy of an earlier key — and the start stops instead.
  */
-function writePrivateFile(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
-  try {
-    unlinkSync(file)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+function writeNewPrivateFile(file: string, text: string): void {
+  const fail = (reason: string, exitCode = 1): never => {
+    throw new BootstrapKeyError(`cannot write BOOTSTRAP_KEY_FILE=${file}: ${reason}`, exitCode)
   }
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600)
+  try {
+    makeDirectories(dirname(file), 0o700)
+  } catch (err) {
+    fail(`its directory cannot be created (${reasonOf(err)})`)
+  }
+  const fd = openNew(file, fail)
   try {
     writeSync(fd, `${text}\n`)
-  } finally {
+  } catch (err) {
     closeSync(fd)
+    removeQuietly(file)
+    fail(reasonOf(err))
   }
+  closeSync(fd)
+}
+
+function openNew(file: string, fail: (reason: string, exitCode?: number) => never): number {
+  try {
+    return openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      fail('the file already exists and is never replaced; move it away or set another path', 2)
+    return fail(reasonOf(err))
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file)
+  } catch {
+    // already gone, or never made: nothing to take back
+  }
+}
+
+const reasonOf = (err: unknown): string => {
+  const e = err as NodeJS.ErrnoException
+  return e.code ? `${e.code}: ${e.message.split('\n')[0]}` : String(e?.message ?? err).split('\n')[0]!
 }

@@ -3,13 +3,16 @@
 // (never with its password).
 import type { Config } from '../config/config.ts'
 import type { Store } from '../ports/store.ts'
+import { checkSqliteFile } from '../store/sqlite/integrity-check.ts'
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
+import { type StoreFaults, watchStoreFaults } from '../store/store-faults.ts'
 import { type StoreLocation, storeLocation } from './store-location.ts'
 
 export type StoreConfig = Pick<Config, 'databaseUrl'> &
   Partial<Pick<Config, 'pgStatementTimeoutMs' | 'pgConnectTimeoutMs'>>
 
-export type OpenedStore = { store: Store; location: StoreLocation }
+/** The store with its faults watched (health reads them), and where it is. */
+export type OpenedStore = { store: Store; faults: StoreFaults; location: StoreLocation }
 
 export type OpenStoreOptions = {
   /** refuse a SQLite file that does not exist yet instead of creating an empty store (read-only commands) */
@@ -26,6 +29,7 @@ export async function openStoreAt(config: StoreConfig, opts: OpenStoreOptions = 
   }
   let store: Store
   try {
+    if (location.kind === 'sqlite') checkSqliteFile(location.path)
     store = location.kind === 'sqlite' ? createSqliteStore(location.path) : await openPostgres(config)
   } catch (err) {
     throw storeError(location, err)
@@ -36,7 +40,8 @@ export async function openStoreAt(config: StoreConfig, opts: OpenStoreOptions = 
     await store.close().catch(() => undefined)
     throw storeError(location, err)
   }
-  return { store, location }
+  const watched = watchStoreFaults(store, { now: () => Date.now() })
+  return { ...watched, location }
 }
 
 export async function openStore(config: StoreConfig): Promise<Store> {

@@ -17,6 +17,7 @@ import type { Store } from '../ports/store.ts'
 import { statusesOf } from '../ports/venue.ts'
 import { createMemoryBucketStore } from '../store/memory/memory-bucket-store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
+import type { StoreFaults } from '../store/store-faults.ts'
 import { createStoreProbe } from '../store/store-probe.ts'
 import { createLogFollower } from '../stream/log-follower.ts'
 import { createStreamHub } from '../stream/stream-hub.ts'
@@ -61,10 +62,13 @@ export async function startService(
   // Read first (the TLS files are read here), so a bad file stops the program before anything opens.
   const settings = role === 'engine' ? null : appSettingsFrom(config)
   // Metrics exist only when they are served: nothing else in the process depends on them.
-  const metrics = config.metricsPort === null ? null : createMetrics()
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : createMetrics({ build: { version: VERSION, model: createReadingModel(config.model).version } })
 
   try {
-    const { store, location } = await openStoreAt(config)
+    const { store, faults: storeFaults, location } = await openStoreAt(config)
     closers.push({ name: 'store', close: () => store.close() })
     // The absolute path of a SQLite file, or the URL without its password (decisions §7); a new,
     // empty SQLite store is said so, in case the path was not the one meant.
@@ -72,7 +76,9 @@ export async function startService(
       { store: location.display, ...(location.kind === 'sqlite' ? { created: !location.exists } : {}) },
       'store opened',
     )
-    metrics?.watchStore(createStoreProbe({ store, wallClock }).read, () => wallClock.now())
+    metrics?.watchStore(createStoreProbe({ store, wallClock, faults: storeFaults }).read, () =>
+      wallClock.now(),
+    )
     // With a real venue every timestamp is the wall clock (decisions §8): the virtual clock is for the simulator.
     const clock = usesSimulator(config)
       ? await createServiceClock(store, wallClock, config.simSpeed, config.simStart)
@@ -145,6 +151,7 @@ export async function startService(
         config,
         settings: settings!,
         store,
+        storeFaults,
         notifier,
         clock,
         wallClock,
@@ -178,6 +185,7 @@ export async function startService(
 
 type ApiParts = {
   config: Config
+  storeFaults: StoreFaults
   settings: AppSettings
   store: Store
   notifier: EventNotifier
@@ -221,6 +229,7 @@ async function startApi(parts: ApiParts): Promise<string> {
     logger,
     version: VERSION,
     webAssets: loadWebAssets(),
+    storeFaults: parts.storeFaults,
     ...(metrics ? { metrics } : {}),
   })
   // The app closes before the stream hub would be closed by reverse order, so the app's own

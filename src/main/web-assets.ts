@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire, stripTypeScriptTypes } from 'node:module'
 import path from 'node:path'
+import { createRepresentation } from '../http/representation.ts'
 import type { WebAsset, WebAssets } from '../http/web-assets.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -11,7 +12,13 @@ const WEB = path.join(ROOT, 'web')
 const DOMAIN = path.join(ROOT, 'src/domain')
 
 /** Domain modules the dashboard imports (their own imports follow automatically). */
-const DASHBOARD_DOMAIN_ENTRIES = ['backtest.ts', 'contest-view.ts', 'venue-windows.ts', 'venues.ts']
+const DASHBOARD_DOMAIN_ENTRIES = [
+  'backtest.ts',
+  'contest-view.ts',
+  'venue-refs.ts',
+  'venue-windows.ts',
+  'venues.ts',
+]
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,14 +28,22 @@ const TYPES: Record<string, string> = {
   '.ts': 'text/javascript; charset=utf-8',
 }
 
+let loaded: WebAssets | undefined
+
+/** The pages, read once per process: their compressed variants are then made once too. */
 export function loadWebAssets(): WebAssets {
+  loaded ??= readWebAssets()
+  return loaded
+}
+
+function readWebAssets(): WebAssets {
   const assets = new Map<string, WebAsset>()
   const put = (url: string, file: string) => {
     const type = TYPES[path.extname(file)] ?? 'application/octet-stream'
     const body = file.endsWith('.ts')
       ? Buffer.from(toJavaScript(readFileSync(file, 'utf8')))
       : readFileSync(file)
-    assets.set(url, { body, type })
+    assets.set(url, createRepresentation(body, type))
   }
 
   put('/dashboard', path.join(WEB, 'dashboard/index.html'))

@@ -25,13 +25,33 @@ function event(type: StoredEvent['type'], appendedAt: number): StoredEvent {
 describe('metrics', () => {
   it('counts requests by route, method and status, and 429s on their own', async () => {
     const metrics = createMetrics()
-    metrics.countRequest('/v1/contests', 'GET', 200)
-    metrics.countRequest('/v1/contests', 'GET', 200)
-    metrics.countRequest('unknown', 'GET', 404)
-    metrics.countRequest('/v1/contests', 'GET', 429)
+    metrics.countRequest('/v1/contests', 'GET', 200, 0.002)
+    metrics.countRequest('/v1/contests', 'GET', 200, 0.004)
+    metrics.countRequest('unknown', 'GET', 404, 0.001)
+    metrics.countRequest('/v1/contests', 'GET', 429, 0.0001)
+    metrics.countRequest('/v1/stream/contests', 'GET', 200, null)
     assert.equal(await sample(metrics, 'cs_http_requests_total', { route: '/v1/contests', status: '200' }), 2)
     assert.equal(await sample(metrics, 'cs_http_requests_total', { route: 'unknown', status: '404' }), 1)
     assert.equal(await sample(metrics, 'cs_http_rate_limited_total'), 1)
+  })
+
+  it('observes request latency by route, without streams, so p99 can be graphed', async () => {
+    const metrics = createMetrics()
+    metrics.countRequest('/v1/contests', 'GET', 200, 0.002)
+    metrics.countRequest('/v1/contests', 'GET', 200, 0.02)
+    metrics.countRequest('/v1/stream/contests', 'GET', 200, null)
+    const text = await metrics.registry.metrics()
+    assert.match(text, /^cs_http_request_duration_seconds_bucket\{le="0\.0025",route="\/v1\/contests"\} 1$/m)
+    assert.match(text, /^cs_http_request_duration_seconds_count\{route="\/v1\/contests"\} 2$/m)
+    assert.doesNotMatch(text, /cs_http_request_duration_seconds_count\{route="\/v1\/stream\/contests"\}/)
+  })
+
+  it('states the build: version and model as labels of a constant 1', async () => {
+    const metrics = createMetrics({ build: { version: '9.9.9', model: 'settle-mean-t-2.abc' } })
+    assert.equal(
+      await sample(metrics, 'cs_build_info', { version: '9.9.9', model: 'settle-mean-t-2.abc' }),
+      1,
+    )
   })
 
   it('counts fanned-out events by type and observes their lag, never negative', async () => {

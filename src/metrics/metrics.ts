@@ -11,8 +11,11 @@ export type StoreReading = { reachable: boolean; engineHeartbeat: number | null 
 
 export type Metrics = {
   registry: Registry
-  /** One answered HTTP request; `route` must be a route pattern or 'unknown', never a raw URL. */
-  countRequest(route: string, method: string, status: number): void
+  /**
+   * One answered HTTP request; `route` must be a route pattern or 'unknown', never a raw URL.
+   * `seconds` from its first byte to its answer, or null for a stream (its life is not a latency).
+   */
+  countRequest(route: string, method: string, status: number, seconds: number | null): void
   /** A batch the log follower dispatched, observed at wall time `wallNow` (ms). */
   countFanout(events: readonly StoredEvent[], wallNow: number): void
   watchStreams(openStreams: () => number): void
@@ -33,6 +36,8 @@ export type Metrics = {
 }
 
 export type MetricsOptions = {
+  /** cs_build_info's labels: the package version and the model_version readings are published with */
+  build?: { version: string; model: string }
   /** a scrape reports the store down rather than wait longer than this for it; default 2 s */
   storeTimeoutMs?: number
 }
@@ -52,6 +57,21 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     registers,
   })
   const requestCounters = new Map<string, Map<string, Map<number, { inc(): void }>>>()
+  const httpDuration = new Histogram({
+    name: 'cs_http_request_duration_seconds',
+    help: 'time from a request to its answer, by route pattern (streams excluded); p99 by histogram_quantile',
+    labelNames: ['route'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers,
+  })
+  const durationByRoute = new Map<string, { observe(seconds: number): void }>()
+  if (opts.build)
+    new Gauge({
+      name: 'cs_build_info',
+      help: 'always 1: the running package version and the model it publishes readings with',
+      labelNames: ['version', 'model'] as const,
+      registers,
+    }).set(opts.build, 1)
   const rateLimited = new Counter({
     name: 'cs_http_rate_limited_total',
     help: 'requests refused with 429',
@@ -168,7 +188,15 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
         },
       })
     },
-    countRequest(route, method, status) {
+    countRequest(route, method, status, seconds) {
+      if (seconds !== null) {
+        let histogram = durationByRoute.get(route)
+        if (histogram === undefined) {
+          histogram = httpDuration.labels({ route })
+          durationByRoute.set(route, histogram)
+        }
+        histogram.observe(seconds)
+      }
       // One child counter per label set, found without building a label object or key string.
       let byMethod = requestCounters.get(route)
       if (byMethod === undefined) {

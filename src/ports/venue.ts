@@ -3,6 +3,7 @@
 // cache in the background, so every call here is cheap enough to make on each engine tick.
 import type { Settlement } from '../domain/contest.ts'
 import type { MinuteClose } from '../domain/price-history.ts'
+import type { ContestVenue } from '../domain/venue-refs.ts'
 
 /**
  * Where a market stands as the venue last reported it: `upcoming` before trading opens, `trading`
@@ -20,6 +21,8 @@ export type VenueMarket = {
   /** null until the venue sets it */
   strikePriceDollars: number | null
   phase: MarketPhase
+  /** the venue whose market this is and the references a bot trades it with (decisions §16) */
+  venue: ContestVenue
   /**
    * The settlement rule where the venue states one per market (Polymarket's `cryptoMarketConfig`,
    * decisions §14): the venue's price is averaged over the `averagingS` seconds ending at each

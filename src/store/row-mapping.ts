@@ -13,6 +13,7 @@ import {
 import type { EventType, StoredEvent } from '../domain/events.ts'
 import { INTERNAL_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../domain/events.ts'
 import type { GradedReading } from '../domain/graded-reading.ts'
+import { decodeContestVenue, encodeVenueRefs } from '../domain/venue-refs.ts'
 
 /** One row as a driver returns it, column name to loosely typed value. */
 export type Row = Record<string, unknown>
@@ -95,6 +96,8 @@ export function toContest(row: Row, signals: Signal[]): Contest {
     settledSide: row.settled_side === null ? null : oneOf<Side>(SIDES, row, 'settled_side'),
     settledPriceDollars: numOrNull(row, 'settled_price_dollars'),
     voided: bool(row, 'voided'),
+    // rows stored before migration 3 have no venue columns' values: the series names the venue
+    venue: decodeContestVenue(strOrNull(row, 'venue'), strOrNull(row, 'venue_refs'), str(row, 'series')),
     signals,
   }
 }
@@ -135,6 +138,8 @@ export function contestColumns(c: Contest, updatedAt: number) {
     settled_price_dollars: c.settledPriceDollars,
     voided: c.voided,
     updated_at: updatedAt,
+    venue: c.venue?.name ?? null,
+    venue_refs: encodeVenueRefs(c.venue),
   }
 }
 

@@ -3,9 +3,12 @@
 import { FEED_STATUS_SETTING, type FeedChecks, feedChecks } from '../domain/feed-status.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
+import type { StoreCondition, StoreFaults } from './store-faults.ts'
 
 export type StoreStatus = {
   reachable: boolean
+  /** what this process's own calls of the store have met (store-faults.ts) */
+  condition: StoreCondition
   engineHeartbeat: number | null
   /** the engine's last report on the venue and the spot sources (see domain/feed-status.ts) */
   feeds: FeedChecks
@@ -15,7 +18,13 @@ const FEEDS_OK: FeedChecks = { venue: 'ok', venues: null, spot: 'ok', venueDegra
 
 export type StoreProbe = { read(): Promise<StoreStatus> }
 
-export function createStoreProbe(opts: { store: Store; wallClock: Clock; ttlMs?: number }): StoreProbe {
+export function createStoreProbe(opts: {
+  store: Store
+  wallClock: Clock
+  ttlMs?: number
+  faults?: StoreFaults
+}): StoreProbe {
+  const condition = (): StoreCondition => opts.faults?.condition() ?? 'ok'
   const ttlMs = opts.ttlMs ?? 1000
   let cached: { status: StoreStatus; at: number } | undefined
   let pending: Promise<StoreStatus> | undefined
@@ -27,9 +36,9 @@ export function createStoreProbe(opts: { store: Store; wallClock: Clock; ttlMs?:
         opts.store.lastEngineHeartbeat(),
         opts.store.getSetting(FEED_STATUS_SETTING),
       ])
-      return { reachable: true, engineHeartbeat, feeds: feedChecks(feeds) }
+      return { reachable: true, condition: condition(), engineHeartbeat, feeds: feedChecks(feeds) }
     } catch {
-      return { reachable: false, engineHeartbeat: null, feeds: FEEDS_OK }
+      return { reachable: false, condition: condition(), engineHeartbeat: null, feeds: FEEDS_OK }
     }
   }
 

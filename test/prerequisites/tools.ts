@@ -1,10 +1,15 @@
 // chromium (the browser tests, driven by playwright-core, which downloads no browser), curl and jq
-// (the README's curl walkthrough): found on the PATH, installed with apt-get when missing and the run
-// may (root), else named with the command that installs them.
+// (the README's curl walkthrough), python3 (the Python example, examples/python), promtool (the
+// alert rules in deploy/, from Debian's `prometheus`): found on the PATH, installed with apt-get when
+// missing and the run may (root), else named with the command that installs them.
 import { isExecutable, lastLine, onPath, run } from './programs.ts'
 import { begin, say, Unmet } from './report.ts'
 
-const TOOLS = ['chromium', 'curl', 'jq'] as const
+const TOOLS = ['chromium', 'curl', 'jq', 'python3', 'promtool'] as const
+
+/** The Debian package that brings a tool, where its name is not the tool's. */
+const PACKAGE: Partial<Record<string, string>> = { promtool: 'prometheus' }
+const packageOf = (tool: string): string => PACKAGE[tool] ?? tool
 
 export type ToolSettings = {
   /** the PATH the step searches */
@@ -33,12 +38,13 @@ export async function ensureTools(settings: ToolSettings): Promise<Record<string
 
   const missing = TOOLS.filter((t) => !found.has(t))
   const aptGet = onPath('apt-get', settings.searchPath)
-  const command = `apt-get install -y ${missing.join(' ')}`
+  const packages = missing.map(packageOf)
+  const command = `apt-get install -y ${packages.join(' ')}`
   if (missing.length > 0 && (!settings.isRoot || aptGet === null)) {
     const first = missing[0]!
     const how =
       aptGet === null
-        ? `install ${missing.join(', ')} with the system's package manager`
+        ? `install ${packages.join(', ')} with the system's package manager`
         : `run: sudo apt-get update && sudo ${command}`
     const alternative = first === 'chromium' ? ' (or point CHROMIUM_PATH at a Chromium)' : ''
     throw new Unmet(first, `missing ${missing.join(', ')}: ${how}${alternative}`)
@@ -57,7 +63,7 @@ export async function ensureTools(settings: ToolSettings): Promise<Record<string
     }
     const line = begin(tool, `missing: apt-get update, ${command} … `)
     try {
-      await aptInstall(aptGet!, missing, tool)
+      await aptInstall(aptGet!, packages, tool)
     } catch (err) {
       line.finish('failed')
       throw err

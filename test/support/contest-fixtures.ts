@@ -10,6 +10,7 @@ import {
   type Signal,
   settleContest,
 } from '../../src/domain/contest.ts'
+import type { ContestVenue } from '../../src/domain/venue-refs.ts'
 
 const QUARTER_HOUR = 15 * MINUTE_MS
 
@@ -38,8 +39,9 @@ export function quarterHourOf(at: number): number {
 export function makeContest(overrides: Partial<Contest> = {}): Contest {
   const series = overrides.series ?? SERIES
   const opensAt = overrides.opensAt ?? BASE
+  const ticker = overrides.ticker ?? `${series}-${suffix()}`
   return {
-    ticker: `${series}-${suffix()}`,
+    ticker,
     series,
     state: 'live',
     opensAt,
@@ -48,8 +50,36 @@ export function makeContest(overrides: Partial<Contest> = {}): Contest {
     settledSide: null,
     settledPriceDollars: null,
     voided: false,
+    venue: kalshiVenue(ticker),
     signals: [],
     ...overrides,
+  }
+}
+
+/** Kalshi's references of a market: its ticker, and the event's (the ticker less its last part). */
+export function kalshiVenue(ticker: string): ContestVenue {
+  return {
+    name: 'kalshi',
+    refs: { marketTicker: ticker, eventTicker: ticker.slice(0, ticker.lastIndexOf('-')) },
+  }
+}
+
+/**
+ * Polymarket's references of a window's event (venue facts §3.2.3): a 0x-prefixed 32-byte condition
+ * id and two decimal CLOB token ids, derived from the slug so each window's differ.
+ */
+export function polymarketVenue(slug: string): ContestVenue {
+  const digest = createHash('sha256').update(slug).digest()
+  const tokenOf = (offset: number) =>
+    BigInt(`0x${digest.subarray(offset, offset + 16).toString('hex')}`).toString()
+  return {
+    name: 'polymarket',
+    refs: {
+      slug,
+      conditionId: `0x${digest.toString('hex')}`,
+      upTokenId: tokenOf(0),
+      downTokenId: tokenOf(16),
+    },
   }
 }
 

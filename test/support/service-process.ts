@@ -43,6 +43,8 @@ export type StartOptions = {
    * the benchmark's access-log runs. `stdout()` then reads the file.
    */
   stdoutFile?: string
+  /** the working directory (default: the repository), e.g. where an installed copy lives */
+  cwd?: string
 }
 
 export function startProcess(
@@ -65,7 +67,7 @@ export function startProcess(
         ]
   const file = opts.stdoutFile === undefined ? null : openSync(opts.stdoutFile, 'a')
   const child = spawn(command, argv, {
-    cwd: REPO_ROOT,
+    cwd: opts.cwd ?? REPO_ROOT,
     env: childEnv(env),
     stdio: ['ignore', file ?? 'pipe', 'pipe'],
   })

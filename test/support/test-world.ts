@@ -1,6 +1,7 @@
 // One HTTP test world: config from an env object, a SQLite store on a temp file, a log follower,
 // rate-limit buckets, the real app listening on an ephemeral port, and an API key. Each test builds
 // its own and closes it; useTestWorld() shares one across the tests of a file or describe block.
+
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +10,7 @@ import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import { type Config, loadConfig } from '../../src/config/config.ts'
 import { buildApp } from '../../src/http/app.ts'
+import type { WebAssets } from '../../src/http/web-assets.ts'
 import { appSettingsFrom, rateLimitPolicy } from '../../src/main/app-settings.ts'
 import type { BucketStore } from '../../src/ports/bucket-store.ts'
 import type { Clock } from '../../src/ports/clock.ts'
@@ -41,6 +43,8 @@ export type TestWorldOptions = {
   fastPath?: boolean
   /** the wall clock of the app (key and store-probe caches, buckets); Date.now by default */
   wallClock?: Clock
+  /** the browser pages (none by default: most tests never fetch them) */
+  webAssets?: WebAssets
   /** runs on the built app before it listens (hooks can still be added then) */
   beforeListen?: (app: FastifyInstance) => void
 }
@@ -113,6 +117,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     wallClock,
     logger,
     version: opts.version ?? '1.2.3-test',
+    ...(opts.webAssets ? { webAssets: opts.webAssets } : {}),
   })
   opts.beforeListen?.(app)
   await app.listen({ port: 0, host: '127.0.0.1' })

@@ -5,6 +5,7 @@
 import { type Analysis, analyse, type Filter, toBacktestContests } from './analysis.ts'
 import { ApiError, getJson, settledBetween } from './api.ts'
 import { drawCalibration } from './calibration-chart.ts'
+import { venueRefsLine } from './domain/venue-refs.ts'
 import { openStream, type StreamEvent } from './sse.ts'
 import type { ContestJson, SignalJson } from './types.ts'
 import { createVenueView, type VenueView } from './venues.ts'
@@ -94,6 +95,7 @@ function renderLive(contest: ContestJson | null): void {
   $('live-strike').textContent =
     contest?.strike_price_dollars == null ? '—' : `$${contest.strike_price_dollars.toFixed(2)}`
   $('live-closes').textContent = contest ? contest.window.expires_at.replace('T', ' ') : '—'
+  $('live-venue').textContent = contest ? venueRefsLine(contest.venue, contest.venue_refs) : '—'
   const body = $('live-signals').querySelector('tbody')!
   body.replaceChildren(...[...(contest?.signals ?? [])].reverse().map((s) => signalRow(s, false)))
   tickCountdown()

@@ -4,6 +4,7 @@
 // confidence and the ask it was read at, and the settlement. Contests are paired by their window's
 // instants (domain/venue-windows.ts), never by ticker.
 import { formatInstant } from './domain/contest-view.ts'
+import { venueRefsLine } from './domain/venue-refs.ts'
 import { alignByWindow, latestSignal } from './domain/venue-windows.ts'
 import { VENUE_TITLES, venueOfSeries } from './domain/venues.ts'
 import type { ContestJson } from './types.ts'
@@ -122,6 +123,11 @@ function venueColumn(series: string, contest: ContestJson | null, now: number): 
     contest.settled_side ?? (contest.state === 'settled' ? 'void' : 'pending'),
   )
   col.append(dl)
+  const refs = document.createElement('p')
+  refs.className = 'venue-refs'
+  refs.dataset.fact = 'venue'
+  refs.textContent = venueRefsLine(contest.venue, contest.venue_refs)
+  col.append(refs)
   return col
 }
 

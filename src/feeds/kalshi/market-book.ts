@@ -38,6 +38,7 @@ export function toVenueMarket(entry: BookEntry): VenueMarket {
     expiresAt: market.closeTime,
     strikePriceDollars: market.floorStrike,
     phase: phaseForStatus(market.status),
+    venue: { name: 'kalshi', refs: { marketTicker: market.ticker, eventTicker: market.eventTicker } },
   }
 }
 

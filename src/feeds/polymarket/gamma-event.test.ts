@@ -55,6 +55,15 @@ describe('parseGammaEvent', () => {
       expiresAt: m.expiresAt,
       strikePriceDollars: null,
       phase: 'trading',
+      venue: {
+        name: 'polymarket',
+        refs: {
+          slug: SLUG,
+          conditionId: '0x3b30b1ce5d5c8b574f8a1c7fecae6a0ae0348f92c1409fba12ba68f46d2c43ff',
+          upTokenId: UP_TOKEN,
+          downTokenId: DOWN_TOKEN,
+        },
+      },
       settlementRule: { averagingS: 60 },
     })
   })
@@ -65,6 +74,11 @@ describe('parseGammaEvent', () => {
     )
     assert.deepEqual(m.tokenIds, { up: UP_TOKEN, down: DOWN_TOKEN })
     assert.deepEqual(m.outcomePrices, { up: 0.3, down: 0.7 })
+    // the contest's references name each token by its outcome too, whatever the venue's order
+    const { venue } = toVenueMarket(m, m.opensAt)
+    assert.ok(venue.name === 'polymarket' && venue.refs)
+    assert.equal(venue.refs.upTokenId, UP_TOKEN)
+    assert.equal(venue.refs.downTokenId, DOWN_TOKEN)
     const raw = makeGammaEvent({ startS: S, order: 'down-first' })
     assert.match(String((raw.markets as Array<Record<string, unknown>>)[0]!.outcomes), /^\["Down", "Up"\]$/)
     const settled = market(resolvedGammaEvent(S, 'down', null, { order: 'down-first' }))

@@ -18,6 +18,16 @@ export function toVenueMarket(market: PolymarketMarket, now: number): VenueMarke
     expiresAt: market.expiresAt,
     strikePriceDollars: market.priceToBeat === null ? null : round2(market.priceToBeat),
     phase: phaseAt(market, now),
+    // the token ids were paired with their outcome by label when the body was parsed (gamma-event.ts)
+    venue: {
+      name: 'polymarket',
+      refs: {
+        slug: market.slug,
+        conditionId: market.conditionId,
+        upTokenId: market.tokenIds.up,
+        downTokenId: market.tokenIds.down,
+      },
+    },
     settlementRule: { averagingS: market.rule.averagingS },
   }
 }

@@ -40,6 +40,11 @@ describe('createSimVenue', () => {
       expiresAt: at('2026-11-22T19:15:00Z'),
       strikePriceDollars: oracle.strikeDollars(at('2026-11-22T19:15:00Z')),
       phase: 'trading',
+      // the simulator presents Kalshi's market, so a bot finds Kalshi's references on it
+      venue: {
+        name: 'kalshi',
+        refs: { marketTicker: 'KXBTC15M-26NOV221415-15', eventTicker: 'KXBTC15M-26NOV221415' },
+      },
     })
     assert.equal((await venue.marketAt('KXETH15M', t))?.ticker, 'KXETH15M-26NOV221415-15')
     assert.equal(await venue.marketAt('KXSOL15M', t), null)

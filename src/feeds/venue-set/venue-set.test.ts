@@ -23,6 +23,7 @@ function testVenue(name: string, tickers: Record<string, string>, opts: { paused
     expiresAt: EXPIRES,
     strikePriceDollars: null,
     phase: 'trading',
+    venue: { name: 'kalshi', refs: null },
   })
   const seriesOf = (ticker: string) => Object.keys(tickers).find((s) => tickers[s] === ticker)
   const venue: Venue = {

@@ -34,7 +34,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
         operationId: 'getHealth',
         summary: 'Health check',
         description:
-          'Needs no key and is not rate limited. 200 with status "ok", or "degraded" when the engine is stale, the shared rate-limit store is unreachable, or (with a real venue) the venue or every spot source has been unreachable for over a minute, the venue paused trading outside its schedule, or every order book of the last 3 minutes failed to parse (checks.venue "unreachable", "paused" or "malformed"); during a pause the venue scheduled, checks.venue is "paused" and the status stays "ok". With several venues, checks.venues gives each venue’s own check and checks.venue the one that says most. 503 with status "unavailable" when the store cannot be reached. Also answers HEAD.',
+          'Needs no key and is not rate limited. 200 with status "ok", or "degraded" when the store refuses writes (checks.store "degraded": a full disk, an I/O error; ok again after a write succeeds) or has returned a damaged page (checks.store "corrupt": restore a backup), the engine is stale, the shared rate-limit store is unreachable, or (with a real venue) the venue or every spot source has been unreachable for over a minute, the venue paused trading outside its schedule, or every order book of the last 3 minutes failed to parse (checks.venue "unreachable", "paused" or "malformed"); during a pause the venue scheduled, checks.venue is "paused" and the status stays "ok". With several venues, checks.venues gives each venue’s own check and checks.venue the one that says most. 503 with status "unavailable" when the store cannot be reached. Also answers HEAD.',
         tags: ['health'],
         security: [],
         response: {
@@ -68,7 +68,7 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
       const feedsDown = venueDegraded || spot !== 'ok'
       const status = !store.reachable
         ? 'unavailable'
-        : engine !== 'ok' || rateLimitDegraded || feedsDown
+        : store.condition !== 'ok' || engine !== 'ok' || rateLimitDegraded || feedsDown
           ? 'degraded'
           : 'ok'
       const body = {
@@ -76,7 +76,8 @@ export function registerHealthRoute(app: TypedApp, deps: HealthRouteDeps): void 
         version: deps.version,
         time: formatInstantMs(deps.clock.now()),
         checks: {
-          store: store.reachable ? 'ok' : 'unavailable',
+          // "degraded" while the disk refuses writes, "corrupt" once a damaged page was read
+          store: store.reachable ? store.condition : 'unavailable',
           engine,
           ...(rateLimitDegraded ? { rate_limit: 'degraded' } : {}),
           // present only when not ok, like rate_limit: a healthy deployment's body stays as decisions §4

@@ -1,8 +1,10 @@
 // Versioned schema migrations of the PostgreSQL store: the SQLite store's versions, tables and indexes
 // in PostgreSQL DDL, applied inside one transaction under a per-schema advisory lock.
+
 import { createHash, randomInt } from 'node:crypto'
 import pg from 'pg'
 import { generateEpoch } from '../../domain/event-id.ts'
+import { refuseNewerSchema } from '../../ports/store-errors.ts'
 import { EPOCH_KEY } from '../meta-keys.ts'
 
 export type PostgresMigration = {
@@ -144,6 +146,17 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     // P(up) before any pooling with the venue's mid (decisions §15): internal, null on older rows
     sql: 'ALTER TABLE signals ADD COLUMN model_alone_up DOUBLE PRECISION;',
   },
+  {
+    version: 4,
+    name: 'venue references',
+    // where each contest trades and the venue's references (decisions §16): null on rows written
+    // before, which read back with the venue their series names and no references (row-mapping.ts)
+    sql: `
+      ALTER TABLE contests
+        ADD COLUMN venue TEXT CHECK (venue IN ('kalshi', 'polymarket')),
+        ADD COLUMN venue_refs TEXT;
+    `,
+  },
 ]
 
 /**
@@ -165,6 +178,7 @@ export async function applyMigrations(client: pg.ClientBase, schema: string, now
   )`)
   const rows = await client.query<{ version: number }>('SELECT version FROM schema_migrations')
   const applied = new Set(rows.rows.map((r) => r.version))
+  refuseNewerSchema(applied, MIGRATIONS)
   let count = 0
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue

@@ -25,10 +25,10 @@ export const SQL = {
     ORDER BY c.expires_at, c.ticker, s.minute`,
   // Bulk inserts take one JSON array, so a backfill of thousands of contests is two statements.
   insertContests: `INSERT INTO contests (ticker, series, state, opens_at, expires_at, strike_price_dollars,
-      settled_side, settled_price_dollars, voided, updated_at)
+      settled_side, settled_price_dollars, voided, updated_at, venue, venue_refs)
     SELECT * FROM json_to_recordset($1::json) AS x(ticker text, series text, state text, opens_at bigint,
       expires_at bigint, strike_price_dollars double precision, settled_side text,
-      settled_price_dollars double precision, voided boolean, updated_at bigint)
+      settled_price_dollars double precision, voided boolean, updated_at bigint, venue text, venue_refs text)
     ON CONFLICT (ticker) DO NOTHING
     RETURNING ticker`,
   insertSignals: `INSERT INTO signals (ticker, minute, raised_at, side, confidence, entry_price_cents,

@@ -1,7 +1,9 @@
 // Versioned schema migrations of the SQLite store, applied in order inside one write transaction.
+
 import { randomInt } from 'node:crypto'
 import type { DatabaseSync } from 'node:sqlite'
 import { generateEpoch } from '../../domain/event-id.ts'
+import { refuseNewerSchema } from '../../ports/store-errors.ts'
 import { EPOCH_KEY } from '../meta-keys.ts'
 
 export type Migration = {
@@ -114,6 +116,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // P(up) before any pooling with the venue's mid (decisions §15): internal, null on older rows
     sql: 'ALTER TABLE signals ADD COLUMN model_alone_up REAL;',
   },
+  {
+    version: 4,
+    name: 'venue references',
+    // where each contest trades and the venue's references (decisions §16): null on rows written
+    // before, which read back with the venue their series names and no references (row-mapping.ts)
+    sql: `
+      ALTER TABLE contests ADD COLUMN venue TEXT CHECK (venue IN ('kalshi', 'polymarket'));
+      ALTER TABLE contests ADD COLUMN venue_refs TEXT;
+    `,
+  },
 ]
 
 /**
@@ -135,6 +147,7 @@ export function applyMigrations(db: DatabaseSync, now: number): number {
         .all()
         .map((row) => Number(row.version)),
     )
+    refuseNewerSchema(applied, MIGRATIONS)
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
     let count = 0
     for (const m of MIGRATIONS) {

@@ -1,7 +1,7 @@
 // Opens the SQLite file with the store's connection settings (WAL, busy timeout, foreign keys).
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { makeDirectories } from '../../platform/make-directories.ts'
 
 export const BUSY_TIMEOUT_MS = 5000
 const SQLITE_BUSY = 5
@@ -9,7 +9,7 @@ const RETRY_PAUSE_MS = 10
 
 /** Creates the parent directory if needed (`:memory:` excepted) and opens a configured connection. */
 export function openDatabase(path: string): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') makeDirectories(dirname(resolve(path)))
   const db = new DatabaseSync(path)
   try {
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)

@@ -55,9 +55,9 @@ const SQL = {
   countAll: 'SELECT count(*) AS n FROM contests',
   countSeries: 'SELECT count(*) AS n FROM contests WHERE series = ?',
   insertContest: `INSERT INTO contests (ticker, series, state, opens_at, expires_at, strike_price_dollars,
-      settled_side, settled_price_dollars, voided, updated_at)
+      settled_side, settled_price_dollars, voided, updated_at, venue, venue_refs)
     VALUES (:ticker, :series, :state, :opens_at, :expires_at, :strike_price_dollars,
-      :settled_side, :settled_price_dollars, :voided, :updated_at)
+      :settled_side, :settled_price_dollars, :voided, :updated_at, :venue, :venue_refs)
     ON CONFLICT (ticker) DO NOTHING`,
   insertSignal: `INSERT INTO signals (ticker, minute, raised_at, side, confidence, entry_price_cents,
       edge_cents, outcome, model_version, spot_observed_at, book_observed_at, spot_dollars, fresh_sources,

@@ -1,0 +1,123 @@
+// The contest stream as an async iterable of typed events that survives disconnects and restarts:
+// it remembers the id of the last event it handed out and reconnects with Last-Event-ID, after the
+// server's `retry:` delay (backing off while the server stays unreachable), or after Retry-After on a
+// 429. Any other refusal (a bad key, a bad series) ends it with ApiError: retrying cannot fix those.
+import { ApiError, problemOf } from './errors.ts'
+import type { StreamEventData } from './generated/api-types.ts'
+import { BACKOFF_BASE_MS, type Settings } from './options.ts'
+import { createSseParser } from './sse.ts'
+import { backoffMs, retryAfterMs } from './waits.ts'
+
+export type StreamEvent = {
+  [K in keyof StreamEventData]: { event: K; id: string | null; data: StreamEventData[K] }
+}[keyof StreamEventData]
+
+export type StreamStatus =
+  | { kind: 'connected'; resumedAfter: string | null }
+  | { kind: 'rate-limited'; waitMs: number; retryAfterS: number | null }
+  | { kind: 'disconnected'; waitMs: number; reason: string }
+  | { kind: 'skipped'; event: string; reason: string }
+
+export type StreamOptions = {
+  series: string
+  /** resume after this event: the `lastEventId` a previous run saved */
+  lastEventId?: string
+  /** ends the iteration (cleanly) when aborted */
+  signal?: AbortSignal
+  /** told of each connection, wait and skipped frame */
+  onStatus?: (status: StreamStatus) => void
+}
+
+export type ContestStream = AsyncIterable<StreamEvent> & {
+  /** the id of the last event handed out, to save and resume from; null before the first */
+  readonly lastEventId: string | null
+}
+
+const EVENT_NAMES: ReadonlySet<string> = new Set(['contest.opened', 'signal.emitted', 'contest.settled'])
+const DEFAULT_RETRY_MS = 3_000
+const MAX_RECONNECT_WAIT_MS = 30_000
+
+export function openContestStream(settings: Settings, opts: StreamOptions): ContestStream {
+  let lastEventId = opts.lastEventId ?? null
+  const { signal } = opts
+  const url = `${settings.baseUrl}/v1/stream/contests?series=${encodeURIComponent(opts.series)}`
+  const tell = (status: StreamStatus) => opts.onStatus?.(status)
+
+  async function* events(): AsyncGenerator<StreamEvent> {
+    let retryMs = DEFAULT_RETRY_MS
+    // consecutive attempts that delivered nothing: the backoff's exponent
+    let failures = 0
+    while (!signal?.aborted) {
+      const headers: Record<string, string> = {
+        accept: 'text/event-stream',
+        authorization: `Bearer ${settings.apiKey}`,
+      }
+      if (lastEventId !== null) headers['last-event-id'] = lastEventId
+      let reason: string
+      try {
+        const res = await settings.fetch(url, { headers, signal })
+        if (res.status === 429) {
+          const askedMs = retryAfterMs(res.headers.get('retry-after'))
+          await res.body?.cancel()
+          const waitMs = backoffMs(failures++, askedMs, BACKOFF_BASE_MS, settings.maxWaitMs)
+          tell({
+            kind: 'rate-limited',
+            waitMs,
+            retryAfterS: askedMs === null ? null : Math.ceil(askedMs / 1000),
+          })
+          await settings.sleep(waitMs, signal)
+          continue
+        }
+        if (!res.ok || res.body === null) throw new ApiError(res.status, await problemOf(res))
+        tell({ kind: 'connected', resumedAfter: lastEventId })
+        const parser = createSseParser()
+        const reader = res.body.getReader()
+        const decoder = new TextDecoder()
+        try {
+          for (;;) {
+            const { value, done } = await reader.read()
+            if (done) break
+            for (const frame of parser.feed(decoder.decode(value, { stream: true }))) {
+              // one chunk may hold many events (the snapshot on connect): stop at the abort, not after
+              if (signal?.aborted) return
+              if (!EVENT_NAMES.has(frame.event)) continue
+              let data: unknown
+              try {
+                data = JSON.parse(frame.data)
+              } catch {
+                tell({ kind: 'skipped', event: frame.event, reason: 'data is not JSON' })
+                continue
+              }
+              lastEventId = frame.id ?? lastEventId
+              failures = 0
+              yield { event: frame.event, id: frame.id, data } as StreamEvent
+            }
+          }
+          reason = 'the server ended the stream'
+        } finally {
+          retryMs = parser.retryMs ?? retryMs
+          // ends the response when the consumer stops early or the read failed
+          await reader.cancel().catch(() => undefined)
+        }
+      } catch (err) {
+        if (signal?.aborted) return
+        if (err instanceof ApiError) throw err
+        reason = err instanceof Error ? err.message : String(err)
+      }
+      const waitMs = backoffMs(failures++, null, retryMs, Math.max(retryMs, MAX_RECONNECT_WAIT_MS))
+      tell({ kind: 'disconnected', waitMs, reason })
+      try {
+        await settings.sleep(waitMs, signal)
+      } catch {
+        return
+      }
+    }
+  }
+
+  return {
+    get lastEventId() {
+      return lastEventId
+    },
+    [Symbol.asyncIterator]: () => events(),
+  }
+}

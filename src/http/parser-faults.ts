@@ -1,0 +1,63 @@
+// What was wrong with bytes Node's HTTP parser refused, in words a client can act on. A request
+// line that is well formed but names a method the parser does not know is 501 (decisions §4); bytes
+// that are no request line at all — a TLS handshake on the plain port, binary junk, garbage
+// pipelined after a good request — are the client's fault, 400, never a 5xx.
+import type { ProblemName } from './problems.ts'
+
+export type ParserFault = { name: ProblemName; detail?: string }
+
+const NOT_A_REQUEST =
+  'The bytes received are not an HTTP/1.1 request line (a TLS handshake sent to the plain-HTTP port, or binary data).'
+const REQUEST_LINE =
+  'The request line is malformed: a method, a target without spaces and HTTP/1.1, separated by single spaces and ended by CRLF.'
+const TARGET = 'The request target is malformed: it must be an origin-form path such as /v1/health.'
+const VERSION = 'The HTTP version is not one this server speaks: send HTTP/1.1 (or HTTP/1.0).'
+const HEADER =
+  'A header line is malformed: each is a token name, a colon and a value without control characters, ended by CRLF.'
+const FRAMING =
+  'The message framing is malformed: Content-Length or Transfer-Encoding (chunked) is invalid or contradictory.'
+
+/** Node's parser error codes by what they say is wrong. */
+const DETAILS: Record<string, string> = {
+  HPE_INVALID_CONSTANT: REQUEST_LINE,
+  HPE_INVALID_URL: TARGET,
+  HPE_INVALID_VERSION: VERSION,
+  HPE_INVALID_HEADER_TOKEN: HEADER,
+  HPE_LF_EXPECTED: HEADER,
+  HPE_CR_EXPECTED: HEADER,
+  HPE_INVALID_CONTENT_LENGTH: FRAMING,
+  HPE_UNEXPECTED_CONTENT_LENGTH: FRAMING,
+  HPE_INVALID_TRANSFER_ENCODING: FRAMING,
+  HPE_INVALID_CHUNK_SIZE: FRAMING,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: FRAMING,
+  HPE_INVALID_EOF_STATE: FRAMING,
+}
+
+/** A method token, one target, an HTTP version: the shape of a request line (RFC 9112 §3). */
+const REQUEST_LINE_SHAPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [\x21-\x7e]+ HTTP\/\d\.\d\r?$/
+
+/**
+ * The answer to a parser error: `raw` is the packet being parsed and `at` where the parser stopped
+ * in it (Node's `rawPacket` and `bytesParsed`).
+ */
+export function parserFault(code: string | undefined, raw: unknown, at: unknown): ParserFault {
+  if (code === 'HPE_HEADER_OVERFLOW') return { name: 'request-header-fields-too-large' }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { name: 'request-timeout' }
+  if (code === 'HPE_INVALID_METHOD')
+    return isRequestLine(failingLine(raw, at))
+      ? { name: 'not-implemented' }
+      : { name: 'bad-request', detail: NOT_A_REQUEST }
+  return { name: 'bad-request', ...(DETAILS[code ?? ''] ? { detail: DETAILS[code ?? ''] } : {}) }
+}
+
+/** The line of the request the parser failed in: after the last complete head before `at`. */
+function failingLine(raw: unknown, at: unknown): string | null {
+  if (!Buffer.isBuffer(raw)) return null
+  const stop = typeof at === 'number' && at >= 0 ? Math.min(at, raw.length) : 0
+  const headEnd = raw.lastIndexOf('\r\n\r\n', stop)
+  const start = headEnd === -1 ? 0 : headEnd + 4
+  const end = raw.indexOf('\n', start)
+  return end === -1 ? null : raw.subarray(start, end).toString('latin1')
+}
+
+const isRequestLine = (line: string | null): boolean => line !== null && REQUEST_LINE_SHAPE.test(line)

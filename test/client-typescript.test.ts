@@ -1,0 +1,149 @@
+// clients/typescript as a bot author uses it: packed with `npm pack` (its prepack builds JavaScript
+// and declarations), installed into a temporary project, imported from node_modules there, and run
+// against the real service: the active contest with its venue references, history paging through
+// 429s, a 429 surfaced once the bounded retries are spent, and the stream resumed across a restart.
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { pathToFileURL } from 'node:url'
+import type * as ClientModule from '../clients/typescript/src/index.ts'
+import type { KalshiRefs, StreamEvent, StreamStatus } from '../clients/typescript/src/index.ts'
+import { installOffline, pack } from './support/packed-install.ts'
+import { REPO_ROOT, tempDir } from './support/service-process.ts'
+import { freePort, type SimService, startSimService } from './support/sim-service.ts'
+import { waitFor } from './support/wait.ts'
+
+const SERIES = 'KXBTC15M'
+
+describe('@contest-signals/client installed from its tarball, against the real service', () => {
+  const tmp = tempDir('cs-client-')
+  let client: typeof ClientModule
+  let installed: string
+  let world: SimService
+  let port: number
+  // a small bucket (3, refilled at 5 per second): paging a day 10 at a time meets 429s
+  const serviceEnv = () => ({
+    DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
+    PORT: String(port),
+    RATE_LIMIT_BURST: '3',
+    RATE_LIMIT_PER_SEC: '5',
+  })
+
+  before(async () => {
+    const project = path.join(tmp.dir, 'project')
+    mkdirSync(project)
+    installed = await installOffline(project, await pack(path.join(REPO_ROOT, 'clients/typescript'), tmp.dir))
+    client = (await import(pathToFileURL(path.join(installed, 'dist/index.js')).href)) as typeof ClientModule
+    port = await freePort()
+    world = await startSimService(serviceEnv())
+  })
+  after(async () => {
+    await world?.service.kill()
+    tmp.remove()
+  })
+
+  it('installs JavaScript with declarations, and nothing else', () => {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/generated/api-types.d.ts', 'package.json'])
+      assert.ok(existsSync(path.join(installed, file)), file)
+    assert.ok(!existsSync(path.join(installed, 'src')))
+  })
+
+  it('gets the active contest with the references a bot trades it by', async () => {
+    const api = client.createClient({ baseUrl: world.url, apiKey: world.key })
+    const active = await api.activeContest(SERIES)
+    assert.equal(active.state, 'live')
+    assert.equal(active.venue, 'kalshi')
+    const refs = active.venue_refs as KalshiRefs
+    assert.equal(refs.market_ticker, active.ticker)
+    assert.ok(active.ticker.startsWith(`${refs.event_ticker}-`))
+    assert.deepEqual(await api.contest(active.ticker), await api.contest(active.ticker))
+  })
+
+  it('pages through a day of history, waiting out each 429 by Retry-After', async () => {
+    const waits: number[] = []
+    const api = client.createClient({
+      baseUrl: world.url,
+      apiKey: world.key,
+      onRateLimited: (info) => waits.push(info.retryAfterS ?? -1),
+    })
+    const tickers: string[] = []
+    for await (const c of api.settledHistory({ series: SERIES, pageSize: 10 })) {
+      assert.equal(c.state, 'settled')
+      assert.equal((c.venue_refs as KalshiRefs).market_ticker, c.ticker)
+      tickers.push(c.ticker)
+    }
+    // a day of quarter hours, give or take the one settling as the run starts; none twice
+    assert.ok(tickers.length >= 95 && tickers.length <= 97, `${tickers.length} contests`)
+    assert.equal(new Set(tickers).size, tickers.length)
+    assert.ok(waits.length >= 1 && waits.every((s) => s >= 1), `waits ${waits}`)
+  })
+
+  it('throws ApiError 429 with Retry-After once its bounded retries are spent', async () => {
+    const api = client.createClient({ baseUrl: world.url, apiKey: world.key, maxRetries: 0 })
+    const error = await waitFor('a 429', async () => {
+      try {
+        await api.activeContest(SERIES)
+        return undefined
+      } catch (err) {
+        return err
+      }
+    })
+    assert.ok(error instanceof client.ApiError)
+    assert.equal(error.status, 429)
+    assert.equal(error.problem?.title, 'Too Many Requests')
+    assert.ok((error.retryAfterS ?? 0) >= 1)
+  })
+
+  it('resumes the stream with Last-Event-ID after a restart: no event twice, none missed', async () => {
+    const api = client.createClient({ baseUrl: world.url, apiKey: world.key })
+    const statuses: StreamStatus[] = []
+    const abort = new AbortController()
+    const stream = api.stream({ series: SERIES, signal: abort.signal, onStatus: (s) => statuses.push(s) })
+    const seen: StreamEvent[] = []
+    const reading = (async () => {
+      for await (const e of stream) seen.push(e)
+    })()
+    const signals = () => seen.filter((e) => e.event === 'signal.emitted').length
+    await waitFor('two signals', () => (signals() >= 2 ? true : undefined), 20_000)
+    assert.equal((await world.service.kill('SIGTERM')).code, 0)
+    await waitFor('the disconnect', () =>
+      statuses.some((s) => s.kind === 'disconnected') ? true : undefined,
+    )
+    const lastBefore = stream.lastEventId
+    // the same store and port, as a restarted service has; the store keeps the key
+    const restarted = await startSimService(serviceEnv(), true)
+    world = { ...restarted, key: world.key }
+    const atRestart = seen.length
+    await waitFor(
+      'two events after the resume',
+      () => (seen.length >= atRestart + 2 ? true : undefined),
+      20_000,
+    )
+    abort.abort()
+    await reading
+
+    const resumes = statuses.filter((s) => s.kind === 'connected')
+    assert.deepEqual(resumes.at(-1), { kind: 'connected', resumedAfter: lastBefore })
+    const ids = seen.map((e) => e.id!)
+    assert.equal(new Set(ids).size, ids.length, 'no event twice')
+    // ids are opaque to clients; the test knows their shape (epoch-seq) and checks their order
+    const seqs = ids.map((id) => Number(id.split('-')[1]))
+    assert.ok(
+      seqs.every((s, i) => i === 0 || s > seqs[i - 1]!),
+      ids.join(' '),
+    )
+    // none missed: every signal stored for the contests seen, up to the last one received, was received
+    const received = new Set(
+      seen.flatMap((e) =>
+        e.event === 'signal.emitted' ? [`${e.data.signal.ticker} ${e.data.signal.raised_at}`] : [],
+      ),
+    )
+    const last = [...received].at(-1)!.split(' ')[1]!
+    const patient = client.createClient({ baseUrl: world.url, apiKey: world.key, maxRetries: 10 })
+    for (const ticker of new Set([...received].map((r) => r.split(' ')[0]!)))
+      for (const s of (await patient.contest(ticker)).signals)
+        if (s.raised_at <= last)
+          assert.ok(received.has(`${ticker} ${s.raised_at}`), `${ticker} ${s.raised_at}`)
+  })
+})

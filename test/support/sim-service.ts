@@ -1,0 +1,39 @@
+// The real service as a client meets it: `contest-signals serve` on the seeded simulator at 60× (a
+// virtual minute every wall second, so live contests gain signals while a test watches), away from
+// the weekly pause, on a store of its own; the first start's bootstrap key is the client's key.
+import { createServer } from 'node:net'
+import { bootstrapKeyFrom, type ServiceProcess, startProcess } from './service-process.ts'
+import { OFF_PAUSE_START } from './timeline.ts'
+import { waitFor } from './wait.ts'
+
+export type SimService = { service: ServiceProcess; url: string; key: string }
+
+/**
+ * Starts the service with `env` on top of the simulator's settings (DATABASE_URL and PORT are the
+ * caller's), or with `restart` starts it again on the same store and port: `key` is then '' (the
+ * store keeps the first start's key, and prints none).
+ */
+export async function startSimService(env: Record<string, string>, restart = false): Promise<SimService> {
+  const service = startProcess(['serve'], {
+    SIM_SEED: '23',
+    SIM_SPEED: '60',
+    SIM_START: OFF_PAUSE_START,
+    LOG_LEVEL: 'info',
+    SIM_BACKFILL_DAYS: '1',
+    ...env,
+  })
+  const url = await service.url
+  const key = restart
+    ? ''
+    : await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined, 5000)
+  return { service, url, key }
+}
+
+/** A TCP port free right now on loopback, so a restarted service can listen where the first did. */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
