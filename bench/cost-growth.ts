@@ -3,8 +3,9 @@
 // the store: the history page at limit 1, 20 and 100 and the by-ticker read (median of repeated
 // reads), the query plans, and the store's size; over HTTP (the real CLI on the seeded SQLite file):
 // the by-ticker and history reads, both a cache hit and a miss (a distinct `before` per request makes
-// every request read the store). Then the backfill time of a fresh `serve` for 1, 7 and 30 days and its
-// memory after 30 days. Writes bench/results/growth.json.
+// every request read the store). Then the backfill time of a fresh `serve` for 1, 7 and 30 days, its
+// RSS when ready and after the same reads on each (history-load.ts), and the 30-day ÷ 1-day ratio of
+// both (issue 32). Writes bench/results/growth.json.
 // Unlike the rest of bench/, this script seeds stores through src/store directly: no command imports a
 // year of history, and SIM_BACKFILL_DAYS stops at 90.
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
@@ -19,13 +20,16 @@ import { makeSettledContest, makeSignal } from '../test/support/contest-fixtures
 import { dropSchema, uniqueSchemaUrl, withTestClient } from '../test/support/postgres.ts'
 import { tempDir } from '../test/support/service-process.ts'
 import { createWireClient } from '../test/support/wire-client.ts'
-import { killAllServices, startBenchService } from './service.ts'
+import { loadHistoryReads } from './history-load.ts'
+import { killAllServices, readProcMemory, startBenchService } from './service.ts'
 
 const SERIES = 'KXBTC15M'
 const QUARTER = 15 * 60_000
 const DAYS = [1, 30, 365]
 const BACKFILL_DAYS = [1, 7, 30]
 const READS = 300
+/** reads on each backfilled serve before its memory is read again: the same load on every store */
+const LOAD_REQUESTS = 2000
 const RESULTS_FILE = path.join(import.meta.dirname, 'results', 'growth.json')
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -247,15 +251,38 @@ async function main(): Promise<void> {
       .split('\n')
       .find((l) => l.includes('"history backfilled"'))
     const backfillMs = line ? (JSON.parse(line) as { ms: number }).ms : null
-    const rssMiB = ((await service.memory()).rssKiB ?? 0) / 1024
+    const ready = readProcMemory(service.pid)
+    await loadHistoryReads(service, LOAD_REQUESTS)
+    const afterLoad = readProcMemory(service.pid)
     await service.stop()
-    backfill.push({ days, backfillMs, startToReadyMs: Math.round(ms), rssMiBAfterStart: rssMiB })
+    backfill.push({
+      days,
+      backfillMs,
+      startToReadyMs: Math.round(ms),
+      rssMiBAfterStart: ready.rssMiB,
+      rssMiBAfterLoad: afterLoad.rssMiB,
+    })
     log(
-      `backfill ${days} days: ${backfillMs} ms (process ready in ${Math.round(ms)} ms), RSS ${rssMiB.toFixed(1)} MiB`,
+      `backfill ${days} days: ${backfillMs} ms (process ready in ${Math.round(ms)} ms), RSS ${ready.rssMiB.toFixed(1)} MiB, ${afterLoad.rssMiB.toFixed(1)} after ${LOAD_REQUESTS} reads`,
     )
   }
+  const [fewest, most] = [backfill[0]!, backfill.at(-1)!]
+  const rssRatio = {
+    days: `${most.days}/${fewest.days}`,
+    afterStart: most.rssMiBAfterStart / fewest.rssMiBAfterStart,
+    afterLoad: most.rssMiBAfterLoad / fewest.rssMiBAfterLoad,
+  }
 
-  const result = { date: new Date().toISOString(), reads: READS, sqlite, postgres, http, plans, backfill }
+  const result = {
+    date: new Date().toISOString(),
+    reads: READS,
+    sqlite,
+    postgres,
+    http,
+    plans,
+    backfill,
+    rssRatio,
+  }
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
   writeFileSync(`${RESULTS_FILE}.tmp`, `${JSON.stringify(result, null, 2)}\n`)
   renameSync(`${RESULTS_FILE}.tmp`, RESULTS_FILE)
@@ -278,11 +305,17 @@ async function main(): Promise<void> {
     lines.push(
       `${''.padEnd(55)}${String(h.days).padStart(5)}  ${f(h.byTickerHitUs).padStart(13)}  ${f(h.byTickerMissUs).padStart(14)}  ${f(h.historyHitUs).padStart(11)}  ${f(h.historyMissUs).padStart(12)}  ${h.rssMiB.toFixed(1).padStart(7)}`,
     )
-  lines.push('', 'backfill (fresh serve, SIM_BACKFILL_DAYS): days  backfill ms  start → ready ms  RSS MiB')
+  lines.push(
+    '',
+    `backfill (fresh serve, SIM_BACKFILL_DAYS): days  backfill ms  start → ready ms  RSS MiB ready  RSS MiB after ${LOAD_REQUESTS} reads`,
+  )
   for (const b of backfill)
     lines.push(
-      `${''.padEnd(42)}${String(b.days).padStart(5)}  ${String(b.backfillMs).padStart(11)}  ${String(b.startToReadyMs).padStart(16)}  ${b.rssMiBAfterStart.toFixed(1).padStart(7)}`,
+      `${''.padEnd(42)}${String(b.days).padStart(5)}  ${String(b.backfillMs).padStart(11)}  ${String(b.startToReadyMs).padStart(16)}  ${b.rssMiBAfterStart.toFixed(1).padStart(13)}  ${b.rssMiBAfterLoad.toFixed(1).padStart(14)}`,
     )
+  lines.push(
+    `RSS ${rssRatio.days} days: ${rssRatio.afterStart.toFixed(2)}× when ready, ${rssRatio.afterLoad.toFixed(2)}× after the same reads (target ≤ 1.5×, issue 32)`,
+  )
   lines.push(
     '',
     'plans:',

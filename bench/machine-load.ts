@@ -34,15 +34,18 @@ function read(pids: number[]): Ticks | null {
     const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0)
     const busy = (cpu[0] ?? 0) + (cpu[1] ?? 0) + (cpu[2] ?? 0)
     let own = processTicks('self')
-    for (const pid of pids) own += processTicks(String(pid))
+    for (const pid of pids) own += processTicks(pid)
     return { total, busy, own }
   } catch {
     return null
   }
 }
 
+/** Milliseconds in a clock tick of /proc (USER_HZ, 100 on Linux whatever the kernel's HZ). */
+export const TICK_MS = 10
+
 /** utime + stime of a process, all its threads, in clock ticks (the unit of /proc/stat); 0 once gone. */
-function processTicks(pid: string): number {
+export function processTicks(pid: number | 'self'): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Fields after the parenthesised command name, which may itself hold spaces.

@@ -168,8 +168,11 @@ function formatStream(s: NonNullable<BenchReport['stream']>): string[] {
     'signals',
     'spread p50 ms',
     'spread p99 ms',
+    'CPU ms/event',
+    'CPU % of a core',
     'p99 ÷ bare',
     'live mem ÷ bare',
+    'CPU/event ÷ bare',
   ]
   const bareOf = (f: FanoutResult) => s.rounds.find((b) => b.side === 'bare' && b.streams === f.streams)
   const ratio = (a: number | null, b: number | null | undefined) =>
@@ -186,13 +189,17 @@ function formatStream(s: NonNullable<BenchReport['stream']>): string[] {
       `${f.signals}${f.incompleteSignals > 0 ? ` (+${f.incompleteSignals} incomplete)` : ''}${f.lostStreams > 0 ? ` (${f.lostStreams} streams lost)` : ''}`,
       fixed(f.spreadP50Ms, 2),
       fixed(f.spreadP99Ms, 2),
+      fixed(f.cpuMsPerEvent, 1),
+      fixed(f.cpuPctOfCore, 0),
       bare ? ratio(f.spreadP99Ms, bare.spreadP99Ms) : null,
       bare ? ratio(f.liveKiBPerStream, bare.liveKiBPerStream) : null,
+      bare ? ratio(f.cpuMsPerEvent, bare.cpuMsPerEvent) : null,
     ]
   })
   return [
     `Stream fan-out: SIM_SPEED=${s.simSpeed}; ${s.clientProcesses} client processes; spread = first to last receipt of one live signal.emitted across all streams (wall clock)`,
     'bare = node:http writing one frame of the same size once a second to the same number of clients; targets: p99 ÷ bare ≤ 1.25, live mem ÷ bare ≤ 1.2',
+    "CPU ms/event = the server process's CPU (user + system, /proc) over the collecting window ÷ the events that reached the streams in it (the service's includes its engine and every event type; bare sends one a second)",
     `CPU used by other processes meanwhile: ${pct(s.otherCpuPct)}${busyNote(busy)}`,
     '',
     table(head, rows),

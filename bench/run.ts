@@ -119,6 +119,7 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
           url: service.url,
           path: `/v1/stream/contests?series=${SERIES}`,
           key: service.key,
+          pid: service.pid,
           memory: service.memory,
         },
         settings,
@@ -137,6 +138,7 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
           url: `http://127.0.0.1:${barePort}`,
           path: '/stream',
           key: null,
+          pid: bare.pid,
           memory: () => readMemory(bare.pid, bareMemory.file),
         },
         settings,
@@ -144,7 +146,7 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
       )
       for (const r of [svc, base]) {
         log(
-          `  ${String(streams).padStart(5)} streams, ${r.side.padEnd(7)}: spread p50 ${r.spreadP50Ms?.toFixed(1)} ms, p99 ${r.spreadP99Ms?.toFixed(1)} ms over ${r.signals} signals${r.incompleteSignals ? ` (+${r.incompleteSignals} incomplete)` : ''}${r.lostStreams ? ` (${r.lostStreams} streams lost: ${JSON.stringify(r.lost)})` : ''}; RSS ${r.rssKiBPerStream?.toFixed(1)} KiB/stream, live ${r.liveKiBPerStream?.toFixed(1)} KiB/stream`,
+          `  ${String(streams).padStart(5)} streams, ${r.side.padEnd(7)}: spread p50 ${r.spreadP50Ms?.toFixed(1)} ms, p99 ${r.spreadP99Ms?.toFixed(1)} ms over ${r.signals} signals${r.incompleteSignals ? ` (+${r.incompleteSignals} incomplete)` : ''}${r.lostStreams ? ` (${r.lostStreams} streams lost: ${JSON.stringify(r.lost)})` : ''}; RSS ${r.rssKiBPerStream?.toFixed(1)} KiB/stream, live ${r.liveKiBPerStream?.toFixed(1)} KiB/stream; CPU ${r.cpuMsPerEvent?.toFixed(1)} ms/event (${r.cpuPctOfCore?.toFixed(0)} % of a core)`,
         )
       }
       rounds.push(svc, base)

@@ -30,6 +30,8 @@ export type MemoryReading = {
   rssKiB: number | null
   /** heapUsed + external (array buffers included) after the collection, null if the probe did not answer */
   liveKiB: number | null
+  /** process.memoryUsage() just before the probe's collection (bytes), when the probe answered */
+  beforeCollection?: Record<string, number>
 }
 
 export type BenchServiceOptions = {
@@ -45,6 +47,8 @@ export type BenchServiceOptions = {
   cli?: string
   /** stdout, the access log included, appended to a file (as a log collector would take it) */
   logToFile?: boolean
+  /** more Node options (NODE_OPTIONS), e.g. V8's heap sizes (bench:heap's BENCH_HEAP_NODE_OPTIONS) */
+  nodeOptions?: string
 }
 
 /**
@@ -76,10 +80,13 @@ export async function startBenchService(opts: BenchServiceOptions): Promise<Benc
     ...opts.env,
     ...(opts.memoryProbe
       ? {
-          NODE_OPTIONS: `--expose-gc --import ${pathToFileURL(MEMORY_PROBE).href}`,
+          NODE_OPTIONS:
+            `--expose-gc --import ${pathToFileURL(MEMORY_PROBE).href} ${opts.nodeOptions ?? ''}`.trim(),
           BENCH_MEMORY_FILE: memoryFile,
         }
-      : {}),
+      : opts.nodeOptions
+        ? { NODE_OPTIONS: opts.nodeOptions }
+        : {}),
   }
   const proc = startProcess(['serve'], env, {
     ...(opts.fileLimit === undefined ? {} : { fileLimit: opts.fileLimit }),
@@ -188,16 +195,36 @@ export async function readMemory(pid: number, file: string): Promise<MemoryReadi
     return { rssKiB: null, liveKiB: null } // the service is gone; the caller finds out from alive()
   }
   let liveKiB: number | null = null
+  let beforeCollection: Record<string, number> | undefined
   for (let waited = 0; waited < 5000 && liveKiB === null; waited += 20) {
     await sleep(20)
     try {
-      const usage = JSON.parse(readFileSync(file, 'utf8')) as { heapUsed: number; external: number }
+      const usage = JSON.parse(readFileSync(file, 'utf8')) as {
+        heapUsed: number
+        external: number
+        beforeCollection?: Record<string, number>
+      }
       liveKiB = (usage.heapUsed + usage.external) / 1024
+      beforeCollection = usage.beforeCollection
     } catch {
       // not written yet
     }
   }
-  return { rssKiB: readRssKiB(pid), liveKiB }
+  return { rssKiB: readRssKiB(pid), liveKiB, ...(beforeCollection ? { beforeCollection } : {}) }
+}
+
+/** VmRSS and its anonymous and file-backed parts (/proc), in MiB; zeros off Linux. */
+export type ProcMemory = { rssMiB: number; anonMiB: number; fileMiB: number }
+
+export function readProcMemory(pid: number): ProcMemory {
+  let status = ''
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  } catch {
+    // not Linux, or the process is gone
+  }
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0)
+  return { rssMiB: kib('VmRSS') / 1024, anonMiB: kib('RssAnon') / 1024, fileMiB: kib('RssFile') / 1024 }
 }
 
 function readRssKiB(pid: number): number | null {

@@ -53,6 +53,8 @@ async function main(): Promise<void> {
     fileLimit: 65_536,
     env: {
       ...HTTP_SERVICE_ENV,
+      // every stream comes from loopback: the per-address cap must not refuse them (as in run.ts)
+      STREAM_MAX_PER_ADDRESS: '1000000',
       NODE_OPTIONS: `--import ${pathToFileURL(path.join(import.meta.dirname, 'loop-probe.ts')).href}`,
       BENCH_SOAK_FILE: probe.file,
     },

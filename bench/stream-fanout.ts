@@ -3,6 +3,7 @@
 // is the time from its first receipt to its last across all N streams. The same harness measures the
 // service and the bare broadcaster (bare-broadcaster.ts), so their figures compare directly.
 import { setTimeout as sleep } from 'node:timers/promises'
+import { processTicks, TICK_MS } from './machine-load.ts'
 import type { Helper } from './processes.ts'
 import type { MemoryReading } from './service.ts'
 import type { ClientReport, OpenOrder, Receipt } from './stream-client.ts'
@@ -40,6 +41,14 @@ export type FanoutResult = {
   spreadMaxMs: number | null
   /** the client processes' own handler time per measured event, all streams together */
   clientMsPerEvent: number | null
+  /**
+   * the server process's CPU (user + system, all threads, from /proc) over the collecting window ÷
+   * the events that reached the streams in it: everything the process did meanwhile, fan-out
+   * included (the service also runs its engine); null off Linux
+   */
+  cpuMsPerEvent: number | null
+  /** the same CPU as a share of one core over the window, % */
+  cpuPctOfCore: number | null
 }
 
 export type FanoutTarget = {
@@ -47,6 +56,8 @@ export type FanoutTarget = {
   url: string
   path: string
   key: string | null
+  /** the server process, for its CPU time */
+  pid: number
   memory(): Promise<MemoryReading>
 }
 
@@ -96,7 +107,9 @@ export async function measureFanout(
     await sleep(1000)
     const memOpen = await target.memory()
     await Promise.all(clients.map((c) => c.ask({ admit: true }, 'admitted')))
-    const deadline = performance.now() + settings.maxWaitMs
+    const windowStart = performance.now()
+    const ticksBefore = processTicks(target.pid)
+    const deadline = windowStart + settings.maxWaitMs
     for (;;) {
       const counts = await Promise.all(
         clients.map((c) => c.ask<Record<string, number>>({ counts: true }, 'counts')),
@@ -108,6 +121,8 @@ export async function measureFanout(
       await sleep(200)
     }
     await Promise.all(clients.map((c) => c.ask({ admit: false }, 'admitted')))
+    const cpuMs = (processTicks(target.pid) - ticksBefore) * TICK_MS
+    const windowMs = performance.now() - windowStart
     // Receipts of admitted events may still be on their way to the slowest streams.
     await sleep(1000)
     const reports = await Promise.all(clients.map((c) => c.ask<ClientReport>({ report: true }, 'report')))
@@ -151,6 +166,8 @@ export async function measureFanout(
       spreadP99Ms: percentile(spreads, 99),
       spreadMaxMs: spreads.at(-1) ?? null,
       clientMsPerEvent: merged.size > 0 ? handlerMs / merged.size : null,
+      cpuMsPerEvent: process.platform === 'linux' && merged.size > 0 ? cpuMs / merged.size : null,
+      cpuPctOfCore: process.platform === 'linux' ? (cpuMs / windowMs) * 100 : null,
     }
   } finally {
     await Promise.all(clients.map((c) => c.ask({ closeAll: true }, 'closed')))

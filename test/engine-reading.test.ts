@@ -255,4 +255,56 @@ describe('takeReading', () => {
     assert.equal(reading.side, 'up')
     assert.equal(reading.entryPriceCents, 99.5)
   })
+
+  it('reads a one-sided book even on the side the model rules out: a side with an ask is a quote', async () => {
+    // the real contests' case (issue 29): up decided, only a 0.1 ¢ down ask left on the book
+    for (const name of MODEL_NAMES) {
+      const { venue, deps, contest } = await setup(createReadingModel(name))
+      const decided = {
+        ...contest,
+        strikePriceDollars: Math.round((contest.strikePriceDollars as number) * 0.97),
+      }
+      const downOnly: Venue = { ...venue, quote: async () => ({ upAskCents: null, downAskCents: 0.1 }) }
+      const at = OPEN + 13 * MINUTE_MS
+      const reading = await takeReading({ ...deps, venue: downOnly }, decided, 13, at)
+      assert.ok(!isSkipped(reading), `${name}: ${JSON.stringify(reading)}`)
+      assert.deepEqual(
+        { side: reading.side, confidence: reading.confidence, entry: reading.entryPriceCents },
+        { side: 'down', confidence: 0.1, entry: 0.1 },
+        name,
+      )
+      assert.equal(reading.edgeCents, 0, 'the bound claims no edge')
+      assert.equal(reading.inputs?.upAskCents, null)
+      assert.equal(reading.inputs?.downAskCents, 0.1)
+      const observed = await observeReadingInputs({ ...deps, venue: downOnly }, decided, 13, at)
+      assert.ok(!('skipped' in observed))
+      assert.equal(observed.model.midProbability, null, 'a one-sided book has no mid')
+      assert.deepEqual(observed.model.book, { upAskCents: null, downAskCents: 0.1, ageMs: 0 })
+    }
+  })
+
+  it('tells the model the book’s age and whether the spot is the settlement index', async () => {
+    const { feed, venue, deps, contest } = await setup()
+    const at = OPEN + 3 * MINUTE_MS + 2_000
+    const old: Venue = {
+      ...venue,
+      quote: async () => ({ upAskCents: 52, downAskCents: 50, observedAt: at - 7_000 }),
+    }
+    const proxy = await observeReadingInputs({ ...deps, venue: old }, contest, 3, at)
+    assert.ok(!('skipped' in proxy))
+    assert.deepEqual(proxy.model.book, { upAskCents: 52, downAskCents: 50, ageMs: 7_000 })
+    assert.equal(proxy.model.spotIsIndex, false)
+    assert.equal(proxy.model.venue, 'kalshi')
+    const one = scriptedFeed(feed, { freshSources: 1 })
+    const index: PriceFeed = {
+      ...one,
+      observeSpot: async (t) => {
+        const o = await one.observeSpot?.(t)
+        return o ? { ...o, index: 'BRTI' } : null
+      },
+    }
+    const onIndex = await observeReadingInputs({ ...deps, feed: index }, contest, 3, at)
+    assert.ok(!('skipped' in onIndex))
+    assert.equal(onIndex.model.spotIsIndex, true)
+  })
 })

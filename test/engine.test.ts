@@ -305,9 +305,11 @@ describe('engine', () => {
     const now = Q + 5 * MINUTE_MS + 200
     const w = await createEngineWorld({ seed: 11, start: now, series, backfillDays: 1 })
     try {
-      const engine = w.engine()
+      let backfillsEnded = 0
+      const engine = w.engine({ afterBackfill: () => backfillsEnded++ })
       // (its speed is measured by npm run bench:growth, not asserted here)
       await engine.tick()
+      assert.equal(backfillsEnded, 1, 'told once the backfill is over (the runtime releases its memory)')
 
       for (const s of series) {
         const history = await w.store.listSettled({ series: s, limit: 100 })
@@ -343,9 +345,10 @@ describe('engine', () => {
       // a later start finds contests and does not backfill again
       await engine.stop()
       w.time.advance(10_000)
-      const later = w.engine({ holderId: 'later' })
+      const later = w.engine({ holderId: 'later', afterBackfill: () => backfillsEnded++ })
       await later.tick()
       assert.equal(later.isLeader(), true)
+      assert.equal(backfillsEnded, 1)
       assert.equal(await w.store.countContests(), 2 * 97)
       const importsAfter = (await w.store.eventsAfter(0, 10_000)).filter((e) => e.type === 'history.imported')
       assert.equal(importsAfter.length, 2)

@@ -3,9 +3,10 @@
 // names its tapes and period — so its model_version differs from a fit on anything else.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { formatTicker } from '../src/domain/ticker.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
 import { checkModelV2Params, modelV2Version } from '../src/model/params.ts'
@@ -123,5 +124,35 @@ describe('fit:model --tapes', () => {
       early.stderr.trim(),
       /^fit:model: --until 2026-11-19T00:00:00.000Z is not after the tapes' start/,
     )
+  })
+
+  it('stops at a line that is not JSON wherever it is, naming the file and the line, exit 2', async () => {
+    const source = path.join(tmp.dir, 'source')
+    mkdirSync(source, { recursive: true })
+    await writeTapes(source)
+    const lines = gunzipSync(readFileSync(path.join(source, 'tape-2026-11-20.ndjson.gz')))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+    for (const at of [2, Math.floor(lines.length / 2), lines.length]) {
+      const dir = path.join(tmp.dir, `bad-${at}`)
+      mkdirSync(dir)
+      const bad = [...lines.slice(0, at - 1), '{"t": not json', ...lines.slice(at - 1)]
+      // two gzip members, as the recorder writes them: the bad line in either
+      const half = Math.floor(bad.length / 2)
+      const member = (part: string[]) => gzipSync(part.map((l) => `${l}\n`).join(''))
+      const file = path.join(dir, 'tape-2026-11-20.ndjson.gz')
+      writeFileSync(file, Buffer.concat([member(bad.slice(0, half)), member(bad.slice(half))]))
+      const r = fit([
+        '--tapes',
+        dir,
+        '--until',
+        new Date(UNTIL).toISOString(),
+        '--out',
+        path.join(dir, 'x.json'),
+      ])
+      assert.equal(r.status, 2, r.stderr)
+      assert.equal(r.stderr.trim(), `fit:model: the tapes are bad: ${file}: line ${at}: not JSON`)
+    }
   })
 })

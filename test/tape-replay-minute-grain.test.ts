@@ -96,6 +96,29 @@ async function replay(lines: object[]) {
 }
 
 describe('replay of a minute-grained tape', () => {
+  it('prices a keyed recording from its recorded index prints (BRTI is the settlement index)', async () => {
+    const [header, ...rest] = minuteTape(['coinbase', 'kraken'], [], []) as [TapeHeader, ...TapeRecord[]]
+    const records = rest as TapeRecord[]
+    const indexOf = (m: number): number => 98_000 + m
+    // a print half a second before each boundary, as a keyed socket relays them
+    for (let m = 1; m <= 14; m++)
+      records.push({ t: boundary(m) - 500, k: 'index', id: 'BRTI', v: indexOf(m) } as TapeRecord)
+    const { summary, readings } = await replay([header, ...records.sort((a, b) => a.t - b.t)])
+    assert.equal(summary.stopped, null)
+    assert.equal(readings.length, 14)
+    for (const r of readings) {
+      assert.equal(r.inputs?.spotDollars, indexOf(r.minute), `minute ${r.minute}`)
+      assert.equal(r.inputs?.spotObservedAt, boundary(r.minute) - 500)
+      assert.equal(r.inputs?.freshSources, 1, 'the index alone')
+    }
+    // the same tape without the prints prices from the exchanges' closes
+    const proxy = await replay(minuteTape(['coinbase', 'kraken'], [], []))
+    assert.deepEqual(
+      proxy.readings.map((r) => r.inputs?.spotDollars),
+      proxy.readings.map((r) => closeOf(boundary(r.minute) - MINUTE)),
+    )
+  })
+
   it('reads the close and the candle standing at each boundary, never a later one; a gap stays a skipped minute', async () => {
     const { summary, notices, readings, contest } = await replay(
       minuteTape(['coinbase'], [{ src: 'coinbase', minuteStart: boundary(5) - MINUTE }], [8]),

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import type { Contest } from '../src/domain/contest.ts'
+import { MODEL_VERSION as V1_MODEL } from '../src/domain/model.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
@@ -114,7 +115,7 @@ function writeTape(records: TapeRecord[]): string {
 /** Replays a tape; `strikeSeen` is the stored strike at each instant the test asks about. */
 async function replay(
   file: string,
-  opts: { probeAt?: number[] } = {},
+  opts: { probeAt?: number[]; model?: string } = {},
 ): Promise<{
   contest: Contest | null
   skipped: Record<string, number>
@@ -148,7 +149,7 @@ async function replay(
       store,
       logger,
       spotMaxAgeMs: 10_000,
-      model: createReadingModel(DEFAULT_MODEL),
+      model: createReadingModel(opts.model ?? DEFAULT_MODEL),
       readingMaxLateMs: 10_000,
       wallClock: systemClock,
     })
@@ -194,7 +195,12 @@ describe('replay of a Polymarket tape', () => {
       { t: at(3, 4_000) },
       { t: at(4, 6_000) },
     ]
-    const { contest, skipped } = await replay(writeTape(windowTape({ books, strikeAt: at(0, 10_000) })))
+    // the quote's mechanics, not the pool: the book (40 ¢ up) contradicts a spot 1 % under the strike,
+    // and v2's Polymarket pool, fitted on a crowd that knows the index, would side with the book; v1
+    // reads the spot alone, so the side stays the spot's and the entry shows which ask was read
+    const { contest, skipped } = await replay(writeTape(windowTape({ books, strikeAt: at(0, 10_000) })), {
+      model: V1_MODEL,
+    })
     assert.ok(contest)
     assert.deepEqual(
       contest.signals.map((s) => s.minute),
@@ -221,6 +227,7 @@ describe('replay of a Polymarket tape', () => {
       writeTape(
         windowTape({ books, strikeAt: at(0, 10_000), extra: [{ t: at(5, 30_000), k: 'market', m: broken }] }),
       ),
+      { model: V1_MODEL },
     )
     assert.ok(contest)
     const warned = logger.warnings as { obj: { field?: string; slug?: string }; msg: string }[]

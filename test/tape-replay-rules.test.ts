@@ -1,7 +1,7 @@
 // Replay semantics (decisions §12) on hand-built tapes, and the answers the real CLI gives to bad
 // tapes: one line naming the line and what is wrong, a non-zero exit, and a store left valid.
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { gzipSync } from 'node:zlib'
@@ -252,6 +252,71 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
     )
   })
 
+  it('stops wherever a line is bad in a directory of gzip day files, naming the file and the line', async () => {
+    // the contest's tape cut into two day files of several gzip members each, as the recorder writes them
+    const lines = tapeLines(good)
+    const records = lines.slice(1)
+    const split = Math.floor(records.length / 2)
+    const dayFile = (dir: string, name: string, body: string[]): string => {
+      const file = path.join(dir, name)
+      const members = [0, 1, 2].map((i) => {
+        const part = body.slice(Math.floor((i * body.length) / 3), Math.floor(((i + 1) * body.length) / 3))
+        return gzipSync(part.map((l) => `${l}\n`).join(''))
+      })
+      writeFileSync(file, Buffer.concat(members))
+      return file
+    }
+    const settledAt = records.findIndex((l) => l.includes('"finalized"'))
+    // in the first file's first member, the second file's middle member, and its last line
+    for (const [fileIndex, at] of [
+      [0, 3],
+      [1, Math.floor((records.length - split) / 2)],
+      [1, records.length - split],
+    ] as const) {
+      const dir = path.join(tmp.dir, `days-${fileIndex}-${at}`)
+      mkdirSync(dir)
+      const parts = [records.slice(0, split), records.slice(split)]
+      const part = parts[fileIndex] as string[]
+      part.splice(at, 0, 'not json at all')
+      dayFile(dir, 'tape-2026-11-20.ndjson.gz', [lines[0] as string, ...(parts[0] as string[])])
+      const bad = dayFile(dir, 'tape-2026-11-21.ndjson.gz', [lines[0] as string, ...(parts[1] as string[])])
+      const badFile = fileIndex === 0 ? path.join(dir, 'tape-2026-11-20.ndjson.gz') : bad
+      const { code, stderr, db } = await replay(dir)
+      assert.equal(code, 1, stderr)
+      assert.match(
+        oneLine(stderr),
+        new RegExp(`the tape ${badFile} is bad at line ${at + 2}: not JSON; stopped at`),
+      )
+      // nothing after the bad line was played: the settlement comes after it in the second file
+      const store = createSqliteStore(db)
+      try {
+        const contest = await store.getContest(TICKER)
+        if (split + at <= settledAt)
+          assert.notEqual(contest?.state, 'settled', `bad line ${at} of file ${fileIndex}`)
+      } finally {
+        await store.close()
+      }
+    }
+  })
+
+  it('refuses a gzip member cut short in the middle of a tape: only a cut last member is accepted', async () => {
+    const body = tapeLines(good).map((l) => `${l}\n`)
+    const third = Math.floor(body.length / 3)
+    const cut = gzipSync(body.slice(third, 2 * third).join(''))
+    const file = path.join(tmp.dir, 'cut-in-the-middle.ndjson.gz')
+    writeFileSync(
+      file,
+      Buffer.concat([
+        gzipSync(body.slice(0, third).join('')),
+        cut.subarray(0, cut.length - 12),
+        gzipSync(body.slice(2 * third).join('')),
+      ]),
+    )
+    const { code, stderr } = await replay(file)
+    assert.equal(code, 1, stderr)
+    assert.match(oneLine(stderr), new RegExp(`${file}.* is bad at line \\d+|bad tape ${file}: line \\d+`))
+  })
+
   it('refuses a store that already holds contests of the series', async () => {
     const file = writeTape(tapeLines(good))
     const first = await replay(file)
@@ -271,7 +336,9 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
     assert.match(stdout, /1 contests opened, 1 settled/)
     assert.match(
       oneLine(stderr),
-      new RegExp(`the tape is bad at line ${settledAt + 11}: not JSON; stopped at 2026-11-20T17:15:`),
+      new RegExp(
+        `the tape \\S+\\.ndjson is bad at line ${settledAt + 11}: not JSON; stopped at 2026-11-20T17:15:`,
+      ),
     )
     const store = createSqliteStore(db)
     try {

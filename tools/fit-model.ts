@@ -6,9 +6,13 @@
 //   A. the seasonal table and σ̄ from the proxy's one-minute returns;
 //   B. the variance dynamics by QLIKE against the realised variance of the next 14 minutes;
 //   C. from the readings: the basis error variance from the settlements, the variance scale and the
-//      t's ν by log loss on the outcomes, then the pooling with the mid per minutes-left bucket.
+//      t's ν by log loss on the outcomes, then the pooling with the book per minutes-left bucket and
+//      the book weight's dependence on its spread and age;
+//   D. (--polymarket-tapes) Polymarket's own pool and the error of the engine's strike estimate,
+//      measured at window edges, on that venue's readings (tools/fit/polymarket-stage.ts).
 // Usage: node tools/fit-model.ts [--seeds 1001,1002,1003] [--from 2026-06-01] [--days 20] [--out FILE]
 //        node tools/fit-model.ts --tapes DIR [--since T] [--until T] [--out FILE]
+//        … [--polymarket-tapes DIR]: a Polymarket tape set (`sim tape --venue polymarket`, or recorded)
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,9 +26,11 @@ import { unitStudentTCdf } from '../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../src/model/variance.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import type { FitSource } from './fit/fit-source.ts'
+import { fitPolymarket } from './fit/polymarket-stage.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
 import {
   type FitObservation,
+  fitBook,
   fitPool,
   fitSeasonal,
   fitTails,
@@ -42,6 +48,7 @@ const { values } = parseArgs({
     since: { type: 'string' },
     until: { type: 'string' },
     out: { type: 'string', default: 'src/model/params/settle-mean-t-2.json' },
+    'polymarket-tapes': { type: 'string' },
   },
 })
 const log = (msg: string) => process.stderr.write(`fit:model: ${msg}\n`)
@@ -66,6 +73,14 @@ async function sourceOf(): Promise<FitSource> {
   if (values.since !== undefined || values.until !== undefined) fail('--since and --until go with --tapes')
   const seeds = values.seeds.split(',').map(Number)
   return sandboxFitSource(seeds, Date.parse(`${values.from}T00:00:00Z`), Number(values.days))
+}
+
+async function polymarketSource(target: string): Promise<FitSource> {
+  try {
+    return await tapeFitSource(target, {})
+  } catch (err) {
+    return fail(`--polymarket-tapes: ${err instanceof Error ? err.message : String(err)}`)
+  }
 }
 
 /** A bad tape met part-way is one line for the operator, never a stack. */
@@ -99,6 +114,7 @@ let params: ModelV2Params = {
   nu: 12,
   basis: { samples: 16, shrink: 1, variance: 0 },
   pool: [],
+  book: { spreadPower: 1, agePower: 1 },
   training: source.training(0, 0),
 }
 
@@ -127,12 +143,13 @@ await orBadTape(
     const at = r.inputs.spotObservedAt
     const level = volatilityLevel(scaledReturns(r.inputs.closes, params), at, params).level
     const v = settlementVariance(at, r.expiresAt, level, noBasis).variance
-    const basis = estimateBasis(r.inputs.basisSamples, at, params.basis)
+    // a spot that is the settlement index carries no basis (a keyed recording)
+    const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
     contests.add(r.ticker)
     obs.push({
       centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
       v,
-      mid: r.inputs.midProbability,
+      book: fitBook(r),
       y: r.settledSide === 'up' ? 1 : 0,
       left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
     })
@@ -153,10 +170,20 @@ log(
 )
 const modelP = (o: FitObservation) =>
   unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v + params.basis.variance), tails.nu)
+const pooled = fitPool(obs, modelP, log)
 params = {
   ...params,
-  pool: fitPool(obs, modelP, log),
+  pool: pooled.pool,
+  book: pooled.book,
   training: source.training(obs.length, contests.size),
+}
+
+// ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
+if (values['polymarket-tapes'] !== undefined) {
+  const poly = await orBadTape(
+    fitPolymarket(await polymarketSource(values['polymarket-tapes']), params, tails, log),
+  )
+  params = { ...params, venuePools: { polymarket: poly } }
 }
 
 const checked = checkModelV2Params(params)

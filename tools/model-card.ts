@@ -28,6 +28,7 @@ import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import { trainingText } from './fit/fit-source.ts'
+import { paramsTable, replaceBlock } from './model-params-table.ts'
 
 const { values } = parseArgs({
   options: {
@@ -369,38 +370,9 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
     values.json,
     `${JSON.stringify({ seeds, from: values.from, days, training: V2_PARAMS.training, figures }, null, 2)}\n`,
   )
-  const P = V2_PARAMS
-  const paramLines = [
-    `\`${createReadingModel(DEFAULT_MODEL).version}\`, fitted on ${trainingText(P.training)}:`,
-    '',
-    '| parameter | value |',
-    '|---|---|',
-    `| σ̄ (per minute, deseasonalised) | ${P.sigmaBar} |`,
-    `| hour-of-day sd factors, 00–23 UTC | ${P.seasonal.hour.map((h) => h.toFixed(2)).join(' ')} |`,
-    `| minute-of-hour sd factors | :00 ${P.seasonal.minute.hour}, :15/:30/:45 ${P.seasonal.minute.quarter}, other 5-minute marks ${P.seasonal.minute.five}, the rest ${P.seasonal.minute.other} |`,
-    `| weekend sd factor | ${P.seasonal.weekend} |`,
-    `| volatility level | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
-    `| variance scale | ${P.variance.scale} |`,
-    `| Student t ν | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
-    `| basis | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
-    ...P.pool.map(
-      (b) =>
-        `| pooling, ${b.fromMinutesLeft === b.toMinutesLeft ? b.fromMinutesLeft : `${b.fromMinutesLeft}–${b.toMinutesLeft}`} min left | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
-    ),
-    '| side | the larger edge at the published probability (no rule fitted on the sandbox’s truth) |',
-  ].join('\n')
-
   let card = readFileSync(values.card, 'utf8')
-  const replaceBlock = (name: string, body: string): void => {
-    const start = `<!-- ${name} start -->`
-    const end = `<!-- ${name} end -->`
-    const a = card.indexOf(start)
-    const b = card.indexOf(end)
-    if (a < 0 || b < a) throw new Error(`${values.card} has no ${start} … ${end} markers`)
-    card = `${card.slice(0, a + start.length)}\n${body}\n${card.slice(b)}`
-  }
-  replaceBlock('model:card', table)
-  replaceBlock('model:params', paramLines)
+  card = replaceBlock(card, 'model:card', table, values.card)
+  card = replaceBlock(card, 'model:params', paramsTable(), values.card)
   writeFileSync(values.card, card)
   log(`wrote ${values.card} and ${values.json}`)
 }

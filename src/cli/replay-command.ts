@@ -82,14 +82,16 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
     if (tty) process.stderr.write('\r\x1b[K')
     process.stdout.write(`${summaryLine(summary)}\n`)
     if (summary.stopped) {
-      const where = summary.stopped.line === null ? '' : ` at line ${summary.stopped.line}`
+      const { file, line, problem } = summary.stopped
+      const where = line === null ? '' : ` at line ${line}`
       return fail(
-        `the tape is bad${where}: ${summary.stopped.problem}; stopped at ${new Date(summary.reached).toISOString()}, everything before is in the store`,
+        `the tape ${file ?? args.tape} is bad${where}: ${problem}; stopped at ${new Date(summary.reached).toISOString()}, everything before is in the store`,
       )
     }
     return 0
   } catch (err) {
-    if (err instanceof TapeError) return fail(`bad tape ${args.tape}: ${err.message}`)
+    if (err instanceof TapeError)
+      return fail(err.file === null ? `bad tape ${args.tape}: ${err.message}` : `bad tape ${err.message}`)
     if (err instanceof ReplayRefused) return fail(err.message)
     throw err
   } finally {

@@ -6,10 +6,9 @@ import type { Config } from '../config/config.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { QUARTER_MS } from '../domain/ticker.ts'
 import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
-import { polymarketSimTapeHeader, writePolymarketSimTape } from '../feeds/sim-tape/polymarket-sim-tape.ts'
-import { simTapeHeader, writeSimTape } from '../feeds/sim-tape/sim-tape.ts'
 import { simTapeWarmupMs } from '../main/sim-tape-warmup.ts'
 import { systemClock } from '../main/system-clock.ts'
+import { REAL_VENUE_NAMES, venueKind } from '../main/venue-kinds.ts'
 import { createTapeWriter } from '../tape/tape-writer.ts'
 
 export type SimTapeArgs = {
@@ -30,9 +29,11 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     return 2
   }
   if (args.out === undefined || args.out === '') return usage('--out PATH is required')
-  const venue = args.venue ?? 'kalshi'
-  if (venue !== 'kalshi' && venue !== 'polymarket')
-    return usage(`--venue ${JSON.stringify(venue)} is not a venue the simulator writes (kalshi, polymarket)`)
+  const venue = venueKind(args.venue ?? 'kalshi')
+  if (!venue)
+    return usage(
+      `--venue ${JSON.stringify(args.venue)} is not a venue the simulator writes (${REAL_VENUE_NAMES.join(', ')})`,
+    )
   if (
     args.days === undefined ||
     !/^[0-9]+$/.test(args.days) ||
@@ -65,14 +66,14 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
 
   const opts = {
     world: sharedSimWorld(seed, config.simParams),
-    // a Polymarket tape has that venue's one series; a Kalshi tape the configured SERIES
-    series: venue === 'polymarket' ? [] : config.series,
+    // the configured SERIES (a venue with one series of its own writes that one)
+    series: config.series,
     from,
     days,
     warmupMs: simTapeWarmupMs(),
     origin: `sim seed ${seed}`,
   }
-  const header = venue === 'polymarket' ? polymarketSimTapeHeader(opts) : simTapeHeader(opts)
+  const header = venue.simTapeHeader(opts)
   const writer = await createTapeWriter(args.out, { header })
   const started = systemClock.now()
   const tty = process.stderr.isTTY === true
@@ -85,8 +86,7 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
       }
     : {}
   try {
-    if (venue === 'polymarket') await writePolymarketSimTape({ ...opts, ...progress }, writer)
-    else await writeSimTape({ ...opts, ...progress }, writer)
+    await venue.writeSimTape({ ...opts, ...progress }, writer)
   } finally {
     await writer.close()
   }

@@ -7,6 +7,7 @@ import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
 import { createFeeds, type Feeds, type FeedVenue } from '../main/feeds.ts'
 import { systemClock } from '../main/system-clock.ts'
+import { venueKind } from '../main/venue-kinds.ts'
 import type { Logger } from '../ports/logger.ts'
 
 export type VenueCheckOutput = { out: (line: string) => void; err: (line: string) => void }
@@ -104,9 +105,9 @@ export async function runVenueCheck(
   return 0
 }
 
-/** Polymarket publishes its price to beat only after the window (venue facts §3.3.3). */
+/** A contest's strike before the venue sets it, in its own words. */
 function noStrike(venue: string): string {
-  return venue === 'polymarket' ? 'not yet published' : 'not set'
+  return venueKind(venue)?.strikeUnset ?? 'not set'
 }
 
 function iso(ms: number): string {

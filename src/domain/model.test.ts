@@ -253,8 +253,21 @@ describe('evaluateReading', () => {
       entryPriceCents: 0.6,
       edgeCents: 0.4,
     })
-    // the bound's side alone: nothing to read
-    assert.equal(chooseSide(1, { upAskCents: null, downAskCents: 0.6 }), null)
+    // the bound's side alone is still a quote (issue 29: one-sided books are read), at the bound's
+    // confidence: its edge is never positive by the bound
+    assert.deepEqual(chooseSide(1, { upAskCents: null, downAskCents: 0.1 }), {
+      side: 'down',
+      confidence: 0.1,
+      entryPriceCents: 0.1,
+      edgeCents: 0,
+    })
+    assert.deepEqual(chooseSide(0, { upAskCents: 0.6, downAskCents: null }), {
+      side: 'up',
+      confidence: 0.1,
+      entryPriceCents: 0.6,
+      edgeCents: -0.5,
+    })
+    assert.equal(chooseSide(1, { upAskCents: null, downAskCents: null }), null)
   })
 
   it('takes the larger edge at every price, a long shot a tick under the model included (the spec: no filtering)', () => {

@@ -139,8 +139,8 @@ export type Reading = {
  * hundredths, so the published numbers have at most 2 decimals and edge = confidence − entry holds to
  * the cent. The side is the one with the larger edge (up on a tie), as the contract says; the service
  * does not filter, so the edge may be negative. A side without an ask cannot be chosen (decisions §8),
- * and neither can the side a probability was bounded away from (decisions §11): its edge would be the
- * bound's, not the model's. Null when no side is left.
+ * and neither can the side a probability was bounded away from (decisions §11) while the other side
+ * has an ask: its edge would be the bound's, not the model's. Null only when neither side has an ask.
  */
 export function chooseSide(
   probabilityUp: number,
@@ -154,9 +154,18 @@ export function chooseSide(
   // hundredths of a cent: 10 000 = certainty; down is the complement so the two always sum to 100
   const upConf = Math.round(bounded * 10_000)
   const downConf = 10_000 - upConf
-  const upAsk = upAskCents === null || probabilityUp < PROBABILITY_FLOOR ? null : Math.round(upAskCents * 100)
+  // a side the bound decided against is no edge (decisions §11) — unless it is the only side with an
+  // ask: a one-sided book is still a quote, read on its one side at the bound's confidence, so its
+  // edge is the bound's minus the ask, never more than a tick (issue 29)
+  const onlyOne = (upAskCents === null) !== (downAskCents === null)
+  const upAsk =
+    upAskCents === null || (probabilityUp < PROBABILITY_FLOOR && !onlyOne)
+      ? null
+      : Math.round(upAskCents * 100)
   const downAsk =
-    downAskCents === null || probabilityUp > PROBABILITY_CEILING ? null : Math.round(downAskCents * 100)
+    downAskCents === null || (probabilityUp > PROBABILITY_CEILING && !onlyOne)
+      ? null
+      : Math.round(downAskCents * 100)
   if (upAsk === null && downAsk === null) return null
   const upEdge = upAsk === null ? Number.NEGATIVE_INFINITY : upConf - upAsk
   const downEdge = downAsk === null ? Number.NEGATIVE_INFINITY : downConf - downAsk

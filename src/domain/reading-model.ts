@@ -2,6 +2,7 @@
 // the probability that the contest settles up. Models live in src/model (v2) and domain/model.ts
 // (v1); the composition root picks one by name (MODEL), and the engine never knows which.
 import type { BasisSample, MinuteClose } from './price-history.ts'
+import type { RealVenueName } from './venues.ts'
 
 export type ModelInputs = {
   /** the proxy spot in USD and the instant it was observed */
@@ -17,6 +18,18 @@ export type ModelInputs = {
   /** the venue's mid as P(up) when the book is two-sided, else null */
   midProbability: number | null
   /**
+   * The venue's book as the reading saw it: both best asks (null: that side has no ask) and its age,
+   * the reading's instant minus the instant the book was observed. Absent: only the mid is known.
+   */
+  book?: BookState
+  /**
+   * True when the spot is the settlement index itself (BRTI relayed by a keyed Kalshi socket, or its
+   * recorded prints on replay), not an exchange proxy: there is no basis to remove and none to doubt.
+   */
+  spotIsIndex?: boolean
+  /** the contest's venue, whose own pooling with its book applies; absent: the default (Kalshi's) */
+  venue?: RealVenueName
+  /**
    * Set while the venue has not published the strike (Polymarket's price to beat, decisions §14):
    * `strikeDollars` is then the engine's own estimate, the proxy's mean over the rule's window before
    * the open (in the proxy's units, like the spot), and this is its variance in squared log units,
@@ -25,10 +38,14 @@ export type ModelInputs = {
   strikeEstimateVariance?: number
   /**
    * Seconds the venue averages its settlement price over, ending at the close, where the market
-   * states its rule (0: a point price); absent: the series' own rule (Kalshi's 60 s mean).
+   * states its rule (0: a point price), whether or not its strike is published; absent: the series'
+   * own rule (Kalshi's 60 s mean).
    */
   averagingS?: number
 }
+
+/** The book a reading saw: best asks on the 0–100 cent scale (null: no ask) and its age in ms. */
+export type BookState = { upAskCents: number | null; downAskCents: number | null; ageMs: number }
 
 export type ModelOutput = {
   /** P(up), unrounded and unbounded */

@@ -47,6 +47,8 @@ export type EngineDeps = {
   readingMaxLateMs?: number
   /** told once per contest minute that raised no reading (for metrics) */
   onSkippedReading?: SkipObserver
+  /** told once a backfill has finished (the runtime hands back the memory it took) */
+  afterBackfill?: () => void
 }
 
 export type Engine = {
@@ -111,6 +113,7 @@ export function createEngine(deps: EngineDeps): Engine {
       keepLease: async () => (await leadership.check(wallClock.now())) !== 'lost' && isLeader(),
     })
     logger.info({ ...result, ms: wallClock.now() - started }, 'history backfilled')
+    deps.afterBackfill?.()
   }
 
   async function step(name: string, fn: () => Promise<void>, fields: object = {}): Promise<void> {

@@ -6,6 +6,7 @@ import { CONTEST_MINUTES, CONTEST_MS, type Contest, MINUTE_MS, type Signal } fro
 import { chooseSide } from '../domain/model.ts'
 import { type BasisSample, type MinuteClose, spanMeanOfCloses } from '../domain/price-history.ts'
 import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
+import { venueOfSeries } from '../domain/venues.ts'
 import type { PriceFeed, SpotObservation, Venue, VenueQuote } from '../ports/venue.ts'
 
 /** Readings are taken at minutes 1..14: minute 0 has no price history inside the window yet. */
@@ -124,7 +125,9 @@ export async function observeReadingInputs(
   // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
   // the exchange of this contest's venue only: a Kalshi pause holds no Polymarket reading (§14)
   if (deps.venue.tradingPaused?.(now, contest.series)) return { skipped: 'paused' }
-  const estimate = contest.strikePriceDollars === null ? await estimateStrike(deps, contest, now) : null
+  // the rule's averaging window reaches the model whether or not the strike is published (issue 29)
+  const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
+  const estimate = contest.strikePriceDollars === null ? await estimateStrike(deps, contest, rule) : null
   const strike = contest.strikePriceDollars ?? estimate?.dollars ?? null
   if (strike === null) return { skipped: 'no-strike' }
   const quote = await deps.venue.quote(contest.ticker, now)
@@ -138,8 +141,11 @@ export async function observeReadingInputs(
   if (closes.length < deps.model.minHistoryCloses) return { skipped: 'short-history' }
   const basisSamples = await basisSamplesFor(deps, contest)
   const { upAskCents, downAskCents } = quote
+  // a one-sided book has no mid; what its one side says reaches the model through `book`
   const midProbability =
     upAskCents !== null && downAskCents !== null ? (upAskCents + 100 - downAskCents) / 200 : null
+  const bookObservedAt = quote.observedAt ?? now
+  const venue = venueOfSeries(contest.series)
   return {
     model: {
       spotDollars: spot.priceDollars,
@@ -150,19 +156,23 @@ export async function observeReadingInputs(
       closes,
       basisSamples,
       midProbability,
-      ...(estimate ? { strikeEstimateVariance: estimate.variance, averagingS: estimate.averagingS } : {}),
+      book: { upAskCents, downAskCents, ageMs: Math.max(0, now - bookObservedAt) },
+      spotIsIndex: spot.index !== undefined,
+      ...(venue ? { venue } : {}),
+      ...(rule ? { averagingS: rule.averagingS } : {}),
+      ...(estimate ? { strikeEstimateVariance: estimate.variance } : {}),
     },
     quote,
-    bookObservedAt: quote.observedAt ?? now,
+    bookObservedAt,
     freshSources: spot.freshSources,
   }
 }
 
 /**
- * The strike's relative error when the engine estimates it: the proxy (an exchange median, known by
- * its minute closes) against the venue's index averaged over the rule's window — a basis of tens of
- * dollars (venue facts §3.3.3, §3.5.6) and a minute's two closes standing in for its mean: about $35
- * at $84,000.
+ * The strike's relative error when the engine estimates it, as a prior: a minute's two closes
+ * standing in for its mean and the basis moving between the strike's window and the reading (the
+ * basis itself cancels: the estimate and the spot are both the proxy's). v2 replaces it with the
+ * error measured at window edges where its parameter file has one (venuePools.polymarket).
  */
 export const STRIKE_ESTIMATE_SD = 0.0004
 
@@ -176,16 +186,15 @@ export const STRIKE_ESTIMATE_SD = 0.0004
 async function estimateStrike(
   deps: ReadingDeps,
   contest: Contest,
-  now: number,
-): Promise<{ dollars: number; variance: number; averagingS: number } | null> {
-  const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
+  rule: { averagingS: number } | undefined,
+): Promise<{ dollars: number; variance: number } | null> {
   if (!rule) return null
   // the proxy is known by its minute closes: a 60 s window is the minute before the open, a point
   // price the close at the open itself
   const spanMs = Math.round(rule.averagingS / 60) * MINUTE_MS
   const mean = await proxyMean(deps.feed, contest.opensAt - spanMs, contest.opensAt)
   if (mean === null || !(mean > 0)) return null
-  return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD, averagingS: rule.averagingS }
+  return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD }
 }
 
 /** The feed's own observation, or (a feed reading every source at `at`) its spot at `at`. */

@@ -9,8 +9,10 @@ import { mkdir } from 'node:fs/promises'
 import type { Config } from '../config/config.ts'
 import { SPOT_SOURCES, type SpotSourceName } from '../config/settings.ts'
 import { parseInstant } from '../domain/instant.ts'
+import type { RealVenueName } from '../domain/venues.ts'
 import { createLogger } from '../main/logger.ts'
 import { spotKeepMinutes } from '../main/spot-history.ts'
+import { REAL_VENUE_NAMES, VENUE_KINDS, venueKind } from '../main/venue-kinds.ts'
 import { createReadingModel, MODEL_NAMES } from '../model/models.ts'
 import { MINUTE_GRAIN, minuteCloseRecord } from '../tape/minute-grain.ts'
 import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
@@ -18,12 +20,6 @@ import { dayFileName } from '../tape/tape-recorder.ts'
 import { writeDayFile, writtenDayHeader } from './day-files.ts'
 import { createHistoryHost, HistoryError, type HttpCounts } from './history-http.ts'
 import { emptyTotals, type ImportTotals, progressBar, summaryLine } from './import-report.ts'
-import { createKalshiHistory, KALSHI_REQUESTS_PER_SEC } from './kalshi-history.ts'
-import {
-  CLOB_REQUESTS_PER_SEC,
-  createPolymarketHistory,
-  GAMMA_REQUESTS_PER_SEC,
-} from './polymarket-history.ts'
 import { createSpotHistory, SPOT_REQUESTS_PER_SEC, type SpotHistory } from './spot-history.ts'
 import { DAY_MS, MINUTE_MS, type VenueHistory } from './venue-history.ts'
 
@@ -42,12 +38,11 @@ export type HistoryImportIo = {
   now: () => number
 }
 
-const DEFAULT_SERIES: Readonly<Record<string, string>> = { kalshi: 'KXBTC15M', polymarket: 'btc-updown-15m' }
 const DEFAULT_SOURCES = 'coinbase,bitstamp'
 const PROGRESS_EVERY_MS = 500
 
 type Plan = {
-  venue: 'kalshi' | 'polymarket'
+  venue: RealVenueName
   series: string
   sources: SpotSourceName[]
   days: number[]
@@ -56,8 +51,9 @@ type Plan = {
 
 /** The plan the options name, or what is wrong with them (one line). */
 export function planImport(args: HistoryImportArgs, now: number): Plan | string {
-  if (args.venue !== 'kalshi' && args.venue !== 'polymarket') return '--venue must be kalshi or polymarket'
-  const series = args.series ?? DEFAULT_SERIES[args.venue]!
+  const venue = venueKind(args.venue ?? '')
+  if (!venue) return `--venue must be ${REAL_VENUE_NAMES.join(' or ')}`
+  const series = args.series ?? venue.defaultSeries
   if (series === '' || /[\s,]/.test(series)) return '--series must name one series'
   if (args.out === undefined || args.out === '') return '--out DIR is required'
   const sources = (args.sources ?? DEFAULT_SOURCES).split(',').filter((s) => s !== '')
@@ -80,7 +76,7 @@ export function planImport(args: HistoryImportArgs, now: number): Plan | string 
   const days: number[] = []
   for (let d = first; d < end; d += DAY_MS) days.push(d)
   return {
-    venue: args.venue,
+    venue: venue.name,
     series,
     sources: [...new Set(sources)] as SpotSourceName[],
     days,
@@ -115,18 +111,7 @@ export async function runHistoryImport(
   }
 
   // asks nothing until a day is fetched: a run whose days are all written sends no request at all
-  const venue: VenueHistory =
-    plan.venue === 'kalshi'
-      ? createKalshiHistory({
-          host: host('kalshi', config.kalshiBaseUrl, KALSHI_REQUESTS_PER_SEC),
-          series: plan.series,
-          now: io.now,
-        })
-      : createPolymarketHistory({
-          gamma: host('gamma', config.polymarketGammaUrl, GAMMA_REQUESTS_PER_SEC),
-          clob: host('clob', config.polymarketClobUrl, CLOB_REQUESTS_PER_SEC),
-          series: plan.series,
-        })
+  const venue: VenueHistory = VENUE_KINDS[plan.venue].createHistory(plan.series, host, config, io.now)
   const spot: SpotHistory[] = plan.sources.map((name) =>
     createSpotHistory({
       name,

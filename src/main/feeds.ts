@@ -5,14 +5,9 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import type { Config } from '../config/config.ts'
 import { ConfigError, seriesOfVenue } from '../config/config.ts'
-import type { RealVenueName, VenueName } from '../domain/venues.ts'
+import type { VenueName } from '../domain/venues.ts'
 import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
-import { createKalshiSocket, type KalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
-import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
-import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
-import { checkKalshiSeries } from '../feeds/kalshi/series-check.ts'
-import { createPolymarketVenue, type PolymarketTap } from '../feeds/polymarket/polymarket-venue.ts'
-import { checkPolymarketSeries } from '../feeds/polymarket/series-check.ts'
+import type { KalshiSocket } from '../feeds/kalshi/kalshi-socket.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
 import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
@@ -22,6 +17,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { PriceFeed, SeriesCheck, Venue, VenueTelemetry } from '../ports/venue.ts'
 import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
+import { type Credentials, type VenueKind, venueKind } from './venue-kinds.ts'
 import { VERSION } from './version.ts'
 
 export type FeedSettings = Pick<
@@ -90,8 +86,11 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
   }
   // each venue's series are checked before anything starts: a refusal stops the program here
   const checked: CheckedVenue[] = []
-  for (const name of config.venues)
-    checked.push(await checkRealVenue(name as RealVenueName, seriesOfVenue(config, name), config, deps))
+  for (const name of config.venues) {
+    const kind = venueKind(name)
+    if (!kind) throw new ConfigError([`VENUE names ${JSON.stringify(name)}, not a real venue`])
+    checked.push(await checkRealVenue(kind, seriesOfVenue(config, name), config, deps))
+  }
   // a tape is one venue's: loadConfig refuses RECORD_DIR with several (decisions §12)
   const recorder = config.recordDir === null ? null : await startRecorder(config, config.recordDir, deps)
   const made = checked.map((c) => createRealVenue(c, config, deps, recorder))
@@ -123,44 +122,34 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
 }
 
 type CheckedVenue = {
-  name: RealVenueName
+  kind: VenueKind
   series: readonly string[]
-  credentials: { keyId: string; privateKeyPem: string } | null
+  credentials: Credentials | null
   seriesCheck: SeriesCheck
 }
 
 /** A real venue's key and what it says of `series`: only series the engine can price pass. */
 async function checkRealVenue(
-  name: RealVenueName,
+  kind: VenueKind,
   series: readonly string[],
   config: FeedSettings,
   deps: FeedDeps,
 ): Promise<CheckedVenue> {
-  const credentials = name === 'kalshi' ? await readCredentials(config) : null
+  const credentials = kind.usesKey ? await readCredentials(config) : null
   // only series the engine can price: anything else stops the program here, one line per series
-  const seriesCheck =
-    name === 'polymarket'
-      ? await checkPolymarketSeries({
-          gammaUrl: config.polymarketGammaUrl,
-          clobUrl: config.polymarketClobUrl,
-          series,
-          clock: deps.wallClock,
-          logger: deps.logger,
-        })
-      : await checkKalshiSeries({
-          baseUrl: config.kalshiBaseUrl,
-          series,
-          clock: deps.wallClock,
-          logger: deps.logger,
-          ...(credentials ? { credentials } : {}),
-        })
+  const seriesCheck = await kind.checkSeries(
+    series,
+    config,
+    { wallClock: deps.wallClock, logger: deps.logger },
+    credentials,
+  )
   if (seriesCheck.kind === 'refused') throw new ConfigError(seriesCheck.problems)
   if (seriesCheck.kind === 'unreachable')
     deps.logger.warn(
-      { venue: name, failure: seriesCheck.failure },
+      { venue: kind.name, failure: seriesCheck.failure },
       'could not check the series against the venue; following them anyway',
     )
-  return { name, series, credentials, seriesCheck }
+  return { kind, series, credentials, seriesCheck }
 }
 
 /** The adapter of a checked venue, and the settlement index it streams (Kalshi with a key: BRTI). */
@@ -170,74 +159,26 @@ function createRealVenue(
   deps: FeedDeps,
   recorder: TapeRecorder | null,
 ): { member: FeedVenue; index: KalshiSocket | null } {
-  const { name, series, credentials, seriesCheck } = checked
-  const telemetry = deps.telemetry?.(name)
-  if (name === 'polymarket') {
-    // recording (decisions §12): every Gamma event body and every token's /book body as received
-    const tap = recorder
-      ? {
-          event: recorder.market,
-          book: (ticker: string, token: string, body: unknown) => recorder.book(ticker, body, token),
-        }
-      : undefined
-    const venue = createPolymarketVenueFor(
-      config,
-      { wallClock: deps.wallClock, logger: deps.logger, ...(telemetry ? { telemetry } : {}) },
-      tap,
-    )
-    return { member: { name, venue, series, baseUrl: config.polymarketGammaUrl, seriesCheck }, index: null }
-  }
-  // with a key, the venue's WebSocket: lifecycle events and BRTI on top of REST polling (decisions §8)
-  const socket = credentials
-    ? createKalshiSocket({
-        url: socketUrlFor(config.kalshiBaseUrl),
-        signer: createRequestSigner(credentials),
-        clock: deps.wallClock,
-        logger: deps.logger,
-        ...(telemetry ? { telemetry } : {}),
-      })
-    : null
-  const venue = createKalshiVenue({
-    baseUrl: config.kalshiBaseUrl,
-    ...(socket ? { socket } : {}),
+  const { kind, series, credentials, seriesCheck } = checked
+  const telemetry = deps.telemetry?.(kind.name)
+  const live = kind.createLive(
     series,
-    pollMs: config.kalshiPollS * 1000,
-    wallClock: deps.wallClock,
-    logger: deps.logger,
-    ...(telemetry ? { telemetry } : {}),
-    ...(credentials ? { credentials } : {}),
-    ...(recorder
-      ? { tap: { market: recorder.market, book: recorder.book, exchange: recorder.exchange } }
-      : {}),
-  })
+    config,
+    { wallClock: deps.wallClock, logger: deps.logger, ...(telemetry ? { telemetry } : {}) },
+    credentials,
+    recorder,
+  )
   return {
-    member: { name, venue, series, baseUrl: config.kalshiBaseUrl, seriesCheck },
-    index: socket,
+    member: { name: kind.name, venue: live.venue, series, baseUrl: live.baseUrl, seriesCheck },
+    index: live.index,
   }
-}
-
-/** The Polymarket venue as the settings describe it (decisions §14). */
-export function createPolymarketVenueFor(
-  config: Pick<FeedSettings, 'polymarketGammaUrl' | 'polymarketClobUrl' | 'polymarketPollS'>,
-  deps: { wallClock: Clock; logger: Logger; telemetry?: VenueTelemetry },
-  tap?: PolymarketTap,
-): Venue {
-  return createPolymarketVenue({
-    ...(tap ? { tap } : {}),
-    gammaUrl: config.polymarketGammaUrl,
-    clobUrl: config.polymarketClobUrl,
-    pollMs: config.polymarketPollS * 1000,
-    wallClock: deps.wallClock,
-    logger: deps.logger,
-    ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
-  })
 }
 
 /** RECORD_DIR is made if missing; one that cannot be written stops the program naming it. */
 async function startRecorder(
   config: FeedSettings,
   dir: string,
-  deps: { wallClock: Clock; logger: Logger },
+  deps: Pick<FeedDeps, 'wallClock' | 'logger' | 'spotKeepMinutes'>,
 ): Promise<TapeRecorder> {
   const recorder = createTapeRecorder({
     dir,
@@ -248,6 +189,7 @@ async function startRecorder(
     clock: deps.wallClock,
     logger: deps.logger,
     origin: `recorded by contest-signals ${VERSION} on ${hostname()}`,
+    ...(deps.spotKeepMinutes ? { closesKept: deps.spotKeepMinutes } : {}),
   })
   try {
     await mkdir(dir, { recursive: true })
@@ -260,9 +202,7 @@ async function startRecorder(
 }
 
 /** The signing key is read at start, so a missing or unreadable file stops the program naming its variable. */
-async function readCredentials(
-  config: FeedSettings,
-): Promise<{ keyId: string; privateKeyPem: string } | null> {
+async function readCredentials(config: FeedSettings): Promise<Credentials | null> {
   if (config.kalshiKeyId === null || config.kalshiPrivateKeyFile === null) return null
   try {
     const privateKeyPem = await readFile(config.kalshiPrivateKeyFile, 'utf8')

@@ -6,11 +6,10 @@ import { MINUTE_MS } from '../domain/contest.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
 import { createEngine } from '../engine/engine.ts'
 import type { SkipReason } from '../engine/reading.ts'
-import { createPolymarketTapeVenue } from '../feeds/tape/polymarket-tape-venue.ts'
 import { createReplayClock } from '../feeds/tape/replay-clock.ts'
+import { withRecordedIndex } from '../feeds/tape/tape-index-feed.ts'
 import { createTapePlayer, type TapePlayer } from '../feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../feeds/tape/tape-spot-feed.ts'
-import { createTapeVenue, REPLAYABLE_VENUES } from '../feeds/tape/tape-venue.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
@@ -20,6 +19,7 @@ import type { TapeRecord } from '../tape/tape-format.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
 import { spotKeepMinutes } from './spot-history.ts'
+import { REAL_VENUE_NAMES, venueKind } from './venue-kinds.ts'
 
 /** A replay that must not start: one line for the operator, non-zero exit. */
 export class ReplayRefused extends Error {
@@ -86,7 +86,7 @@ export type ReplaySummary = {
   reached: number
   wallMs: number
   /** set when the tape went bad part-way: what was wrong, and where the replay stopped */
-  stopped: { line: number | null; problem: string } | null
+  stopped: { file: string | null; line: number | null; problem: string } | null
 }
 
 type Counts = Pick<ReplaySummary, 'opened' | 'settled' | 'voided' | 'signals'>
@@ -122,10 +122,11 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
   const tape = await openTapeSet(opts.tapePath, opts.onNotice ? { onNotice: opts.onNotice } : {})
   try {
     const { header } = tape
-    if (!(REPLAYABLE_VENUES as readonly string[]).includes(header.venue))
+    const kind = venueKind(header.venue)
+    if (!kind)
       throw new TapeError(
         1,
-        `unknown venue "${header.venue}" (this version replays: ${REPLAYABLE_VENUES.join(', ')})`,
+        `unknown venue "${header.venue}" (this version replays: ${REAL_VENUE_NAMES.join(', ')})`,
       )
     const series = opts.series ?? header.series
     for (const s of series)
@@ -142,20 +143,24 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const to = opts.to ?? Date.parse(header.to)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
     const venueOptions = { series, clock, logger, player: () => player }
-    const venue =
-      header.venue === 'polymarket' ? createPolymarketTapeVenue(venueOptions) : createTapeVenue(venueOptions)
-    const feed = createTapeSpotFeed({
+    const venue = kind.createTapeVenue(venueOptions)
+    const proxy = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: opts.spotMaxAgeMs,
       clock,
       logger,
       keepMinutes: spotKeepMinutes(opts.model),
     })
+    // a keyed recording's BRTI prints are the spot while fresh, as they were live
+    const feed = withRecordedIndex(proxy, { maxAgeMs: opts.spotMaxAgeMs, clock })
     const sink = (record: TapeRecord): boolean => {
       switch (record.k) {
         case 'spot':
         case 'closes':
-          feed.take(record)
+          proxy.take(record)
+          return false
+        case 'index':
+          feed.takeIndex(record)
           return false
         case 'market':
         case 'exchange':
@@ -219,7 +224,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       }
       return summary(null)
     } catch (err) {
-      if (err instanceof TapeError) return summary({ line: err.line, problem: err.problem })
+      if (err instanceof TapeError) return summary({ file: err.file, line: err.line, problem: err.problem })
       throw err
     } finally {
       await engine.stop()

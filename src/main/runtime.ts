@@ -24,6 +24,7 @@ import { createStreamHub } from '../stream/stream-hub.ts'
 import { appSettingsFrom, rateLimitPolicy } from './app-settings.ts'
 import { announceBootstrapKey } from './bootstrap-key.ts'
 import { createFeeds } from './feeds.ts'
+import { releaseHeap } from './heap-release.ts'
 import { openStoreAt } from './open-store.ts'
 import { createServiceClock } from './service-clock.ts'
 import { spotKeepMinutes } from './spot-history.ts'
@@ -128,6 +129,10 @@ export async function startService(
         tickMs: engineTickMs(config),
         logger: logger.child({ role: 'engine' }),
         ...(metrics ? { onSkippedReading: (reason: string) => metrics.countSkippedReading(reason) } : {}),
+        afterBackfill: () => {
+          const released = releaseHeap()
+          if (released) logger.info(released, 'memory released after the backfill')
+        },
       })
       await engine.start()
       closers.push({ name: 'engine', close: () => engine.stop() })

@@ -35,6 +35,7 @@ function flatParams(overrides: Partial<ModelV2Params> = {}): ModelV2Params {
     nu: 1_000,
     basis: { samples: 4, shrink: 1, variance: 0 },
     pool: [],
+    book: { spreadPower: 1, agePower: 1 },
     training: { source: 'sandbox', seeds: [], days: 0, from: '', readings: 0 },
     ...overrides,
   })
@@ -223,6 +224,32 @@ describe('basis', () => {
       p,
     ).probabilityUp
     assert.ok(Math.abs(none - 0.5) < 0.01 && above < none - 0.02, `${none} ${above}`)
+  })
+
+  it('is none at all when the spot is the settlement index itself: no basis, no basis variance', () => {
+    const p = flatParams({ basis: { samples: 4, shrink: 1, variance: 4e-8 } })
+    const closes = Array.from({ length: 120 }, (_, i) => ({ at: MONDAY + i * MIN, priceDollars: 100_000 }))
+    const input = {
+      spotDollars: 100_005,
+      spotObservedAt: MONDAY + 120 * MIN,
+      strikeDollars: 100_000,
+      opensAt: MONDAY + 115 * MIN,
+      expiresAt: MONDAY + 130 * MIN,
+      closes,
+      midProbability: null,
+      basisSamples: [{ opensAt: MONDAY + 115 * MIN, strikeDollars: 100_000, proxyMeanDollars: 100_020 }],
+    }
+    const onProxy = settlementMeanProbability(input, p)
+    const onIndex = settlementMeanProbability({ ...input, spotIsIndex: true }, p)
+    // the same reading with neither the samples nor the basis variance: what the index reading must be
+    const bare = settlementMeanProbability(
+      { ...input, basisSamples: [] },
+      flatParams({ basis: { samples: 4, shrink: 1, variance: 0 } }),
+    )
+    assert.equal(onIndex.probabilityUp, bare.probabilityUp)
+    assert.equal(onIndex.effectiveMinutes, bare.effectiveMinutes)
+    assert.ok(onProxy.probabilityUp < 0.5 && onIndex.probabilityUp > 0.5, 'the proxy’s basis moved it down')
+    assert.ok(onProxy.effectiveMinutes > onIndex.effectiveMinutes, 'the basis variance is gone')
   })
 })
 

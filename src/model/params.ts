@@ -47,6 +47,17 @@ export type ModelV2Params = {
    * book, or in no bucket, keeps the model's own p. Empty: the model alone.
    */
   pool: PoolBucket[]
+  /**
+   * How much of the pool a book earns by its state (book-pool.ts): the mid's weight falls with the
+   * book's spread and its age. Fitted on training readings by log loss; each power is at least 1, so
+   * a book spanning 0–100 ¢ or quoted long ago always leaves the model alone.
+   */
+  book: BookWeighting
+  /**
+   * A venue's own pooling where its crowd was fitted apart (Polymarket's sandbox or tapes): its
+   * buckets replace `pool` on that venue's readings. Absent: `pool` everywhere.
+   */
+  venuePools?: { polymarket?: VenuePool }
   /** what the fit saw: part of the version's digest, so two fits on different data never share a name */
   training: Training
 }
@@ -70,6 +81,20 @@ export type Training =
       contests: number
       readings: number
     }
+
+export type BookWeighting = { spreadPower: number; agePower: number }
+
+/**
+ * A venue's own pool, its provenance beside it, and (Polymarket) the measured error of the engine's
+ * own estimate of a strike not yet published: relative, squared log units.
+ */
+export type VenuePool = {
+  pool: PoolBucket[]
+  book: BookWeighting
+  /** the variance the engine's strike estimate adds, measured at window edges; absent: the engine's default */
+  strikeEstimateVariance?: number
+  training: Training
+}
 
 export type PoolBucket = {
   /** whole minutes left at the reading (1 in the last minute), both bounds inclusive */
@@ -111,7 +136,28 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   if (typeof p.basis.shrink !== 'number' || !(p.basis.shrink >= 0)) fail('basis.shrink must be ≥ 0')
   if (typeof p.basis.variance !== 'number' || !(p.basis.variance >= 0)) fail('basis.variance must be ≥ 0')
   if (!Array.isArray(p.pool)) fail('pool must be a list')
-  const t = p.training as Partial<Record<string, unknown>> | undefined
+  checkPool(p.pool, 'pool', fail)
+  checkBookWeighting(p.book, 'book', fail)
+  const poly = p.venuePools?.polymarket
+  if (p.venuePools !== undefined && (typeof p.venuePools !== 'object' || p.venuePools === null))
+    fail('venuePools must be an object')
+  if (poly !== undefined) {
+    if (!Array.isArray(poly.pool)) fail('venuePools.polymarket.pool must be a list')
+    checkPool(poly.pool, 'venuePools.polymarket.pool', fail)
+    checkBookWeighting(poly.book, 'venuePools.polymarket.book', fail)
+    if (
+      poly.strikeEstimateVariance !== undefined &&
+      !(typeof poly.strikeEstimateVariance === 'number' && poly.strikeEstimateVariance >= 0)
+    )
+      fail('venuePools.polymarket.strikeEstimateVariance must be ≥ 0')
+    checkTraining(poly.training, fail)
+  }
+  checkTraining(p.training, fail)
+  return p
+}
+
+function checkTraining(training: unknown, fail: (what: string) => never): void {
+  const t = training as Partial<Record<string, unknown>> | undefined
   const wholeCount = (x: unknown) => Number.isInteger(x) && (x as number) >= 0
   if (t?.source === 'sandbox') {
     if (
@@ -132,7 +178,10 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     )
       fail('training (tapes) must name its tapes, origin, from, until, contests and readings')
   } else fail('training.source must be "sandbox" or "tapes"')
-  for (const [i, b] of p.pool.entries()) {
+}
+
+function checkPool(pool: PoolBucket[], name: string, fail: (what: string) => never): void {
+  for (const [i, b] of pool.entries()) {
     const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
     if (
       !Number.isInteger(b?.fromMinutesLeft) ||
@@ -142,9 +191,14 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
       !finite(b.model) ||
       !finite(b.mid)
     )
-      fail(`pool[${i}] must have whole minutes from ≤ to and finite coefficients`)
+      fail(`${name}[${i}] must have whole minutes from ≤ to and finite coefficients`)
   }
-  return p
+}
+
+function checkBookWeighting(w: BookWeighting | undefined, name: string, fail: (what: string) => never): void {
+  const power = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 1
+  if (!power(w?.spreadPower) || !power(w?.agePower))
+    fail(`${name} must have spreadPower and agePower of at least 1`)
 }
 
 /**

@@ -3,7 +3,8 @@
 // the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { estimateBasis } from './basis.ts'
-import { type ModelV2Params, modelV2Version, type PoolBucket } from './params.ts'
+import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
+import { type ModelV2Params, modelV2Version } from './params.ts'
 import { unitStudentTCdf } from './student-t.ts'
 import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
 
@@ -13,14 +14,19 @@ const HALF_CENT = 0.005
 export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params): ModelOutput {
   const level = volatilityLevelOfCloses(input.closes, input.spotObservedAt, p).level
   const averagingMs = input.averagingS === undefined ? undefined : input.averagingS * 1000
-  const settlement = settlementVariance(input.spotObservedAt, input.expiresAt, level, p, averagingMs)
-  const basis = estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
+  // the settlement index itself as the spot: no basis to remove, none to doubt (issue 29)
+  const onIndex = input.spotIsIndex === true
+  const settlement = settlementVariance(input.spotObservedAt, input.expiresAt, level, p, averagingMs, onIndex)
+  const basis = onIndex ? 0 : estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
   const index = input.spotDollars - basis
+  const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   // an estimated strike (decisions §14) is the proxy's own mean, in the proxy's units like the spot,
-  // and its error adds to the variance
+  // and its error — measured by the fit where the venue's pool was fitted — adds to the variance
   const estimated = input.strikeEstimateVariance !== undefined
   const strike = estimated ? input.strikeDollars - basis : input.strikeDollars
-  const strikeVariance = input.strikeEstimateVariance ?? 0
+  const strikeVariance = estimated
+    ? (venuePool?.strikeEstimateVariance ?? (input.strikeEstimateVariance as number))
+    : 0
   const perMinute = settlement.sigmaPerMinute * settlement.sigmaPerMinute
   const v = {
     ...settlement,
@@ -32,49 +38,31 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
     : strike > HALF_CENT
       ? Math.log(index / (strike - HALF_CENT))
       : Number.POSITIVE_INFINITY
-  const atVariance = (variance: number): number =>
-    !Number.isFinite(centre)
-      ? centre > 0
+  const modelAloneUp = !Number.isFinite(centre)
+    ? centre > 0
+      ? 1
+      : 0
+    : v.variance > 0
+      ? unitStudentTCdf(centre / Math.sqrt(v.variance), p.nu)
+      : centre >= 0
         ? 1
         : 0
-      : variance > 0
-        ? unitStudentTCdf(centre / Math.sqrt(variance), p.nu)
-        : centre >= 0
-          ? 1
-          : 0
-  let pool: PoolBucket | undefined
-  if (input.midProbability !== null) {
-    const minutesLeft = Math.ceil((input.expiresAt - input.spotObservedAt) / 60_000 - 1e-9)
-    pool = p.pool.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
-  }
-  const pooled = (model: number): number =>
-    pool ? poolLogOdds(model, input.midProbability as number, pool) : model
-  const modelAloneUp = atVariance(v.variance)
-  const probabilityUp = pooled(modelAloneUp)
+  const msLeft = input.expiresAt - input.spotObservedAt
+  const book = bookStateOf(input)
+  const evidence = book ? bookEvidence(book, msLeft) : null
+  const buckets = venuePool?.pool ?? p.pool
+  const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
+  const bucket = buckets.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
+  const probabilityUp =
+    evidence && bucket
+      ? poolWithBook(modelAloneUp, evidence, bucket, venuePool?.book ?? p.book)
+      : modelAloneUp
   return {
     probabilityUp,
     modelAloneUp,
     sigmaPerMinute: v.sigmaPerMinute,
     effectiveMinutes: v.effectiveMinutes,
   }
-}
-
-/** Logits are taken no closer to 0 and 1 than this: a decided model and a 0.1 ¢ mid stay finite. */
-export const POOL_LOGIT_BOUND = 1e-4
-
-export function logitOf(q: number): number {
-  const c = Math.min(1 - POOL_LOGIT_BOUND, Math.max(POOL_LOGIT_BOUND, q))
-  return Math.log(c / (1 - c))
-}
-
-/** logit p = intercept + model·logit(model's p) + mid·logit(mid). */
-export function poolLogOdds(
-  model: number,
-  mid: number,
-  w: Pick<PoolBucket, 'intercept' | 'model' | 'mid'>,
-): number {
-  const z = w.intercept + w.model * logitOf(model) + w.mid * logitOf(mid)
-  return 1 / (1 + Math.exp(-z))
 }
 
 /** Closes model v2 reads: a day, so the slow level sees a whole daily cycle. */

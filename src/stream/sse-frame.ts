@@ -36,3 +36,17 @@ export function encodeEventFrame(event: string, id: string, data: string): Buffe
   const dataLines = LINE_BREAK.test(data) ? data.split(LINE_BREAK).join('\ndata: ') : data
   return Buffer.from(`event: ${event}\nid: ${id}\ndata: ${dataLines}\n\n`)
 }
+
+const CRLF = Buffer.from('\r\n')
+
+/**
+ * A frame as one HTTP/1.1 chunk (`<size in hex>\r\n<frame>\r\n`): what `res.write(frame)` puts on a
+ * chunk-encoded response's socket, made once so that one write of it can go straight to every
+ * subscriber's socket (stream-hub.ts).
+ */
+export function chunkOf(frame: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${frame.length.toString(16)}\r\n`, 'latin1'), frame, CRLF])
+}
+
+/** KEEP_ALIVE_FRAME as a chunk. */
+export const KEEP_ALIVE_CHUNK: Buffer = chunkOf(KEEP_ALIVE_FRAME)

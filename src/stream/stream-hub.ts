@@ -2,12 +2,20 @@
 // framing, fan-out, keep-alives, backpressure and shutdown. How a new stream starts (snapshot or
 // replay, then live) is stream-resume.ts.
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { formatEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import type { LogFollower } from './log-follower.ts'
-import { encodeEventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME, shutdownRetryFrame } from './sse-frame.ts'
+import {
+  chunkOf,
+  encodeEventFrame,
+  KEEP_ALIVE_CHUNK,
+  KEEP_ALIVE_FRAME,
+  RETRY_FRAME,
+  shutdownRetryFrame,
+} from './sse-frame.ts'
 import { createStreamOpener } from './stream-resume.ts'
 import { createSubscriberIndex, type Subscriber } from './subscriber-index.ts'
 
@@ -63,25 +71,42 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   const attaching = new Set<Promise<void>>()
   let closed = false
 
-  /** Writes one frame; a client that has stopped reading is cut off (see checkQueue). */
-  function write(sub: Subscriber, frame: Buffer): boolean {
-    const { res } = sub
+  /**
+   * Writes one frame; a client that has stopped reading is cut off (see checkQueue). The fan-out and
+   * the keep-alives pass `chunk`, the frame already in HTTP/1.1 chunk framing (made once per event):
+   * it goes straight to the socket, where `res.write` would frame it again, cork the socket and queue
+   * an uncork for the next tick, per subscriber and per event. The opening (retry, snapshot, replay)
+   * goes through `res`, whose 'drain' a replay waits for.
+   */
+  function write(sub: Subscriber, frame: Buffer, chunk: Buffer | null = null): boolean {
+    const { res, socket } = sub
     if (sub.done || res.destroyed || res.writableEnded) return false
     let flowing: boolean
+    let queued: number
     try {
-      flowing = res.write(frame)
+      if (chunk === null || socket === null) {
+        flowing = res.write(frame)
+        queued = res.writableLength
+      } else {
+        if (socket.destroyed) return false
+        flowing = socket.write(sub.chunked ? chunk : frame)
+        queued = socket.writableLength
+      }
     } catch (err) {
       logger.error(withRequestId(sub, { err }), 'writing to a stream failed')
       drop(sub)
       res.destroy()
       return false
     }
-    if (res.writableLength > maxQueuedBytes && !sub.queueCheckPending) {
+    if (queued > maxQueuedBytes && !sub.queueCheckPending) {
       sub.queueCheckPending = true
       setImmediate(checkQueue, sub)
     }
     return flowing
   }
+
+  /** Bytes queued for the client, wherever they wait. */
+  const queuedBytes = (sub: Subscriber): number => sub.res.writableLength
 
   /**
    * Node corks a response for the rest of the tick it writes in, so a burst of events counts as
@@ -91,12 +116,12 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
    */
   function checkQueue(sub: Subscriber): void {
     sub.queueCheckPending = false
-    if (!sub.done && sub.res.writableLength > maxQueuedBytes) cutOff(sub)
+    if (!sub.done && queuedBytes(sub) > maxQueuedBytes) cutOff(sub)
   }
 
   function cutOff(sub: Subscriber): void {
     logger.warn(
-      withRequestId(sub, { scope: sub.scope, queuedBytes: sub.res.writableLength }),
+      withRequestId(sub, { scope: sub.scope, queuedBytes: queuedBytes(sub) }),
       'stream client is not reading; cut off',
     )
     drop(sub)
@@ -105,7 +130,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
 
   function keepAlive(): void {
     for (const sub of subscribers.all()) {
-      if (sub.drainWait === null) write(sub, KEEP_ALIVE_FRAME)
+      if (sub.drainWait === null) write(sub, KEEP_ALIVE_FRAME, KEEP_ALIVE_CHUNK)
       // A replay waits for its client instead of queueing for it, so the byte limit never trips
       // there; a client that has taken nothing for a whole interval has stopped reading.
       else if (++sub.drainWait.ticks >= 2) cutOff(sub)
@@ -120,30 +145,49 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   }
 
   /** Writes an event unless the stream has already had it (replay and live can overlap). */
-  function deliver(sub: Subscriber, event: StoredEvent, frame: Buffer): boolean {
+  function deliver(sub: Subscriber, event: StoredEvent, frame: Buffer, chunk: Buffer | null = null): boolean {
     if (event.seq <= sub.lastSeq) return true
     sub.lastSeq = event.seq
-    return write(sub, frame)
+    return write(sub, frame, chunk)
   }
 
   function frameOf(event: StoredEvent): Buffer {
     return encodeEventFrame(event.type, formatEventId(epoch, event.seq), event.data)
   }
 
+  // Sockets corked while a batch of several events is written, uncorked together at its end, so a
+  // stream that several of them reach gets them in one write. Reused from batch to batch.
+  const corked: Socket[] = []
+
   function onEvents(events: readonly StoredEvent[]): void {
-    for (const event of events) {
-      if (!isPublicEventType(event.type)) continue
-      const matching = subscribers.matching(event.series, event.ticker)
-      if (matching.length === 0) continue
-      // One frame per event, shared by every matching connection.
-      let frame: Buffer
-      try {
-        frame = frameOf(event)
-      } catch (err) {
-        logger.error({ err, seq: event.seq }, 'event cannot be framed; not streamed')
-        continue
+    const batched = events.length > 1
+    try {
+      for (const event of events) {
+        if (!isPublicEventType(event.type)) continue
+        const matching = subscribers.matching(event.series, event.ticker)
+        if (matching.length === 0) continue
+        // One frame per event, and one chunk of it, shared by every matching connection.
+        let frame: Buffer
+        try {
+          frame = frameOf(event)
+        } catch (err) {
+          logger.error({ err, seq: event.seq }, 'event cannot be framed; not streamed')
+          continue
+        }
+        const chunk = chunkOf(frame)
+        for (const set of matching) {
+          for (const sub of set) {
+            if (batched && sub.socket !== null && !sub.socket.writableCorked) {
+              sub.socket.cork()
+              corked.push(sub.socket)
+            }
+            deliver(sub, event, frame, chunk)
+          }
+        }
       }
-      for (const sub of matching) deliver(sub, event, frame)
+    } finally {
+      for (const socket of corked) socket.uncork()
+      corked.length = 0
     }
   }
 
@@ -162,6 +206,8 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
       if (res.destroyed || res.writableEnded) return
       const sub: Subscriber = {
         res,
+        socket: null,
+        chunked: false,
         requestId: requestId ?? null,
         scope: null,
         live: null,
@@ -172,6 +218,12 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
       }
       // retry goes out before the stream is visible to keep-alives, so it is always the first frame
       write(sub, RETRY_FRAME)
+      // With the head and retry on the socket (the route flushed the head), nothing waits in `res`
+      // any longer: later frames may go straight to the socket, behind them.
+      if (res.socket !== null && res.headersSent && !res.destroyed) {
+        sub.socket = res.socket as Socket
+        sub.chunked = res.chunkedEncoding
+      }
       subscribers.add(sub)
       // One listener for both, and `on` rather than `once` ('close' comes once; drop is idempotent):
       // once() wraps each listener in a closure with its own state, per open stream.

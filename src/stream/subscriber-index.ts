@@ -1,9 +1,17 @@
 // Open streams indexed by scope, so an event costs work only for the streams it matches.
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { EventScope } from '../ports/store.ts'
 
 export type Subscriber = {
   readonly res: ServerResponse
+  /**
+   * The socket live frames go straight to, once the head and `retry` are out on it (null until then,
+   * or when the response has none: then they go through `res`). `chunked`: the response is
+   * chunk-encoded, so what goes straight to the socket must carry the chunk framing too.
+   */
+  socket: Socket | null
+  chunked: boolean
   /** the request id its log lines carry (`reqId`); null for a stream opened without one */
   readonly requestId: string | null
   /** null until the request has been resolved against the store */
@@ -26,13 +34,16 @@ export type SubscriberIndex = {
   /** From now on `matching` returns it for events of its scope. */
   goLive(sub: Subscriber, scope: EventScope): void
   remove(sub: Subscriber): void
-  /** Live streams whose scope is `series` or `ticker`. */
-  matching(series: string, ticker: string): readonly Subscriber[]
+  /**
+   * Live streams whose scope is `series` or `ticker`, as the index's own sets (none, one or two):
+   * walked in place, so an event costs no copy of its subscribers.
+   */
+  matching(series: string, ticker: string): readonly ReadonlySet<Subscriber>[]
   all(): Iterable<Subscriber>
   size(): number
 }
 
-const NONE: readonly Subscriber[] = []
+const NONE: readonly ReadonlySet<Subscriber>[] = []
 
 export function createSubscriberIndex(): SubscriberIndex {
   const all = new Set<Subscriber>()
@@ -70,8 +81,8 @@ export function createSubscriberIndex(): SubscriberIndex {
       const s = bySeries.get(series)
       // Events outside any contest carry ticker '' and must not match a stream scoped to ''.
       const t = ticker === '' ? undefined : byTicker.get(ticker)
-      if (s === undefined && t === undefined) return NONE
-      return [...(s ?? NONE), ...(t ?? NONE)]
+      if (t === undefined) return s === undefined ? NONE : [s]
+      return s === undefined ? [t] : [s, t]
     },
     all: () => all,
     size: () => all.size,

@@ -7,16 +7,33 @@ import { StringDecoder } from 'node:string_decoder'
 import { createGunzip } from 'node:zlib'
 import { isLineProblem, parseHeader, parseRecord, type TapeHeader, type TapeRecord } from './tape-format.ts'
 
-/** A tape that cannot be read on: `line` is the 1-based line at fault (null when no line is). */
+/**
+ * A tape that cannot be read on: `line` is the 1-based line at fault (null when no line is), `file`
+ * the tape file it is in (null when the fault is no one file's), so the one line an operator reads
+ * says where to look whichever of a directory's day files went bad.
+ */
 export class TapeError extends Error {
   readonly line: number | null
   readonly problem: string
-  constructor(line: number | null, problem: string) {
-    super(line === null ? problem : `line ${line}: ${problem}`)
+  readonly file: string | null
+  constructor(line: number | null, problem: string, file: string | null = null) {
+    const where = line === null ? '' : `line ${line}: `
+    super(`${file === null ? '' : `${file}: `}${where}${problem}`)
     this.name = 'TapeError'
     this.line = line
     this.problem = problem
+    this.file = file
   }
+
+  /** The same fault, naming the file it is in (kept when it names one already). */
+  in(file: string): TapeError {
+    return this.file !== null ? this : new TapeError(this.line, this.problem, file)
+  }
+}
+
+/** Rethrows a tape fault naming `file`; any other error as it is. */
+export function inTapeFile(err: unknown, file: string): never {
+  throw err instanceof TapeError ? err.in(file) : err
 }
 
 export type TapeReadOptions = {
@@ -74,8 +91,8 @@ async function* linesOf(
   } catch (err) {
     const code = errorCode(err)
     if (code === 'ABORT_ERR') return
-    if (code === 'ENOENT') throw new TapeError(null, `no such file: ${path}`)
-    if (code === 'EISDIR') throw new TapeError(null, `${path} is a directory, not a tape file`)
+    if (code === 'ENOENT') throw new TapeError(null, 'no such file', path)
+    if (code === 'EISDIR') throw new TapeError(null, 'a directory, not a tape file', path)
     if (gzip && code === 'Z_BUF_ERROR') {
       // the last gzip member ends early: keep every complete line, drop the partial one
       onTruncated(line)
@@ -103,6 +120,14 @@ async function* linesOf(
 
 /** Opens a tape and reads its header; the records follow through `records()`. */
 export async function openTape(path: string, opts: TapeReadOptions = {}): Promise<OpenedTape> {
+  try {
+    return await openTapeFile(path, opts)
+  } catch (err) {
+    inTapeFile(err, path)
+  }
+}
+
+async function openTapeFile(path: string, opts: TapeReadOptions): Promise<OpenedTape> {
   const closer = new AbortController()
   let truncatedAt: number | null = null
   const lines = linesOf(
@@ -173,12 +198,16 @@ export async function openTape(path: string, opts: TapeReadOptions = {}): Promis
       if (records.length > 0) yield records
       if (fault) throw fault
     }
-    if (pending.length > 0) {
-      const first = pending
-      pending = []
-      yield* handOut(first)
+    try {
+      if (pending.length > 0) {
+        const first = pending
+        pending = []
+        yield* handOut(first)
+      }
+      for await (const texts of lines) yield* handOut(texts)
+    } catch (err) {
+      inTapeFile(err, path)
     }
-    for await (const texts of lines) yield* handOut(texts)
     noteTruncation()
   }
   async function* records(): AsyncGenerator<TapeRecord, void, undefined> {

@@ -22,8 +22,9 @@ const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 const DAY = 86_400_000
 const D0 = Date.UTC(2026, 10, 20)
 
-function recorderAt(dir: string, clock: { t: number }, keepDays = 30) {
+function recorderAt(dir: string, clock: { t: number }, keepDays = 30, closesKept?: number) {
   return createTapeRecorder({
+    ...(closesKept === undefined ? {} : { closesKept }),
     dir,
     keepDays,
     venue: 'kalshi',
@@ -137,6 +138,28 @@ describe('the tape recorder', () => {
       { t: D0 + DAY, k: 'closes', src: 'coinbase', c: [[D0 + DAY - 120_000, 7]] },
       { t: D0 + DAY + 2_000, k: 'spot', src: 'coinbase', px: 8 },
     ])
+  })
+
+  it('carries into a new day the whole warm-up the model reads, not just an hour', async () => {
+    const dir = mkdtempSync(path.join(root, 'w-'))
+    const clock = { t: D0 + DAY - 1_000 }
+    // a day and a bit of warm-up closes, as the default model's live engine loads them
+    const warmup = Array.from({ length: 1_500 }, (_, i) => ({
+      minuteStart: D0 + DAY - (1_500 - i) * 60_000,
+      close: 100 + i,
+    }))
+    const rec = recorderAt(dir, clock, 30, 1_450)
+    await rec.start()
+    rec.closes('coinbase', warmup)
+    clock.t = D0 + DAY + 2_000
+    rec.spot('coinbase', { mid: 8, exchangeAt: null })
+    await rec.close()
+    const { records } = await read(path.join(dir, dayFileName(D0 + DAY)))
+    const carried = records.find((r) => r.k === 'closes')
+    assert.ok(carried?.k === 'closes')
+    // 1,450 kept per source; the new day's own first minute (its spot) holds one of the places
+    assert.equal(carried.c.length, 1_449)
+    assert.deepEqual(carried.c.at(-1), [D0 + DAY - 60_000, 1_599])
   })
 
   it('removes day files older than RECORD_KEEP_DAYS and nothing else', async () => {

@@ -18,7 +18,11 @@ export const RECORD_FLUSH_MS = 2_000
 const DAY_FILE = /^tape-(\d{4}-\d{2}-\d{2})\.ndjson\.gz$/
 /** Tickers whose last body is remembered (for change detection and each new day's opening state). */
 const MARKETS_KEPT = 2_000
-/** Minute closes per source carried into each new day's file: the model's hour of history, and slack. */
+/**
+ * Minute closes per source carried into each new day's file when the caller does not say: an hour of
+ * history and slack. The live engine passes what its model reads back (spotKeepMinutes), so a day
+ * file replayed on its own warms the model up as the live engine was warmed up.
+ */
 const CLOSES_KEPT = 70
 const MINUTE_MS = 60_000
 
@@ -33,6 +37,8 @@ export type TapeRecorderOptions = {
   logger: Logger
   origin: string
   flushMs?: number
+  /** minute closes per source carried into each new day's file (default 70) */
+  closesKept?: number
 }
 
 /** A spot price as a source's feed accepted it: a bid and an ask, or a trade price alone. */
@@ -60,6 +66,7 @@ export const dayFileName = (ms: number): string => `tape-${new Date(ms).toISOStr
 export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
   const { clock, logger } = opts
   const flushMs = opts.flushMs ?? RECORD_FLUSH_MS
+  const closesKept = opts.closesKept ?? CLOSES_KEPT
   const lastMarket = new Map<string, { text: string; raw: unknown }>()
   let lastExchange: unknown = null
   // per source: minute start → close (warm-up closes, overwritten by live prices), for the next day's file
@@ -72,7 +79,7 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
     }
     closes.delete(minuteStart)
     closes.set(minuteStart, close)
-    while (closes.size > CLOSES_KEPT) closes.delete(closes.keys().next().value as number)
+    while (closes.size > closesKept) closes.delete(closes.keys().next().value as number)
   }
   let writer: TapeWriter | null = null
   let dayStart = Number.NEGATIVE_INFINITY

@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { TapeHeader, TapeRecord } from './tape-format.ts'
-import { openTape, TapeError, type TapeReadOptions } from './tape-reader.ts'
+import { inTapeFile, openTape, TapeError, type TapeReadOptions } from './tape-reader.ts'
 
 const TAPE_FILE = /\.ndjson(\.gz)?$/
 
@@ -26,12 +26,8 @@ export async function tapeFiles(target: string): Promise<string[]> {
   return names.map((n) => path.join(target, n))
 }
 
-const inFile = (err: TapeError, file: string, several: boolean): TapeError =>
-  several ? new TapeError(err.line, `${err.problem} (in ${path.basename(file)})`) : err
-
 export async function openTapeSet(target: string, opts: TapeReadOptions = {}): Promise<TapeSet> {
   const files = await tapeFiles(target)
-  const several = files.length > 1
   const headers: TapeHeader[] = []
   for (const file of files) {
     try {
@@ -39,7 +35,7 @@ export async function openTapeSet(target: string, opts: TapeReadOptions = {}): P
       tape.close()
       headers.push(tape.header)
     } catch (err) {
-      throw err instanceof TapeError ? inFile(err, file, several) : err
+      inTapeFile(err, file)
     }
   }
   const first = headers[0] as TapeHeader
@@ -47,13 +43,15 @@ export async function openTapeSet(target: string, opts: TapeReadOptions = {}): P
     if (h.venue !== first.venue)
       throw new TapeError(
         1,
-        `venue "${h.venue}" differs from "${first.venue}" of the first tape (in ${path.basename(files[i] as string)})`,
+        `venue "${h.venue}" differs from "${first.venue}" of the first tape`,
+        files[i] as string,
       )
   for (const [i, h] of headers.entries())
     if (h.grain !== first.grain)
       throw new TapeError(
         1,
-        `grain ${JSON.stringify(h.grain ?? 'full')} differs from ${JSON.stringify(first.grain ?? 'full')} of the first tape (in ${path.basename(files[i] as string)})`,
+        `grain ${JSON.stringify(h.grain ?? 'full')} differs from ${JSON.stringify(first.grain ?? 'full')} of the first tape`,
+        files[i] as string,
       )
   const union = (pick: (h: TapeHeader) => string[]) => [...new Set(headers.flatMap(pick))]
   const header: TapeHeader = {
@@ -78,13 +76,14 @@ export async function openTapeSet(target: string, opts: TapeReadOptions = {}): P
               throw new TapeError(
                 2,
                 `"t" goes back in time from the previous tape (${(batch[0] as TapeRecord).t} after ${lastT})`,
+                file,
               )
           }
           lastT = (batch.at(-1) as TapeRecord).t
           yield batch
         }
       } catch (err) {
-        throw err instanceof TapeError ? inFile(err, file, several) : err
+        inTapeFile(err, file)
       } finally {
         tape.close()
         current = null

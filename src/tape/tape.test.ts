@@ -111,7 +111,7 @@ describe('tape files', () => {
       JSON.stringify({ t: 1, k: 'book', ticker: 'btc-updown-15m-0', token: 57, ob: {} }),
     ])
     const err = await failure(file)
-    assert.match(err.message, /^line 2: book "token" must be a non-empty string/)
+    assert.match(err.message, /\.ndjson(?:\.gz)?: line 2: book "token" must be a non-empty string/)
   })
 
   it('appends to an existing file without a second header, and never lets t go back', async () => {
@@ -158,44 +158,54 @@ describe('tape files', () => {
   })
 
   const bad: [string, string[], RegExp, number][] = [
-    ['an empty file', [], /^line 1: empty file/, 1],
-    ['no header', [JSON.stringify(records[0])], /^line 1: the first line is not a tape header/, 1],
-    ['a header that is not JSON', ['{tape:1'], /^line 1: the header is not JSON/, 1],
+    ['an empty file', [], /\.ndjson(?:\.gz)?: line 1: empty file/, 1],
+    [
+      'no header',
+      [JSON.stringify(records[0])],
+      /\.ndjson(?:\.gz)?: line 1: the first line is not a tape header/,
+      1,
+    ],
+    ['a header that is not JSON', ['{tape:1'], /\.ndjson(?:\.gz)?: line 1: the header is not JSON/, 1],
     [
       'a wrong tape version',
       [JSON.stringify({ ...header, tape: 2 })],
-      /^line 1: unsupported tape version 2/,
+      /\.ndjson(?:\.gz)?: line 1: unsupported tape version 2/,
       1,
     ],
     [
       'a header without series',
       [JSON.stringify({ ...header, series: [] })],
-      /^line 1: header field "series"/,
+      /\.ndjson(?:\.gz)?: line 1: header field "series"/,
       1,
     ],
     [
       'a t that goes back',
       [JSON.stringify(header), JSON.stringify(records[1]), JSON.stringify({ ...records[2], t: 10 })],
-      /^line 3: "t" goes back in time \(10 after 1000\)/,
+      /\.ndjson(?:\.gz)?: line 3: "t" goes back in time \(10 after 1000\)/,
       3,
     ],
-    ['a last line that is not JSON', [JSON.stringify(header), '{"t":1,"k":"spot",'], /^line 2: not JSON$/, 2],
+    [
+      'a last line that is not JSON',
+      [JSON.stringify(header), '{"t":1,"k":"spot",'],
+      /\.ndjson(?:\.gz)?: line 2: not JSON$/,
+      2,
+    ],
     [
       'a line in the middle that is not JSON',
       [JSON.stringify(header), 'hello', JSON.stringify(records[0])],
-      /^line 2: not JSON$/,
+      /\.ndjson(?:\.gz)?: line 2: not JSON$/,
       2,
     ],
     [
       'a record without t',
       [JSON.stringify(header), JSON.stringify({ k: 'spot', src: 'x', px: 1 })],
-      /^line 2: "t" must be an integer/,
+      /\.ndjson(?:\.gz)?: line 2: "t" must be an integer/,
       2,
     ],
     [
       'a spot record without a price',
       [JSON.stringify(header), JSON.stringify({ t: 1, k: 'spot', src: 'x' })],
-      /^line 2: spot record needs/,
+      /\.ndjson(?:\.gz)?: line 2: spot record needs/,
       2,
     ],
   ]
@@ -210,9 +220,12 @@ describe('tape files', () => {
   it('refuses a plain file cut inside its last line, and a gzip file that is not gzip', async () => {
     const cut = path.join(dir, 'cut.ndjson')
     writeFileSync(cut, `${JSON.stringify(header)}\n${JSON.stringify(records[1]).slice(0, 20)}`)
-    assert.match((await failure(cut)).message, /^line 2: the file ends inside this line \(truncated/)
+    assert.match(
+      (await failure(cut)).message,
+      /\.ndjson(?:\.gz)?: line 2: the file ends inside this line \(truncated/,
+    )
     const notGzip = writeLines('plain-named.ndjson.gz', [JSON.stringify(header)])
-    assert.match((await failure(notGzip)).message, /^line 1: not valid gzip data/)
+    assert.match((await failure(notGzip)).message, /\.ndjson(?:\.gz)?: line 1: not valid gzip data/)
   })
 
   it('names a missing file', async () => {
@@ -230,7 +243,7 @@ describe('tape files', () => {
     assert.equal(set.header.grain, '1m')
     writeLines('grains/tape-2026-11-22.ndjson', [JSON.stringify({ ...header, from: '2026-11-22T00:00:00Z' })])
     await assert.rejects(openTapeSet(days), {
-      message: 'line 1: grain "full" differs from "1m" of the first tape (in tape-2026-11-22.ndjson)',
+      message: `${path.join(days, 'tape-2026-11-22.ndjson')}: line 1: grain "full" differs from "1m" of the first tape`,
     })
   })
 })

@@ -19,6 +19,8 @@ export type FitReading = {
    * basis the settlement showed), on minute-14 readings; null where either is unknown.
    */
   realisedBasis: number | null
+  /** the venue's settlement price beside it (the next window's strike on Polymarket), same readings */
+  settledPriceDollars: number | null
 }
 
 export type FitSource = {

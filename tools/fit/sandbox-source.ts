@@ -8,7 +8,11 @@ import type { FitSource } from './fit-source.ts'
 
 const WARMUP_DAYS = 1
 
-async function settledBasis(world: SandboxWorld, ticker: string, expiresAt: number): Promise<number | null> {
+async function settledBasis(
+  world: SandboxWorld,
+  ticker: string,
+  expiresAt: number,
+): Promise<{ realisedBasis: number; settledPriceDollars: number } | null> {
   const result = await world.venue.result(ticker, expiresAt + DAY_MS)
   if (result?.kind !== 'settled' || result.priceDollars === null) return null
   let sum = 0
@@ -20,7 +24,9 @@ async function settledBasis(world: SandboxWorld, ticker: string, expiresAt: numb
       n++
     }
   }
-  return n < 30 ? null : sum / n - result.priceDollars
+  return n < 30
+    ? null
+    : { realisedBasis: sum / n - result.priceDollars, settledPriceDollars: result.priceDollars }
 }
 
 export function sandboxFitSource(seeds: readonly number[], from: number, days: number): FitSource {
@@ -45,8 +51,12 @@ export function sandboxFitSource(seeds: readonly number[], from: number, days: n
       for (const seed of seeds) {
         const world = sandboxWorld(seed)
         await forEachSandboxReading(world, { from, days }, async (r) => {
-          const realisedBasis = r.minute === 14 ? await settledBasis(world, r.ticker, r.expiresAt) : null
-          each({ ...r, realisedBasis })
+          const settled = r.minute === 14 ? await settledBasis(world, r.ticker, r.expiresAt) : null
+          each({
+            ...r,
+            realisedBasis: settled?.realisedBasis ?? null,
+            settledPriceDollars: settled?.settledPriceDollars ?? null,
+          })
         })
       }
     },

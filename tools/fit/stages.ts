@@ -3,7 +3,18 @@
 // (decisions §15: no fitted quantity needs a hidden truth). Pure arithmetic on gathered data.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import type { MinuteClose } from '../../src/domain/price-history.ts'
+import type { ModelInputs } from '../../src/domain/reading-model.ts'
 import {
+  type BookEvidence,
+  bookEvidence,
+  bookReading,
+  bookStateOf,
+  bookWeight,
+  logitOf,
+  poolAtWeight,
+} from '../../src/model/book-pool.ts'
+import {
+  type BookWeighting,
   MINUTE_GROUPS,
   type MinuteGroup,
   type ModelV2Params,
@@ -11,7 +22,6 @@ import {
 } from '../../src/model/params.ts'
 import { scaledReturns } from '../../src/model/returns.ts'
 import { isWeekend, minuteGroup } from '../../src/model/seasonal.ts'
-import { logitOf, poolLogOdds } from '../../src/model/settlement-mean-model.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
 import { volatilityLevel } from '../../src/model/variance.ts'
 
@@ -39,8 +49,12 @@ function solve3(m: number[][], g: number[]): number[] {
   return [0, 1, 2].map((c) => det(m.map((row, r) => row.map((v, j) => (j === c ? g[r]! : v)))) / d)
 }
 
-/** The pooling's prior: the model and the mid weighed alike. Only a small sample is pulled toward it. */
-const POOL_PRIOR = [0, 0.5, 0.5] as const
+/**
+ * The pooling's prior, on the coefficients of z = logit(model) + w·(a + (b − 1)·logit(model) +
+ * c·logit(mid)): at full weight, the model and the mid weighed alike. Only a small sample is pulled
+ * toward it.
+ */
+const POOL_PRIOR = [0, -0.5, 0.5] as const
 /**
  * Ridge penalty toward POOL_PRIOR, in pseudo-readings of unit information: negligible on the
  * sandbox's tens of thousands of readings, it keeps a small real training set (a last-minute bucket
@@ -48,15 +62,23 @@ const POOL_PRIOR = [0, 0.5, 0.5] as const
  */
 const POOL_RIDGE = 1
 
-/** Newton's method for a penalised logistic regression on three columns (the first the constant). */
-export function logisticFit(x: readonly number[][], y: readonly number[]): [number, number, number] {
+/**
+ * Newton's method for a penalised logistic regression on three columns with a fixed offset per row
+ * (logit P = offset + x·β).
+ */
+export function logisticFit(
+  x: readonly number[][],
+  y: readonly number[],
+  offset: readonly number[] = [],
+): [number, number, number] {
   const beta = [...POOL_PRIOR]
   for (let iter = 0; iter < 100; iter++) {
     const g = [0, 1, 2].map((j) => -POOL_RIDGE * (beta[j]! - POOL_PRIOR[j]!))
     const h = [0, 1, 2].map((a) => [0, 1, 2].map((b) => (a === b ? POOL_RIDGE : 0)))
     for (let i = 0; i < x.length; i++) {
       const row = x[i]!
-      const mu = 1 / (1 + Math.exp(-(beta[0]! * row[0]! + beta[1]! * row[1]! + beta[2]! * row[2]!)))
+      const z = (offset[i] ?? 0) + beta[0]! * row[0]! + beta[1]! * row[1]! + beta[2]! * row[2]!
+      const mu = 1 / (1 + Math.exp(-z))
       const w = mu * (1 - mu)
       for (let a = 0; a < 3; a++) {
         g[a]! += (y[i]! - mu) * row[a]!
@@ -65,7 +87,7 @@ export function logisticFit(x: readonly number[][], y: readonly number[]): [numb
     }
     const step = solve3(h, g)
     for (let j = 0; j < 3; j++) beta[j]! += step[j]!
-    if (step.every((s) => Math.abs(s) < 1e-10)) break
+    if (step.every((s) => Math.abs(s) < 1e-9)) break
   }
   return [beta[0]!, beta[1]!, beta[2]!]
 }
@@ -224,8 +246,21 @@ export function fitVarianceDynamics(
   return { variance: best.variance, qlike: best.loss / points.length, points: points.length }
 }
 
+/** What a reading's book said, as the model reads it. */
+export function fitBook(r: { inputs: ModelInputs; expiresAt: number }): BookEvidence | null {
+  const state = bookStateOf(r.inputs)
+  return state ? bookEvidence(state, r.expiresAt - r.inputs.spotObservedAt) : null
+}
+
 /** One reading as stage C prices it: its centre and variance before the scale, and what it saw. */
-export type FitObservation = { centre: number; v: number; mid: number | null; y: number; left: number }
+export type FitObservation = {
+  centre: number
+  v: number
+  /** what the venue's book said (book-pool.ts); null with no ask on either side */
+  book: BookEvidence | null
+  y: number
+  left: number
+}
 
 export function logLoss(p: number, y: number): number {
   const q = Math.min(1 - 1e-4, Math.max(1e-4, p))
@@ -249,42 +284,95 @@ export function fitTails(
   return { nu: best.nu, scale: best.scale, logLoss: best.loss / obs.length }
 }
 
-/** Stage C, last part: the pooling with the mid per minutes-left bucket, a logistic regression on the two log-odds. */
+/**
+ * The powers of the book's weight tried by the pool's fit: each at least 1, so a book spanning
+ * 0–100 ¢ or quoted long before the reading always leaves the model alone, whatever the training
+ * books were (the sandbox's are 1–3 ¢ wide and fresh; a real venue's are sometimes neither).
+ */
+export const SPREAD_POWERS = [1, 2, 4, 8, 16, 32] as const
+export const AGE_POWERS = [1, 2, 4, 8, 16] as const
+
+export type PoolFit = { pool: PoolBucket[]; book: BookWeighting; logLoss: number; readings: number }
+
+/**
+ * Stage C, last part: the pooling with the book per minutes-left bucket — a logistic regression on
+ * the two log-odds, the book's part scaled by its weight (book-pool.ts) — and the weight's powers
+ * by log loss over all buckets: both from the book's observable state and the outcomes alone.
+ */
 export function fitPool(
   obs: readonly FitObservation[],
   modelP: (o: FitObservation) => number,
   log: (msg: string) => void,
-): PoolBucket[] {
-  const pool: PoolBucket[] = []
-  for (const [fromMinutesLeft, toMinutesLeft] of POOL_BUCKETS) {
-    const rows = obs.filter((o) => o.mid !== null && o.left >= fromMinutesLeft && o.left <= toMinutesLeft)
-    if (rows.length === 0) {
-      log(
-        `pool ${fromMinutesLeft}–${toMinutesLeft} min left: no reading with a two-sided book; the model alone there`,
-      )
-      continue
+): PoolFit {
+  type Row = {
+    lm: number
+    lmid: number
+    mid: number
+    book: BookEvidence
+    y: number
+    left: number
+    model: number
+  }
+  const rows: Row[] = []
+  for (const o of obs) {
+    if (o.book === null) continue
+    const model = modelP(o)
+    const mid = bookReading(model, o.book)
+    rows.push({ lm: logitOf(model), lmid: logitOf(mid), mid, book: o.book, y: o.y, left: o.left, model })
+  }
+  const byBucket = POOL_BUCKETS.map(([from, to]) => ({
+    from,
+    to,
+    rows: rows.filter((r) => r.left >= from && r.left <= to),
+  }))
+  let best: PoolFit | null = null
+  for (const spreadPower of SPREAD_POWERS)
+    for (const agePower of AGE_POWERS) {
+      const weighting = { spreadPower, agePower }
+      const pool: PoolBucket[] = []
+      let loss = 0
+      let n = 0
+      for (const { from, to, rows: rs } of byBucket) {
+        if (rs.length === 0) continue
+        const w = rs.map((r) => bookWeight(r.book, weighting))
+        const beta = logisticFit(
+          rs.map((r, i) => [w[i]!, w[i]! * r.lm, w[i]! * r.lmid]),
+          rs.map((r) => r.y),
+          rs.map((r) => r.lm),
+        )
+        const bucket = {
+          fromMinutesLeft: from,
+          toMinutesLeft: to,
+          intercept: round(beta[0], 4),
+          model: round(1 + beta[1], 4),
+          mid: round(beta[2], 4),
+        }
+        rs.forEach((r, i) => {
+          loss += logLoss(poolAtWeight(r.model, r.mid, bucket, w[i]!), r.y)
+        })
+        n += rs.length
+        pool.push(bucket)
+      }
+      if (best === null || loss / Math.max(1, n) < best.logLoss - 1e-12)
+        best = { pool, book: weighting, logLoss: loss / Math.max(1, n), readings: n }
     }
-    const beta = logisticFit(
-      rows.map((o) => [1, logitOf(modelP(o)), logitOf(o.mid as number)]),
-      rows.map((o) => o.y),
-    )
-    const bucket = {
-      fromMinutesLeft,
-      toMinutesLeft,
-      intercept: round(beta[0], 4),
-      model: round(beta[1], 4),
-      mid: round(beta[2], 4),
+  const fit = best as PoolFit
+  for (const { from, to, rows: rs } of byBucket) {
+    const bucket = fit.pool.find((b) => b.fromMinutesLeft === from)
+    if (!bucket) {
+      log(`pool ${from}–${to} min left: no reading with a quote; the model alone there`)
+      continue
     }
     let before = 0
     let after = 0
-    for (const o of rows) {
-      before += logLoss(modelP(o), o.y)
-      after += logLoss(poolLogOdds(modelP(o), o.mid as number, bucket), o.y)
+    for (const r of rs) {
+      before += logLoss(r.model, r.y)
+      after += logLoss(poolAtWeight(r.model, r.mid, bucket, bookWeight(r.book, fit.book)), r.y)
     }
-    pool.push(bucket)
     log(
-      `pool ${fromMinutesLeft}–${toMinutesLeft} min left: ${JSON.stringify(bucket)} (log loss ${(before / rows.length).toFixed(5)} → ${(after / rows.length).toFixed(5)} over ${rows.length})`,
+      `pool ${from}–${to} min left: ${JSON.stringify(bucket)} (log loss ${(before / rs.length).toFixed(5)} → ${(after / rs.length).toFixed(5)} over ${rs.length})`,
     )
   }
-  return pool
+  log(`book weight: (1 − spread)^${fit.book.spreadPower} · (1 − stale share)^${fit.book.agePower}`)
+  return fit
 }

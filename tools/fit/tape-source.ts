@@ -8,14 +8,15 @@ import { MINUTE_MS } from '../../src/domain/contest.ts'
 import { spanMeanOfCloses } from '../../src/domain/price-history.ts'
 import { liveContestFor } from '../../src/engine/contest-steps.ts'
 import { DEFAULT_READING_MAX_LATE_MS, observeReadingInputs, stampedCloses } from '../../src/engine/reading.ts'
-import { createPolymarketTapeVenue } from '../../src/feeds/tape/polymarket-tape-venue.ts'
 import { createReplayClock } from '../../src/feeds/tape/replay-clock.ts'
+import { withRecordedIndex } from '../../src/feeds/tape/tape-index-feed.ts'
 import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../../src/feeds/tape/tape-spot-feed.ts'
-import { createTapeVenue } from '../../src/feeds/tape/tape-venue.ts'
 import { spotKeepMinutes } from '../../src/main/spot-history.ts'
+import { venueKind } from '../../src/main/venue-kinds.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { TapeHeader, TapeRecord } from '../../src/tape/tape-format.ts'
+import { TapeError } from '../../src/tape/tape-reader.ts'
 import { openTapeSet } from '../../src/tape/tape-set.ts'
 import { type FitReading, type FitSource, observerModel } from './fit-source.ts'
 
@@ -109,18 +110,25 @@ async function tapeReadings(
   try {
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
     const venueOptions = { series: header.series, clock, logger: quiet, player: () => player }
-    const venue =
-      header.venue === 'polymarket' ? createPolymarketTapeVenue(venueOptions) : createTapeVenue(venueOptions)
-    const feed = createTapeSpotFeed({
+    const kind = venueKind(header.venue)
+    if (!kind) throw new TapeError(1, `unknown venue "${header.venue}"`, set.files[0] ?? null)
+    const venue = kind.createTapeVenue(venueOptions)
+    const proxy = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: SPOT_MAX_AGE_MS,
       clock,
       logger: quiet,
       keepMinutes: spotKeepMinutes(observerModel),
     })
+    // as the replay does: a keyed recording's index prints are the spot
+    const feed = withRecordedIndex(proxy, { maxAgeMs: SPOT_MAX_AGE_MS, clock })
     const sink = (record: TapeRecord): boolean => {
       if (record.k === 'spot' || record.k === 'closes') {
-        feed.take(record)
+        proxy.take(record)
+        return false
+      }
+      if (record.k === 'index') {
+        feed.takeIndex(record)
         return false
       }
       if (record.k === 'market' || record.k === 'exchange') return venue.take(record)
@@ -134,7 +142,10 @@ async function tapeReadings(
       maxLateMs: DEFAULT_READING_MAX_LATE_MS,
       basisCache: new Map(),
     }
-    const pending = new Map<string, Omit<FitReading, 'settledSide' | 'realisedBasis'>[]>()
+    const pending = new Map<
+      string,
+      Omit<FitReading, 'settledSide' | 'realisedBasis' | 'settledPriceDollars'>[]
+    >()
     const stop = until + SETTLEMENT_WAIT_MS
     let readAt = Number.NEGATIVE_INFINITY
 
@@ -155,7 +166,12 @@ async function tapeReadings(
             : null
         const settledSide = result.kind === 'settled' ? result.side : null
         for (const r of readings)
-          each({ ...r, settledSide, realisedBasis: r.minute === 14 ? realised : null })
+          each({
+            ...r,
+            settledSide,
+            realisedBasis: r.minute === 14 ? realised : null,
+            settledPriceDollars: r.minute === 14 && realised !== null ? result.priceDollars : null,
+          })
       }
     }
 

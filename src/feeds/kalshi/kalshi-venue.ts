@@ -1,6 +1,5 @@
 // The Kalshi venue (decisions §8): a background poller keeps a cache of each series' markets, so the
 // engine's calls on every tick read memory; only quote() goes to the network, throttled per ticker.
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Settlement } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
@@ -12,8 +11,8 @@ import type {
   VenueQuote,
   VenueTelemetry,
 } from '../../ports/venue.ts'
+import { livenessOf, pollEvery } from '../venue-http/poll-loop.ts'
 import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
-import type { Sleep } from '../venue-http/request-pacer.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import {
   type ExchangeSchedule,
@@ -86,8 +85,6 @@ const ORDERBOOK_ATTEMPTS = 2
 const ANNOUNCED_KEPT = 100
 /** An exchange status older than this says nothing about now (several missed polls). */
 const EXCHANGE_STATUS_TTL_MS = 60_000
-
-const sleepUnlessAborted: Sleep = (ms, signal) => delay(ms, undefined, { signal })
 
 export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   const clock = opts.wallClock
@@ -219,18 +216,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     logger.debug({ venue: 'kalshi', ms: clock.now() - began }, 'kalshi poll done')
   }
 
-  async function pollForever(firstPollAt: number): Promise<void> {
-    let nextAt = firstPollAt + opts.pollMs
-    while (!stop.signal.aborted) {
-      try {
-        await sleepUnlessAborted(Math.max(0, nextAt - clock.now()), stop.signal)
-      } catch {
-        return
-      }
-      nextAt = clock.now() + opts.pollMs
-      await pollAndRecord()
-    }
-  }
+  const pollForever = (firstPollAt: number): Promise<void> =>
+    pollEvery({ clock, pollMs: opts.pollMs, firstPollAt, signal: stop.signal, poll: pollAndRecord })
 
   async function fetchQuote(ticker: string): Promise<VenueQuote | null> {
     const reply = await client.get(
@@ -373,8 +360,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     },
     status(): SourceStatus {
       const now = clock.now()
-      const since = lastOkAt ?? startedAt ?? now
-      const state = now - since > downAfterMs ? 'down' : 'ok'
+      const state = livenessOf(now, lastOkAt, startedAt, downAfterMs)
       // a venue never reached since start is a configuration fault (a 451, a wrong URL), whatever the day
       const scheduledPause = (lastOkAt !== null || schedule !== null) && isScheduledPause(schedule, now)
       const check: VenueCheck = quotesMalformed(now)

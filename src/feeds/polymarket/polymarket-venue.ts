@@ -2,7 +2,6 @@
 // events from Gamma (market-tracker.ts), so the engine's calls on every tick read memory; only quote()
 // goes to the network: the CLOB book of each side's own token, at most once per interval per market.
 // An outage delays openings, readings and results; it never invents one.
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Settlement } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
@@ -15,6 +14,7 @@ import type {
   VenueTelemetry,
 } from '../../ports/venue.ts'
 import { describeFailure } from '../venue-http/json-client.ts'
+import { livenessOf, pollEvery } from '../venue-http/poll-loop.ts'
 import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import { bookTop } from './clob-book.ts'
@@ -118,18 +118,8 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     }
   }
 
-  async function pollForever(firstPollAt: number): Promise<void> {
-    let nextAt = firstPollAt + opts.pollMs
-    while (!stop.signal.aborted) {
-      try {
-        await delay(Math.max(0, nextAt - clock.now()), undefined, { signal: stop.signal })
-      } catch {
-        return
-      }
-      nextAt = clock.now() + opts.pollMs
-      await pollAndRecord()
-    }
-  }
+  const pollForever = (firstPollAt: number): Promise<void> =>
+    pollEvery({ clock, pollMs: opts.pollMs, firstPollAt, signal: stop.signal, poll: pollAndRecord })
 
   /** The lowest ask of one token's own book; a 404 is "no book" (new or settling, venue facts §3.4.2). */
   async function askOf(ticker: string, side: OutcomeLabel, tokenId: string): Promise<SideAsk> {
@@ -214,8 +204,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     },
     status(): SourceStatus {
       const now = clock.now()
-      const since = lastOkAt ?? startedAt ?? now
-      const state = now - since > downAfterMs ? 'down' : 'ok'
+      const state = livenessOf(now, lastOkAt, startedAt, downAfterMs)
       const check: VenueCheck = quotesMalformed(now) ? 'malformed' : state === 'down' ? 'unreachable' : 'ok'
       return { name: 'polymarket', state, lastOkAt, check, failure: lastFailure }
     },

@@ -109,7 +109,7 @@ export function createCrowd(
       ticks: lo + Math.floor((hi - lo + 1) * rnd.uniform(S_SPREAD, contest.key, minute)),
       sizes,
     }
-    if (minutes.size >= 20_000) minutes.delete(minutes.keys().next().value as number)
+    if (minutes.size >= 2_000) minutes.delete(minutes.keys().next().value as number)
     minutes.set(cacheKey, made)
     return made
   }

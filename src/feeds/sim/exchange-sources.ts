@@ -51,7 +51,8 @@ export function createExchangeSources(seed: number, params: SimParams, index: In
         range[0] + Math.floor((range[1] - range[0] + 1) * rnd.uniform(stream, hour, 3 * source + 2))
       made = { from, to: from + length }
     }
-    if (episodes.size >= 100_000) episodes.clear()
+    // a day's lookback asks about 24 hours × 16 keys; more would keep a long backfill's past
+    if (episodes.size >= 4_096) episodes.clear()
     episodes.set(key, made)
     return made
   }

@@ -17,7 +17,7 @@ import type { SimParams } from './sim-params.ts'
 
 const MINUTE_MS = 60_000
 const CACHED_EPOCHS = 16
-const CACHED_MINUTE_BRIDGES = 4_096
+const CACHED_MINUTE_BRIDGES = 1_024
 
 // random streams of the index (the venue and the sources use others: see sim-world.ts)
 const S_EPOCH_LEVEL = 1

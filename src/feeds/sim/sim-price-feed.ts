@@ -9,7 +9,10 @@ import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
 import { median } from '../spot/median.ts'
 import { type SimWorld, sharedSimWorld } from './sim-world.ts'
 
-const CACHED_CLOSES = 20_000
+// Two days of minute closes: a reading looks one day back (model v2's 1,440 minutes) and the clock
+// only moves forward, so more would only hold a long backfill's past in memory for as long as the
+// process lives (issue 32).
+const CACHED_CLOSES = 2 * 1440
 
 export type SimPriceFeed = PriceFeed & {
   /** spotAt without the promise, for tight loops */

@@ -18,9 +18,6 @@ import { BOOK_WINDOW_MS, type TapePlayer } from './tape-player.ts'
 /** A market last recorded this long ago is forgotten, as the live adapter forgets one it has not seen. */
 const FORGET_AFTER_MS = 24 * 3_600_000
 
-/** The venues a tape can be replayed for: each needs its adapter's parsing behind a tape venue. */
-export const REPLAYABLE_VENUES = ['kalshi', 'polymarket'] as const
-
 export type TapeVenue = Venue & {
   /** Takes a market or exchange record; true when it changed what the engine sees. */
   take(record: TapeRecord): boolean

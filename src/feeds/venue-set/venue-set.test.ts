@@ -34,6 +34,14 @@ function testVenue(name: string, tickers: Record<string, string>, opts: { paused
       const ticker = tickers[series]
       return ticker ? marketOf(series, ticker) : null
     },
+    async marketOpenedAt(series, opensAt) {
+      calls.push(`marketOpenedAt ${series} ${opensAt}`)
+      const ticker = tickers[series]
+      // an earlier contest, long closed: marketAt no longer lists it, only this call describes it
+      return ticker
+        ? { ...marketOf(series, `${ticker}-earlier`), opensAt, strikePriceDollars: 68_420, phase: 'closed' }
+        : null
+    },
     async market(ticker) {
       calls.push(`market ${ticker}`)
       const series = seriesOf(ticker)
@@ -84,6 +92,17 @@ describe('createVenueSet', () => {
     assert.equal(await set.marketAt('KXETH15M', OPENS), null)
     assert.deepEqual(kalshi.calls, ['marketAt KXBTC15M'])
     assert.deepEqual(polymarket.calls, ['marketAt btc-updown-15m'])
+  })
+
+  it('passes on an earlier contest of a series to the venue that follows it (the basis strikes)', async () => {
+    const { kalshi, polymarket, set } = world()
+    const earlier = OPENS - 900_000
+    const market = await set.marketOpenedAt?.('KXBTC15M', earlier)
+    assert.equal(market?.strikePriceDollars, 68_420)
+    assert.equal(market?.opensAt, earlier)
+    assert.equal(await set.marketOpenedAt?.('KXETH15M', earlier), null)
+    assert.deepEqual(kalshi.calls, [`marketOpenedAt KXBTC15M ${earlier}`])
+    assert.deepEqual(polymarket.calls, [])
   })
 
   it('routes each ticker to the venue that issued it, with no memory of earlier calls', async () => {

@@ -34,6 +34,17 @@ export function createVenueSet(members: readonly VenueMember[]): Venue {
     async marketAt(series: string, at: number): Promise<VenueMarket | null> {
       return (await bySeries.get(series)?.marketAt(series, at)) ?? null
     },
+    // an earlier contest's strike (the basis, decisions §11): dropping it here made live readings
+    // differ from a replay of their own tape, which asks the tape venue directly
+    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
+      const venue = bySeries.get(series)
+      if (!venue) return null
+      return (
+        (venue.marketOpenedAt
+          ? await venue.marketOpenedAt(series, opensAt)
+          : await venue.marketAt(series, opensAt)) ?? null
+      )
+    },
     async market(ticker: string, at: number): Promise<VenueMarket | null> {
       return (await ownerOfTicker(ticker)?.market(ticker, at)) ?? null
     },

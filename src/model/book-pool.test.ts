@@ -1,0 +1,164 @@
+// The pool reads the book's state (issue 29): a wide, stale or one-sided book is worth what it says,
+// the shipped parameters leave the model alone as a book becomes uninformative, and the published
+// probability moves continuously as the book does — a side vanishing included.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import type { MinuteClose } from '../domain/price-history.ts'
+import type { BookState, ModelInputs } from '../domain/reading-model.ts'
+import { bookEvidence, bookReading, bookWeight, logitOf } from './book-pool.ts'
+import { V2_PARAMS } from './models.ts'
+import { settlementMeanProbability } from './settlement-mean-model.ts'
+
+const MINUTE = 60_000
+const OPEN = Date.parse('2026-11-24T15:00:00Z')
+
+/** A day of closes of a seeded walk (σ ≈ 5 bp a minute) ending at the reading. */
+function closes(end: number): MinuteClose[] {
+  let seed = 11
+  let px = 90_000
+  const out: MinuteClose[] = []
+  for (let m = end - 1_440 * MINUTE; m <= end; m += MINUTE) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+    px *= Math.exp(0.0005 * (seed / 2 ** 31 - 0.5) * 3.46)
+    out.push({ at: m, priceDollars: px })
+  }
+  return out
+}
+
+function inputs(minute: number, spotOverStrike: number, book: BookState | null): ModelInputs {
+  const at = OPEN + minute * MINUTE
+  const c = closes(at)
+  const spot = (c.at(-1) as MinuteClose).priceDollars
+  return {
+    spotDollars: spot,
+    spotObservedAt: at,
+    strikeDollars: spot / spotOverStrike,
+    opensAt: OPEN,
+    expiresAt: OPEN + 15 * MINUTE,
+    closes: c,
+    basisSamples: [],
+    midProbability:
+      book?.upAskCents != null && book.downAskCents != null
+        ? (book.upAskCents + 100 - book.downAskCents) / 200
+        : null,
+    ...(book ? { book } : {}),
+  }
+}
+
+const fresh = (up: number | null, down: number | null): BookState => ({
+  upAskCents: up,
+  downAskCents: down,
+  ageMs: 0,
+})
+const published = (minute: number, ratio: number, book: BookState | null) =>
+  settlementMeanProbability(inputs(minute, ratio, book), V2_PARAMS)
+
+/** The book moved a tenth of a cent at a time along `path`; the largest step of the published P(up). */
+function largestStep(minute: number, ratio: number, path: BookState[]): number {
+  let prev: number | null = null
+  let largest = 0
+  for (const book of path) {
+    const p = published(minute, ratio, book).probabilityUp
+    if (prev !== null) largest = Math.max(largest, Math.abs(p - prev))
+    prev = p
+  }
+  return largest
+}
+
+/** Tenths of a cent from a to b inclusive. */
+const tenths = (a: number, b: number): number[] =>
+  Array.from({ length: Math.round((b - a) * 10) + 1 }, (_, i) => Math.round(a * 10 + i) / 10)
+
+/**
+ * The bound the continuity tests hold the published probability to, per 0.1 ¢ move of the book. The
+ * largest steps are where the book and the model disagree most (the model at 0.05 %, a book sliding to
+ * 99.9 ¢): there one tick near the edge is a large change of the evidence in log-odds.
+ */
+const STEP_BOUND = 0.02
+
+describe('the book in the pool', () => {
+  it('reads a lone ask as its limit: a missing side is an ask of 100 ¢, so P(up) ≤ the up ask', () => {
+    const lone = bookEvidence(fresh(30, null), 5 * MINUTE)
+    assert.deepEqual(lone, { lower: 0, upper: 0.3, spread: 0.3, staleShare: 0 })
+    assert.deepEqual(bookEvidence(fresh(30, 100), 5 * MINUTE), lone)
+    // what it says given the model: the bound, and nothing where the model is inside it
+    assert.equal(bookReading(0.6, lone!), 0.3)
+    assert.equal(bookReading(0.2, lone!), 0.2)
+    // a 20/80 book is no evidence for 50 %; a one-tick book reads its mid whatever the model says
+    assert.equal(bookReading(0.7, bookEvidence(fresh(80, 80), MINUTE)!), 0.7)
+    assert.equal(bookReading(0.9, bookEvidence(fresh(50, 50), MINUTE)!), 0.5)
+    // the real contests' one-sided minute: up decided, a 0.1 ¢ down ask alone
+    const decided = bookEvidence(fresh(null, 0.1), MINUTE)
+    assert.ok(decided && Math.abs(decided.lower - 0.999) < 1e-12 && decided.upper === 1)
+    assert.equal(bookEvidence(fresh(null, null), MINUTE), null)
+  })
+
+  it('weighs a book less the wider and the older it is, and not at all at 100 ¢ wide', () => {
+    const w = V2_PARAMS.book
+    const at = (up: number, down: number, ageMs: number, left = 5 * MINUTE) =>
+      bookWeight(bookEvidence({ upAskCents: up, downAskCents: down, ageMs }, left)!, w)
+    assert.ok(at(50.5, 50.5, 0) > at(60, 60, 0))
+    assert.ok(at(60, 60, 0) > at(80, 80, 0), 'a 20/80 book is not evidence for 50 %')
+    assert.ok(at(50.5, 50.5, 0) > at(50.5, 50.5, 30_000))
+    assert.ok(
+      at(50.5, 50.5, 30_000, 10 * MINUTE) > at(50.5, 50.5, 30_000, MINUTE),
+      'age counts against the time left',
+    )
+    assert.equal(at(100, 100, 0), 0)
+  })
+
+  it('publishes the model alone from a very wide or very stale book', () => {
+    for (const minute of [1, 7, 13])
+      for (const ratio of [0.999, 1, 1.0005]) {
+        const alone = published(minute, ratio, null).probabilityUp
+        assert.equal(published(minute, ratio, null).modelAloneUp, alone)
+        const tight = published(minute, ratio, fresh(70.5, 30.5)).probabilityUp
+        const pull = Math.abs(logitOf(tight) - logitOf(alone))
+        assert.ok(pull > 0.05, `the tight book moves the model (${minute}, ${ratio})`)
+        const wide = published(minute, ratio, fresh(99.9, 99.9)).probabilityUp
+        // ten days old: at most (left / age)^agePower of the book's pull is left
+        const stale = published(minute, ratio, { upAskCents: 70.5, downAskCents: 30.5, ageMs: 864_000_000 })
+        assert.ok(Math.abs(logitOf(wide) - logitOf(alone)) < 0.01 * pull, `wide ${wide} vs ${alone}`)
+        assert.ok(
+          Math.abs(logitOf(stale.probabilityUp) - logitOf(alone)) < 0.01 * pull,
+          `stale ${stale.probabilityUp} vs ${alone}`,
+        )
+        // a lone ask far above the model's view says only P(up) ≤ 99 ¢: next to nothing
+        const lone = published(minute, ratio, fresh(99, null)).probabilityUp
+        assert.ok(Math.abs(logitOf(lone) - logitOf(alone)) < 0.05 * pull, `lone ${lone} vs ${alone}`)
+      }
+  })
+
+  it('moves continuously as the spread widens from 1 ¢ to 99 ¢ and a side vanishes', () => {
+    for (const minute of [1, 2, 5, 13])
+      for (const ratio of [0.9995, 1, 1.0003]) {
+        const widening = tenths(50.5, 99.9).map((a) => fresh(a, a))
+        const vanishing = [...tenths(50.5, 100).map((d) => fresh(99.9, d)), fresh(99.9, null)]
+        const step = Math.max(largestStep(minute, ratio, widening), largestStep(minute, ratio, vanishing))
+        assert.ok(step <= STEP_BOUND, `minute ${minute}, S/K ${ratio}: a step of ${step}`)
+        // the side's vanishing is the limit of its ask reaching 100 ¢: no step at all
+        assert.equal(
+          published(minute, ratio, fresh(99.9, 100)).probabilityUp,
+          published(minute, ratio, fresh(99.9, null)).probabilityUp,
+        )
+      }
+  })
+
+  it('moves continuously as a 1 ¢ book slides to the edge and its far side vanishes', () => {
+    for (const minute of [1, 2, 5, 13])
+      for (const ratio of [0.9995, 1, 1.0003]) {
+        // both asks move a tick: the mid slides from 50 ¢ to 99.4 ¢ at 1 ¢ wide, then the down ask
+        // falls to its last tick, the up ask climbs to 100 ¢, and the up side vanishes
+        const path = [
+          ...tenths(50.5, 99.9).map((up) => fresh(up, Math.round((101 - up) * 10) / 10)),
+          ...tenths(0.1, 1.1)
+            .reverse()
+            .map((down) => fresh(99.9, down)),
+          fresh(100, 0.1),
+          fresh(null, 0.1),
+        ]
+        const step = largestStep(minute, ratio, path)
+        assert.ok(step <= STEP_BOUND, `minute ${minute}, S/K ${ratio}: a step of ${step}`)
+      }
+  })
+})

@@ -1,0 +1,85 @@
+// Pooling the model with the venue's book (docs/model.md, "The model" 7; issue 29): the book is
+// evidence on P(up) worth as much as its state says. A wide book says little, an old one says what
+// was true when it was quoted, and a one-sided book says what its one side says — a bound. The weight is continuous in the book's prices and age, so the published
+// probability never jumps when a side appears or vanishes.
+import type { BookState, ModelInputs } from '../domain/reading-model.ts'
+import type { BookWeighting, PoolBucket } from './params.ts'
+
+/** Logits are taken no closer to 0 and 1 than this: a decided model and a 0.1 ¢ mid stay finite. */
+export const POOL_LOGIT_BOUND = 1e-4
+
+export function logitOf(q: number): number {
+  const c = Math.min(1 - POOL_LOGIT_BOUND, Math.max(POOL_LOGIT_BOUND, q))
+  return Math.log(c / (1 - c))
+}
+
+/** The book a reading saw, or for a caller that knows only the mid, a fresh book of no width at it. */
+export function bookStateOf(input: Pick<ModelInputs, 'book' | 'midProbability'>): BookState | null {
+  if (input.book) return input.book
+  const mid = input.midProbability
+  return mid === null ? null : { upAskCents: mid * 100, downAskCents: 100 - mid * 100, ageMs: 0 }
+}
+
+/**
+ * What a book says of P(up): the interval [1 − down ask, up ask] it quotes, its width, and the share
+ * of the remaining time that passed since it was quoted. A side without an ask is its limit, an ask
+ * of 100 ¢: an up ask of a alone says P(up) ≤ a (the interval [0, a]), exactly what a two-sided book
+ * becomes as its down ask climbs to 100 ¢. Null when neither side has an ask.
+ */
+export type BookEvidence = { lower: number; upper: number; spread: number; staleShare: number }
+
+export function bookEvidence(book: BookState, msLeft: number): BookEvidence | null {
+  if (book.upAskCents === null && book.downAskCents === null) return null
+  let upper = (book.upAskCents ?? 100) / 100
+  let lower = 1 - (book.downAskCents ?? 100) / 100
+  // a crossed book (a tick of rounding) is as narrow as a book gets: its centre
+  if (lower > upper) lower = upper = (lower + upper) / 2
+  const age = Math.max(0, book.ageMs)
+  const left = Math.max(0, msLeft)
+  return {
+    lower,
+    upper,
+    spread: upper - lower,
+    staleShare: age + left > 0 ? age / (age + left) : 0,
+  }
+}
+
+/**
+ * The book's reading of P(up) given the model's: the model's probability where the book's interval
+ * allows it, else the interval's nearer end. A book says only that P(up) lies between its bid and
+ * its ask: a 20/80 book is no evidence for 50 %, and a lone up ask at a only that P(up) ≤ a. A book
+ * one tick wide reads its mid, whatever the model says.
+ */
+export function bookReading(model: number, e: BookEvidence): number {
+  return Math.min(e.upper, Math.max(e.lower, model))
+}
+
+/**
+ * The weight of the book in the pool, in [0, 1]: (1 − spread)^spreadPower · (1 − staleShare)^agePower.
+ * 1 for a fresh book one tick wide; 0 for a book spanning 0–100 ¢ (a lone ask of 100 ¢) or quoted
+ * before most of the time left had passed. Powers of at least 1 (params check) keep both limits.
+ */
+export function bookWeight(e: BookEvidence, w: BookWeighting): number {
+  return (1 - e.spread) ** w.spreadPower * (1 - e.staleShare) ** w.agePower
+}
+
+/**
+ * The published P(up): with weight 1, the fitted pool logit p = a + b·logit(model) + c·logit(the
+ * book's reading); with weight 0, the model alone; in between, the straight line between the two in
+ * log-odds. Every part moves continuously with the asks, so a side vanishing is no jump.
+ */
+export function poolWithBook(model: number, e: BookEvidence, bucket: PoolBucket, w: BookWeighting): number {
+  return poolAtWeight(model, bookReading(model, e), bucket, bookWeight(e, w))
+}
+
+export function poolAtWeight(
+  model: number,
+  mid: number,
+  bucket: Pick<PoolBucket, 'intercept' | 'model' | 'mid'>,
+  weight: number,
+): number {
+  const lm = logitOf(model)
+  const full = bucket.intercept + bucket.model * lm + bucket.mid * logitOf(mid)
+  const z = lm + weight * (full - lm)
+  return 1 / (1 + Math.exp(-z))
+}

@@ -1,0 +1,196 @@
+// Recording live on Polymarket (decisions §12, §14): the real CLI on VENUE=polymarket against the
+// loopback fixtures with RECORD_DIR set, through a window's last two reading minutes, its close, the
+// price to beat published after it and its result; then `contest-signals replay` of the recording
+// into a new store. With the default model, the replay publishes what the live run published: the
+// same contests (the window and the next one it opened) and the same signals, the confidence to the
+// hundredth and raised within a second. The wall clock is shifted as in the lifecycle test (the
+// venue's windows are the UTC quarter hours).
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Contest } from '../src/domain/contest.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
+import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
+import { marketOf, type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
+import { exchangeEnv } from './support/feed-env.ts'
+import { keyedGet } from './support/keyed-get.ts'
+import { assertReplayEqualsLive } from './support/replay-equality.ts'
+import {
+  bootstrapKeyFrom,
+  runCli,
+  type ServiceProcess,
+  startProcess,
+  tempDir,
+} from './support/service-process.ts'
+import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
+import { waitFor } from './support/wait.ts'
+
+const MINUTE = 60_000
+const SERIES = 'btc-updown-15m'
+const LEAD_MS = 25_000
+
+const realNow = Date.now()
+const S = Math.floor(realNow / 900_000) * 900
+const opensAt = S * 1000
+const minute13 = opensAt + 13 * MINUTE
+const closesAt = opensAt + 15 * MINUTE
+const SHIFT_MS = minute13 - LEAD_MS - realNow
+shiftDateNow(SHIFT_MS)
+
+const TICKER = `btc-updown-15m-${S}`
+const NEXT = `btc-updown-15m-${S + 900}`
+const NEXT_UP = '1111111111111111111111111111111111111111111111111111111111111111111111111111'
+const NEXT_DOWN = '2222222222222222222222222222222222222222222222222222222222222222222222222222'
+const PRICE_TO_BEAT = 84_012.48113709
+const FINAL_PRICE = 83_988.90427316
+const SPOT = 84_010
+
+// biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field
+type Json = Record<string, any>
+
+async function storedContests(db: string): Promise<Contest[]> {
+  const store = createSqliteStore(db)
+  try {
+    const out: Contest[] = []
+    for (const ticker of [TICKER, NEXT]) {
+      const contest = await store.getContest(ticker)
+      assert.ok(contest, `${ticker} in ${db}`)
+      out.push(contest)
+    }
+    return out
+  } finally {
+    await store.close()
+  }
+}
+
+describe('recording a live Polymarket run and replaying it (shifted wall clock, loopback fixtures)', () => {
+  const tmp = tempDir('cs-record-pm-')
+  const recordDir = path.join(tmp.dir, 'tapes')
+  const liveDb = path.join(tmp.dir, 'live.db')
+  let pm: PolymarketFixture
+  let exchanges: ExchangeFixtures
+  let service: ServiceProcess
+  let ticking: NodeJS.Timeout
+
+  before(async () => {
+    pm = await startPolymarketFixture()
+    exchanges = await startExchangeFixtures({ bid: SPOT - 0.1, ask: SPOT + 0.1 })
+    // an hour of varied candles for the warm-up, so the model's volatility depends on them
+    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
+    const candles = Array.from({ length: 70 }, (_, i) => ({
+      time: (minuteNow - (70 - i) * MINUTE) / 1000,
+      close: SPOT + 20 * Math.sin(i / 3) + (i % 7),
+    }))
+    for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(candles)
+    let drift = 0
+    ticking = setInterval(() => {
+      drift = (drift + 0.7) % 5
+      exchanges.coinbase.setPrice(SPOT - 0.1 + drift, SPOT + 0.1 + drift)
+      exchanges.kraken.setPrice(SPOT - 0.2 + drift, SPOT + 0.2 + drift)
+      exchanges.bitstamp.setPrice(SPOT - 0.3 + drift, SPOT + 0.1 + drift)
+    }, 1000)
+
+    pm.putEvent(
+      resolvedGammaEvent(
+        S - 900,
+        'up',
+        { priceToBeat: 83_900.5, finalPrice: PRICE_TO_BEAT },
+        { upToken: '3'.repeat(76), downToken: '4'.repeat(76) },
+      ),
+    )
+    pm.putEvent(makeGammaEvent({ startS: S }))
+    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP, downToken: NEXT_DOWN }))
+    pm.setBook(UP_TOKEN, [{ price: '0.54', size: '96.4' }], [{ price: '0.55', size: '64.1' }])
+    pm.setBook(DOWN_TOKEN, [{ price: '0.45', size: '64.1' }], [{ price: '0.46', size: '96.4' }])
+    pm.setBook(NEXT_UP, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_DOWN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+
+    service = startProcess(['serve'], {
+      DATABASE_URL: `sqlite:${liveDb}`,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      VENUE: 'polymarket',
+      SERIES,
+      POLYMARKET_GAMMA_URL: pm.gammaUrl,
+      POLYMARKET_CLOB_URL: pm.clobUrl,
+      POLYMARKET_POLL_S: '1',
+      RECORD_DIR: recordDir,
+      RATE_LIMIT_BURST: '1000',
+      RATE_LIMIT_PER_SEC: '100',
+      ...exchangeEnv(exchanges),
+      ...shiftedClockEnv(SHIFT_MS),
+    })
+    const url = await service.url
+    const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    const get = keyedGet(() => ({ url, key }))
+    const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
+    const until = (what: string, ok: (c: Json) => boolean, timeoutMs?: number) =>
+      waitFor(
+        what,
+        async () => {
+          const c = await contest(TICKER)
+          return ok(c) ? c : undefined
+        },
+        timeoutMs,
+        250,
+      )
+
+    await until('minute 13', (c) => c.signals?.length >= 1, minute13 - Date.now() + 15_000)
+    pm.setBook(UP_TOKEN, [{ price: '0.99', size: '5' }], [{ price: '0.995', size: '50' }])
+    pm.setBook(DOWN_TOKEN, [{ price: '0.004', size: '5' }], [{ price: '0.005', size: '40' }])
+    await until('minute 14', (c) => c.signals?.length >= 2, minute13 + MINUTE - Date.now() + 15_000)
+    await until('expired', (c) => c.state === 'expired', closesAt - Date.now() + 15_000)
+    await waitFor('the next window', async () => ((await contest(NEXT)).state === 'live' ? true : undefined))
+    pm.updateEvent(TICKER, (e) => {
+      const m = marketOf(e)
+      Object.assign(e, {
+        closed: true,
+        eventMetadata: { priceToBeat: PRICE_TO_BEAT, finalPrice: FINAL_PRICE },
+      })
+      Object.assign(m, {
+        closed: true,
+        acceptingOrders: false,
+        umaResolutionStatus: 'resolved',
+        outcomes: '["Up", "Down"]',
+        outcomePrices: '["0", "1"]',
+        clobTokenIds: JSON.stringify([UP_TOKEN, DOWN_TOKEN]),
+        closedTime: new Date(closesAt + 72_000)
+          .toISOString()
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, '+00'),
+      })
+    })
+    await until('settled', (c) => c.state === 'settled')
+    // SIGTERM: the recorder writes its last member and closes the day's file
+    const { code } = await service.kill()
+    assert.equal(code, 0)
+  })
+
+  after(async () => {
+    clearInterval(ticking)
+    await service?.kill()
+    await pm?.close()
+    await exchanges?.close()
+    tmp.remove()
+  })
+
+  it('replays to the contests and signals the live run published', async (t) => {
+    const replayDb = path.join(tmp.dir, 'replayed.db')
+    const run = await runCli(['replay', '--tape', recordDir], { DATABASE_URL: `sqlite:${replayDb}` })
+    assert.equal(run.code, 0, run.stderr)
+    const live = await storedContests(liveDb)
+    const replayed = await storedContests(replayDb)
+    assert.equal(live[0]!.settledSide, 'down')
+    assert.equal(live[0]!.strikePriceDollars, 84_012.48)
+    assert.equal(live[0]!.signals.length, 2)
+    const version = createReadingModel(DEFAULT_MODEL).version
+    assert.ok(
+      live[0]!.signals.every((s) => s.modelVersion === version),
+      'the default model read them',
+    )
+    const figures = assertReplayEqualsLive(live, replayed)
+    t.diagnostic(`record → replay (polymarket): ${JSON.stringify(figures)}`)
+  })
+})

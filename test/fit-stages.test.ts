@@ -1,0 +1,85 @@
+// Stages of model v2's fit that read the book and the window edges (issue 29), on constructed data:
+// the book weight's spread power is fitted from what the outcomes say about wide books, and the
+// strike estimate's error is measured at window edges with the common basis cancelling.
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { bookEvidence } from '../src/model/book-pool.ts'
+import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
+import { type FitObservation, fitPool } from '../tools/fit/stages.ts'
+
+const QUARTER = 15 * 60_000
+const quiet = () => {}
+
+/** mulberry32: a seeded uniform stream */
+function uniforms(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+}
+
+/**
+ * Readings whose truth has two parts, logit = A + B (each standard normal): the model sees A alone
+ * (calibrated: P(up | A) ≈ σ(0.8·A)), a tight book quotes the truth, and a wide book (50 ¢) is
+ * centred on noise when `wideIsNoise`, else on the truth like a tight one.
+ */
+function readings(wideIsNoise: boolean): FitObservation[] {
+  const u = uniforms(wideIsNoise ? 5 : 6)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+  const out: FitObservation[] = []
+  for (let i = 0; i < 6_000; i++) {
+    const a = normal()
+    const truth = 1 / (1 + Math.exp(-(a + normal())))
+    const wide = i % 2 === 0
+    const mid = wide && wideIsNoise ? 0.2 + 0.6 * u() : truth
+    const half = wide ? 25 : 0.5
+    const up = Math.min(100, Math.max(0, mid * 100 + half))
+    const down = Math.min(100, Math.max(0, 100 - mid * 100 + half))
+    const book = bookEvidence({ upAskCents: up, downAskCents: down, ageMs: 0 }, 5 * 60_000)
+    out.push({ centre: 0.8 * a, v: 1, book, y: u() < truth ? 1 : 0, left: 5 })
+  }
+  return out
+}
+
+const modelP = (o: FitObservation) => 1 / (1 + Math.exp(-o.centre))
+
+describe('the pool’s fit', () => {
+  it('weighs wide books less when the outcomes say they are noise, and alike when they are not', () => {
+    const noisy = fitPool(readings(true), modelP, quiet)
+    const honest = fitPool(readings(false), modelP, quiet)
+    assert.ok(noisy.book.spreadPower >= 4, `noise: ${JSON.stringify(noisy.book)}`)
+    assert.equal(honest.book.spreadPower, 1, `honest: ${JSON.stringify(honest.book)}`)
+    assert.deepEqual(
+      noisy.pool.map((b) => [b.fromMinutesLeft, b.toMinutesLeft]),
+      [[3, 7]],
+      'only the bucket that had readings',
+    )
+  })
+})
+
+describe('the strike estimate’s error at window edges', () => {
+  const edge = (k: number, proxyMean: number, strike: number) => ({
+    opensAt: k * QUARTER,
+    strikeDollars: strike,
+    proxyMeanDollars: proxyMean,
+  })
+
+  it('is zero when the proxy is off the index by a steady basis: that basis cancels', () => {
+    const edges = Array.from({ length: 10 }, (_, k) => edge(k, 90_030 + k * 7, 90_000 + k * 7))
+    // far below a tenth of a basis point squared
+    assert.ok((strikeEstimateVariance(edges, QUARTER) as number) < 1e-12)
+  })
+
+  it('is half the mean squared change of the relative error between consecutive edges', () => {
+    const e = [0.0002, -0.0001, 0.0003]
+    const edges = e.map((x, k) => edge(k, 90_000 * Math.exp(x), 90_000))
+    const expected = ((-0.0003) ** 2 + 0.0004 ** 2) / 2 / 2
+    assert.ok(Math.abs((strikeEstimateVariance(edges, QUARTER) as number) - expected) < 1e-15)
+    // edges that are not a window apart say nothing of it
+    assert.equal(strikeEstimateVariance([edge(0, 90_010, 90_000), edge(3, 90_020, 90_000)], QUARTER), null)
+  })
+})

@@ -1,0 +1,106 @@
+// Stage D of model v2's fit: Polymarket's own pool with its book, and the error of the engine's own
+// strike estimate, both from that venue's readings (a Polymarket tape: the sandbox's, or recorded).
+// Nothing here needs a hidden truth (decisions §15): the strike error is measured at window edges,
+// where the venue's final price of a window (the next window's price to beat, finalPrice(N) =
+// priceToBeat(N + 1)) meets the proxy's own mean over the same seconds — the estimate the engine
+// makes while the strike is unpublished.
+import { MINUTE_MS } from '../../src/domain/contest.ts'
+import { estimateBasis } from '../../src/model/basis.ts'
+import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
+import { scaledReturns } from '../../src/model/returns.ts'
+import { unitStudentTCdf } from '../../src/model/student-t.ts'
+import { settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
+import type { FitReading, FitSource } from './fit-source.ts'
+import { type FitObservation, fitBook, fitPool } from './stages.ts'
+
+/** A strike of the venue beside the proxy's own mean over its window: one window edge. */
+export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDollars: number }
+
+/**
+ * The variance (relative, squared log units) of the engine's strike estimate that does not cancel:
+ * at each edge e = ln(proxy mean / published strike) holds the proxy's basis plus the estimate's own
+ * error. The basis is common to the estimate and the spot, so it cancels; what is left is the
+ * estimate's error and the basis's drift within a window: half the mean squared change of e between
+ * consecutive edges. Null with no two consecutive edges.
+ */
+export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
+  const byOpen = new Map<number, number>()
+  for (const e of edges)
+    if (e.strikeDollars > 0 && e.proxyMeanDollars > 0)
+      byOpen.set(e.opensAt, Math.log(e.proxyMeanDollars / e.strikeDollars))
+  let sum = 0
+  let n = 0
+  for (const [opensAt, e] of byOpen) {
+    const before = byOpen.get(opensAt - spanMs)
+    if (before === undefined) continue
+    sum += (e - before) ** 2
+    n++
+  }
+  return n === 0 ? null : sum / n / 2
+}
+
+/**
+ * Polymarket's own pool: the model priced with the price stages fitted on the main source (the
+ * bitcoin path is one; the crowd and the rule are the venue's), its own strike-estimate error while
+ * a strike is unpublished, then the pool and the book weight fitted on its readings alone.
+ */
+export async function fitPolymarket(
+  source: FitSource,
+  params: ModelV2Params,
+  tails: { nu: number; scale: number },
+  log: (msg: string) => void,
+): Promise<VenuePool> {
+  type Pending = { r: FitReading; v: number; basis: number }
+  const pending: Pending[] = []
+  const edges: StrikeEdge[] = []
+  const contests = new Set<string>()
+  let spanMs = 15 * MINUTE_MS
+  const noBasis = { ...params, basis: { ...params.basis, variance: 0 } }
+  await source.forEachReading((r) => {
+    if (r.settledSide === null) return
+    const at = r.inputs.spotObservedAt
+    spanMs = r.expiresAt - r.inputs.opensAt
+    const level = volatilityLevel(scaledReturns(r.inputs.closes, params), at, params).level
+    const averagingMs = r.inputs.averagingS === undefined ? undefined : r.inputs.averagingS * 1000
+    const v = settlementVariance(at, r.expiresAt, level, noBasis, averagingMs).variance
+    const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
+    edges.push(...r.inputs.basisSamples)
+    // the window's final price is the next window's price to beat: an edge at the close, beside the
+    // proxy's mean over the same minute — the estimate the engine makes of the next strike
+    if (r.realisedBasis !== null && r.settledPriceDollars !== null)
+      edges.push({
+        opensAt: r.expiresAt,
+        strikeDollars: r.settledPriceDollars,
+        proxyMeanDollars: r.settledPriceDollars + r.realisedBasis,
+      })
+    contests.add(r.ticker)
+    pending.push({ r, v, basis })
+  })
+  if (pending.length === 0) throw new Error('--polymarket-tapes: no graded Polymarket reading to fit on')
+  const measured = strikeEstimateVariance(edges, spanMs)
+  log(
+    `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}`,
+  )
+  const obs: FitObservation[] = pending.map(({ r, v, basis }) => {
+    const estimated = r.inputs.strikeEstimateVariance !== undefined
+    const strike = estimated ? r.inputs.strikeDollars - basis : r.inputs.strikeDollars
+    // the strike's own variance rides on v, which the pool's model price scales: divide it back out
+    const strikeVar = estimated ? (measured ?? (r.inputs.strikeEstimateVariance as number)) : 0
+    return {
+      centre: Math.log((r.inputs.spotDollars - basis) / (strike - 0.005)),
+      v: v + strikeVar / tails.scale,
+      book: fitBook(r),
+      y: r.settledSide === 'up' ? 1 : 0,
+      left: Math.ceil((r.expiresAt - r.inputs.spotObservedAt) / MINUTE_MS - 1e-9),
+    }
+  })
+  const modelP = (o: FitObservation) =>
+    unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v + params.basis.variance), tails.nu)
+  const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`))
+  return {
+    pool: pooled.pool,
+    book: pooled.book,
+    ...(measured === null ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
+    training: source.training(obs.length, contests.size),
+  }
+}

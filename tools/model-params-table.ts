@@ -1,0 +1,63 @@
+// The parameter table of docs/model.md (`<!-- model:params -->`), from the shipped parameter file:
+// written by `npm run model:card` and on its own by `npm run model:params` (after a refit, without
+// the card's held-out run).
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { createReadingModel, DEFAULT_MODEL, V2_PARAMS } from '../src/model/models.ts'
+import type { ModelV2Params, PoolBucket } from '../src/model/params.ts'
+import { trainingText } from './fit/fit-source.ts'
+
+const minutes = (b: PoolBucket): string =>
+  b.fromMinutesLeft === b.toMinutesLeft ? `${b.fromMinutesLeft}` : `${b.fromMinutesLeft}–${b.toMinutesLeft}`
+
+function poolRows(venue: string, pool: PoolBucket[], book: ModelV2Params['book']): string[] {
+  return [
+    ...pool.map(
+      (b) =>
+        `| ${venue} pooling, ${minutes(b)} min left, at full weight | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
+    ),
+    `| ${venue} book weight | (1 − spread)^${book.spreadPower} · (1 − age/(age + time left))^${book.agePower} |`,
+  ]
+}
+
+export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
+  const poly = P.venuePools?.polymarket
+  return [
+    `\`${createReadingModel(DEFAULT_MODEL).version}\`, fitted on ${trainingText(P.training)}${poly ? `; Polymarket's pool on ${trainingText(poly.training)}` : ''}:`,
+    '',
+    '| parameter | value |',
+    '|---|---|',
+    `| σ̄ (per minute, deseasonalised) | ${P.sigmaBar} |`,
+    `| hour-of-day sd factors, 00–23 UTC | ${P.seasonal.hour.map((h) => h.toFixed(2)).join(' ')} |`,
+    `| minute-of-hour sd factors | :00 ${P.seasonal.minute.hour}, :15/:30/:45 ${P.seasonal.minute.quarter}, other 5-minute marks ${P.seasonal.minute.five}, the rest ${P.seasonal.minute.other} |`,
+    `| weekend sd factor | ${P.seasonal.weekend} |`,
+    `| volatility level | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
+    `| variance scale | ${P.variance.scale} |`,
+    `| Student t ν | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
+    `| basis (proxy spot only) | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
+    ...poolRows('Kalshi', P.pool, P.book),
+    ...(poly
+      ? [
+          ...poolRows('Polymarket', poly.pool, poly.book),
+          `| Polymarket strike estimate error | ${poly.strikeEstimateVariance === undefined ? 'not measured: the engine’s prior' : `variance ${poly.strikeEstimateVariance} (sd ${(1e4 * Math.sqrt(poly.strikeEstimateVariance)).toFixed(2)} bp), measured at window edges`} |`,
+        ]
+      : []),
+    '| side | the larger edge at the published probability (no rule fitted on the sandbox’s truth) |',
+  ].join('\n')
+}
+
+/** `text` with the body between `<!-- name start -->` and `<!-- name end -->` replaced. */
+export function replaceBlock(text: string, name: string, body: string, file: string): string {
+  const start = `<!-- ${name} start -->`
+  const end = `<!-- ${name} end -->`
+  const a = text.indexOf(start)
+  const b = text.indexOf(end)
+  if (a < 0 || b < a) throw new Error(`${file} has no ${start} … ${end} markers`)
+  return `${text.slice(0, a + start.length)}\n${body}\n${text.slice(b)}`
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const card = process.argv[2] ?? 'docs/model.md'
+  writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), 'model:params', paramsTable(), card))
+  process.stderr.write(`model:params: wrote the parameter table of ${card}\n`)
+}
