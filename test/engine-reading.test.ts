@@ -16,16 +16,20 @@ import {
 } from '../src/engine/reading.ts'
 import { createSimPriceFeed, type SimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { createVenueSet } from '../src/feeds/venue-set/venue-set.ts'
 import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
 import type { PriceFeed, SpotSourceStatus, Venue } from '../src/ports/venue.ts'
+import { ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
 
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
 
 async function setup(model = createReadingModel(DEFAULT_MODEL)) {
-  const feed = createSimPriceFeed({ seed: 21 })
-  const venue = createSimVenue({ seed: 21, feed, series: [SERIES] })
+  // both sides quoted every minute (one-sided books near the extremes are the pool's business)
+  const world = sharedSimWorld(21, ENGINE_WORLD_PARAMS)
+  const feed = createSimPriceFeed({ seed: 21, world })
+  const venue = createSimVenue({ seed: 21, world, feed, series: [SERIES] })
   const market = await venue.marketAt(SERIES, OPEN)
   assert.ok(market)
   const deps: ReadingDeps = { feed, venue, model, maxLateMs: DEFAULT_READING_MAX_LATE_MS }

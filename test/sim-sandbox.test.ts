@@ -31,14 +31,19 @@ type Row = {
 }
 
 /** Every minute 1–14 of `contests` consecutive windows of one seed, with what each party says. */
-async function readings(seed: number, contests: number, params?: SimParams): Promise<Row[]> {
+async function readings(
+  seed: number,
+  contests: number,
+  params?: SimParams,
+  referee: 'exact' | 'gaussian' = 'gaussian',
+): Promise<Row[]> {
   const feed = createSimPriceFeed({ seed })
   const venue = createSimVenue({
     seed,
     series: [SERIES],
     ...(params ? { world: createSimWorld(seed, params) } : {}),
   })
-  const oracle = createSimOracle({ seed })
+  const oracle = createSimOracle({ seed, paths: 256 })
   const rows: Row[] = []
   for (let q = 0; q < contests; q++) {
     const m = await venue.marketAt(SERIES, START + q * QUARTER_MS)
@@ -57,7 +62,10 @@ async function readings(seed: number, contests: number, params?: SimParams): Pro
         contest: q,
         minutesLeft,
         mid: (quote.upAskCents + 100 - quote.downAskCents) / 200,
-        oracle: oracle.probabilityYes(m.ticker, at),
+        oracle:
+          referee === 'exact'
+            ? oracle.probabilityYes(m.ticker, at)
+            : oracle.gaussianProbabilityYes(m.ticker, at),
         modelEwma: probabilityUp({ spot, strike, sigmaPerMinute: ewmaVolatility(closes), minutesLeft }),
         // the old simulator's own quote: the model's formula with the true σ
         modelTrueSigma: probabilityUp({
@@ -138,7 +146,7 @@ describe('the honest sandbox', () => {
   })
 
   it("quotes something other than the model's probability, with edges of both signs", async () => {
-    const rows = await readings(11, 300)
+    const rows = await readings(11, 400)
     assert.ok(rows.length > 3_500)
     for (const model of ['modelEwma', 'modelTrueSigma'] as const) {
       const gaps = rows.map((r) => Math.abs(r.mid - r[model]))
@@ -158,7 +166,7 @@ describe('the honest sandbox', () => {
         Math.abs(logit(r.modelTrueSigma)) > 0.2 &&
         Math.abs(logit(r.modelTrueSigma)) < 4,
     )
-    assert.ok(lastMinute.length > 100)
+    assert.ok(lastMinute.length > 100, `${lastMinute.length} last-minute readings`)
     const ratios = lastMinute.map((r) => logit(r.mid) / logit(r.modelTrueSigma)).sort((a, b) => a - b)
     const median = ratios[ratios.length >> 1] as number
     assert.ok(median > 1.4, `venue / model log-odds at minute 14: median ratio ${median}`)
@@ -169,8 +177,9 @@ describe('the honest sandbox', () => {
   it('has a crowd that overprices long shots and YES: its quotes against the same crowd without those biases', async () => {
     // the same seed with γ = 1 and δ = 0: the same index, errors and noise, no favourite–longshot
     // bias and no YES optimism, so the difference is the bias alone
-    const biased = await readings(12, 600)
-    const plain = await readings(12, 600, withParams({ crowd: { gamma: 1, delta: 0 } }))
+    // (books both sides always: a one-sided book has no mid to compare)
+    const biased = await readings(12, 600, withParams({ crowd: { oneSidedBelow: 0 } }))
+    const plain = await readings(12, 600, withParams({ crowd: { gamma: 1, delta: 0, oneSidedBelow: 0 } }))
     assert.equal(biased.length, plain.length)
     const shift = biased.map((r, i) => ({ oracle: r.oracle, d: r.mid - (plain[i] as Row).mid }))
     const longShots = shift.filter((r) => r.oracle < 0.08)
@@ -188,7 +197,7 @@ describe('the honest sandbox', () => {
   })
 
   it('hides a truth that is calibrated and scores better than the venue and the model', async () => {
-    const rows = await readings(13, 600)
+    const rows = await readings(13, 600, undefined, 'exact')
     const slope = calibrationSlope(rows, (r) => r.oracle)
     assert.ok(slope > 0.85 && slope < 1.15, `oracle calibration slope ${slope}`)
     const oracle = logLoss(rows, (r) => r.oracle)

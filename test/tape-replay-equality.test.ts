@@ -17,7 +17,12 @@ import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
-import { createEngineWorld, createRecordingLogger, type EngineWorld } from './support/engine-world.ts'
+import {
+  createEngineWorld,
+  createRecordingLogger,
+  ENGINE_WORLD_PARAMS,
+  type EngineWorld,
+} from './support/engine-world.ts'
 
 const SEED = 20_261_120
 const DAYS = 7
@@ -53,7 +58,7 @@ describe(`a seeded week of the simulator, replayed from its own tape (seed ${SEE
 
     const tape = path.join(dir, 'week.ndjson.gz')
     const opts = {
-      world: sharedSimWorld(SEED),
+      world: sharedSimWorld(SEED, ENGINE_WORLD_PARAMS),
       series: SERIES,
       from: FROM,
       days: DAYS,
@@ -93,7 +98,7 @@ describe(`a seeded week of the simulator, replayed from its own tape (seed ${SEE
   })
 
   it('has the same signals: minutes, sides, confidences, entry prices, edges, outcomes and versions; raised_at within a second', (t) => {
-    const sandbox = sharedSimWorld(SEED)
+    const sandbox = sharedSimWorld(SEED, ENGINE_WORLD_PARAMS)
     const sources = sandbox.sources.names.map((_, i) => i)
     const off = (i: number, second: number) => sandbox.sources.condition(i, second) === 'off'
     // The one thing a tape cannot carry (decisions §12): a sandbox exchange that goes off drops out
@@ -167,7 +172,7 @@ describe(`model v2 on six hours of the simulator, replayed from its own tape (se
 
     const tape = path.join(dir, 'quarter-day.ndjson.gz')
     const opts = {
-      world: sharedSimWorld(SEED),
+      world: sharedSimWorld(SEED, ENGINE_WORLD_PARAMS),
       series: SERIES,
       from: FROM,
       days: HOURS / 24,
@@ -202,7 +207,7 @@ describe(`model v2 on six hours of the simulator, replayed from its own tape (se
     assert.equal(simulated.length, HOURS * 4)
     const strip = ({ signals: _, ...contest }: Contest) => contest
     assert.deepEqual(fromTape.map(strip), simulated.map(strip))
-    const sandbox = sharedSimWorld(SEED)
+    const sandbox = sharedSimWorld(SEED, ENGINE_WORLD_PARAMS)
     // as above: an exchange going off leaves the sandbox's median at once, the tape's after its
     // SPOT_MAX_AGE_S; only the spot instant is affected (both close a minute on its last mid)
     const offAtSpot = (at: number): boolean =>

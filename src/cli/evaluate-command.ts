@@ -6,7 +6,9 @@ import { type EvaluationReport, evaluateReadings } from '../domain/evaluation.ts
 import type { GradedReading } from '../domain/graded-reading.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { createSimOracle } from '../feeds/sim/oracle.ts'
+import { POLYMARKET_SIM_SERIES } from '../feeds/sim/polymarket-world.ts'
 import { createSeededRandom } from '../feeds/sim/seeded-random.ts'
+import type { SimParams } from '../feeds/sim/sim-params.ts'
 import type { ReadingQuery } from '../ports/store.ts'
 import { openCommandStore } from './command-store.ts'
 import { formatEvaluation } from './evaluate-report.ts'
@@ -29,14 +31,21 @@ export type EvaluateArgs = {
 const BOOTSTRAP_SEED = 15
 const BOOTSTRAP_STREAM = 0x0b5
 
-export type OracleFactory = (seed: number) => (r: GradedReading) => number | null
+export type OracleFactory = (seed: number, params?: SimParams) => (r: GradedReading) => number | null
 
-/** The sandbox's hidden P(up) at each reading's instant (decisions §13): the oracle of seed `seed`. */
-export const sandboxOracle: OracleFactory = (seed) => {
-  const oracle = createSimOracle({ seed })
+/**
+ * The sandbox's hidden P(up) at each reading's instant (decisions §13): the exact referee of seed
+ * `seed` and the world SIM_PARAMS names (the tape's), by the venue's own rule — Kalshi's rounded
+ * 60-s mean of the index, or, for a Polymarket window, its oracle's 60-s TWAP against its price to beat.
+ */
+export const sandboxOracle: OracleFactory = (seed, params) => {
+  const oracle = createSimOracle({ seed, ...(params ? { params } : {}) })
+  const polymarketPrefix = `${POLYMARKET_SIM_SERIES}-`
   return (r) => {
     try {
-      return oracle.probabilityYes({ expiresAt: r.expiresAt }, r.raisedAt)
+      return r.ticker.startsWith(polymarketPrefix)
+        ? oracle.polymarketProbabilityUp(r.opensAt, r.raisedAt)
+        : oracle.probabilityYes({ expiresAt: r.expiresAt }, r.raisedAt)
     } catch {
       return null
     }
@@ -59,7 +68,7 @@ export async function runEvaluateCommand(
   if (args.simSeed !== undefined) {
     if (!/^[0-9]{1,15}$/.test(args.simSeed)) return fail('--sim-seed must be a whole number')
     if (!oracleFor) return fail('--sim-seed needs the sandbox, which this build does not have')
-    oracle = oracleFor(Number(args.simSeed))
+    oracle = oracleFor(Number(args.simSeed), config.simParams)
   }
   let trainUntil: number | undefined
   if (args.trainUntil !== undefined) {

@@ -65,7 +65,7 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
   }
 
   const opts = {
-    world: sharedSimWorld(seed),
+    world: sharedSimWorld(seed, config.simParams),
     // the configured SERIES (a venue with one series of its own writes that one)
     series: config.series,
     from,

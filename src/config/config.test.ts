@@ -58,6 +58,8 @@ describe('loadConfig', () => {
     assert.deepEqual(c.series, ['KXBTC15M', 'KXETH15M'])
     assert.equal(c.simSpeed, 60)
     assert.equal(c.simSeed, 42)
+    assert.equal(c.simParams.crowd.volEstimator, 'ewma')
+    assert.equal(loadConfig({ SIM_PARAMS: 'informed' }).simParams.crowd.volEstimator, 'true')
     assert.equal(c.simBackfillDays, 0)
     assert.equal(c.simStart, Date.parse('2026-11-23T17:00:00Z'))
     assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '::1'])
@@ -154,6 +156,8 @@ describe('loadConfig', () => {
     [{ SIM_SPEED: '0' }, /SIM_SPEED/],
     [{ SIM_SPEED: 'fast' }, /SIM_SPEED/],
     [{ SIM_SEED: '-1' }, /SIM_SEED/],
+    [{ SIM_PARAMS: 'nonesuch' }, /SIM_PARAMS: no preset "nonesuch"/],
+    [{ SIM_PARAMS: 'crowd.gamma=high' }, /SIM_PARAMS: crowd.gamma must be a number/],
     [{ SERIES: 'A,,B' }, /SERIES/],
     [{ SERIES: 'A,A' }, /SERIES/],
     [{ VENUE: 'nasdaq' }, /VENUE/],

@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { type VenueName, venueOfSeries } from '../domain/venues.ts'
 import type { WeeklyWindow } from '../domain/weekly-window.ts'
+import { SIM_PARAMS, type SimParams } from '../feeds/sim/sim-params.ts'
 import { type Env, readSettings } from './read-settings.ts'
 import { httpUrl } from './setting-parsers.ts'
 import type { SettingName, SpotSourceName } from './settings.ts'
@@ -47,6 +48,8 @@ export type Config = Readonly<{
   readingMaxLateS: number
   simSpeed: number
   simSeed: number
+  /** the sandbox's parameters (SIM_PARAMS: a crowd preset, name=value pairs or JSON) */
+  simParams: SimParams
   simBackfillDays: number
   /** where a new sandbox timeline begins (Unix ms); null: the wall clock's now */
   simStart: number | null
@@ -162,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     readingMaxLateS: v.READING_MAX_LATE_S,
     simSpeed: v.SIM_SPEED,
     simSeed: v.SIM_SEED ?? randomInt(1, 2 ** 31),
+    simParams: v.SIM_PARAMS ?? SIM_PARAMS,
     simBackfillDays: v.SIM_BACKFILL_DAYS,
     simStart: v.SIM_START,
     trustProxy: Object.freeze(v.TRUST_PROXY),

@@ -3,6 +3,9 @@
 // not here is a programming error); the README's settings tables and .env.example are written from
 // this table by `npm run settings:docs`, and a test fails when they differ from it. A new setting is
 // one row here and its line in loadConfig.
+
+import type { SimParams } from '../feeds/sim/sim-params.ts'
+import { parseSimParams } from '../feeds/sim/sim-params-text.ts'
 import { MODEL_NAMES } from '../model/models.ts'
 import {
   absoluteUrl,
@@ -46,6 +49,14 @@ export type SpotSourceName = (typeof SPOT_SOURCES)[number]
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 const unset = { default: null, shownDefault: 'unset', emptyMeansUnset: true } as const
+// SIM_PARAMS: its own parser (sim-params-text.ts), whose one-line problems name the variable
+const simParams: Parser<SimParams> = {
+  accepts: 'a preset, `name=value,…` or JSON',
+  parse: (raw) => {
+    const parsed = parseSimParams(raw)
+    return typeof parsed === 'string' ? { ok: false, problems: [parsed] } : { ok: true, value: parsed }
+  },
+}
 const aFile = text('file path')
 const secondsBetweenPolls = decimal(1, 300)
 
@@ -94,6 +105,13 @@ const SERVICE = {
     emptyMeansUnset: true,
     parser: seed,
     doc: "the simulator's seed: the same seed gives the same prices, quotes, signals and results",
+  },
+  SIM_PARAMS: {
+    default: null,
+    shownDefault: 'the `ewma` crowd',
+    emptyMeansUnset: true,
+    parser: simParams,
+    doc: 'the sandbox\'s settings (`src/feeds/sim/README.md`): a crowd preset (`ewma`, `informed`, `ewma-late`, `shrink`, `floor`, `drift`, `wide-stale`, `one-sided`), or `name=value` pairs (`preset=shrink,crowd.lagSeconds=5,crowd.spreadTicks=1..10`), or JSON (`{"crowd":{"bias":"floor"}}`); `sim tape` and `evaluate --sim-seed` read it too, so give both the same',
   },
   SIM_BACKFILL_DAYS: {
     default: '7',

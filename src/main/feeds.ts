@@ -9,6 +9,7 @@ import type { VenueName } from '../domain/venues.ts'
 import { withSettlementIndex } from '../feeds/kalshi/index-spot.ts'
 import { createSimPriceFeed } from '../feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
 import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
 import { createVenueSet } from '../feeds/venue-set/venue-set.ts'
 import type { Clock } from '../ports/clock.ts'
@@ -22,6 +23,7 @@ export type FeedSettings = Pick<
   Config,
   | 'venues'
   | 'simSeed'
+  | 'simParams'
   | 'series'
   | 'kalshiBaseUrl'
   | 'kalshiPollS'
@@ -72,8 +74,9 @@ type FeedDeps = {
 
 export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise<Feeds> {
   if (config.venues.includes('sim')) {
-    const feed = createSimPriceFeed({ seed: config.simSeed })
-    const venue = createSimVenue({ seed: config.simSeed, feed, series: config.series })
+    const world = sharedSimWorld(config.simSeed, config.simParams)
+    const feed = createSimPriceFeed({ seed: config.simSeed, world })
+    const venue = createSimVenue({ seed: config.simSeed, world, feed, series: config.series })
     return {
       venue,
       venues: [{ name: 'sim', venue, series: config.series, baseUrl: null, seriesCheck: null }],

@@ -5,8 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createEngine, type Engine, type EngineDeps } from '../../src/engine/engine.ts'
+import { withParams } from '../../src/feeds/sim/sim-params.ts'
 import { createSimPriceFeed, type SimPriceFeed } from '../../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../../src/feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../../src/feeds/sim/sim-world.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../../src/model/models.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { Store } from '../../src/ports/store.ts'
@@ -71,6 +73,13 @@ export type EngineWorld = {
   close(): Promise<void>
 }
 
+/**
+ * The sandbox these worlds run: books on both sides every minute. The tests follow the engine's flow
+ * (a signal a minute); the default crowd's one-sided books near the extremes are the reading's
+ * business, tested there. A tape compared with an engine world is written from the same params.
+ */
+export const ENGINE_WORLD_PARAMS = withParams({ crowd: { oneSidedBelow: 0 } })
+
 export async function createEngineWorld(opts: {
   seed: number
   start: number
@@ -82,8 +91,9 @@ export async function createEngineWorld(opts: {
   const time = createManualClock(opts.start)
   const store = createSqliteStore(join(dir, 'store.db'), { wallClock: time })
   await store.migrate()
-  const feed = createSimPriceFeed({ seed: opts.seed })
-  const venue = createSimVenue({ seed: opts.seed, feed, series })
+  const world = sharedSimWorld(opts.seed, ENGINE_WORLD_PARAMS)
+  const feed = createSimPriceFeed({ seed: opts.seed, world })
+  const venue = createSimVenue({ seed: opts.seed, world, feed, series })
   const notifier = createMemoryEventNotifier()
   const notified: number[] = []
   await notifier.subscribe((seq) => {

@@ -1,12 +1,16 @@
-// The venue as a crowd (decisions §3): it knows the settlement rule, the index and roughly how
-// volatile bitcoin is now, and errs in known ways — its volatility guess is off by a lognormal error
-// per contest and per minute, it ignores jumps and fat tails (a normal CDF), it overprices long shots
-// and YES (logit q = γ·logit q* + δ), its view is noisy, and now and then a minute opens with the
-// previous minute's book. Its fair value is computed here with the sandbox's own formula: nothing
-// of the model is used (a lint rule forbids it).
+// The venue as a crowd (decisions §3, issue 29): it knows the settlement rule and the index as it saw
+// it a few seconds ago, and estimates how volatile bitcoin is from the past like a person would (an
+// EWMA of the minute returns it has seen; `volEstimator: 'true'` makes it the old noisy oracle). It
+// errs in known ways — a lognormal error on its volatility guess, no jumps or fat tails (a normal
+// CDF), a bias of one of several forms (crowd-bias.ts), logit noise — and its book is sometimes the
+// previous minute's, wide, or one-sided near the extremes. Its fair value is computed here with the
+// sandbox's own formula: nothing of the model is used (a lint rule forbids it).
+import { biasedProbability } from './crowd-bias.ts'
+import { createPastVolatility } from './crowd-volatility.ts'
 import { normalCdf, normalPair } from './draws.ts'
 import type { IndexPath } from './index-path.ts'
 import type { SeededRandom } from './seeded-random.ts'
+import type { CrowdParams } from './sim-params.ts'
 import { DOLLAR, KALSHI_GRID, type TickGrid } from './tick-grid.ts'
 
 const MINUTE_MS = 60_000
@@ -60,17 +64,23 @@ export function crowdFairValue(
   return normalCdf(((seen + left * spot) / 60 - threshold) / (sdSum / 60))
 }
 
-const logit = (q: number): number => Math.log(q / (1 - q))
-
 export type Crowd = {
   /** the crowd's mid (probability of YES) at `at`, before the book is laid on the grid */
   mid(contest: CrowdContest, at: number): number
   book(contest: CrowdContest, at: number): CrowdBook
 }
 
-/** `grid`: the venue's price grid the book is laid on (Kalshi's tapered grid unless another venue's). */
-export function createCrowd(rnd: SeededRandom, index: IndexPath, grid: TickGrid = KALSHI_GRID): Crowd {
-  const c = index.params.crowd
+/**
+ * `grid`: the venue's price grid the book is laid on (Kalshi's tapered grid unless another venue's);
+ * `c`: the crowd's settings (SIM_PARAMS.crowd unless another venue's).
+ */
+export function createCrowd(
+  rnd: SeededRandom,
+  index: IndexPath,
+  grid: TickGrid = KALSHI_GRID,
+  c: CrowdParams = index.params.crowd,
+): Crowd {
+  const pastVolatility = createPastVolatility(index, c.ewmaHalfLifeMinutes)
   const { floorToGrid, stepDown, stepUp, tickAt } = grid
 
   // what the crowd draws once per contest minute: its errors, whether the minute opens stale, the
@@ -114,12 +124,18 @@ export function createCrowd(rnd: SeededRandom, index: IndexPath, grid: TickGrid 
   }
 
   const midAt = (contest: CrowdContest, at: number, minute: number): number => {
-    const second = Math.floor(at / 1000)
-    const state = index.state(index.minuteOf(at))
+    // what the crowd has seen: the index `lagSeconds` ago
+    const second = Math.floor(at / 1000) - c.lagSeconds
     const draws = drawsFor(contest, minute)
-    const volLevel = state.slow * Math.sqrt(state.garchH) * Math.exp(draws.volError)
+    let level: number
+    if (c.volEstimator === 'true') {
+      const state = index.state(index.minuteOf(at))
+      level = state.slow * Math.sqrt(state.garchH)
+    } else level = pastVolatility.levelBefore(index.minuteOf(second * 1000))
+    const volLevel = level * Math.exp(draws.volError)
     const fair = Math.min(1 - 1e-9, Math.max(1e-9, crowdFairValue(index, contest, second, volLevel)))
-    return 1 / (1 + Math.exp(-(c.gamma * logit(fair) + c.delta + draws.noise)))
+    const progress = Math.min(1, Math.max(0, (at - contest.opensAt) / (contest.expiresAt - contest.opensAt)))
+    return biasedProbability(c, fair, progress, draws.noise)
   }
 
   return {
@@ -129,7 +145,8 @@ export function createCrowd(rnd: SeededRandom, index: IndexPath, grid: TickGrid 
     },
     book(contest, at) {
       const e = effectiveInstant(contest, at)
-      const q = Math.round(midAt(contest, e.at, e.minute) * DOLLAR)
+      const mid = midAt(contest, e.at, e.minute)
+      const q = Math.round(mid * DOLLAR)
       const { ticks, sizes } = drawsFor(contest, e.minute)
       // the spread is `ticks` steps of the grid, centred on the mid as far as the grid allows
       let bid = floorToGrid(q - (ticks * tickAt(q)) / 2)
@@ -150,8 +167,14 @@ export function createCrowd(rnd: SeededRandom, index: IndexPath, grid: TickGrid 
         }
         return levels
       }
-      // a YES ask at A is a NO bid at 1 − A
-      return { yes: side(bid, 0), no: side(DOLLAR - ask, 1) }
+      // a YES ask at A is a NO bid at 1 − A; near the extremes nobody bids for the long shot, so
+      // the favourite has no ask
+      const longShotYes = mid < c.oneSidedBelow
+      const longShotNo = mid > 1 - c.oneSidedBelow
+      return {
+        yes: longShotYes ? [] : side(bid, 0),
+        no: longShotNo ? [] : side(DOLLAR - ask, 1),
+      }
     },
   }
 }

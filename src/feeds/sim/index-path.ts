@@ -53,6 +53,8 @@ export type MinuteState = {
   garchH: number
   /** log size of the minute's jump, 0 when none */
   jump: number
+  /** the second (1–59) of the minute from which the jump shows */
+  jumpSecond: number
 }
 
 export type IndexPath = {
@@ -267,6 +269,7 @@ export function createIndexPath(seed: number, params: SimParams): IndexPath {
         slow: ep.slow[i] as number,
         garchH: ep.garchH[i] as number,
         jump: ep.jumpSize[i] as number,
+        jumpSecond: ep.jumpSecond[i] as number,
       }
     },
     seasonal: (k) => seasonality.at(minuteStart(k)),

@@ -4,9 +4,10 @@
 // evaluator's reach imports it.
 import { parseTicker, QUARTER_MS } from '../../domain/ticker.ts'
 import { normalCdf } from './draws.ts'
+import { createExactOracle, type SettlementSum } from './exact-oracle.ts'
 import { simPolymarketOf } from './polymarket-world.ts'
 import { SIM_PARAMS, type SimParams } from './sim-params.ts'
-import { createSimWorld, type SimWorld, sharedSimWorld } from './sim-world.ts'
+import { type SimWorld, sharedSimWorld } from './sim-world.ts'
 
 const MINUTE_MS = 60_000
 
@@ -22,11 +23,24 @@ export type SimOracle = {
   strikeDollars(expiresAt: number): number
   settlementDollars(expiresAt: number): number
   /**
-   * P(YES) at `at` for the window closing at `expiresAt` (or named by `ticker`), from the true state:
-   * the index so far, the variance the process will have (GARCH forecast, seasonality, slow
-   * factor, jumps) and the averaging rule, Gaussian in the log price.
+   * P(YES) at `at` for the window closing at `expiresAt` (or named by `ticker`) under the sandbox's
+   * own law given the hidden state at `at` (exact-oracle.ts: Monte Carlo, its SE beside it in
+   * `probabilityYesWithError`): the referee of `evaluate --sim-seed`.
    */
   probabilityYes(contest: { expiresAt: number } | string, at: number): number
+  probabilityYesWithError(contest: { expiresAt: number } | string, at: number): { p: number; se: number }
+  /**
+   * The same from the true state but Gaussian in the log price (the GARCH forecast of the variance,
+   * seasonality, slow factor, jump variance and the averaging rule; no fat tails): understates the
+   * tails (at a stated 0.1 % the truth is about 0.4 %). Kept as a cheap approximation.
+   */
+  gaussianProbabilityYes(contest: { expiresAt: number } | string, at: number): number
+  /**
+   * P(Up) at `at` of the Polymarket window opening at `opensAt` by its own rule (the oracle's 60 s
+   * TWAP ending at the close at least the one ending at the open), under the sandbox's law; before
+   * the open the price to beat is not yet known, and the figure is the exact rule's only from it.
+   */
+  polymarketProbabilityUp(opensAt: number, at: number): number
   /**
    * Polymarket's view of the window opening at `opensAt` (decisions §14): the oracle's TWAP at the
    * open and at the close (the venue's price to beat and final price) and the side that wins by its
@@ -35,12 +49,14 @@ export type SimOracle = {
   polymarket(opensAt: number): { priceToBeat: number; finalPrice: number; side: 'up' | 'down' }
 }
 
-export function createSimOracle(opts: { seed: number; params?: SimParams; world?: SimWorld }): SimOracle {
-  const world =
-    opts.world ??
-    (opts.params && opts.params !== SIM_PARAMS
-      ? createSimWorld(opts.seed, opts.params)
-      : sharedSimWorld(opts.seed))
+export function createSimOracle(opts: {
+  seed: number
+  params?: SimParams
+  world?: SimWorld
+  /** Monte Carlo paths of the exact referee (exact-oracle.ts) */
+  paths?: number
+}): SimOracle {
+  const world = opts.world ?? sharedSimWorld(opts.seed, opts.params ?? SIM_PARAMS)
   const { index, params } = world
   const p = params.index
   const persistence = p.garchAlpha + p.garchBeta
@@ -63,8 +79,37 @@ export function createSimOracle(opts: { seed: number; params?: SimParams; world?
     return parsed.expiresAt
   }
 
+  const exact = createExactOracle(index, world.seed, opts.paths ? { paths: opts.paths } : {})
+  const kalshiRule = (expiresAt: number): SettlementSum => ({
+    lastMinute: index.minuteOf(expiresAt - MINUTE_MS),
+    firstJ: 0,
+    weightOf: () => 1,
+    printDollars: (s) => index.printCents(s) / 100,
+    // the rounded mean is at least the strike when the mean is at least half a cent below it
+    thresholdSum: (60 * world.meanBeforeCents(expiresAt - QUARTER_MS) - 30) / 100,
+  })
+  const exactYes = (contest: { expiresAt: number } | string, at: number) =>
+    exact.probabilityUp(kalshiRule(expiresOf(contest)), at)
+
   return {
     world,
+    probabilityYes: (contest, at) => exactYes(contest, at).p,
+    probabilityYesWithError: exactYes,
+    polymarketProbabilityUp(opensAt, at) {
+      const pm = simPolymarketOf(world)
+      const expiresAt = opensAt + QUARTER_MS
+      const lastStart = expiresAt - MINUTE_MS
+      return exact.probabilityUp(
+        {
+          lastMinute: index.minuteOf(lastStart),
+          firstJ: 1,
+          weightOf: (j) => pm.oracleFactor(lastStart / 1000 + j),
+          printDollars: (s) => pm.oraclePrice(s),
+          thresholdSum: 60 * pm.twap(opensAt),
+        },
+        at,
+      ).p
+    },
     indexAt: (at) => index.printCents(Math.floor(at / 1000)) / 100,
     sigmaPerMinuteAt(at) {
       const s = index.state(index.minuteOf(at))
@@ -78,7 +123,7 @@ export function createSimOracle(opts: { seed: number; params?: SimParams; world?
     },
     strikeDollars: (expiresAt) => world.meanBeforeCents(expiresAt - QUARTER_MS) / 100,
     settlementDollars: (expiresAt) => world.meanBeforeCents(expiresAt) / 100,
-    probabilityYes(contest, at) {
+    gaussianProbabilityYes(contest, at) {
       const expiresAt = expiresOf(contest)
       const strike = world.meanBeforeCents(expiresAt - QUARTER_MS)
       const threshold = (strike - 0.5) / 100

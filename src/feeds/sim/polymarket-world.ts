@@ -42,6 +42,8 @@ export type SimPolymarket = {
   readonly world: SimWorld
   /** the oracle's print (USD) at a Unix second */
   oraclePrice(second: number): number
+  /** the oracle's price over the index's at a Unix second (e^basis, one basis per UTC day) */
+  oracleFactor(second: number): number
   /** the oracle's TWAP (USD) over the lookback ending at `endMs` (seconds (end − lookback, end]) */
   twap(endMs: number): number
   /** the window opening at `opensAt` (a quarter hour) */
@@ -90,10 +92,14 @@ const titleOf = (opensAt: number): string =>
 export function createSimPolymarket(world: SimWorld): SimPolymarket {
   const p = world.params.polymarket
   const rnd = createSeededRandom(world.seed)
-  const crowd: Crowd = createCrowd(rnd, world.index, taperedGrid(p.fineTickBelow, p.fineTickFrom))
+  const crowd: Crowd = createCrowd(rnd, world.index, taperedGrid(p.fineTickBelow, p.fineTickFrom), {
+    ...world.params.crowd,
+    ...p.crowd,
+  })
   const basisOfDay = (day: number): number => p.oracleBasisDailySd * rnd.normal(S_ORACLE_BASIS, day)
+  const oracleFactor = (second: number): number => Math.exp(basisOfDay(Math.floor((second * 1000) / DAY_MS)))
   const oraclePrice = (second: number): number =>
-    (world.index.printCents(second) / 100) * Math.exp(basisOfDay(Math.floor((second * 1000) / DAY_MS)))
+    (world.index.printCents(second) / 100) * oracleFactor(second)
   const twap = (endMs: number): number => {
     const end = Math.floor(endMs / 1000)
     let sum = 0
@@ -152,6 +158,7 @@ export function createSimPolymarket(world: SimWorld): SimPolymarket {
   return {
     world,
     oraclePrice,
+    oracleFactor,
     twap,
     window,
     book,

@@ -3,6 +3,53 @@
 // "assumed" have no published estimate behind them; the rest follow published estimates of
 // bitcoin's intraday volatility and of Kalshi's pricing biases.
 
+/** The venue's crowd (crowd.ts); SIM_PARAMS.crowd. */
+const CROWD = {
+  /**
+   * How the crowd knows the volatility: `ewma` estimates it from the index's past minute returns it
+   * has seen (de-seasonalised, half-life `ewmaHalfLifeMinutes`), as a person would; `true` is the
+   * level itself (the hidden state) times the lognormal errors below — an oracle with noise.
+   */
+  volEstimator: 'ewma' as 'ewma' | 'true',
+  ewmaHalfLifeMinutes: 60,
+  /** lognormal error of the crowd's volatility guess: per contest and per minute (assumed) */
+  volErrorContestSd: 0.05,
+  volErrorMinuteSd: 0.03,
+  /** the crowd prices from the index print this many seconds old (assumed) */
+  lagSeconds: 2,
+  /**
+   * The form of its bias: `logit` (logit q = γ·logit q* + δ: long shots dear, favourites cheap,
+   * YES optimism), `shrink` (q = (1 − s)·q* + s/2: toward even odds in probability), `floor`
+   * (q* kept inside [f, 1 − f]: nothing priced under a floor) or `drift` (the logit form with γ
+   * moving from `gamma` at the open to `gammaLate` at the close: time-varying over the contest).
+   */
+  bias: 'logit' as 'logit' | 'shrink' | 'floor' | 'drift',
+  gamma: 0.92,
+  delta: 0.04,
+  shrink: 0.1,
+  floor: 0.02,
+  gammaLate: 0.8,
+  /** logit noise per contest and per minute (assumed) */
+  noiseContestSd: 0.05,
+  noiseMinuteSd: 0.05,
+  /** chance that a minute's book opens with the previous minute's book, and for how long (assumed) */
+  staleQuoteRate: 0.03,
+  staleQuoteMs: 15_000,
+  /** spread in ticks of the grid at the mid: 1–3 ¢ between 10 and 90 ¢, 0.1–0.3 ¢ outside */
+  spreadTicks: [1, 3] as readonly [number, number],
+  /**
+   * One-sided books near the extremes: with the mid under this (or over 1 − this) nobody bids for
+   * the long shot, so the favourite has no ask and the long shot's ask stays (0 turns it off)
+   */
+  oneSidedBelow: 0.005,
+  /** levels per side of the book, and the median and log-sd of the contracts at each (assumed) */
+  bookLevels: 4,
+  levelSizeMedian: 300,
+  levelSizeLogSd: 1,
+}
+
+export type CrowdParams = typeof CROWD
+
 export const SIM_PARAMS = {
   /** where the path is pinned: 2026-01-01T00:00Z at 90 000 USD */
   anchorMs: Date.UTC(2026, 0, 1),
@@ -67,26 +114,7 @@ export const SIM_PARAMS = {
     maxAgeMs: 10_000,
   },
 
-  crowd: {
-    /** lognormal error of the crowd's volatility guess: per contest and per minute */
-    volErrorContestSd: 0.1,
-    volErrorMinuteSd: 0.05,
-    /** favourite–longshot bias and YES optimism: logit q = γ·logit q* + δ */
-    gamma: 0.92,
-    delta: 0.04,
-    /** logit noise per contest and per minute (assumed) */
-    noiseContestSd: 0.05,
-    noiseMinuteSd: 0.05,
-    /** chance that a minute's book opens with the previous minute's book, and for how long (assumed) */
-    staleQuoteRate: 0.03,
-    staleQuoteMs: 15_000,
-    /** spread in ticks of the grid at the mid: 1–3 ¢ between 10 and 90 ¢, 0.1–0.3 ¢ outside */
-    spreadTicks: [1, 3] as readonly [number, number],
-    /** levels per side of the book, and the median and log-sd of the contracts at each (assumed) */
-    bookLevels: 4,
-    levelSizeMedian: 300,
-    levelSizeLogSd: 1,
-  },
+  crowd: CROWD,
 
   settlement: {
     /** the venue publishes the result this long after the close */
@@ -120,6 +148,14 @@ export const SIM_PARAMS = {
     missingFinalPriceRate: 1 / 200,
     /** the taker fee every market states: shares × rate × p × (1 − p) (venue facts §3.4.6) */
     feeSchedule: { rate: 0.07, exponent: 1, takerOnly: true, rebateRate: 0.2 },
+    /** Polymarket's crowd: the Kalshi crowd's settings with these replaced (its own, fitted apart) */
+    crowd: {
+      lagSeconds: 4,
+      ewmaHalfLifeMinutes: 30,
+      gamma: 0.95,
+      delta: 0.02,
+      staleQuoteRate: 0.05,
+    } as Partial<CrowdParams>,
   },
 }
 

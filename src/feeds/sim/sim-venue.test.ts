@@ -117,6 +117,7 @@ describe('createSimVenue', () => {
     const venue = createSimVenue({ seed: 4, series: [SERIES] })
     const spreads = new Set<number>()
     let subCent = 0
+    let oneSided = 0
     for (let q = 0; q < 150; q++) {
       const c = w.contest(SERIES, START + (q + 1) * QUARTER_MS)
       if (!w.tradingActive(c.opensAt)) continue
@@ -124,6 +125,14 @@ describe('createSimVenue', () => {
       assert.equal(await venue.quote(c.ticker, c.expiresAt), null)
       for (let t = c.opensAt; t < c.expiresAt; t += 37_000) {
         const { orderbook_fp: ob } = w.orderbookBody(c, t)
+        if (ob.yes_dollars.length === 0 || ob.no_dollars.length === 0) {
+          // one-sided only near the extremes: the long shot's bids are gone, its ask at the bottom
+          const present = ob.yes_dollars.length > 0 ? ob.yes_dollars : ob.no_dollars
+          assert.ok(present.length > 0, 'never both sides empty while trading')
+          assert.ok(Number(present.at(-1)?.[0]) >= 0.99, `one-sided at ${present.at(-1)?.[0]}`)
+          oneSided++
+          continue
+        }
         for (const side of [ob.yes_dollars, ob.no_dollars]) {
           assert.ok(side.length > 0)
           const prices = side.map(([p]) => Math.round(Number(p) * 1_000_000))
@@ -153,6 +162,7 @@ describe('createSimVenue', () => {
       }
     }
     assert.deepEqual([...spreads].sort(), [1, 2, 3])
+    assert.ok(oneSided > 0, 'some books near the extremes are one-sided')
     assert.ok(subCent > 20, `${subCent} quotes with a sub-cent ask`)
   })
 

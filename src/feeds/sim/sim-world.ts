@@ -184,15 +184,16 @@ export function createSimWorld(seed: number, params: SimParams = SIM_PARAMS): Si
   }
 }
 
-// Worlds with the default parameters, shared by the feed and the venue of one seed (and by every
+// Worlds by seed and parameters, shared by the feed and the venue of one seed (and by every
 // process-local user of that seed), so the index is generated once.
-const shared = new Map<number, SimWorld>()
-export function sharedSimWorld(seed: number): SimWorld {
-  let world = shared.get(seed)
+const shared = new Map<string, SimWorld>()
+export function sharedSimWorld(seed: number, params: SimParams = SIM_PARAMS): SimWorld {
+  const key = params === SIM_PARAMS ? String(seed) : `${seed}:${JSON.stringify(params)}`
+  let world = shared.get(key)
   if (!world) {
-    world = createSimWorld(seed)
-    if (shared.size >= 8) shared.delete(shared.keys().next().value as number)
-    shared.set(seed, world)
+    world = createSimWorld(seed, params)
+    if (shared.size >= 8) shared.delete(shared.keys().next().value as string)
+    shared.set(key, world)
   }
   return world
 }
