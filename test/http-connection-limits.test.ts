@@ -10,7 +10,7 @@ import { openStream, type SseClient } from './support/sse-client.ts'
 import { createTestWorld, useTestWorld } from './support/test-world.ts'
 import { waitFor, within } from './support/wait.ts'
 
-/** The documented defaults (README, "Connection limits"). */
+/** The documented defaults (docs/scaling.md, "Connection limits"). */
 const IDLE_TIMEOUT_S = 15
 const HEADERS_TIMEOUT_S = 10
 const REQUEST_TIMEOUT_S = 10

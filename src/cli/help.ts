@@ -1,5 +1,5 @@
 // The words of `contest-signals --help` and `contest-signals COMMAND --help`: one place, so the
-// usage lines, the README and the parser's options cannot drift far apart.
+// usage lines, the docs and the parser's options cannot drift far apart.
 import { SETTINGS } from '../config/settings.ts'
 
 const REPLAY_MODELS_TEXT = 'the v2 version or gbm-ewma-1; default: the one MODEL names'
@@ -26,12 +26,12 @@ options:
   -h, --help                 this text; \`contest-signals COMMAND --help\` for one command
   -v, --version              print the version
 
-Settings come from environment variables (PORT, HOST, DATABASE_URL, ...): see the README.
+Settings come from environment variables (PORT, HOST, DATABASE_URL, ...): see docs/configuration.md and .env.example.
 Short commands say on stderr which store they opened.`
 
 const SERVER_SETTINGS = `Settings are environment variables: PORT (${SETTINGS.PORT.default}), HOST (${SETTINGS.HOST.default}), DATABASE_URL
 (${SETTINGS.DATABASE_URL.default}, resolved against the current directory), SERIES, VENUE,
-SIM_SPEED, SIM_SEED, LOG_LEVEL, METRICS_PORT, TLS_CERT_FILE/TLS_KEY_FILE and more: see the README
+SIM_SPEED, SIM_SEED, LOG_LEVEL, METRICS_PORT, TLS_CERT_FILE/TLS_KEY_FILE and more: see docs/configuration.md
 and .env.example. Stops cleanly on SIGTERM or SIGINT.`
 
 export const COMMAND_HELP: Readonly<Record<string, string>> = {

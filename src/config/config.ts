@@ -73,7 +73,7 @@ export type Config = Readonly<{
   /** PostgreSQL: server-side bound on any statement, and the pool's bound on opening a connection */
   pgStatementTimeoutMs: number
   pgConnectTimeoutMs: number
-  /** connection limits of the HTTP server (README, "Connection limits") */
+  /** connection limits of the HTTP server (docs/scaling.md, "Connection limits") */
   httpHeadersTimeoutS: number
   httpRequestTimeoutS: number
   httpIdleTimeoutS: number

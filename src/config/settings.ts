@@ -92,7 +92,7 @@ const SERVICE = {
   VENUE: {
     default: 'sim',
     parser: venueList,
-    doc: '`sim` (the built-in simulator, alone), or one or more real venues: `kalshi` (see [Publishing on real markets](#publishing-on-real-markets-kalshi)), `polymarket` (with `SERIES=btc-updown-15m`: see [Running on Polymarket](#running-on-polymarket)), `kalshi,polymarket` (see [Several venues at once](#several-venues-at-once))',
+    doc: '`sim` (the built-in simulator, alone), or one or more real venues: `kalshi` (see [Publishing on real markets](venues.md#publishing-on-real-markets-kalshi)), `polymarket` (with `SERIES=btc-updown-15m`: see [Running on Polymarket](venues.md#running-on-polymarket)), `kalshi,polymarket` (see [Several venues at once](venues.md#several-venues-at-once))',
   },
   SIM_SPEED: {
     default: '1',
@@ -129,7 +129,7 @@ const SERVICE = {
   MODEL: {
     default: 'settle-mean-t-2',
     parser: oneOf(MODEL_NAMES, 'model'),
-    doc: 'the pricing model: v2 prices the settlement mean the venue pays on ([`docs/model.md`](docs/model.md)); `gbm-ewma-1` is the first model, kept for comparison',
+    doc: 'the pricing model: v2 prices the settlement mean the venue pays on ([`docs/model.md`](model.md)); `gbm-ewma-1` is the first model, kept for comparison',
   },
   READING_MAX_LATE_S: {
     default: '10',
@@ -204,7 +204,7 @@ const SERVICE = {
   REDIS_COMMAND_TIMEOUT_MS: {
     default: '50',
     parser: wholeNumber(5, 5000),
-    doc: 'bound on each rate-limit step in Redis; a timeout or error opens the circuit (see [Running at scale](#running-at-scale))',
+    doc: 'bound on each rate-limit step in Redis; a timeout or error opens the circuit (see [Running at scale](scaling.md#running-at-scale))',
   },
   PG_STATEMENT_TIMEOUT_MS: {
     default: '5000',
@@ -300,7 +300,7 @@ const KALSHI = {
   RECORD_DIR: {
     ...unset,
     parser: text('directory'),
-    doc: 'record what the engine sees as one tape per UTC day in this directory (made if missing): see [Tapes](#tapes-record-the-venue-replay-anything)',
+    doc: 'record what the engine sees as one tape per UTC day in this directory (made if missing): see [Tapes](tapes.md#tapes-record-the-venue-replay-anything)',
   },
   // a quarter: enough recorded contests to fit the model on one period and judge it on a later one
   RECORD_KEEP_DAYS: {

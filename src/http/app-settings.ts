@@ -17,7 +17,7 @@ export type AppSettings = Readonly<{
    * every request through the framework: for debugging, and the other half of the differential tests.
    */
   fastPath?: boolean
-  /** the HTTP server's connection limits (README, "Connection limits") */
+  /** the HTTP server's connection limits (docs/scaling.md, "Connection limits") */
   connectionLimits: ConnectionLimits
   /** open streams allowed per client address on this replica */
   streamMaxPerAddress: number

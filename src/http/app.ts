@@ -276,7 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerWebPages(app, deps.webAssets ?? new Map(), settings.publicBaseUrl)
   registerMethodNotAllowed(app, baseUrl, KNOWN_PATHS)
 
-  // Connection limits for a public API (README, "Connection limits"): a connection quiet for this long
+  // Connection limits for a public API (docs/scaling.md, "Connection limits"): a connection quiet for this long
   // with a request open, or before its first byte, is closed; streams exempt themselves.
   const idle = watchIdleConnections(app.server, {
     idleMs: limits.idleTimeoutMs,

@@ -1,4 +1,4 @@
-// The idle timeout (HTTP_IDLE_TIMEOUT_S, README "Connection limits"): a connection that has sent
+// The idle timeout (HTTP_IDLE_TIMEOUT_S, docs/scaling.md "Connection limits"): a connection that has sent
 // nothing yet, or has a request open, and on which no byte has moved either way for that long is
 // closed, with nothing said. Between requests a keep-alive connection is Node's keepAliveTimeout's,
 // and a stream exempts itself (it has its own keep-alives and cut-off). These are the sockets Node's

@@ -1,6 +1,6 @@
 // Polymarket's two public read hosts (venue facts §3.2.1, §3.4.1) as two paced JSON clients: Gamma for
 // discovery and results, the CLOB for books. Each host has its own documented limits, so each has its
-// own pacer; both are ceilings far below those limits (README, "Running on Polymarket").
+// own pacer; both are ceilings far below those limits (docs/venues.md, "Running on Polymarket").
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueTelemetry } from '../../ports/venue.ts'
