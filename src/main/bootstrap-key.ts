@@ -122,5 +122,7 @@ function removeQuietly(file: string): void {
 
 const reasonOf = (err: unknown): string => {
   const e = err as NodeJS.ErrnoException
-  return e.code ? `${e.code}: ${e.message.split('\n')[0]}` : String(e?.message ?? err).split('\n')[0]!
+  const line = String(e?.message ?? err).split('\n')[0]!
+  // Node's file errors begin with their code already; others get it in front
+  return e.code && !line.startsWith(e.code) ? `${e.code}: ${line}` : line
 }
