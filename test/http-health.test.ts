@@ -159,6 +159,27 @@ describe('GET /v1/health', () => {
     })
   })
 
+  test('says whether the settlement index flows, and never degrades for it: the exchange median carries on', () => {
+    const clock = createManualClock(Date.now())
+    return withWorld({ wallClock: clock }, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now())
+      const withIndex = (index: 'ok' | 'stale' | 'refused') => [
+        { name: 'kraken', state: 'ok' as const },
+        { name: 'brti', state: index === 'ok' ? ('ok' as const) : ('down' as const), index },
+      ]
+      for (const index of ['ok', 'refused', 'stale'] as const) {
+        clock.advance(1100) // the store probe caches its reading for a second
+        await w.store.putSetting(
+          FEED_STATUS_SETTING,
+          encodeFeedStatus({ name: 'kalshi', state: 'ok' }, withIndex(index)),
+        )
+        const res = await createApiClient(w).get('/v1/health')
+        assert.equal(res.json.status, 'ok', index)
+        assert.deepEqual(res.json.checks, { store: 'ok', engine: 'ok', index })
+      }
+    })
+  })
+
   test('reports the engine stale, and the service degraded, after 2 minutes without a heartbeat', () =>
     withWorld({}, async (w) => {
       await w.store.recordEngineHeartbeat(Date.now() - 121_000)

@@ -89,6 +89,7 @@ describe('Kalshi › BRTI entitlement', () => {
         (s) => s,
       )
       assert.equal(w.brti()?.state, 'ok')
+      assert.equal(w.brti()?.index, 'ok', 'health says BRTI flows')
       assert.equal(w.kalshi.requests.filter((r) => r.path.endsWith('/cfbenchmarks/values')).length, 1)
     } finally {
       await w.close()
@@ -103,6 +104,7 @@ describe('Kalshi › BRTI entitlement', () => {
         (s) => s,
       )
       assert.equal(w.brti()?.state, 'down', 'down at once, not after a minute of silence')
+      assert.equal(w.brti()?.index, 'refused', 'health says why BRTI does not flow')
       assert.equal(w.said('BRTI flows'), false)
     } finally {
       await w.close()

@@ -8,7 +8,13 @@ const down = (name: string) => ({ name, state: 'down' as const })
 describe('feedChecks', () => {
   it('is ok while the venue answers and at least one spot source does', () => {
     const raw = encodeFeedStatus(up('kalshi'), [down('coinbase'), down('kraken'), up('bitstamp')])
-    assert.deepEqual(feedChecks(raw), { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false })
+    assert.deepEqual(feedChecks(raw), {
+      venue: 'ok',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: false,
+      index: null,
+    })
   })
 
   it('reports the venue unreachable when its adapter says so', () => {
@@ -17,6 +23,7 @@ describe('feedChecks', () => {
       venues: null,
       spot: 'ok',
       venueDegraded: true,
+      index: null,
     })
   })
 
@@ -26,14 +33,27 @@ describe('feedChecks', () => {
       venues: null,
       spot: 'unreachable',
       venueDegraded: false,
+      index: null,
     })
   })
 
   it('reads a scheduled pause as paused without degrading, and an unscheduled one as degrading', () => {
     const paused = (scheduledPause: boolean) =>
       feedChecks(encodeFeedStatus({ ...up('kalshi'), check: 'paused', scheduledPause }, [up('coinbase')]))
-    assert.deepEqual(paused(true), { venue: 'paused', venues: null, spot: 'ok', venueDegraded: false })
-    assert.deepEqual(paused(false), { venue: 'paused', venues: null, spot: 'ok', venueDegraded: true })
+    assert.deepEqual(paused(true), {
+      venue: 'paused',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: false,
+      index: null,
+    })
+    assert.deepEqual(paused(false), {
+      venue: 'paused',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: true,
+      index: null,
+    })
   })
 
   it('degrades on malformed quotes and on an outage outside the schedule', () => {
@@ -44,23 +64,38 @@ describe('feedChecks', () => {
       venues: null,
       spot: 'ok',
       venueDegraded: true,
+      index: null,
     })
     assert.deepEqual(check('unreachable'), {
       venue: 'unreachable',
       venues: null,
       spot: 'ok',
       venueDegraded: true,
+      index: null,
     })
   })
 
   it('checks a missing or unreadable report as ok (the engine check covers a silent engine)', () => {
-    assert.deepEqual(feedChecks(null), { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false })
-    assert.deepEqual(feedChecks('{not json'), { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false })
+    assert.deepEqual(feedChecks(null), {
+      venue: 'ok',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: false,
+      index: null,
+    })
+    assert.deepEqual(feedChecks('{not json'), {
+      venue: 'ok',
+      venues: null,
+      spot: 'ok',
+      venueDegraded: false,
+      index: null,
+    })
     assert.deepEqual(feedChecks('{"venue":{}}'), {
       venue: 'ok',
       venues: null,
       spot: 'ok',
       venueDegraded: false,
+      index: null,
     })
   })
 
@@ -82,6 +117,7 @@ describe('feedChecks', () => {
         venues: { kalshi: 'ok', polymarket: 'ok' },
         spot: 'ok',
         venueDegraded: false,
+        index: null,
       })
     })
 
@@ -91,6 +127,7 @@ describe('feedChecks', () => {
         venues: { kalshi: 'paused', polymarket: 'ok' },
         spot: 'ok',
         venueDegraded: false,
+        index: null,
       })
     })
 
@@ -100,12 +137,14 @@ describe('feedChecks', () => {
         venues: { kalshi: 'paused', polymarket: 'unreachable' },
         spot: 'ok',
         venueDegraded: true,
+        index: null,
       })
       assert.deepEqual(two({ check: 'malformed' }, {}), {
         venue: 'malformed',
         venues: { kalshi: 'malformed', polymarket: 'ok' },
         spot: 'ok',
         venueDegraded: true,
+        index: null,
       })
       // an unscheduled pause degrades, and so outranks a scheduled one
       assert.equal(two({ check: 'paused', scheduledPause: true }, { check: 'paused' }).venueDegraded, true)
@@ -116,6 +155,31 @@ describe('feedChecks', () => {
       assert.deepEqual(JSON.parse(raw).venue, { name: 'polymarket', state: 'ok', check: 'malformed' })
       const venueOnly = JSON.stringify({ venue: JSON.parse(raw).venue, spot: [] })
       assert.equal(feedChecks(venueOnly).venue, 'malformed')
+    })
+  })
+
+  describe('the settlement index', () => {
+    it('is absent when the engine follows none, and reports its verdict when it does', () => {
+      const kraken = { name: 'kraken', state: 'ok' as const }
+      assert.equal(feedChecks(encodeFeedStatus(up('kalshi'), [kraken])).index, null)
+      for (const index of ['ok', 'stale', 'refused'] as const) {
+        const raw = encodeFeedStatus(up('kalshi'), [kraken, { name: 'brti', state: 'down', index }])
+        assert.equal(feedChecks(raw).index, index)
+      }
+    })
+
+    it('keeps the spot reachable on the index alone, and reads an unknown verdict as stale', () => {
+      const raw = JSON.stringify({
+        venue: up('kalshi'),
+        spot: [
+          { name: 'kraken', state: 'down' },
+          { name: 'brti', state: 'ok', index: 'flowing?' },
+        ],
+      })
+      assert.deepEqual(
+        { spot: feedChecks(raw).spot, index: feedChecks(raw).index },
+        { spot: 'ok', index: 'stale' },
+      )
     })
   })
 

@@ -7,6 +7,13 @@ export const FEED_STATUS_SETTING = 'feed-status'
 /** What health says of the venue (the ports' VenueCheck, repeated here: the domain imports no port). */
 export type VenueCheck = 'ok' | 'paused' | 'unreachable' | 'malformed'
 
+/**
+ * The settlement index's own verdict: `ok` while its prints are fresh (the model's spot), `refused`
+ * when the venue said the account lacks the entitlement, `stale` otherwise (the exchange median is
+ * the spot meanwhile).
+ */
+export type IndexCheck = 'ok' | 'stale' | 'refused'
+
 /** One source as the adapters report it (the ports' SourceStatus, of which only these fields travel). */
 export type SourceState = {
   name: string
@@ -15,6 +22,8 @@ export type SourceState = {
   check?: VenueCheck
   /** inside a pause the venue scheduled */
   scheduledPause?: boolean
+  /** only on the settlement index's own source (BRTI with a Kalshi key) */
+  index?: IndexCheck
 }
 
 /** `venues` only when the engine follows several (decisions §14); `venue` is then the worst of them. */
@@ -28,9 +37,21 @@ export type FeedChecks = {
   spot: 'ok' | 'unreachable'
   /** whether a venue's check turns health `degraded`: not for a pause the venue scheduled */
   venueDegraded: boolean
+  /** whether the settlement index flows, when the engine follows it; null when it does not */
+  index: IndexCheck | null
+}
+
+/** What health reads when the engine has said nothing (yet): every check ok, no index followed. */
+export const FEEDS_OK: FeedChecks = {
+  venue: 'ok',
+  venues: null,
+  spot: 'ok',
+  venueDegraded: false,
+  index: null,
 }
 
 const VENUE_CHECKS: readonly string[] = ['ok', 'paused', 'unreachable', 'malformed']
+const INDEX_CHECKS: readonly string[] = ['ok', 'stale', 'refused']
 
 export function encodeFeedStatus(
   venues: SourceState | readonly SourceState[],
@@ -49,7 +70,7 @@ export function encodeFeedStatus(
   const status: FeedStatus = {
     venue: slim(worst.v),
     ...(all.length > 1 ? { venues: all.map(slim) } : {}),
-    spot: spot.map((s) => ({ name: s.name, state: s.state })),
+    spot: spot.map((s) => ({ name: s.name, state: s.state, ...(s.index ? { index: s.index } : {}) })),
   }
   return JSON.stringify(status)
 }
@@ -88,8 +109,7 @@ export function feedChecks(raw: string | null): FeedChecks {
   } catch {
     status = null
   }
-  if (!status || !Array.isArray(status.spot))
-    return { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false }
+  if (!status || !Array.isArray(status.spot)) return FEEDS_OK
   const several = Array.isArray(status.venues) && status.venues.length > 1 ? status.venues : null
   const judged = (several ?? [status.venue]).map((v) => ({ name: String(v?.name ?? ''), ...judgeVenue(v) }))
   const worst = judged.reduce((w, j) => (rank(j) > rank(w) ? j : w))
@@ -98,5 +118,13 @@ export function feedChecks(raw: string | null): FeedChecks {
     venues: several ? Object.fromEntries(judged.map((j) => [j.name, j.check])) : null,
     spot: status.spot.length > 0 && status.spot.every((s) => s.state === 'down') ? 'unreachable' : 'ok',
     venueDegraded: judged.some((j) => j.degraded),
+    index: indexCheck(status.spot),
   }
+}
+
+/** The index's verdict; an unknown word reads `stale`, since only fresh prints make it the spot. */
+function indexCheck(spot: readonly Partial<SourceState>[]): IndexCheck | null {
+  const source = spot.find((s) => s?.index !== undefined)
+  if (!source) return null
+  return INDEX_CHECKS.includes(String(source.index)) ? (source.index as IndexCheck) : 'stale'
 }

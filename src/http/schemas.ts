@@ -142,6 +142,12 @@ export const HealthSchema = Type.Object(
           'Present when no spot price source has answered for over a minute.',
         ),
       ),
+      index: Type.Optional(
+        stringEnum(
+          ['ok', 'stale', 'refused'] as const,
+          'Present when the engine follows the settlement index itself (BRTI, with a Kalshi key): ok while its prints are fresh and are the model’s spot; refused when the venue said at start that the account lacks the CF Benchmarks entitlement (a subscribe ack does not prove it); stale when no fresh print has come. Without the index the exchange median is the spot, so this never changes the status.',
+        ),
+      ),
     }),
   },
   { $id: 'Health' },

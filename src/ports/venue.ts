@@ -2,6 +2,7 @@
 // translated to these domain shapes inside each adapter; adapters that talk to the network poll and
 // cache in the background, so every call here is cheap enough to make on each engine tick.
 import type { Settlement } from '../domain/contest.ts'
+import type { IndexCheck } from '../domain/feed-status.ts'
 import type { MinuteClose } from '../domain/price-history.ts'
 import type { ContestVenue } from '../domain/venue-refs.ts'
 
@@ -90,6 +91,8 @@ export type SpotSourceStatus = SourceStatus & {
   lagMs?: number | null
   /** true while the exchange reports maintenance (Kraken's status channel): its quotes are left out */
   maintenance?: boolean
+  /** only the settlement index itself (BRTI): whether it is the model's spot (domain/feed-status.ts) */
+  index?: IndexCheck
 }
 
 export interface Venue {

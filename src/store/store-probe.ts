@@ -1,6 +1,6 @@
 // Whether the store answers, and when an engine last wrote, asked at most about once a second however
 // many health checks and error paths want to know.
-import { FEED_STATUS_SETTING, type FeedChecks, feedChecks } from '../domain/feed-status.ts'
+import { FEED_STATUS_SETTING, FEEDS_OK, type FeedChecks, feedChecks } from '../domain/feed-status.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 import type { StoreCondition, StoreFaults } from './store-faults.ts'
@@ -13,8 +13,6 @@ export type StoreStatus = {
   /** the engine's last report on the venue and the spot sources (see domain/feed-status.ts) */
   feeds: FeedChecks
 }
-
-const FEEDS_OK: FeedChecks = { venue: 'ok', venues: null, spot: 'ok', venueDegraded: false }
 
 export type StoreProbe = { read(): Promise<StoreStatus> }
 

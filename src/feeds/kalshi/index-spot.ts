@@ -55,6 +55,7 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
       fresh: fresh(now),
       lagMs: last === null ? null : Math.round(last.receivedAt - last.at),
       maintenance: false,
+      index: fresh(now) ? 'ok' : refused && last === null ? 'refused' : 'stale',
     }
   }
 
