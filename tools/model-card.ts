@@ -87,6 +87,8 @@ type ModelFigures = {
   midDifference: Estimate | null
   oracle: { logLoss: number; brier: number } | null
   gapClosed: number | null
+  /** claimed and realised long-shot wins by bucket of claimed P(up) (src/domain/tail-table.ts) */
+  tails: { label: string; claimed: number; realised: number }[]
 }
 type SeedFigures = {
   seed: number
@@ -292,6 +294,11 @@ async function seedRun(seed: number): Promise<void> {
         ? { logLoss: report.overall.oracle.logLoss.value, brier: report.overall.oracle.brier.value }
         : null,
       gapClosed: report.gapClosed,
+      tails: report.tails.model.map((row) => ({
+        label: `${row.label} ${row.longShot}`,
+        claimed: row.claimed,
+        realised: row.realised,
+      })),
     }
   }
 
@@ -351,19 +358,23 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
   }
   lines.push(
     '',
-    "| seed | v2 − v1 log loss (paired) | in SEs | v2 − mid log loss (paired) | share of the mid's gap to the oracle v2 closes | latest reading after its boundary (v1 / v2) | readings in a pause | skipped minutes (v2) | evaluate wall time (v1 / v2) |",
-    '|---|---|---|---|---|---|---|---|---|',
+    "| seed | v2 − v1 log loss (paired) | in SEs | v2 − mid log loss (paired) | share of the mid's gap to the oracle v2 closes | share of v1's gap to the oracle v2 closes | latest reading after its boundary (v1 / v2) | readings in a pause | skipped minutes (v2) | evaluate wall time (v1 / v2) |",
+    '|---|---|---|---|---|---|---|---|---|---|',
   )
   for (const s of figures) {
     const d = s.v2MinusV1
+    // issue 29's measure: how much of v1's excess log loss over the referee (on v1's readings) v2 removes
+    const v1Gap = s.v1.oracle ? s.v1.logLoss.value - s.v1.oracle.logLoss : null
+    const v1GapClosed = v1Gap !== null && v1Gap > 0 ? -d.value / v1Gap : null
     lines.push(
-      `| ${s.seed} | ${pm(d, 5)} | ${d.se ? f(d.value / d.se, 1) : '–'} | ${pm(s.v2.midDifference, 5)} | ${s.v2.gapClosed === null ? '–' : `${f(100 * s.v2.gapClosed, 1)} %`} | ${f(s.v1.latestMs / 1000, 1)} / ${f(s.v2.latestMs / 1000, 1)} s (limit ${MAX_LATE_MS / 1000} s) | ${s.v1.duringPause + s.v2.duringPause} | ${
+      `| ${s.seed} | ${pm(d, 5)} | ${d.se ? f(d.value / d.se, 1) : '–'} | ${pm(s.v2.midDifference, 5)} | ${s.v2.gapClosed === null ? '–' : `${f(100 * s.v2.gapClosed, 1)} %`} | ${v1GapClosed === null ? '–' : `${f(100 * v1GapClosed, 1)} %`} | ${f(s.v1.latestMs / 1000, 1)} / ${f(s.v2.latestMs / 1000, 1)} s (limit ${MAX_LATE_MS / 1000} s) | ${s.v1.duringPause + s.v2.duringPause} | ${
         Object.entries(s.v2.skipped)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ') || 'none'
       } | ${f(s.v1.evaluateWallMs / 1000, 1)} / ${f(s.v2.evaluateWallMs / 1000, 1)} s |`,
     )
   }
+  lines.push('', ...tailLines(figures))
   const table = lines.join('\n')
 
   writeFileSync(
@@ -375,4 +386,29 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
   card = replaceBlock(card, 'model:params', paramsTable(), values.card)
   writeFileSync(values.card, card)
   log(`wrote ${values.card} and ${values.json}`)
+}
+
+/** The tail table (issue 29's gate: realised/claimed in [0.8, 1.25] where ≥ 20 wins are claimed), seeds summed. */
+function tailLines(figures: SeedFigures[]): string[] {
+  const out = [
+    'Tails, seeds summed: claimed → realised long-shot wins (realised / claimed) by bucket of claimed P(up).',
+    '',
+    '| model | ' + (figures[0]?.v2.tails ?? []).map((t) => t.label).join(' | ') + ' |',
+    '|---|' + (figures[0]?.v2.tails ?? []).map(() => '---|').join(''),
+  ]
+  for (const key of ['v1', 'v2'] as const) {
+    const cells = (figures[0]?.[key].tails ?? []).map(({ label }) => {
+      const claimed = figures.reduce(
+        (a, s) => a + (s[key].tails.find((t) => t.label === label)?.claimed ?? 0),
+        0,
+      )
+      const realised = figures.reduce(
+        (a, s) => a + (s[key].tails.find((t) => t.label === label)?.realised ?? 0),
+        0,
+      )
+      return `${claimed.toFixed(1)} → ${realised}${claimed > 0 ? ` (${(realised / claimed).toFixed(2)})` : ''}`
+    })
+    out.push(`| ${key} | ${cells.join(' | ')} |`)
+  }
+  return out
 }
