@@ -393,8 +393,8 @@ function tailLines(figures: SeedFigures[]): string[] {
   const out = [
     'Tails, seeds summed: claimed → realised long-shot wins (realised / claimed) by bucket of claimed P(up).',
     '',
-    '| model | ' + (figures[0]?.v2.tails ?? []).map((t) => t.label).join(' | ') + ' |',
-    '|---|' + (figures[0]?.v2.tails ?? []).map(() => '---|').join(''),
+    `| model | ${(figures[0]?.v2.tails ?? []).map((t) => t.label).join(' | ')} |`,
+    `|---|${(figures[0]?.v2.tails ?? []).map(() => '---|').join('')}`,
   ]
   for (const key of ['v1', 'v2'] as const) {
     const cells = (figures[0]?.[key].tails ?? []).map(({ label }) => {
