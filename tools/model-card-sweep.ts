@@ -66,6 +66,8 @@ type JobFigures = {
   /** log loss on the judged readings of each model, and the oracle's on them */
   logLoss: { v2: number; v1: number; oracleV2: number | null; oracleV1: number | null; recal: number | null }
   slopes: Record<string, number | null>
+  /** the exact referee's own slopes on the same readings: what sampling alone gives on these days */
+  oracleSlopes?: Record<string, number | null>
   /** the v2 tail table: claimed and realised long-shot wins by bucket */
   tails: { label: string; claimed: number; realised: number }[]
   wallMs: number
@@ -216,6 +218,9 @@ async function job(spec: string): Promise<void> {
       recal: v2.overall.recalibratedMid?.logLoss.value ?? null,
     },
     slopes: Object.fromEntries(v2.byBucket.map((b) => [b.label, b.model.calibration?.slope.value ?? null])),
+    oracleSlopes: Object.fromEntries(
+      v2.byBucket.map((b) => [b.label, b.oracle?.calibration?.slope.value ?? null]),
+    ),
     tails: v2.tails.model.map((row) => ({
       label: `${row.label} ${row.longShot}`,
       claimed: row.claimed,
@@ -286,16 +291,20 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
   lines.push('')
   const buckets = Object.keys(figures[0]?.slopes ?? {})
   lines.push(
-    'v2 calibration slope by minutes left (seeds averaged) and tail table (claimed → realised long-shot wins, seeds summed, buckets with ≥ 5 claimed):',
+    'v2 calibration slope by minutes left (seeds averaged; in brackets the exact referee’s own slope on the same readings, which is 1 but for sampling: the days are the same for every crowd) and tail table (claimed → realised long-shot wins, seeds summed, buckets with ≥ 5 claimed):',
   )
   lines.push('')
   lines.push(`| crowd | ${buckets.map((b) => `slope ${b}`).join(' | ')} | tails |`)
   lines.push(`|---|${buckets.map(() => '---').join('|')}|---|`)
   for (const p of presets) {
     const f = figures.filter((x) => x.preset === p)
+    const mean = (pick: (x: JobFigures) => number | null | undefined): string | null => {
+      const xs = f.map(pick).filter((v): v is number => v !== null && v !== undefined)
+      return xs.length ? (xs.reduce((s, v) => s + v, 0) / xs.length).toFixed(2) : null
+    }
     const slopes = buckets.map((b) => {
-      const xs = f.map((x) => x.slopes[b]).filter((v): v is number => v !== null && v !== undefined)
-      return xs.length ? (xs.reduce((s, v) => s + v, 0) / xs.length).toFixed(2) : '–'
+      const referee = mean((x) => x.oracleSlopes?.[b])
+      return `${mean((x) => x.slopes[b]) ?? '–'}${referee ? ` (${referee})` : ''}`
     })
     const labels = (f[0]?.tails ?? []).map((t) => t.label)
     const tails = labels
