@@ -82,6 +82,8 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
     backfillDays: BACKFILL_DAYS,
     memoryProbe: true,
     fileLimit: FILE_LIMIT,
+    // e.g. `--cpu-prof --cpu-prof-dir=…`: the service writes it when stopped at the end of the rounds
+    ...(process.env.BENCH_STREAM_NODE_OPTIONS ? { nodeOptions: process.env.BENCH_STREAM_NODE_OPTIONS } : {}),
     // every stream comes from loopback: the per-address cap (STREAM_MAX_PER_ADDRESS) must not refuse
     env: { STREAM_MAX_PER_ADDRESS: '1000000' },
   })
