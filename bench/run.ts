@@ -4,6 +4,7 @@
 // Knobs: BENCH_RUN_S (seconds of each side of an HTTP pair, default 3), BENCH_SLICE_MS (the sides
 // take turns in slices this long, default 250), BENCH_ROUNDS (interleaved pairs per request kind,
 // default 7), BENCH_STREAMS (default 8000,19000), BENCH_ONLY (http or stream),
+// BENCH_STREAM_NODE_OPTIONS (Node options of the stream rounds' service, e.g. --cpu-prof),
 // BENCH_BARE_OPTIMIZE_EMPTY=1 (the bare server with Node's optimizeEmptyRequests, as the service).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
@@ -82,6 +83,8 @@ async function benchStreams(counts: number[]): Promise<BenchReport['stream']> {
     backfillDays: BACKFILL_DAYS,
     memoryProbe: true,
     fileLimit: FILE_LIMIT,
+    // e.g. `--cpu-prof --cpu-prof-dir=…`: the service writes it when stopped at the end of the rounds
+    ...(process.env.BENCH_STREAM_NODE_OPTIONS ? { nodeOptions: process.env.BENCH_STREAM_NODE_OPTIONS } : {}),
     // every stream comes from loopback: the per-address cap (STREAM_MAX_PER_ADDRESS) must not refuse
     env: { STREAM_MAX_PER_ADDRESS: '1000000' },
   })

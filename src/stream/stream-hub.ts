@@ -7,6 +7,7 @@ import { formatEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
+import { createFanOut } from './fan-out.ts'
 import type { LogFollower } from './log-follower.ts'
 import {
   chunkOf,
@@ -72,40 +73,45 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   let closed = false
 
   /**
-   * Writes one frame; a client that has stopped reading is cut off (see checkQueue). The fan-out and
-   * the keep-alives pass `chunk`, the frame already in HTTP/1.1 chunk framing (made once per event):
-   * it goes straight to the socket, where `res.write` would frame it again, cork the socket and queue
-   * an uncork for the next tick, per subscriber and per event. The opening (retry, snapshot, replay)
-   * goes through `res`, whose 'drain' a replay waits for.
+   * Writes one frame; a client that has stopped reading is cut off (see checkQueue). The keep-alives
+   * pass `chunk`, the frame already in HTTP/1.1 chunk framing: it goes straight to the socket, where
+   * `res.write` would frame it again, cork the socket and queue an uncork for the next tick, per
+   * subscriber. The opening (retry, snapshot, replay) goes through `res`, whose 'drain' a replay
+   * waits for. Live events go out through fan-out.ts.
    */
   function write(sub: Subscriber, frame: Buffer, chunk: Buffer | null = null): boolean {
     const { res, socket } = sub
     if (sub.done || res.destroyed || res.writableEnded) return false
     let flowing: boolean
-    let queued: number
     try {
-      if (chunk === null || socket === null) {
-        flowing = res.write(frame)
-        queued = res.writableLength
-      } else {
+      if (chunk === null || socket === null) flowing = res.write(frame)
+      else {
         if (socket.destroyed) return false
         flowing = socket.write(sub.chunked ? chunk : frame)
-        queued = socket.writableLength
       }
     } catch (err) {
-      logger.error(withRequestId(sub, { err }), 'writing to a stream failed')
-      drop(sub)
-      res.destroy()
+      writeFailed(sub, err)
       return false
     }
-    if (queued > maxQueuedBytes && !sub.queueCheckPending) {
-      sub.queueCheckPending = true
-      setImmediate(checkQueue, sub)
-    }
+    watchQueue(sub)
     return flowing
   }
 
-  /** Bytes queued for the client, wherever they wait. */
+  function writeFailed(sub: Subscriber, err: unknown): void {
+    logger.error(withRequestId(sub, { err }), 'writing to a stream failed')
+    drop(sub)
+    sub.res.destroy()
+  }
+
+  /** Schedules a look at the queue (checkQueue) when more than the limit waits for this client. */
+  function watchQueue(sub: Subscriber): void {
+    if (!sub.done && !sub.queueCheckPending && queuedBytes(sub) > maxQueuedBytes) {
+      sub.queueCheckPending = true
+      setImmediate(checkQueue, sub)
+    }
+  }
+
+  /** Bytes queued for the client, wherever they wait (the response's count includes its socket's). */
   const queuedBytes = (sub: Subscriber): number => sub.res.writableLength
 
   /**
@@ -145,11 +151,17 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
   }
 
   /** Writes an event unless the stream has already had it (replay and live can overlap). */
-  function deliver(sub: Subscriber, event: StoredEvent, frame: Buffer, chunk: Buffer | null = null): boolean {
+  function deliver(sub: Subscriber, event: StoredEvent, frame: Buffer): boolean {
     if (event.seq <= sub.lastSeq) return true
     sub.lastSeq = event.seq
-    return write(sub, frame, chunk)
+    return write(sub, frame)
   }
+
+  const fanOut = createFanOut({
+    writeThroughResponse: (sub, frame) => void write(sub, frame),
+    failed: writeFailed,
+    watchQueue,
+  })
 
   function frameOf(event: StoredEvent): Buffer {
     return encodeEventFrame(event.type, formatEventId(epoch, event.seq), event.data)
@@ -174,16 +186,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
           logger.error({ err, seq: event.seq }, 'event cannot be framed; not streamed')
           continue
         }
-        const chunk = chunkOf(frame)
-        for (const set of matching) {
-          for (const sub of set) {
-            if (batched && sub.socket !== null && !sub.socket.writableCorked) {
-              sub.socket.cork()
-              corked.push(sub.socket)
-            }
-            deliver(sub, event, frame, chunk)
-          }
-        }
+        fanOut.send(matching, event.seq, frame, chunkOf(frame), batched ? corked : null)
       }
     } finally {
       for (const socket of corked) socket.uncork()
