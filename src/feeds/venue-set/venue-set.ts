@@ -53,7 +53,7 @@ export function createVenueSet(members: readonly VenueMember[]): Venue {
       return bySeries.get(series)?.tradingPaused(at, series) ?? false
     },
     status: () => combinedStatus(venues.map((v) => v.status())),
-    statuses: () => venues.flatMap((v) => v.statuses()),
+    statuses: () => venues.map((v) => v.status()),
     async start() {
       await Promise.all(venues.map((v) => v.start()))
     },
