@@ -1,5 +1,5 @@
 // The contract every venue adapter keeps (issue 30: one suite for Kalshi live, Polymarket live, the
-// simulator, both tape venues and the venue set), as the engine relies on it through the Venue port:
+// simulator, the tape venue on each venue's book and the venue set), as the engine relies on it through the Venue port:
 // a contest's lifecycle (open → live → expired → settled or void), its quotes, its result and the
 // rule that a result once given is never taken back, the exchange's pause, the earlier contest's
 // strike (marketOpenedAt, the basis of decisions §11), and faults (a book that never comes, a body
@@ -146,7 +146,10 @@ export function venueContract(adapter: ContractAdapter): void {
       const one = w.venue.status()
       assert.ok(all.length > 0)
       assert.equal(all.map((s) => s.name).join('+'), one.name)
-      assert.equal(all.some((s) => s.state === 'down'), one.state === 'down')
+      assert.equal(
+        all.some((s) => s.state === 'down'),
+        one.state === 'down',
+      )
     })
 
     if (probe.voidResult)
