@@ -38,6 +38,10 @@ function scriptedVenue(): ScriptedVenue {
       const open = m.phase === 'trading' || m.phase === 'paused'
       return series === SERIES && open && at >= m.opensAt && at < m.expiresAt ? { ...m } : null
     },
+    async marketOpenedAt(series, opensAt) {
+      const m = v.market$
+      return series === SERIES && m.opensAt === opensAt ? { ...m } : null
+    },
     async market(ticker) {
       return ticker === TICKER ? { ...v.market$ } : null
     },
@@ -48,6 +52,8 @@ function scriptedVenue(): ScriptedVenue {
       return ticker === TICKER ? v.result$ : null
     },
     status: () => ({ name: 'scripted', state: 'ok', lastOkAt: null }),
+    statuses: () => [{ name: 'scripted', state: 'ok', lastOkAt: null }],
+    tradingPaused: () => false,
     start: async () => {},
     close: async () => {},
   }

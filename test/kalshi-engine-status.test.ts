@@ -26,7 +26,7 @@ describe('Kalshi › one status per matching engine', () => {
       venue: { wallClock: mondayNoon() },
     })
     try {
-      const paused = () => w.venue.tradingPaused?.(Date.now(), SERIES)
+      const paused = () => w.venue.tradingPaused(Date.now(), SERIES)
       w.kalshi.setExchangeStatus({
         exchange_active: true,
         trading_active: true,

@@ -72,7 +72,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
   it('reads trading_active: paused while the venue says so though the market stays active', async () => {
     const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(live) })
     try {
-      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), false)
+      assert.equal(w.venue.tradingPaused(Date.now(), SERIES), false)
       const now = Date.now()
       w.kalshi.setSchedule({
         standard_hours: [],
@@ -85,7 +85,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
       })
       w.kalshi.setExchangeStatus({ exchange_active: true, trading_active: false })
       await w.polls(2)
-      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), true)
+      assert.equal(w.venue.tradingPaused(Date.now(), SERIES), true)
       assert.equal(
         (await w.venue.marketAt(SERIES, NOW))?.phase,
         'trading',
@@ -98,7 +98,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
 
       w.kalshi.setExchangeStatus({ exchange_active: true, trading_active: true })
       await w.polls(2)
-      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), false)
+      assert.equal(w.venue.tradingPaused(Date.now(), SERIES), false)
       assert.equal(w.venue.status().check, 'ok')
     } finally {
       await w.close()
@@ -131,7 +131,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
         (s) => s.state === 'down',
       )
       assert.deepEqual([status.check, status.scheduledPause], ['paused', true])
-      assert.equal(w.venue.tradingPaused?.(Date.now(), SERIES), true)
+      assert.equal(w.venue.tradingPaused(Date.now(), SERIES), true)
     } finally {
       await w.close()
     }
@@ -152,7 +152,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
       assert.deepEqual([status.check, status.scheduledPause], ['unreachable', false])
       assert.equal(status.failure, 'HTTP 502: 502 Bad Gateway')
       assert.equal(
-        w.venue.tradingPaused?.(Date.now(), SERIES),
+        w.venue.tradingPaused(Date.now(), SERIES),
         false,
         'an outage is not a pause the venue announced',
       )

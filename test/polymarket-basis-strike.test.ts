@@ -29,9 +29,9 @@ describe('Polymarket › strikes for the basis and the live window', () => {
     try {
       assert.equal((await w.venue.marketAt(SERIES, w.now()))?.strikePriceDollars, null)
       // an earlier window, by its open: its strike feeds the basis
-      const earlier = await w.venue.marketOpenedAt?.(SERIES, (S - 900) * 1000)
+      const earlier = await w.venue.marketOpenedAt(SERIES, (S - 900) * 1000)
       assert.deepEqual([earlier?.ticker, earlier?.strikePriceDollars], [PREVIOUS, 83_900.5])
-      assert.equal(await w.venue.marketOpenedAt?.(SERIES, (S - 900) * 1000 + 1), null)
+      assert.equal(await w.venue.marketOpenedAt(SERIES, (S - 900) * 1000 + 1), null)
 
       w.pm.putEvent(resolvedGammaEvent(S - 900, 'up', { priceToBeat: 83_900.5, finalPrice: 83_962.48113709 }))
       // the next poll reads it (and, the window settled, stops asking)

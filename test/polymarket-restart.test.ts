@@ -25,15 +25,15 @@ describe('Polymarket › the weekly matching-engine restart', () => {
   it('pauses the minute in which the CLOB answered 425, and only that minute', async () => {
     const w = await startPolymarketVenueWorld({ shiftMs: SHIFT, seed, venue: { weeklyRestart: null } })
     try {
-      assert.equal(w.venue.tradingPaused?.(w.now(), SERIES), false)
+      assert.equal(w.venue.tradingPaused(w.now(), SERIES), false)
       w.pm.failNext(2, 425, { path: /\/clob\/book/ })
       assert.equal(await w.venue.quote(CURRENT, w.now()), null)
-      assert.equal(w.venue.tradingPaused?.(w.now(), SERIES), true)
+      assert.equal(w.venue.tradingPaused(w.now(), SERIES), true)
       const status = w.venue.status()
       assert.deepEqual([status.check, status.scheduledPause], ['paused', true])
       w.shift(MINUTE)
       await w.lookups(CURRENT, 1)
-      assert.equal(w.venue.tradingPaused?.(w.now(), SERIES), false)
+      assert.equal(w.venue.tradingPaused(w.now(), SERIES), false)
       assert.equal(w.venue.status().check, 'ok')
       assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 42, downAskCents: 59 })
     } finally {
@@ -64,11 +64,11 @@ describe('Polymarket › the weekly matching-engine restart', () => {
     assert.ok(inWeeklyWindow(restart, at.getTime()))
     const w = await startPolymarketVenueWorld({ shiftMs: SHIFT, seed, venue: { weeklyRestart: restart } })
     try {
-      assert.equal(w.venue.tradingPaused?.(w.now(), SERIES), true)
+      assert.equal(w.venue.tradingPaused(w.now(), SERIES), true)
       assert.deepEqual([w.venue.status().check, w.venue.status().scheduledPause], ['paused', true])
       w.shift(3 * MINUTE)
       await w.lookups(CURRENT, 1)
-      assert.equal(w.venue.tradingPaused?.(w.now(), SERIES), false)
+      assert.equal(w.venue.tradingPaused(w.now(), SERIES), false)
       assert.equal(w.venue.status().check, 'ok')
     } finally {
       await w.close()

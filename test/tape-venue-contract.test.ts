@@ -1,5 +1,6 @@
-// The venue contract (test/venue-contract.ts) on the replay's venues, Kalshi's and Polymarket's, each
-// played from a tape written for the contract's story (test/support/tape-contract-worlds.ts).
+// The venue contract (test/venue-contract.ts) on the replay's one tape venue, on Kalshi's and on
+// Polymarket's market book (through the registry), each played from a tape written for the
+// contract's story (test/support/tape-contract-worlds.ts).
 import { kalshiTapeWorld, polymarketTapeWorld } from './support/tape-contract-worlds.ts'
 import { venueContract } from './venue-contract.ts'
 

@@ -1,5 +1,5 @@
 // The contract every venue adapter keeps (issue 30: one suite for Kalshi live, Polymarket live, the
-// simulator, both tape venues and the venue set), as the engine relies on it through the Venue port:
+// simulator, the tape venue on each venue's book and the venue set), as the engine relies on it through the Venue port:
 // a contest's lifecycle (open → live → expired → settled or void), its quotes, its result and the
 // rule that a result once given is never taken back, the exchange's pause, the earlier contest's
 // strike (marketOpenedAt, the basis of decisions §11), and faults (a book that never comes, a body
@@ -67,7 +67,7 @@ export type ContractAdapter = {
 
 /** The earlier contest as the engine asks for it (decisions §11). */
 async function earlierMarket(venue: Venue, series: string, opensAt: number): Promise<VenueMarket | null> {
-  return venue.marketOpenedAt ? venue.marketOpenedAt(series, opensAt) : venue.marketAt(series, opensAt)
+  return venue.marketOpenedAt(series, opensAt)
 }
 
 async function within<T>(what: string, ms: number, p: Promise<T>): Promise<T> {
@@ -108,6 +108,7 @@ export function venueContract(adapter: ContractAdapter): void {
       assert.equal(listed?.strikePriceDollars, w.strike)
       assert.equal((await w.venue.market(w.ticker, at))?.phase, 'trading')
       assert.equal(await w.venue.marketAt(`${w.series}X`, at), null, 'a series it does not follow')
+      assert.equal(await w.venue.marketOpenedAt(`${w.series}X`, w.opensAt), null, 'nor opened there')
       const quote = await w.venue.quote(w.ticker, at)
       assert.ok(quote, 'a trading market with books is quoted')
       if (asks) {
@@ -139,6 +140,18 @@ export function venueContract(adapter: ContractAdapter): void {
       assert.equal(await w.venue.quote(w.ticker, later), null)
     })
 
+    story('reports one status per venue behind it, agreeing with its one status', async (w) => {
+      await w.live()
+      const all = w.venue.statuses()
+      const one = w.venue.status()
+      assert.ok(all.length > 0)
+      assert.equal(all.map((s) => s.name).join('+'), one.name)
+      assert.equal(
+        all.some((s) => s.state === 'down'),
+        one.state === 'down',
+      )
+    })
+
     if (probe.voidResult)
       story('gives a void as a void, with no side', async (w) => {
         await w.live()
@@ -164,16 +177,16 @@ export function venueContract(adapter: ContractAdapter): void {
     if (probe.pause)
       story('pauses the series while its exchange does, and only then', async (w) => {
         const { at } = await w.live()
-        assert.equal(w.venue.tradingPaused?.(at, w.series) ?? false, false)
+        assert.equal(w.venue.tradingPaused(at, w.series), false)
         const pausedAt = await w.pause!()
-        assert.equal(w.venue.tradingPaused?.(pausedAt, w.series), true, 'paused')
+        assert.equal(w.venue.tradingPaused(pausedAt, w.series), true, 'paused')
         const resumedAt = await w.resume!()
-        assert.equal(w.venue.tradingPaused?.(resumedAt, w.series), false, 'resumed')
+        assert.equal(w.venue.tradingPaused(resumedAt, w.series), false, 'resumed')
       })
     else
       story('never says paused (it has no exchange status)', async (w) => {
         const { at } = await w.live()
-        assert.equal(w.venue.tradingPaused?.(at, w.series) ?? false, false)
+        assert.equal(w.venue.tradingPaused(at, w.series), false)
       })
 
     if (probe.timeoutBooks)

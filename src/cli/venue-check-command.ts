@@ -66,7 +66,7 @@ export async function runVenueCheck(
         failures.push(`${label(v)} unreachable: ${failure}${hintFor(failure)}`)
         continue
       }
-      if (v.series.some((series) => v.venue.tradingPaused?.(now, series)))
+      if (v.series.some((series) => v.venue.tradingPaused(now, series)))
         lines.push('  trading paused by the exchange')
       for (const series of v.series) {
         const market = await v.venue.marketAt(series, now)

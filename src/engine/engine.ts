@@ -11,7 +11,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
-import { type PriceFeed, statusesOf, type Venue } from '../ports/venue.ts'
+import type { PriceFeed, Venue } from '../ports/venue.ts'
 import { backfillHistory } from './backfill.ts'
 import { advanceContest, openCurrentContest } from './contest-steps.ts'
 import type { StepContext } from './engine-context.ts'
@@ -181,7 +181,7 @@ export function createEngine(deps: EngineDeps): Engine {
         await store.recordEngineHeartbeat(wallNow)
         // beside the heartbeat, so every api replica's health check sees the sources this engine sees,
         // venue by venue (decisions §14)
-        await store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus(statusesOf(venue), deps.feed.sources()))
+        await store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus(venue.statuses(), deps.feed.sources()))
         lastHeartbeat = wallNow
       })
     }

@@ -124,7 +124,7 @@ export async function observeReadingInputs(
   if (now - boundary > deps.maxLateMs) return { skipped: 'late' }
   // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
   // the exchange of this contest's venue only: a Kalshi pause holds no Polymarket reading (§14)
-  if (deps.venue.tradingPaused?.(now, contest.series)) return { skipped: 'paused' }
+  if (deps.venue.tradingPaused(now, contest.series)) return { skipped: 'paused' }
   // the rule's averaging window reaches the model whether or not the strike is published (issue 29)
   const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
   const estimate = contest.strikePriceDollars === null ? await estimateStrike(deps, contest, rule) : null
@@ -251,8 +251,6 @@ async function basisSamplesFor(deps: ReadingDeps, contest: Contest): Promise<Bas
 
 /** The strike of the contest of `series` that opened at `opensAt`, as the venue still describes it. */
 async function earlierStrike(venue: Venue, series: string, opensAt: number): Promise<number | null> {
-  const market = venue.marketOpenedAt
-    ? await venue.marketOpenedAt(series, opensAt)
-    : await venue.marketAt(series, opensAt)
+  const market = await venue.marketOpenedAt(series, opensAt)
   return market && market.opensAt === opensAt ? market.strikePriceDollars : null
 }

@@ -1,6 +1,6 @@
 // One UTC day of Polymarket's 15-minute BTC windows from public history (history endpoints §3): each
 // window's closed Gamma event by slug, and each outcome token's CLOB `prices-history` at fidelity 1.
-// The event goes on the tape as the adapter reads live ones (polymarket-tape-venue.ts): at the
+// The event goes on the tape as the adapter reads live ones (polymarket/recorded-venue.ts): at the
 // window's open as it stood open (no result, no published prices), and a minute after its end as
 // returned (resolved). `prices-history` is a price path, not a book (its `p` behaves like a midpoint,
 // §3.3): at each minute boundary of the window the last point at or before it becomes a one-level

@@ -19,7 +19,7 @@ import type { TapeRecord } from '../tape/tape-format.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
 import { spotKeepMinutes } from './spot-history.ts'
-import { REAL_VENUE_NAMES, venueKind } from './venue-kinds.ts'
+import { REAL_VENUE_NAMES, tapeVenueOf, venueKind } from './venue-kinds.ts'
 
 /** A replay that must not start: one line for the operator, non-zero exit. */
 export class ReplayRefused extends Error {
@@ -143,7 +143,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const to = opts.to ?? Date.parse(header.to)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
     const venueOptions = { series, clock, logger, player: () => player }
-    const venue = kind.createTapeVenue(venueOptions)
+    const venue = tapeVenueOf(kind, venueOptions)
     const proxy = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: opts.spotMaxAgeMs,

@@ -14,7 +14,6 @@ import type { BucketStore } from '../ports/bucket-store.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Store } from '../ports/store.ts'
-import { statusesOf } from '../ports/venue.ts'
 import { createMemoryBucketStore } from '../store/memory/memory-bucket-store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
 import type { StoreFaults } from '../store/store-faults.ts'
@@ -110,7 +109,7 @@ export async function startService(
         },
       })
       metrics?.watchFeeds(
-        () => statusesOf(venue),
+        () => venue.statuses(),
         () => feed.sources(),
         () => wallClock.now(),
       )

@@ -8,9 +8,11 @@ import { type IndexEntitlement, probeIndexEntitlement } from '../feeds/kalshi/in
 import { createKalshiClient } from '../feeds/kalshi/kalshi-client.ts'
 import { createKalshiSocket, type KalshiSocket, socketUrlFor } from '../feeds/kalshi/kalshi-socket.ts'
 import { createKalshiVenue } from '../feeds/kalshi/kalshi-venue.ts'
+import { recordedKalshi } from '../feeds/kalshi/recorded-venue.ts'
 import { createRequestSigner } from '../feeds/kalshi/request-signing.ts'
 import { checkKalshiSeries } from '../feeds/kalshi/series-check.ts'
 import { createPolymarketVenue, type PolymarketTap } from '../feeds/polymarket/polymarket-venue.ts'
+import { recordedPolymarket } from '../feeds/polymarket/recorded-venue.ts'
 import { checkPolymarketSeries } from '../feeds/polymarket/series-check.ts'
 import {
   type PolymarketSimTapeOptions,
@@ -23,8 +25,8 @@ import {
   simTapeHeader,
   writeSimTape,
 } from '../feeds/sim-tape/sim-tape.ts'
-import { createPolymarketTapeVenue } from '../feeds/tape/polymarket-tape-venue.ts'
 import { createTapeVenue, type TapeVenue, type TapeVenueOptions } from '../feeds/tape/tape-venue.ts'
+import type { RecordedVenue } from '../feeds/venue-http/market-view.ts'
 import type { HistoryHost } from '../history/history-http.ts'
 import { createKalshiHistory, KALSHI_REQUESTS_PER_SEC } from '../history/kalshi-history.ts'
 import {
@@ -91,8 +93,8 @@ export type VenueKind = {
     credentials: Credentials | null,
     recorder: TapeRecorder | null,
   ): LiveVenue
-  /** the replay's venue for this venue's tapes: the live adapter's parsing, bodies from the tape */
-  createTapeVenue(opts: TapeVenueOptions): TapeVenue
+  /** its market book as its tapes fill it: the live adapter's parsing, bodies from the tape */
+  recorded(series: readonly string[], logger: Logger): RecordedVenue
   /** the simulator's tape in this venue's shapes (`sim tape --venue`) */
   simTapeHeader(opts: SimTapeRequest): TapeHeader
   writeSimTape(
@@ -167,7 +169,7 @@ const kalshi: VenueKind = {
         : {}),
     }
   },
-  createTapeVenue,
+  recorded: recordedKalshi,
   simTapeHeader: (opts) => simTapeHeader(opts),
   writeSimTape: (opts, sink) => writeSimTape(opts, sink),
   createHistory: (series, host, settings, now) =>
@@ -206,7 +208,7 @@ const polymarket: VenueKind = {
       index: null,
     }
   },
-  createTapeVenue: createPolymarketTapeVenue,
+  recorded: recordedPolymarket,
   // a Polymarket tape has the venue's one series, whatever SERIES says
   simTapeHeader: (opts) => polymarketSimTapeHeader(opts),
   writeSimTape: (opts, sink) => writePolymarketSimTape(opts, sink),
@@ -244,6 +246,11 @@ export const VENUE_KINDS: Readonly<Record<RealVenueName, VenueKind>> = { kalshi,
 /** The kind of the real venue named `name`, else null (the simulator and unknown names). */
 export function venueKind(name: string): VenueKind | null {
   return Object.hasOwn(VENUE_KINDS, name) ? VENUE_KINDS[name as RealVenueName] : null
+}
+
+/** The replay's venue for a tape of `kind`: the one tape venue, on that venue's own market book. */
+export function tapeVenueOf(kind: VenueKind, opts: TapeVenueOptions): TapeVenue {
+  return createTapeVenue(opts, kind.recorded(opts.series, opts.logger))
 }
 
 /** The real venues' names, for messages that list them. */

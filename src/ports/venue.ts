@@ -106,7 +106,7 @@ export interface Venue {
    * still describes it: an earlier contest's strike, for the basis samples (decisions §11). Absent:
    * marketAt at that instant answers it.
    */
-  marketOpenedAt?(series: string, opensAt: number): Promise<VenueMarket | null>
+  marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null>
   /** The venue's current view of one market it listed (strike and window may change), else null. */
   market(ticker: string, at: number): Promise<VenueMarket | null>
   /**
@@ -118,25 +118,20 @@ export interface Venue {
   result(ticker: string, at: number): Promise<Settlement | null>
   status(): SourceStatus
   /**
-   * One status per venue when this one stands for several (decisions §14: health and metrics are
-   * per venue); absent on a single venue, whose `status()` is its one. Read through `statusesOf`.
+   * One status per venue (decisions §14: health and metrics are per venue): a single venue's is its
+   * `status()`, a set's one per member.
    */
-  statuses?(): readonly SourceStatus[]
+  statuses(): readonly SourceStatus[]
   /**
    * True when the exchange that lists `series` says trading is paused at `at` (the weekly
    * maintenance, say): no reading of that series is raised then, whatever the markets' own statuses
-   * say, and a pause of one venue holds no other venue's readings. A live venue answers for now. A
-   * venue without such a status never pauses.
+   * say, and a pause of one venue holds no other venue's readings. A live venue answers for now; a
+   * venue without such a status answers false.
    */
-  tradingPaused?(at: number, series: string): boolean
+  tradingPaused(at: number, series: string): boolean
   /** Starts background work (polling); resolves once the first attempt finished, failed or not. */
   start(): Promise<void>
   close(): Promise<void>
-}
-
-/** The status of each venue behind `venue`: its own, or one per venue of a set. */
-export function statusesOf(venue: Venue): readonly SourceStatus[] {
-  return venue.statuses?.() ?? [venue.status()]
 }
 
 export interface PriceFeed {

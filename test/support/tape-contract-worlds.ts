@@ -1,13 +1,12 @@
 // The venue contract's worlds on tapes (test/venue-contract.ts): a tape written for the contract's
-// story, played into the replay's own venue (Kalshi's or Polymarket's) on a replay clock, each step
+// story, played into the replay's one tape venue on Kalshi's or Polymarket's book (through the registry) on a replay clock, each step
 // of the story an instant of the tape. A tape is fixed before it plays, so a void (another ending of
 // the same contest) is left to the live adapters, which map results through the same code.
 
-import { createPolymarketTapeVenue } from '../../src/feeds/tape/polymarket-tape-venue.ts'
 import { createReplayClock } from '../../src/feeds/tape/replay-clock.ts'
 import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-player.ts'
-import type { TapeVenue } from '../../src/feeds/tape/tape-venue.ts'
-import { createTapeVenue, type TapeVenueOptions } from '../../src/feeds/tape/tape-venue.ts'
+import type { TapeVenue, TapeVenueOptions } from '../../src/feeds/tape/tape-venue.ts'
+import { tapeVenueOf, VENUE_KINDS } from '../../src/main/venue-kinds.ts'
 import type { TapeRecord } from '../../src/tape/tape-format.ts'
 import { makeMarket } from '../fixtures/kalshi-fixture.ts'
 import {
@@ -107,7 +106,7 @@ export function kalshiTapeWorld(): ContractWorld {
           ? { orderbook_fp: { yes_dollars: [['forty-two', '1']], no_dollars: 'none' } }
           : { orderbook_fp: { yes_dollars: [['0.4200', '13.00']], no_dollars: [['0.5500', '2.00']] } },
     })
-  const { venue, advanceTo } = play(createTapeVenue, SERIES, records)
+  const { venue, advanceTo } = play((o) => tapeVenueOf(VENUE_KINDS.kalshi, o), SERIES, records)
   return {
     venue,
     series: SERIES,
@@ -171,7 +170,7 @@ export function polymarketTapeWorld(): ContractWorld {
             ? { asset_id: token, bids: 'none', asks: [{ price: 'x', size: '-' }] }
             : makeBook(token, [{ price: bid, size: '10' }], [{ price: ask, size: '10' }]),
       })
-  const { venue, advanceTo } = play(createPolymarketTapeVenue, SERIES, records)
+  const { venue, advanceTo } = play((o) => tapeVenueOf(VENUE_KINDS.polymarket, o), SERIES, records)
   return {
     venue,
     series: SERIES,

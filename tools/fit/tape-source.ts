@@ -13,7 +13,7 @@ import { withRecordedIndex } from '../../src/feeds/tape/tape-index-feed.ts'
 import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-player.ts'
 import { createTapeSpotFeed } from '../../src/feeds/tape/tape-spot-feed.ts'
 import { spotKeepMinutes } from '../../src/main/spot-history.ts'
-import { venueKind } from '../../src/main/venue-kinds.ts'
+import { tapeVenueOf, venueKind } from '../../src/main/venue-kinds.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { TapeHeader, TapeRecord } from '../../src/tape/tape-format.ts'
 import { TapeError } from '../../src/tape/tape-reader.ts'
@@ -112,7 +112,7 @@ async function tapeReadings(
     const venueOptions = { series: header.series, clock, logger: quiet, player: () => player }
     const kind = venueKind(header.venue)
     if (!kind) throw new TapeError(1, `unknown venue "${header.venue}"`, set.files[0] ?? null)
-    const venue = kind.createTapeVenue(venueOptions)
+    const venue = tapeVenueOf(kind, venueOptions)
     const proxy = createTapeSpotFeed({
       sources: header.sources,
       maxAgeMs: SPOT_MAX_AGE_MS,

@@ -1,35 +1,24 @@
-// The Kalshi venue (decisions §8): a background poller keeps a cache of each series' markets, so the
-// engine's calls on every tick read memory; only quote() goes to the network, throttled per ticker.
-import type { Settlement } from '../../domain/contest.ts'
+// The Kalshi venue (decisions §8) on the shared polled-venue core (venue-http/polled-venue.ts): a
+// background poller keeps a cache of each series' markets (market-book.ts), so the engine's calls on
+// every tick read memory; only quote() goes to the network, throttled per ticker. Kalshi's own parts:
+// its exchange status (exchange-watch.ts), its WebSocket's lifecycle events (socket-lifecycle.ts)
+// and its order-book body.
+
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type {
-  SourceStatus,
-  Venue,
-  VenueCheck,
-  VenueMarket,
-  VenueQuote,
-  VenueTelemetry,
-} from '../../ports/venue.ts'
-import { livenessOf, pollEvery } from '../venue-http/poll-loop.ts'
-import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
+import type { Venue, VenueTelemetry } from '../../ports/venue.ts'
+import { createPolledVenue } from '../venue-http/polled-venue.ts'
+import type { QuoteHealth } from '../venue-http/quote-health.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
-import {
-  type ExchangeSchedule,
-  type ExchangeStatus,
-  isScheduledPause,
-  parseExchangeStatus,
-  parseSchedule,
-} from './exchange-status.ts'
-import { parseDollarsMillionths } from './fixed-point.ts'
+import { createExchangeWatch } from './exchange-watch.ts'
 import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
-import type { KalshiSocket, LifecycleEvent } from './kalshi-socket.ts'
-import { createMarketBook, type MarketBook, seriesOfTicker, toVenueMarket } from './market-book.ts'
+import type { KalshiSocket } from './kalshi-socket.ts'
+import { createMarketBook, kalshiMarketView, type MarketBook } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
-import { phaseForStatus } from './market-status.ts'
 import { asksFromOrderbook } from './orderbook.ts'
 import { createRequestSigner, type KalshiCredentials } from './request-signing.ts'
 import { settlementOf } from './settlement.ts'
+import { createLifecycleApplier } from './socket-lifecycle.ts'
 
 export type KalshiVenueOptions = {
   /** e.g. `https://external-api.kalshi.com/trade-api/v2` */
@@ -81,21 +70,10 @@ export type KalshiTap = {
  * tick, so the order book gets one retry rather than the listings' full schedule.
  */
 const ORDERBOOK_ATTEMPTS = 2
-/** results the WebSocket announced, kept for at most this many markets */
-const ANNOUNCED_KEPT = 100
-const MINUTE_MS = 60_000
-/** An exchange status older than this says nothing about now (several missed polls). */
-const EXCHANGE_STATUS_TTL_MS = 60_000
 
 export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   const clock = opts.wallClock
-  const { logger } = opts
-  const orderbookMinIntervalMs = opts.orderbookMinIntervalMs ?? 2_000
-  const downAfterMs = opts.downAfterMs ?? 60_000
-  const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
-  // (at least two: one broken minute is not yet a pattern)
-  const brokenMinutesNeeded = Math.max(2, Math.ceil(malformedAfterMs / MINUTE_MS))
-  const scheduleEveryMs = opts.scheduleEveryMs ?? 3_600_000
+  const { logger, tap } = opts
   const forgetAfterMs = opts.forgetAfterMs ?? 24 * 3_600_000
   const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
   const client: KalshiClient = createKalshiClient({
@@ -111,7 +89,6 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     random: opts.random,
   })
   const book: MarketBook = createMarketBook({ series: opts.series, logger, onRejected: rejected })
-  const { tap } = opts
   const poller = createMarketPoller({
     client,
     book: tap
@@ -127,127 +104,20 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     logger,
     clock,
     notFoundGiveUpMs: opts.notFoundGiveUpMs ?? 3_600_000,
-    onListingFailed: (status, message) => {
-      lastFailure = describeFailure(status, message)
-    },
+    onListingFailed: (status, message) => venue.failed(describeFailure(status, message)),
   })
-  let lastFailure: string | null = null
-  const stop = new AbortController()
-  const quotes = createQuoteThrottle(orderbookMinIntervalMs)
-  let startedAt: number | null = null
-  let lastOkAt: number | null = null
-  let loop: Promise<void> | null = null
-  let exchange: { status: ExchangeStatus; at: number } | null = null
-  let schedule: ExchangeSchedule | null = null
-  let scheduleAt = Number.NEGATIVE_INFINITY
-  let scheduleUnreadableLogged = false
-  // quotes: the start of the current run of unparseable books (null after a good one), and the last
-  let quotesFailingSince: number | null = null
-  let lastQuoteFailureAt: number | null = null
-  // the minutes of the current run: books are asked only in the first seconds of each reading minute,
-  // so a run measured from its first failure reached 3 minutes only at the 4th broken minute (books
-  // broken for 3 minutes left health ok)
-  const quotesFailingMinutes = new Set<number>()
+  const exchange = createExchangeWatch({
+    client,
+    clock,
+    logger,
+    scheduleEveryMs: opts.scheduleEveryMs ?? 3_600_000,
+    rejected,
+    ...(tap?.exchange ? { onStatus: tap.exchange } : {}),
+  })
 
-  /**
-   * `GET /exchange/status` once a poll (a few dozen bytes) and the schedule now and then. Optional:
-   * a failure holds up nothing. The status is read from an error answer too (the venue sends it
-   * with a 503 during maintenance, venue facts §1.13).
-   */
-  async function readExchange(): Promise<void> {
-    const reply = await client.get(
-      'exchange_status',
-      '/exchange/status',
-      {},
-      { signal: stop.signal, maxAttempts: 1 },
-    )
-    const { body } = reply
-    if (body !== undefined) {
-      const status = parseExchangeStatus(body)
-      if (status.ok) {
-        if (exchange?.status.tradingActive !== status.value.tradingActive)
-          logger.info(
-            {
-              venue: 'kalshi',
-              tradingActive: status.value.tradingActive,
-              exchangeActive: status.value.exchangeActive,
-            },
-            status.value.tradingActive ? 'kalshi trading active' : 'kalshi trading paused',
-          )
-        // trading just stopped: a pause announced minutes ago is not in the hourly copy, so the
-        // schedule is read again now rather than calling a planned pause an outage
-        if (exchange?.status.tradingActive !== false && !status.value.tradingActive)
-          scheduleAt = Number.NEGATIVE_INFINITY
-        exchange = { status: status.value, at: clock.now() }
-        tap?.exchange?.(body)
-      } else if (reply.ok) rejected('exchange_status', status.field)
-    }
-    if (clock.now() - scheduleAt < scheduleEveryMs) return
-    const answer = await client.get(
-      'exchange_schedule',
-      '/exchange/schedule',
-      {},
-      { signal: stop.signal, maxAttempts: 1 },
-    )
-    if (!answer.ok) return
-    const parsedSchedule = parseSchedule(answer.body)
-    if (!parsedSchedule.ok) return rejected('exchange_schedule', parsedSchedule.field)
-    schedule = parsedSchedule.value
-    scheduleAt = clock.now()
-    if (schedule.unreadableTemplates > 0 && !scheduleUnreadableLogged) {
-      scheduleUnreadableLogged = true
-      logger.warn(
-        { venue: 'kalshi', templates: schedule.unreadableTemplates },
-        'kalshi schedule has sessions that do not parse; their hours are not taken as scheduled pauses',
-      )
-    }
-  }
-
-  function tradingPaused(): boolean {
-    return (
-      exchange !== null &&
-      clock.now() - exchange.at <= EXCHANGE_STATUS_TTL_MS &&
-      !exchange.status.tradingActive
-    )
-  }
-
-  function quotesMalformed(now: number): boolean {
-    return (
-      quotesFailingSince !== null &&
-      lastQuoteFailureAt !== null &&
-      now - lastQuoteFailureAt <= malformedAfterMs &&
-      (now - quotesFailingSince >= malformedAfterMs || quotesFailingMinutes.size >= brokenMinutesNeeded)
-    )
-  }
-
-  async function pollAndRecord(): Promise<void> {
-    const began = clock.now()
-    try {
-      await readExchange()
-      if (await poller.pollOnce(stop.signal)) {
-        lastOkAt = clock.now()
-        lastFailure = null
-      }
-      book.prune(clock.now(), forgetAfterMs)
-    } catch (err) {
-      logger.error({ venue: 'kalshi', err }, 'kalshi poll failed')
-    }
-    logger.debug({ venue: 'kalshi', ms: clock.now() - began }, 'kalshi poll done')
-  }
-
-  const pollForever = (firstPollAt: number): Promise<void> =>
-    pollEvery({ clock, pollMs: opts.pollMs, firstPollAt, signal: stop.signal, poll: pollAndRecord })
-
-  async function fetchQuote(ticker: string): Promise<VenueQuote | null> {
-    const reply = await client.get(
-      'orderbook',
-      `/markets/${encodeURIComponent(ticker)}/orderbook`,
-      {},
-      {
-        signal: stop.signal,
-        maxAttempts: ORDERBOOK_ATTEMPTS,
-      },
-    )
+  async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
+    const path = `/markets/${encodeURIComponent(ticker)}/orderbook`
+    const reply = await client.get('orderbook', path, {}, { signal, maxAttempts: ORDERBOOK_ATTEMPTS })
     // a 2xx body that is not JSON is as unreadable as a malformed one
     if (!reply.ok && reply.status !== 'invalid_json') {
       if (reply.status !== 'aborted')
@@ -259,173 +129,51 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     }
     if (reply.ok) tap?.book(ticker, reply.body)
     const asks = reply.ok ? asksFromOrderbook(reply.body) : ({ ok: false, field: 'json' } as const)
-    const now = clock.now()
     if (!asks.ok) {
       rejected('orderbook', asks.field)
-      // a failure long after the last one starts a new run: the old one says nothing of now
-      if (lastQuoteFailureAt !== null && now - lastQuoteFailureAt > malformedAfterMs) {
-        quotesFailingSince = null
-        quotesFailingMinutes.clear()
-      }
-      quotesFailingSince ??= now
-      lastQuoteFailureAt = now
-      if (quotesFailingMinutes.size < brokenMinutesNeeded)
-        quotesFailingMinutes.add(Math.floor(now / MINUTE_MS))
+      health.failed(clock.now())
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
       return null
     }
-    quotesFailingSince = null
-    quotesFailingMinutes.clear()
+    health.parsed()
     const { upAskCents, downAskCents } = asks.value
     return upAskCents === null && downAskCents === null ? null : asks.value
   }
 
-  // results the WebSocket announced (`determined`), kept apart so a REST page fetched meanwhile,
-  // still showing `closed`, cannot make the later `settled` event lose them
-  const announced = new Map<string, { result: string; settlementValueMillionths: number | null }>()
-
-  /**
-   * One `market_lifecycle_v2` event (venue facts §1.11): openings, strikes, moved closes, pauses and
-   * results as they happen. Only markets of the configured series are taken; REST keeps the full view.
-   */
-  function applyLifecycle(event: LifecycleEvent): void {
-    const now = clock.now()
-    const { ticker } = event
-    switch (event.eventType) {
-      case 'created':
-        // the channel cannot be filtered and carries every Kalshi market: other series' openings are
-        // dropped here, silently, rather than warned about one by one (thousands a day)
-        if (seriesOfTicker(opts.series, ticker) === null) return
-        if (book.get(ticker) || event.openAt === null || event.closeAt === null) return
-        book.ingest(
-          {
-            ticker,
-            event_ticker: event.eventTicker,
-            status: 'initialized',
-            open_time: new Date(event.openAt).toISOString(),
-            close_time: new Date(event.closeAt).toISOString(),
-            strike_type: event.strikeType,
-            result: '',
-            expiration_value: '',
-          },
-          null,
-          now,
-          'socket',
-        )
-        return
-      case 'metadata_updated':
-        if (event.floorStrike !== null) book.patch(ticker, { floorStrike: event.floorStrike }, now)
-        return
-      case 'close_date_updated':
-        if (event.closeAt !== null) book.patch(ticker, { closeTime: event.closeAt }, now)
-        return
-      case 'deactivated':
-      case 'activated':
-        if (event.deactivated !== null)
-          book.patch(ticker, { status: event.deactivated ? 'inactive' : 'active' }, now)
-        return
-      case 'determined': {
-        if (event.result === null || !book.get(ticker)) return
-        const settlementValueMillionths =
-          event.settlementValue === null ? null : parseDollarsMillionths(event.settlementValue)
-        announced.set(ticker, { result: event.result, settlementValueMillionths })
-        if (announced.size > ANNOUNCED_KEPT) announced.delete(announced.keys().next().value as string)
-        // provisional: a determined result can still be disputed, so it settles nothing yet
-        book.patch(ticker, { status: 'determined', result: event.result, settlementValueMillionths }, now)
-        return
-      }
-      case 'settled':
-        void settleFromSocket(ticker)
-        return
-    }
-  }
-
-  /**
-   * `settled` is final (paid out), about ten seconds before REST shows `finalized`: the market is
-   * looked up once (for `expiration_value`, when REST has it already) and then taken as finalized with
-   * the result the socket announced.
-   */
-  async function settleFromSocket(ticker: string): Promise<void> {
-    if (!book.get(ticker)) return
-    await poller.refresh(ticker, stop.signal)
-    const result = announced.get(ticker)
-    if (!result) return
-    book.patch(ticker, { status: 'finalized', ...result }, clock.now())
-    logger.info({ venue: 'kalshi', ticker, result: result.result }, 'kalshi result final by socket')
-  }
-  opts.socket?.onLifecycle(applyLifecycle)
-
-  /** The cached view, noting the ticker for follow-up until its result is known. */
-  function viewOf(ticker: string) {
-    const entry = book.get(ticker)
-    if (!entry || settlementOf(entry.market) === null) poller.noteAsked(ticker)
-    return entry
-  }
-
-  return {
+  const venue = createPolledVenue({
     name: 'kalshi',
-    supportsHistory: false,
-    async marketAt(series: string, at: number): Promise<VenueMarket | null> {
-      const entry = book.liveIn(series, at)
-      return entry ? toVenueMarket(entry) : null
-    },
-    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
-      const entry = book.openedAt(series, opensAt)
-      return entry ? toVenueMarket(entry) : null
-    },
-    async market(ticker: string): Promise<VenueMarket | null> {
-      const entry = viewOf(ticker)
-      return entry ? toVenueMarket(entry) : null
-    },
-    async result(ticker: string): Promise<Settlement | null> {
-      const entry = viewOf(ticker)
-      return entry ? settlementOf(entry.market) : null
-    },
-    async quote(ticker: string): Promise<VenueQuote | null> {
+    clock,
+    logger,
+    pollMs: opts.pollMs,
+    quoteMinIntervalMs: opts.orderbookMinIntervalMs ?? 2_000,
+    ...(opts.downAfterMs !== undefined ? { downAfterMs: opts.downAfterMs } : {}),
+    ...(opts.malformedAfterMs !== undefined ? { malformedAfterMs: opts.malformedAfterMs } : {}),
+    startFields: { baseUrl: opts.baseUrl, series: opts.series, signed: !!opts.credentials },
+    view: kalshiMarketView(book),
+    // the ticker is followed until its result is known
+    follow(ticker) {
       const entry = book.get(ticker)
-      const now = clock.now()
-      // quotes after the close are stale, then an empty book (venue facts §2.6): never use one
-      if (!entry || phaseForStatus(entry.market.status) !== 'trading' || now >= entry.market.closeTime)
-        return null
-      return quotes.get(ticker, now, () => fetchQuote(ticker))
+      if (!entry || settlementOf(entry.market) === null) poller.noteAsked(ticker)
     },
-    status(): SourceStatus {
-      const now = clock.now()
-      const state = livenessOf(now, lastOkAt, startedAt, downAfterMs)
-      // a venue never reached since start is a configuration fault (a 451, a wrong URL), whatever the day
-      const scheduledPause = (lastOkAt !== null || schedule !== null) && isScheduledPause(schedule, now)
-      const check: VenueCheck = quotesMalformed(now)
-        ? 'malformed'
-        : tradingPaused()
-          ? 'paused'
-          : state === 'down'
-            ? scheduledPause
-              ? 'paused'
-              : 'unreachable'
-            : 'ok'
-      return { name: 'kalshi', state, lastOkAt, check, scheduledPause, failure: lastFailure }
+    async poll(signal) {
+      await exchange.read(signal)
+      const clean = await poller.pollOnce(signal)
+      book.prune(clock.now(), forgetAfterMs)
+      return clean
     },
-    tradingPaused,
-    async start() {
-      if (startedAt !== null) return
-      startedAt = clock.now()
-      logger.info(
-        {
-          venue: 'kalshi',
-          baseUrl: opts.baseUrl,
-          series: opts.series,
-          pollMs: opts.pollMs,
-          signed: !!opts.credentials,
-        },
-        'kalshi venue starting',
-      )
-      opts.socket?.start()
-      await pollAndRecord()
-      loop = pollForever(startedAt)
-    },
-    async close() {
-      stop.abort()
-      await Promise.all([loop, opts.socket?.close()])
-    },
-  }
+    fetchQuote,
+    tradingPaused: () => exchange.tradingPaused(),
+    scheduledPause: exchange.scheduledPause,
+    ...(opts.socket ? { companion: opts.socket } : {}),
+  })
+  opts.socket?.onLifecycle(
+    createLifecycleApplier({
+      book,
+      series: opts.series,
+      clock,
+      logger,
+      refresh: (ticker) => poller.refresh(ticker, venue.signal),
+    }),
+  )
+  return venue
 }

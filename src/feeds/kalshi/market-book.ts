@@ -2,6 +2,7 @@
 // payload that fails validation is warned about once and never replaces a good view of its ticker.
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueMarket } from '../../ports/venue.ts'
+import type { MarketView } from '../venue-http/market-view.ts'
 import { type KalshiMarket, parseMarket } from './market.ts'
 import { isKnownStatus, phaseForStatus } from './market-status.ts'
 import { settlementOf } from './settlement.ts'
@@ -131,6 +132,33 @@ export function createMarketBook(opts: {
     entries: () => byTicker.values(),
     prune(now, maxAgeMs) {
       for (const [ticker, entry] of byTicker) if (now - entry.seenAt > maxAgeMs) byTicker.delete(ticker)
+    },
+  }
+}
+
+/** The book as the Venue port reads it: the same for the live adapter and a tape of it. */
+export function kalshiMarketView(book: MarketBook): MarketView {
+  return {
+    marketAt(series, at) {
+      const entry = book.liveIn(series, at)
+      return entry ? toVenueMarket(entry) : null
+    },
+    marketOpenedAt(series, opensAt) {
+      const entry = book.openedAt(series, opensAt)
+      return entry ? toVenueMarket(entry) : null
+    },
+    market(ticker) {
+      const entry = book.get(ticker)
+      return entry ? toVenueMarket(entry) : null
+    },
+    result(ticker) {
+      const entry = book.get(ticker)
+      return entry ? settlementOf(entry.market) : null
+    },
+    // quotes after the close are stale, then an empty book (venue facts §2.6): never use one
+    quotable(ticker, now) {
+      const entry = book.get(ticker)
+      return !!entry && phaseForStatus(entry.market.status) === 'trading' && now < entry.market.closeTime
     },
   }
 }

@@ -1,29 +1,22 @@
-// The Polymarket venue (decisions §14, venue facts §3): a background poller keeps the followed windows'
-// events from Gamma (market-tracker.ts), so the engine's calls on every tick read memory; only quote()
-// goes to the network: the CLOB book of each side's own token, at most once per interval per market.
-// An outage delays openings, readings and results; it never invents one.
-import type { Settlement } from '../../domain/contest.ts'
+// The Polymarket venue (decisions §14, venue facts §3) on the shared polled-venue core
+// (venue-http/polled-venue.ts): a background poller keeps the followed windows' events from Gamma
+// (market-tracker.ts into market-book.ts), so the engine's calls on every tick read memory; only
+// quote() goes to the network: the CLOB book of each side's own token, at most once per interval per
+// market. Polymarket's own parts: the CLOB's books and its weekly restart.
 import { inWeeklyWindow, type WeeklyWindow } from '../../domain/weekly-window.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type {
-  SourceStatus,
-  Venue,
-  VenueCheck,
-  VenueMarket,
-  VenueQuote,
-  VenueTelemetry,
-} from '../../ports/venue.ts'
+import type { Venue, VenueTelemetry } from '../../ports/venue.ts'
 import { describeFailure } from '../venue-http/json-client.ts'
-import { livenessOf, pollEvery } from '../venue-http/poll-loop.ts'
-import { createQuoteThrottle } from '../venue-http/quote-throttle.ts'
+import { createPolledVenue } from '../venue-http/polled-venue.ts'
+import type { QuoteHealth } from '../venue-http/quote-health.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import { bookTop } from './clob-book.ts'
-import { type OutcomeLabel, type PolymarketMarket, phaseAt } from './gamma-event.ts'
-import { createMarketTracker, type TrackerOptions } from './market-tracker.ts'
+import type { OutcomeLabel } from './gamma-event.ts'
+import { createPolymarketBook } from './market-book.ts'
+import { createMarketTracker } from './market-tracker.ts'
 import { createPolymarketClients, type PolymarketClients } from './polymarket-client.ts'
-import { toVenueMarket, withInheritedStrike } from './venue-mapping.ts'
-import { POLYMARKET_BTC_15M, slugForStart, WINDOW_S } from './window-slug.ts'
+import { POLYMARKET_BTC_15M } from './window-slug.ts'
 
 export type PolymarketVenueOptions = {
   /** `https://gamma-api.polymarket.com` */
@@ -78,11 +71,6 @@ type SideAsk = { ask: number | null; malformed: string | null }
 export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   const clock = opts.wallClock
   const { logger } = opts
-  const bookMinIntervalMs = opts.bookMinIntervalMs ?? 2_000
-  const downAfterMs = opts.downAfterMs ?? 60_000
-  const malformedAfterMs = opts.malformedAfterMs ?? 3 * 60_000
-  // (at least two: one broken minute is not yet a pattern)
-  const brokenMinutesNeeded = Math.max(2, Math.ceil(malformedAfterMs / MINUTE_MS))
   const rejected = (endpoint: string, field: string): void => opts.telemetry?.rejected?.(endpoint, field)
   const clients: PolymarketClients = createPolymarketClients({
     gammaUrl: opts.gammaUrl,
@@ -97,58 +85,35 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     ...(opts.gammaRequestsPerSec !== undefined ? { gammaRequestsPerSec: opts.gammaRequestsPerSec } : {}),
     ...(opts.clobRequestsPerSec !== undefined ? { clobRequestsPerSec: opts.clobRequestsPerSec } : {}),
   })
-  const trackerOptions: TrackerOptions = {
-    gamma: clients.gamma,
-    clock,
+  const book = createPolymarketBook({
     logger,
     onRejected: rejected,
+    ...(opts.metadataGraceMs !== undefined ? { metadataGraceMs: opts.metadataGraceMs } : {}),
+  })
+  const tracker = createMarketTracker({
+    gamma: clients.gamma,
+    book,
+    clock,
+    logger,
     ...(opts.tap ? { onEvent: opts.tap.event } : {}),
     ...(opts.resolutionAlertMs !== undefined ? { resolutionAlertMs: opts.resolutionAlertMs } : {}),
-    ...(opts.metadataGraceMs !== undefined ? { metadataGraceMs: opts.metadataGraceMs } : {}),
-  }
-  const tracker = createMarketTracker(trackerOptions)
-  const stop = new AbortController()
-  const quotes = createQuoteThrottle(bookMinIntervalMs)
-  let startedAt: number | null = null
-  let lastOkAt: number | null = null
-  let lastFailure: string | null = null
-  let loop: Promise<void> | null = null
-  let quotesFailingSince: number | null = null
-  let lastQuoteFailureAt: number | null = null
+  })
   // minutes in which the CLOB answered 425 (its engine restarting): the last few are enough
   const tooEarlyMinutes = new Set<number>()
   const minuteOf = (at: number): number => Math.floor(at / MINUTE_MS)
   const inRestart = (at: number): boolean =>
     (opts.weeklyRestart != null && inWeeklyWindow(opts.weeklyRestart, at)) ||
     tooEarlyMinutes.has(minuteOf(at))
-  // the minutes of the current run: books are asked only in the first seconds of each reading minute,
-  // so a run measured from its first failure reached 3 minutes only at the 4th broken minute (books
-  // broken for 3 minutes left health ok)
-  const quotesFailingMinutes = new Set<number>()
-
-  async function pollAndRecord(): Promise<void> {
-    try {
-      const outcome = await tracker.pollOnce(stop.signal)
-      if (outcome.ok) {
-        lastOkAt = clock.now()
-        lastFailure = null
-      } else lastFailure = describeFailure(outcome.status, outcome.message)
-    } catch (err) {
-      logger.error({ venue: 'polymarket', err }, 'polymarket poll failed')
-    }
-  }
-
-  const pollForever = (firstPollAt: number): Promise<void> =>
-    pollEvery({ clock, pollMs: opts.pollMs, firstPollAt, signal: stop.signal, poll: pollAndRecord })
 
   /** The lowest ask of one token's own book; a 404 is "no book" (new or settling, venue facts §3.4.2). */
-  async function askOf(ticker: string, side: OutcomeLabel, tokenId: string): Promise<SideAsk> {
-    const reply = await clients.clob.get(
-      'book',
-      '/book',
-      { token_id: tokenId },
-      { signal: stop.signal, maxAttempts: BOOK_ATTEMPTS },
-    )
+  async function askOf(
+    ticker: string,
+    side: OutcomeLabel,
+    tokenId: string,
+    signal: AbortSignal,
+  ): Promise<SideAsk> {
+    const query = { token_id: tokenId }
+    const reply = await clients.clob.get('book', '/book', query, { signal, maxAttempts: BOOK_ATTEMPTS })
     if (!reply.ok && reply.status === 'invalid_json') {
       // a 2xx body that is not JSON is as unreadable as a malformed one
       rejected('book', 'json')
@@ -181,112 +146,42 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     return { ask: top.value.bestAskCents, malformed: null }
   }
 
-  async function fetchQuote(ticker: string, tokenIds: Record<OutcomeLabel, string>, expiresAt: number) {
+  async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
+    const market = book.get(ticker)?.market
+    if (!market) return null
     const [up, down] = await Promise.all([
-      askOf(ticker, 'up', tokenIds.up),
-      askOf(ticker, 'down', tokenIds.down),
+      askOf(ticker, 'up', market.tokenIds.up, signal),
+      askOf(ticker, 'down', market.tokenIds.down, signal),
     ])
     const now = clock.now()
-    if (up.malformed !== null || down.malformed !== null) {
-      // a failure long after the last one starts a new run: the old one says nothing of now
-      if (lastQuoteFailureAt !== null && now - lastQuoteFailureAt > malformedAfterMs) {
-        quotesFailingSince = null
-        quotesFailingMinutes.clear()
-      }
-      quotesFailingSince ??= now
-      lastQuoteFailureAt = now
-      if (quotesFailingMinutes.size < brokenMinutesNeeded)
-        quotesFailingMinutes.add(Math.floor(now / MINUTE_MS))
-    } else {
-      quotesFailingSince = null
-      quotesFailingMinutes.clear()
-    }
+    if (up.malformed !== null || down.malformed !== null) health.failed(now)
+    else health.parsed()
     // an answer that arrives after the end is no quote: trading has stopped (venue facts §3.1.3)
-    if (now >= expiresAt || (up.ask === null && down.ask === null)) return null
+    if (now >= market.expiresAt || (up.ask === null && down.ask === null)) return null
     return { upAskCents: up.ask, downAskCents: down.ask }
   }
 
-  function quotesMalformed(now: number): boolean {
-    return (
-      quotesFailingSince !== null &&
-      lastQuoteFailureAt !== null &&
-      now - lastQuoteFailureAt <= malformedAfterMs &&
-      (now - quotesFailingSince >= malformedAfterMs || quotesFailingMinutes.size >= brokenMinutesNeeded)
-    )
-  }
-
-  /**
-   * The market as the port shows it. A window's price to beat is the previous window's final price
-   * (venue facts §3.3.3), which Gamma publishes when that one resolves, often minutes into this one:
-   * used as the strike while this window's own is not published yet.
-   */
-  function venueMarketOf(market: PolymarketMarket, now: number): VenueMarket {
-    const previous = tracker.get(slugForStart(market.opensAt / 1000 - WINDOW_S))?.market
-    return toVenueMarket(withInheritedStrike(market, previous), now)
-  }
-
-  /** The cached view, following the ticker until its result is known. */
-  function viewOf(ticker: string) {
-    tracker.follow(ticker)
-    return tracker.get(ticker)
-  }
-
-  return {
+  const venue = createPolledVenue({
     name: 'polymarket',
-    supportsHistory: false,
-    async marketAt(series: string, at: number): Promise<VenueMarket | null> {
-      if (series !== POLYMARKET_BTC_15M) return null
-      const t = tracker.liveAt(at)
-      return t ? venueMarketOf(t.market, at) : null
+    clock,
+    logger,
+    pollMs: opts.pollMs,
+    quoteMinIntervalMs: opts.bookMinIntervalMs ?? 2_000,
+    ...(opts.downAfterMs !== undefined ? { downAfterMs: opts.downAfterMs } : {}),
+    ...(opts.malformedAfterMs !== undefined ? { malformedAfterMs: opts.malformedAfterMs } : {}),
+    startFields: { gammaUrl: opts.gammaUrl, clobUrl: opts.clobUrl },
+    view: book.view([POLYMARKET_BTC_15M]),
+    // the ticker is followed until its result is known
+    follow: (ticker) => tracker.follow(ticker),
+    async poll(signal) {
+      const outcome = await tracker.pollOnce(signal)
+      if (!outcome.ok) venue.failed(describeFailure(outcome.status, outcome.message))
+      return outcome.ok
     },
-    // earlier windows feed the model's basis (their strikes against the proxy at their opens)
-    async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
-      if (series !== POLYMARKET_BTC_15M || opensAt % (WINDOW_S * 1000) !== 0) return null
-      const t = tracker.get(slugForStart(opensAt / 1000))
-      return t ? venueMarketOf(t.market, clock.now()) : null
-    },
-    async market(ticker: string): Promise<VenueMarket | null> {
-      const t = viewOf(ticker)
-      return t ? venueMarketOf(t.market, clock.now()) : null
-    },
-    async result(ticker: string): Promise<Settlement | null> {
-      viewOf(ticker)
-      return tracker.settlement(ticker, clock.now())
-    },
-    async quote(ticker: string): Promise<VenueQuote | null> {
-      const t = tracker.get(ticker)
-      const now = clock.now()
-      if (!t || phaseAt(t.market, now) !== 'trading') return null
-      return quotes.get(ticker, now, () => fetchQuote(ticker, t.market.tokenIds, t.market.expiresAt))
-    },
-    status(): SourceStatus {
-      const now = clock.now()
-      const state = livenessOf(now, lastOkAt, startedAt, downAfterMs)
-      const restarting = inRestart(now)
-      const check: VenueCheck = quotesMalformed(now)
-        ? 'malformed'
-        : restarting
-          ? 'paused'
-          : state === 'down'
-            ? 'unreachable'
-            : 'ok'
-      // the weekly restart is announced, and a 425 is the venue saying it restarts: neither is an outage
-      return { name: 'polymarket', state, lastOkAt, check, scheduledPause: restarting, failure: lastFailure }
-    },
-    tradingPaused: (at: number) => inRestart(at),
-    async start() {
-      if (startedAt !== null) return
-      startedAt = clock.now()
-      logger.info(
-        { venue: 'polymarket', gammaUrl: opts.gammaUrl, clobUrl: opts.clobUrl, pollMs: opts.pollMs },
-        'polymarket venue starting',
-      )
-      await pollAndRecord()
-      loop = pollForever(startedAt)
-    },
-    async close() {
-      stop.abort()
-      await loop
-    },
-  }
+    fetchQuote,
+    // the weekly restart is announced, and a 425 is the venue saying it restarts: neither is an outage
+    tradingPaused: inRestart,
+    scheduledPause: (now) => inRestart(now),
+  })
+  return venue
 }

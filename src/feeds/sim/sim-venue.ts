@@ -62,6 +62,12 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
       if (!seriesSet.has(series)) return null
       return venueMarket(world.contest(series, quarterStart(at) + QUARTER_MS), at)
     },
+    // the contest that opened then, as the sandbox described it at its open
+    async marketOpenedAt(series, opensAt) {
+      if (!seriesSet.has(series)) return null
+      const c = world.contest(series, quarterStart(opensAt) + QUARTER_MS)
+      return c.opensAt === opensAt ? venueMarket(c, opensAt) : null
+    },
     async market(ticker, at) {
       const c = contestOf(ticker)
       return c ? venueMarket(c, at) : null
@@ -76,6 +82,7 @@ export function createSimVenue(opts: SimVenueOptions): Venue {
     },
     // no network: the simulator is always reachable
     status: () => ({ name: 'sim', state: 'ok', lastOkAt: null }),
+    statuses: () => [{ name: 'sim', state: 'ok', lastOkAt: null }],
     start: async () => {},
     close: async () => {},
   }

@@ -1,6 +1,6 @@
 // The windows a replay venue has seen and not yet closed, and the next instant the engine must act at
 // in them: a whole minute of a window (counted from its own open, wherever the venue put it) or its
-// close. Both tape venues (Kalshi's and Polymarket's) tick the replay clock through this.
+// close. The tape venue ticks the replay clock through this, whatever the venue.
 
 import { MINUTE_MS } from '../../domain/contest.ts'
 

@@ -1,16 +1,14 @@
-// The Kalshi venue as a tape shows it (decisions §12): recorded market bodies go through the real
-// adapter's market book (the same validation, series filing and mapping as live), recorded order
-// books through its ask derivation, and results through its settlement mapping. Only the source of
-// the bodies differs: the tape instead of HTTP.
+// A venue as a tape shows it (decisions §12), one for every venue kind: recorded market bodies go
+// through the venue's own market book (the same validation, merging and mapping as live, given by
+// the registry as a RecordedVenue), recorded order books through its ask derivation, and results
+// through its settlement mapping. Only the source of the bodies differs: the tape instead of HTTP.
+// A quote asks the market's books at the instant of the request; the first book record of that
+// ticker (and token) in [t, t + 5 s] answers each.
 import type { Settlement } from '../../domain/contest.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { SourceStatus, Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
 import type { TapeRecord } from '../../tape/tape-format.ts'
-import { parseExchangeStatus } from '../kalshi/exchange-status.ts'
-import { createMarketBook, toVenueMarket } from '../kalshi/market-book.ts'
-import { phaseForStatus } from '../kalshi/market-status.ts'
-import { asksFromOrderbook } from '../kalshi/orderbook.ts'
-import { settlementOf } from '../kalshi/settlement.ts'
+import type { RecordedVenue } from '../venue-http/market-view.ts'
 import { createReadingWindows } from './reading-windows.ts'
 import type { ReplayClock } from './replay-clock.ts'
 import { BOOK_WINDOW_MS, type TapePlayer } from './tape-player.ts'
@@ -38,11 +36,10 @@ export type TapeVenueOptions = {
   player: () => TapePlayer
 }
 
-export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
-  const { clock, logger } = opts
-  const book = createMarketBook({ series: opts.series, logger })
-  const prefixes = opts.series.map((s) => `${s}-`)
-  // the parsed view per ticker, to tell a change the engine acts on from a poll that changed nothing
+export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue): TapeVenue {
+  const { clock } = opts
+  const { name, view } = recorded
+  // the view per ticker, to tell a change the engine acts on from a poll that changed nothing
   const seen = new Map<string, string>()
   // windows not yet closed, for the replay's tick instants
   const windows = createReadingWindows()
@@ -52,36 +49,33 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
   let prunedAt = Number.NEGATIVE_INFINITY
   let exchangeKey = ''
 
-  const ofReplayedSeries = (raw: unknown): boolean => {
-    const ticker = (raw as { ticker?: unknown } | null)?.ticker
-    // bodies without a usable ticker go to the book, which warns about them as live does
-    return typeof ticker !== 'string' || prefixes.some((p) => ticker.startsWith(p))
+  function takeMarket(raw: unknown, t: number): boolean {
+    const market = recorded.take(raw, t)
+    if (!market) return false
+    const key = JSON.stringify(market.shown)
+    if (seen.get(market.ticker) === key) return false
+    seen.set(market.ticker, key)
+    windows.set(market.ticker, market.opensAt, market.closesAt)
+    return true
+  }
+
+  function takeExchange(body: unknown): boolean {
+    if (!recorded.exchangePaused) return false
+    exchange = body
+    // a body the live adapter could not read changes nothing there either
+    paused = recorded.exchangePaused(body) ?? paused
+    const key = JSON.stringify(body)
+    if (key === exchangeKey) return false
+    exchangeKey = key
+    return true
   }
 
   return {
-    name: 'kalshi',
+    name,
     supportsHistory: false,
     take(record) {
-      if (record.k === 'market') {
-        if (!ofReplayedSeries(record.m)) return false
-        const market = book.ingest(record.m, null, record.t)
-        if (!market) return false
-        const key = JSON.stringify(market)
-        if (seen.get(market.ticker) === key) return false
-        seen.set(market.ticker, key)
-        windows.set(market.ticker, market.openTime, market.closeTime)
-        return true
-      }
-      if (record.k === 'exchange') {
-        exchange = record.status
-        const status = parseExchangeStatus(record.status)
-        // a body the live adapter could not read changes nothing there either
-        if (status.ok) paused = !status.value.tradingActive
-        const key = JSON.stringify(record.status)
-        if (key === exchangeKey) return false
-        exchangeKey = key
-        return true
-      }
+      if (record.k === 'market') return takeMarket(record.m, record.t)
+      if (record.k === 'exchange') return takeExchange(record.status)
       return false
     },
     exchangeStatus: () => exchange,
@@ -91,48 +85,45 @@ export function createTapeVenue(opts: TapeVenueOptions): TapeVenue {
       if (t - prunedAt >= FORGET_AFTER_MS / 24) {
         // as live, a market not shown for a day is forgotten: a month's replay holds only recent ones
         prunedAt = t
-        book.prune(t, FORGET_AFTER_MS)
-        for (const ticker of seen.keys()) if (!book.get(ticker)) seen.delete(ticker)
+        recorded.prune(t, FORGET_AFTER_MS)
+        for (const ticker of seen.keys()) if (!recorded.known(ticker)) seen.delete(ticker)
       }
       return windows.nextBoundaryAfter(t)
     },
     async marketAt(series: string, at: number): Promise<VenueMarket | null> {
-      const entry = book.liveIn(series, at)
-      return entry ? toVenueMarket(entry) : null
+      return view.marketAt(series, at)
     },
+    // earlier windows feed the model's basis (their strikes against the proxy at their opens), as live
     async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
-      const entry = book.openedAt(series, opensAt)
-      return entry ? toVenueMarket(entry) : null
+      return view.marketOpenedAt(series, opensAt, clock.now())
     },
-    async market(ticker: string): Promise<VenueMarket | null> {
-      const entry = book.get(ticker)
-      return entry ? toVenueMarket(entry) : null
+    async market(ticker: string, at: number): Promise<VenueMarket | null> {
+      return view.market(ticker, at)
     },
     async result(ticker: string): Promise<Settlement | null> {
-      const entry = book.get(ticker)
-      return entry ? settlementOf(entry.market) : null
+      return view.result(ticker, clock.now())
     },
     async quote(ticker: string): Promise<VenueQuote | null> {
-      const entry = book.get(ticker)
       const now = clock.now()
       // as live: never a quote of a market that is not trading, or after its close
-      if (!entry || phaseForStatus(entry.market.status) !== 'trading' || now >= entry.market.closeTime)
-        return null
-      // the request is made now, as live, whatever instant the reading is for
-      const recorded = await opts.player().bookBetween(ticker, now, now + BOOK_WINDOW_MS)
-      // no book within the window: the request failed like a timeout
-      if (!recorded) return null
-      clock.advanceTo(recorded.t)
-      const asks = asksFromOrderbook(recorded.ob)
-      if (!asks.ok) {
-        logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
-        return null
-      }
-      const { upAskCents, downAskCents } = asks.value
-      return upAskCents === null && downAskCents === null ? null : asks.value
+      if (!view.quotable(ticker, now)) return null
+      // the requests are made now, as live, whatever instant the reading is for, and together
+      const books = []
+      for (const token of recorded.bookTokens(ticker))
+        books.push(await opts.player().bookBetween(ticker, now, now + BOOK_WINDOW_MS, token))
+      // a book not within the window: the request failed like a timeout
+      if (books.some((b) => b === null)) return null
+      clock.advanceTo(Math.max(...books.map((b) => b!.t)))
+      return recorded.quoteOf(
+        ticker,
+        books.map((b) => b!.ob),
+      )
     },
     status(): SourceStatus {
-      return { name: 'kalshi', state: 'ok', lastOkAt: clock.now() }
+      return { name, state: 'ok', lastOkAt: clock.now() }
+    },
+    statuses(): readonly SourceStatus[] {
+      return [{ name, state: 'ok', lastOkAt: clock.now() }]
     },
     start: async () => {},
     close: async () => {},

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { SourceStatus, Venue, VenueMarket } from '../../ports/venue.ts'
-import { statusesOf } from '../../ports/venue.ts'
 import { createVenueSet } from './venue-set.ts'
 
 // the same quarter hour on both venues (venue facts §3.1.2): 2026-09-25 19:00–19:15Z
@@ -57,6 +56,7 @@ function testVenue(name: string, tickers: Record<string, string>, opts: { paused
     },
     tradingPaused: (at) => at === opts.pausedAt,
     status: () => status,
+    statuses: () => [status],
     async start() {
       started++
     },
@@ -97,10 +97,10 @@ describe('createVenueSet', () => {
   it('passes on an earlier contest of a series to the venue that follows it (the basis strikes)', async () => {
     const { kalshi, polymarket, set } = world()
     const earlier = OPENS - 900_000
-    const market = await set.marketOpenedAt?.('KXBTC15M', earlier)
+    const market = await set.marketOpenedAt('KXBTC15M', earlier)
     assert.equal(market?.strikePriceDollars, 68_420)
     assert.equal(market?.opensAt, earlier)
-    assert.equal(await set.marketOpenedAt?.('KXETH15M', earlier), null)
+    assert.equal(await set.marketOpenedAt('KXETH15M', earlier), null)
     assert.deepEqual(kalshi.calls, [`marketOpenedAt KXBTC15M ${earlier}`])
     assert.deepEqual(polymarket.calls, [])
   })
@@ -140,16 +140,16 @@ describe('createVenueSet', () => {
   it('pauses only the series of the venue whose exchange paused', () => {
     const { set } = world()
     const paused = OPENS + 60_000
-    assert.equal(set.tradingPaused?.(paused, 'KXBTC15M'), true)
-    assert.equal(set.tradingPaused?.(paused, 'btc-updown-15m'), false)
-    assert.equal(set.tradingPaused?.(OPENS, 'KXBTC15M'), false)
-    assert.equal(set.tradingPaused?.(paused, 'unknown'), false)
+    assert.equal(set.tradingPaused(paused, 'KXBTC15M'), true)
+    assert.equal(set.tradingPaused(paused, 'btc-updown-15m'), false)
+    assert.equal(set.tradingPaused(OPENS, 'KXBTC15M'), false)
+    assert.equal(set.tradingPaused(paused, 'unknown'), false)
   })
 
   it('reports each venue’s status, and one combined line that is down when either is', () => {
     const { kalshi, set } = world()
     assert.deepEqual(
-      statusesOf(set).map((s) => [s.name, s.state]),
+      set.statuses().map((s) => [s.name, s.state]),
       [
         ['kalshi', 'ok'],
         ['polymarket', 'ok'],
@@ -159,7 +159,7 @@ describe('createVenueSet', () => {
     assert.equal(set.status().state, 'ok')
     kalshi.setStatus({ state: 'down', check: 'unreachable', failure: 'HTTP 451 unavailable', lastOkAt: null })
     assert.deepEqual(
-      statusesOf(set).map((s) => [s.name, s.state]),
+      set.statuses().map((s) => [s.name, s.state]),
       [
         ['kalshi', 'down'],
         ['polymarket', 'ok'],
@@ -194,8 +194,9 @@ describe('createVenueSet', () => {
     )
   })
 
-  it('a single venue reports its own status through statusesOf', () => {
+  it('a set of one venue reports that venue’s own status', () => {
     const one = testVenue('kalshi', {})
-    assert.deepEqual(statusesOf(one.venue), [one.venue.status()])
+    const set = createVenueSet([{ venue: one.venue, series: ['KXBTC15M'] }])
+    assert.deepEqual(set.statuses(), [one.venue.status()])
   })
 })

@@ -37,13 +37,7 @@ export function createVenueSet(members: readonly VenueMember[]): Venue {
     // an earlier contest's strike (the basis, decisions §11): dropping it here made live readings
     // differ from a replay of their own tape, which asks the tape venue directly
     async marketOpenedAt(series: string, opensAt: number): Promise<VenueMarket | null> {
-      const venue = bySeries.get(series)
-      if (!venue) return null
-      return (
-        (venue.marketOpenedAt
-          ? await venue.marketOpenedAt(series, opensAt)
-          : await venue.marketAt(series, opensAt)) ?? null
-      )
+      return (await bySeries.get(series)?.marketOpenedAt(series, opensAt)) ?? null
     },
     async market(ticker: string, at: number): Promise<VenueMarket | null> {
       return (await ownerOfTicker(ticker)?.market(ticker, at)) ?? null
@@ -56,7 +50,7 @@ export function createVenueSet(members: readonly VenueMember[]): Venue {
     },
     // a pause is the paused venue's alone: Kalshi's weekly maintenance stops no Polymarket reading
     tradingPaused(at: number, series: string): boolean {
-      return bySeries.get(series)?.tradingPaused?.(at, series) ?? false
+      return bySeries.get(series)?.tradingPaused(at, series) ?? false
     },
     status: () => combinedStatus(venues.map((v) => v.status())),
     statuses: () => venues.map((v) => v.status()),

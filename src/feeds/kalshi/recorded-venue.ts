@@ -1,0 +1,51 @@
+// Kalshi's market book as its tapes fill it (decisions §12): recorded market bodies through the live
+// adapter's book, recorded order books through its ask derivation, recorded exchange-status bodies
+// through its status parsing. The one tape venue (feeds/tape/tape-venue.ts) plays it.
+import type { Logger } from '../../ports/logger.ts'
+import type { RecordedVenue } from '../venue-http/market-view.ts'
+import { parseExchangeStatus } from './exchange-status.ts'
+import { createMarketBook, kalshiMarketView } from './market-book.ts'
+import { asksFromOrderbook } from './orderbook.ts'
+
+export function recordedKalshi(series: readonly string[], logger: Logger): RecordedVenue {
+  const book = createMarketBook({ series, logger })
+  const prefixes = series.map((s) => `${s}-`)
+  const ofReplayedSeries = (raw: unknown): boolean => {
+    const ticker = (raw as { ticker?: unknown } | null)?.ticker
+    // bodies without a usable ticker go to the book, which warns about them as live does
+    return typeof ticker !== 'string' || prefixes.some((p) => ticker.startsWith(p))
+  }
+  return {
+    name: 'kalshi',
+    view: kalshiMarketView(book),
+    take(raw, t) {
+      if (!ofReplayedSeries(raw)) return null
+      const market = book.ingest(raw, null, t)
+      return (
+        market && {
+          ticker: market.ticker,
+          opensAt: market.openTime,
+          closesAt: market.closeTime,
+          shown: market,
+        }
+      )
+    },
+    prune: (t, maxAgeMs) => book.prune(t, maxAgeMs),
+    known: (ticker) => book.get(ticker) !== undefined,
+    // the market's one order book: both sides' asks
+    bookTokens: () => [undefined],
+    quoteOf(ticker, [body]) {
+      const asks = asksFromOrderbook(body)
+      if (!asks.ok) {
+        logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
+        return null
+      }
+      const { upAskCents, downAskCents } = asks.value
+      return upAskCents === null && downAskCents === null ? null : asks.value
+    },
+    exchangePaused(body) {
+      const status = parseExchangeStatus(body)
+      return status.ok ? !status.value.tradingActive : null
+    },
+  }
+}

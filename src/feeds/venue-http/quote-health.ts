@@ -1,0 +1,47 @@
+// Whether a venue's quotes are `malformed` (decisions §8: every quote of the last 3 minutes failed to
+// parse), shared by the polled venues so the rule has one home. Books are asked only in the first
+// seconds of each reading minute, so a run measured from its first failure alone reached 3 minutes
+// only at the 4th broken minute (books broken for 3 minutes left health ok): the run's distinct
+// minutes count too.
+
+const MINUTE_MS = 60_000
+
+export type QuoteHealth = {
+  /** a book came back that could not be read */
+  failed(now: number): void
+  /** a book came back and was read */
+  parsed(): void
+  /** true while the current run of unreadable books says the venue's quotes are malformed */
+  malformed(now: number): boolean
+}
+
+export function createQuoteHealth(malformedAfterMs: number): QuoteHealth {
+  // (at least two: one broken minute is not yet a pattern)
+  const brokenMinutesNeeded = Math.max(2, Math.ceil(malformedAfterMs / MINUTE_MS))
+  // the start of the current run of unparseable books (null after a good one), and the last failure
+  let failingSince: number | null = null
+  let lastFailureAt: number | null = null
+  const failingMinutes = new Set<number>()
+  const endRun = (): void => {
+    failingSince = null
+    failingMinutes.clear()
+  }
+  return {
+    failed(now) {
+      // a failure long after the last one starts a new run: the old one says nothing of now
+      if (lastFailureAt !== null && now - lastFailureAt > malformedAfterMs) endRun()
+      failingSince ??= now
+      lastFailureAt = now
+      if (failingMinutes.size < brokenMinutesNeeded) failingMinutes.add(Math.floor(now / MINUTE_MS))
+    },
+    parsed: endRun,
+    malformed(now) {
+      return (
+        failingSince !== null &&
+        lastFailureAt !== null &&
+        now - lastFailureAt <= malformedAfterMs &&
+        (now - failingSince >= malformedAfterMs || failingMinutes.size >= brokenMinutesNeeded)
+      )
+    },
+  }
+}
