@@ -221,7 +221,7 @@ describe('takeReading', () => {
     })
     const bookless: Venue = { ...venue, quote: async () => ({ upAskCents: null, downAskCents: null }) }
     assert.deepEqual(await takeReading({ ...deps, venue: bookless }, contest, 2, at), { skipped: 'no-quote' })
-    const stale: PriceFeed = { ...feed, spotAt: async () => null }
+    const stale: PriceFeed = { ...feed, spotAt: async () => null, observeSpot: async () => null }
     assert.deepEqual(await takeReading({ ...deps, feed: stale }, contest, 2, at), { skipped: 'no-spot' })
   })
 

@@ -481,6 +481,7 @@ describe('engine', () => {
         venues: { kalshi: 'paused', polymarket: 'unreachable' },
         spot: 'ok',
         venueDegraded: true,
+        index: null,
       })
     } finally {
       await w.close()

@@ -26,6 +26,8 @@ const proxy: PriceFeed = {
   name: 'spot',
   spotAt: async () => null,
   minuteClosesBefore: async () => [],
+  observeSpot: async () => null,
+  stampedClosesBefore: async () => [],
   sources: () => [],
   start: async () => {},
   close: async () => {},

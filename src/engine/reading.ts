@@ -7,7 +7,7 @@ import { chooseSide } from '../domain/model.ts'
 import { type BasisSample, type MinuteClose, spanMeanOfCloses } from '../domain/price-history.ts'
 import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
 import { venueOfSeries } from '../domain/venues.ts'
-import type { PriceFeed, SpotObservation, Venue, VenueQuote } from '../ports/venue.ts'
+import type { PriceFeed, Venue, VenueQuote } from '../ports/venue.ts'
 
 /** Readings are taken at minutes 1..14: minute 0 has no price history inside the window yet. */
 export const FIRST_READING_MINUTE = 1
@@ -132,7 +132,7 @@ export async function observeReadingInputs(
   if (strike === null) return { skipped: 'no-strike' }
   const quote = await deps.venue.quote(contest.ticker, now)
   if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
-  const spot = await observeSpot(deps.feed, now)
+  const spot = await deps.feed.observeSpot(now)
   if (spot === null) return { skipped: 'no-spot' }
   // the settlement index itself needs no second source: there is no median to protect
   if (!spot.index && spot.freshSources < Math.min(MIN_FRESH_SOURCES, deps.feed.sources().length))
@@ -197,20 +197,9 @@ async function estimateStrike(
   return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD }
 }
 
-/** The feed's own observation, or (a feed reading every source at `at`) its spot at `at`. */
-async function observeSpot(feed: PriceFeed, at: number): Promise<SpotObservation | null> {
-  if (feed.observeSpot) return feed.observeSpot(at)
-  const price = await feed.spotAt(at)
-  if (price === null) return null
-  return { priceDollars: price, observedAt: at, freshSources: feed.sources().filter((s) => s.fresh).length }
-}
-
-/** Closes stamped with their minute's end; a feed without stamps has every minute up to `at`. */
-export async function stampedCloses(feed: PriceFeed, at: number, count: number): Promise<MinuteClose[]> {
-  if (feed.stampedClosesBefore) return feed.stampedClosesBefore(at, count)
-  const prices = await feed.minuteClosesBefore(at, count)
-  const last = Math.floor(at / MINUTE_MS) * MINUTE_MS
-  return prices.map((priceDollars, i) => ({ at: last - (prices.length - 1 - i) * MINUTE_MS, priceDollars }))
+/** Closes stamped with their minute's end (the feed's own; kept as the engine's one name for them). */
+export function stampedCloses(feed: PriceFeed, at: number, count: number): Promise<MinuteClose[]> {
+  return feed.stampedClosesBefore(at, count)
 }
 
 /** The proxy's mean over [from, to), from its closes as every feed has them (spanMeanOfCloses). */

@@ -144,16 +144,15 @@ export interface PriceFeed {
   /** Closing prices of the `count` whole minutes ending at or before `at`, oldest first (may be fewer). */
   minuteClosesBefore(at: number, count: number): Promise<number[]>
   /**
-   * The spot with its observation instant and fresh-source count; absent on a feed that observes
-   * `at` itself from every source it has (the simulator's index).
+   * The spot with its observation instant and fresh-source count (a feed that reads every source at
+   * `at` itself, the simulator's, observes at `at`).
    */
-  observeSpot?(at: number): Promise<SpotObservation | null>
+  observeSpot(at: number): Promise<SpotObservation | null>
   /**
    * The closes of up to `count` whole minutes ending at or before `at`, each stamped with its
-   * minute's end, oldest first: a minute without a close is missing, never closed up. Absent on a
-   * feed whose minuteClosesBefore has every minute.
+   * minute's end, oldest first: a minute without a close is missing, never closed up.
    */
-  stampedClosesBefore?(at: number, count: number): Promise<MinuteClose[]>
+  stampedClosesBefore(at: number, count: number): Promise<MinuteClose[]>
   /** One entry per source. */
   sources(): SpotSourceStatus[]
   start(): Promise<void>

@@ -95,13 +95,10 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
           freshSources: 1,
           index: id,
         }
-      if (proxy.observeSpot) return proxy.observeSpot(at)
-      const price = await proxy.spotAt(at)
-      const freshSources = proxy.sources().filter((s) => s.fresh).length
-      return price === null ? null : { priceDollars: price, observedAt: now, freshSources }
+      return proxy.observeSpot(at)
     },
     minuteClosesBefore: (at, count) => proxy.minuteClosesBefore(at, count),
-    ...(proxy.stampedClosesBefore ? { stampedClosesBefore: proxy.stampedClosesBefore.bind(proxy) } : {}),
+    stampedClosesBefore: (at, count) => proxy.stampedClosesBefore(at, count),
     sources: () => [...proxy.sources(), status(wallClock.now())],
     async start() {
       startedAt = wallClock.now()

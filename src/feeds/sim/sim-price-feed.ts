@@ -112,6 +112,16 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     spotAt: async (at) => spotAtSync(at),
     minuteClosesBefore: async (at, count) => minuteClosesBeforeSync(at, count),
     stampedClosesBefore: async (at, count) => stampedClosesBefore(at, count),
+    // the simulator reads every source at `at` itself, so it observes at `at`
+    observeSpot: async (at) => {
+      const price = spotAtSync(at)
+      if (price === null) return null
+      return {
+        priceDollars: price,
+        observedAt: at,
+        freshSources: sourcesAt(at).filter((s) => s.fresh).length,
+      }
+    },
     sources: () =>
       lastAskedAt === null
         ? sources.names.map((name) => ({
