@@ -10,7 +10,8 @@
 //      the book weight's dependence on its spread and age;
 //   D. (--polymarket-tapes) Polymarket's own pool and the error of the engine's strike estimate,
 //      measured at window edges, on that venue's readings (tools/fit/polymarket-stage.ts).
-// Usage: node tools/fit-model.ts [--seeds 1001,1002,1003] [--from 2026-06-01] [--days 20] [--out FILE]
+// Usage: node tools/fit-model.ts [--seeds 1001,…,1008] [--crowds ewma,shrink,drift,ewma-late]
+//        [--from 2026-06-01] [--days 10] [--out FILE]
 //        node tools/fit-model.ts --tapes DIR [--since T] [--until T] [--out FILE]
 //        … [--polymarket-tapes DIR]: a Polymarket tape set (`sim tape --venue polymarket`, or recorded)
 import { spawnSync } from 'node:child_process'
@@ -19,6 +20,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MINUTE_MS } from '../src/domain/contest.ts'
 import { parseInstant } from '../src/domain/instant.ts'
+import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { estimateBasis } from '../src/model/basis.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/model/params.ts'
 import { scaledReturns } from '../src/model/returns.ts'
@@ -41,9 +43,12 @@ import { tapeFitSource } from './fit/tape-source.ts'
 
 const { values } = parseArgs({
   options: {
-    seeds: { type: 'string', default: '1001,1002,1003' },
+    seeds: { type: 'string', default: '1001,1002,1003,1004,1005,1006,1007,1008' },
+    // the crowds the seeds get in turn (SIM_PARAMS presets): the pool learns several ways a crowd
+    // errs; the sweep's other presets (informed, floor, wide-stale, one-sided) stay unseen
+    crowds: { type: 'string', default: 'ewma,shrink,drift,ewma-late' },
     from: { type: 'string', default: '2026-06-01' },
-    days: { type: 'string', default: '20' },
+    days: { type: 'string', default: '10' },
     tapes: { type: 'string' },
     since: { type: 'string' },
     until: { type: 'string' },
@@ -72,7 +77,9 @@ async function sourceOf(): Promise<FitSource> {
   }
   if (values.since !== undefined || values.until !== undefined) fail('--since and --until go with --tapes')
   const seeds = values.seeds.split(',').map(Number)
-  return sandboxFitSource(seeds, Date.parse(`${values.from}T00:00:00Z`), Number(values.days))
+  const crowds = values.crowds.split(',')
+  for (const c of crowds) if (typeof parseSimParams(c) === 'string') fail(`--crowds: no preset ${c}`)
+  return sandboxFitSource(seeds, Date.parse(`${values.from}T00:00:00Z`), Number(values.days), crowds)
 }
 
 async function polymarketSource(target: string): Promise<FitSource> {

@@ -14,8 +14,10 @@ import {
   observeReadingInputs,
   type SkipReason,
 } from '../src/engine/reading.ts'
+import { SIM_PARAMS, type SimParams } from '../src/feeds/sim/sim-params.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/venue.ts'
 import { observerModel } from './fit/fit-source.ts'
 
@@ -40,9 +42,11 @@ export type SandboxReading = {
 
 export type SandboxWorld = { feed: PriceFeed; venue: Venue }
 
-export function sandboxWorld(seed: number): SandboxWorld {
-  const feed = createSimPriceFeed({ seed })
-  return { feed, venue: createSimVenue({ seed, feed, series: [SERIES] }) }
+/** A seed's world; `params` picks its crowd (SIM_PARAMS), the defaults without. */
+export function sandboxWorld(seed: number, params: SimParams = SIM_PARAMS): SandboxWorld {
+  const world = sharedSimWorld(seed, params)
+  const feed = createSimPriceFeed({ seed, world })
+  return { feed, venue: createSimVenue({ seed, world, feed, series: [SERIES] }) }
 }
 
 /**

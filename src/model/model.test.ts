@@ -334,4 +334,25 @@ describe('parameters', () => {
     assert.throws(() => checkModelV2Params({ ...a, nu: 2 }), /nu/)
     assert.throws(() => checkModelV2Params({ ...a, seasonal: { ...a.seasonal, hour: [1] } }), /24/)
   })
+
+  it('record the crowd each training seed had, one per seed, as part of the version', () => {
+    const sandbox = (crowds?: string[]) =>
+      flatParams({
+        training: {
+          source: 'sandbox',
+          seeds: [1, 2],
+          days: 1,
+          from: 'x',
+          readings: 1,
+          ...(crowds ? { crowds } : {}),
+        },
+      })
+    const mixed = sandbox(['ewma', 'shrink'])
+    assert.notEqual(modelV2Version(mixed), modelV2Version(sandbox()))
+    assert.notEqual(modelV2Version(mixed), modelV2Version(sandbox(['ewma', 'drift'])))
+    assert.throws(
+      () => checkModelV2Params({ ...mixed, training: { ...mixed.training, crowds: ['ewma'] } }),
+      /crowd per seed/,
+    )
+  })
 })

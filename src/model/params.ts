@@ -68,7 +68,15 @@ export type ModelV2Params = {
  * anything else (decisions §15: nothing needs a hidden truth).
  */
 export type Training =
-  | { source: 'sandbox'; seeds: number[]; days: number; from: string; readings: number }
+  | {
+      source: 'sandbox'
+      seeds: number[]
+      /** each seed's crowd preset (SIM_PARAMS), in the seeds' order; absent: the default crowd */
+      crowds?: string[]
+      days: number
+      from: string
+      readings: number
+    }
   | {
       source: 'tapes'
       /** the tape files' names, in the order read */
@@ -164,9 +172,13 @@ function checkTraining(training: unknown, fail: (what: string) => never): void {
       !Array.isArray(t.seeds) ||
       !wholeCount(t.days) ||
       typeof t.from !== 'string' ||
-      !wholeCount(t.readings)
+      !wholeCount(t.readings) ||
+      (t.crowds !== undefined &&
+        (!Array.isArray(t.crowds) ||
+          t.crowds.length !== t.seeds.length ||
+          !t.crowds.every((c) => typeof c === 'string')))
     )
-      fail('training (sandbox) must name its seeds, days, from and readings')
+      fail('training (sandbox) must name its seeds, days, from and readings (and a crowd per seed, if any)')
   } else if (t?.source === 'tapes') {
     if (
       !Array.isArray(t.tapes) ||

@@ -38,7 +38,7 @@ export type FitSource = {
 /** What a parameter set was fitted on, in words for the model card. */
 export function trainingText(t: Training): string {
   return t.source === 'sandbox'
-    ? `sandbox seeds ${t.seeds.join(', ')}, ${t.days} days each from ${t.from}, ${t.readings} readings`
+    ? `sandbox seeds ${t.seeds.map((seed, i) => (t.crowds ? `${seed} (${t.crowds[i]})` : seed)).join(', ')}, ${t.days} days each from ${t.from}, ${t.readings} readings`
     : `tapes ${t.tapes.join(', ')}, contests expiring ${t.from} – ${t.until}: ${t.contests} contests, ${t.readings} readings`
 }
 

@@ -3,6 +3,7 @@
 // minute against the venue's settlement price, both things a recording holds.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import { stampedCloses } from '../../src/engine/reading.ts'
+import { parseSimParams } from '../../src/feeds/sim/sim-params-text.ts'
 import { DAY_MS, forEachSandboxReading, type SandboxWorld, sandboxWorld } from '../sandbox-readings.ts'
 import type { FitSource } from './fit-source.ts'
 
@@ -29,8 +30,23 @@ async function settledBasis(
     : { realisedBasis: sum / n - result.priceDollars, settledPriceDollars: result.priceDollars }
 }
 
-export function sandboxFitSource(seeds: readonly number[], from: number, days: number): FitSource {
+/**
+ * `crowds`: SIM_PARAMS crowd presets given to the seeds in turn (seed i gets crowds[i mod n]), so the
+ * pool is fitted on several ways a crowd can err rather than on the one it would otherwise copy.
+ */
+export function sandboxFitSource(
+  seeds: readonly number[],
+  from: number,
+  days: number,
+  crowds: readonly string[] = ['ewma'],
+): FitSource {
   const until = from + days * DAY_MS
+  const crowdOf = (i: number): string => crowds[i % crowds.length] as string
+  const worldOf = (seed: number, i: number): SandboxWorld => {
+    const params = parseSimParams(crowdOf(i))
+    if (typeof params === 'string') throw new Error(params)
+    return sandboxWorld(seed, params)
+  }
   return {
     from,
     until,
@@ -38,18 +54,19 @@ export function sandboxFitSource(seeds: readonly number[], from: number, days: n
     training: (readings) => ({
       source: 'sandbox',
       seeds: [...seeds],
+      crowds: seeds.map((_, i) => crowdOf(i)),
       days,
       from: new Date(from).toISOString().slice(0, 10),
       readings,
     }),
     async closeRuns() {
       return Promise.all(
-        seeds.map((seed) => stampedCloses(sandboxWorld(seed).feed, until, (days + WARMUP_DAYS) * 1440)),
+        seeds.map((seed, i) => stampedCloses(worldOf(seed, i).feed, until, (days + WARMUP_DAYS) * 1440)),
       )
     },
     async forEachReading(each) {
-      for (const seed of seeds) {
-        const world = sandboxWorld(seed)
+      for (const [i, seed] of seeds.entries()) {
+        const world = worldOf(seed, i)
         await forEachSandboxReading(world, { from, days }, async (r) => {
           const settled = r.minute === 14 ? await settledBasis(world, r.ticker, r.expiresAt) : null
           each({
