@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { test } from 'node:test'
 import { createFanOut } from './fan-out.ts'
-import type { Subscriber } from './subscriber-index.ts'
+import { newSubscriber, type Subscriber } from './subscriber-index.ts'
 
 const FRAME = Buffer.from('event: e\nid: 1\ndata: {}\n\n')
 const CHUNK = Buffer.from(`${FRAME.length.toString(16)}\r\n${FRAME}\r\n`)
@@ -32,19 +32,8 @@ function fakeSocket(opts: { throws?: boolean } = {}) {
 }
 
 function sub(socket: Socket | null, overrides: Partial<Subscriber> = {}): Subscriber {
-  return {
-    res: { destroyed: false, writableEnded: false } as ServerResponse,
-    socket,
-    chunked: true,
-    requestId: null,
-    scope: null,
-    live: null,
-    lastSeq: 0,
-    done: false,
-    queueCheckPending: false,
-    drainWait: null,
-    ...overrides,
-  }
+  const res = { destroyed: false, writableEnded: false } as ServerResponse
+  return { ...newSubscriber(res, null), socket, chunked: true, ...overrides }
 }
 
 function world() {

@@ -18,7 +18,7 @@ import {
   shutdownRetryFrame,
 } from './sse-frame.ts'
 import { createStreamOpener } from './stream-resume.ts'
-import { createSubscriberIndex, type Subscriber } from './subscriber-index.ts'
+import { createSubscriberIndex, newSubscriber, type Subscriber } from './subscriber-index.ts'
 
 export type StreamOpenRequest = {
   /** the `series` query value: a series, or the ticker of a contest */
@@ -207,18 +207,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
         return
       }
       if (res.destroyed || res.writableEnded) return
-      const sub: Subscriber = {
-        res,
-        socket: null,
-        chunked: false,
-        requestId: requestId ?? null,
-        scope: null,
-        live: null,
-        lastSeq: 0,
-        done: false,
-        queueCheckPending: false,
-        drainWait: null,
-      }
+      const sub = newSubscriber(res, requestId ?? null)
       // retry goes out before the stream is visible to keep-alives, so it is always the first frame
       write(sub, RETRY_FRAME)
       // With the head and retry on the socket (the route flushed the head), nothing waits in `res`

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import type { ServerResponse } from 'node:http'
 import { test } from 'node:test'
-import { createSubscriberIndex, type Subscriber } from './subscriber-index.ts'
+import { createSubscriberIndex, newSubscriber, type Subscriber } from './subscriber-index.ts'
 
 /** The streams an event reaches, in the order the hub walks them. */
 function matched(
@@ -13,20 +13,7 @@ function matched(
   return index.matching(series, ticker).flatMap((set) => [...set])
 }
 
-function sub(): Subscriber {
-  return {
-    res: {} as ServerResponse,
-    socket: null,
-    chunked: false,
-    requestId: null,
-    scope: null,
-    live: null,
-    lastSeq: 0,
-    done: false,
-    queueCheckPending: false,
-    drainWait: null,
-  }
-}
+const sub = (): Subscriber => newSubscriber({} as ServerResponse, null)
 
 test('subscriber index › a stream being opened is counted but matches no event', () => {
   const index = createSubscriberIndex()

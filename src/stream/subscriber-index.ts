@@ -28,6 +28,22 @@ export type Subscriber = {
   drainWait: { ticks: number; resume(): void } | null
 }
 
+/** A stream just opened on `res`: nothing resolved, nothing written, not yet live. */
+export function newSubscriber(res: ServerResponse, requestId: string | null): Subscriber {
+  return {
+    res,
+    socket: null,
+    chunked: false,
+    requestId,
+    scope: null,
+    live: null,
+    lastSeq: 0,
+    done: false,
+    queueCheckPending: false,
+    drainWait: null,
+  }
+}
+
 export type SubscriberIndex = {
   /** Counts a stream that is still being opened (keep-alives, close), not yet fed live events. */
   add(sub: Subscriber): void
