@@ -31,7 +31,8 @@ const { values } = parseArgs({
     jobs: { type: 'string', default: '2' },
     work: { type: 'string' },
     card: { type: 'string', default: 'docs/model.md' },
-    json: { type: 'string', default: 'docs/model-sweep.json' },
+    // default: docs/model-sweep.json, or docs/model-sweep-polymarket.json with --venue polymarket
+    json: { type: 'string' },
     // write the table from the jobs already done in --work (crowds with every seed), run nothing
     'table-only': { type: 'boolean', default: false },
     venue: { type: 'string', default: 'kalshi' },
@@ -44,6 +45,7 @@ const { values } = parseArgs({
 const VENUE = values.venue === 'polymarket' ? 'polymarket' : 'kalshi'
 const SERIES = VENUE === 'polymarket' ? POLYMARKET_SIM_SERIES : 'KXBTC15M'
 const MARKER = VENUE === 'polymarket' ? 'model:sweep:polymarket' : 'model:sweep'
+const JSON_OUT = values.json ?? (VENUE === 'polymarket' ? 'docs/model-sweep-polymarket.json' : 'docs/model-sweep.json')
 const ROOT = path.join(import.meta.dirname, '..')
 const MAIN = path.join(ROOT, 'src/cli/main.ts')
 const DAY_MS = 86_400_000
@@ -117,7 +119,7 @@ async function main(): Promise<void> {
   const figures = done.flatMap((p) =>
     seeds.map((s) => JSON.parse(readFileSync(partOf(p, s), 'utf8')) as JobFigures),
   )
-  writeFileSync(path.resolve(ROOT, values.json), `${JSON.stringify(figures, null, 2)}\n`)
+  writeFileSync(path.resolve(ROOT, JSON_OUT), `${JSON.stringify(figures, null, 2)}\n`)
   const jobs = Math.max(1, Number(values.jobs))
   writeTable(done, seeds, figures, figures.reduce((s, f) => s + f.wallMs, 0) / jobs)
 }
@@ -330,5 +332,5 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
       ? `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`
       : `${text.trimEnd()}\n\n## The sweep across crowds\n\n${start}\n${table}\n${end}\n`
   writeFileSync(card, next)
-  log(`wrote ${values.card} and ${values.json}`)
+  log(`wrote ${values.card} and ${JSON_OUT}`)
 }
