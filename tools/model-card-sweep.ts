@@ -45,7 +45,8 @@ const { values } = parseArgs({
 const VENUE = values.venue === 'polymarket' ? 'polymarket' : 'kalshi'
 const SERIES = VENUE === 'polymarket' ? POLYMARKET_SIM_SERIES : 'KXBTC15M'
 const MARKER = VENUE === 'polymarket' ? 'model:sweep:polymarket' : 'model:sweep'
-const JSON_OUT = values.json ?? (VENUE === 'polymarket' ? 'docs/model-sweep-polymarket.json' : 'docs/model-sweep.json')
+const JSON_OUT =
+  values.json ?? (VENUE === 'polymarket' ? 'docs/model-sweep-polymarket.json' : 'docs/model-sweep.json')
 const ROOT = path.join(import.meta.dirname, '..')
 const MAIN = path.join(ROOT, 'src/cli/main.ts')
 const DAY_MS = 86_400_000
