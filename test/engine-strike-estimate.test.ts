@@ -13,7 +13,6 @@ import {
   isSkipped,
   type ReadingDeps,
   STRIKE_ESTIMATE_SD,
-  stampedCloses,
   takeReading,
 } from '../src/engine/reading.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
@@ -26,7 +25,7 @@ const OPEN = Date.parse('2026-11-22T19:00:00Z')
 
 /** The proxy's mean over [from, to] from its minute closes, as every reading takes it. */
 async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number> {
-  const closes = await stampedCloses(feed, to, Math.ceil((to - from) / MINUTE_MS) + 1)
+  const closes = await feed.stampedClosesBefore(to, Math.ceil((to - from) / MINUTE_MS) + 1)
   return spanMeanOfCloses(closes, from, to)!
 }
 

@@ -4,7 +4,7 @@
 // model prices the time left from the instant the spot was observed.
 import { CONTEST_MINUTES, CONTEST_MS, type Contest, MINUTE_MS, type Signal } from '../domain/contest.ts'
 import { chooseSide } from '../domain/model.ts'
-import { type BasisSample, type MinuteClose, spanMeanOfCloses } from '../domain/price-history.ts'
+import { type BasisSample, spanMeanOfCloses } from '../domain/price-history.ts'
 import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
 import { venueOfSeries } from '../domain/venues.ts'
 import type { PriceFeed, Venue, VenueQuote } from '../ports/venue.ts'
@@ -137,7 +137,7 @@ export async function observeReadingInputs(
   // the settlement index itself needs no second source: there is no median to protect
   if (!spot.index && spot.freshSources < Math.min(MIN_FRESH_SOURCES, deps.feed.sources().length))
     return { skipped: 'few-sources' }
-  const closes = await stampedCloses(deps.feed, spot.observedAt, deps.model.historyMinutes)
+  const closes = await deps.feed.stampedClosesBefore(spot.observedAt, deps.model.historyMinutes)
   if (closes.length < deps.model.minHistoryCloses) return { skipped: 'short-history' }
   const basisSamples = await basisSamplesFor(deps, contest)
   const { upAskCents, downAskCents } = quote
@@ -197,14 +197,9 @@ async function estimateStrike(
   return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD }
 }
 
-/** Closes stamped with their minute's end (the feed's own; kept as the engine's one name for them). */
-export function stampedCloses(feed: PriceFeed, at: number, count: number): Promise<MinuteClose[]> {
-  return feed.stampedClosesBefore(at, count)
-}
-
 /** The proxy's mean over [from, to), from its closes as every feed has them (spanMeanOfCloses). */
 async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number | null> {
-  const closes = await stampedCloses(feed, to, Math.ceil((to - from) / MINUTE_MS) + 1)
+  const closes = await feed.stampedClosesBefore(to, Math.ceil((to - from) / MINUTE_MS) + 1)
   return spanMeanOfCloses(closes, from, to)
 }
 

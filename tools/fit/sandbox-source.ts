@@ -2,7 +2,6 @@
 // them (sandbox-readings.ts). The settlement's basis is the proxy's per-second mean over the last
 // minute against the venue's settlement price, both things a recording holds.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
-import { stampedCloses } from '../../src/engine/reading.ts'
 import { parseSimParams } from '../../src/feeds/sim/sim-params-text.ts'
 import { DAY_MS, forEachSandboxReading, type SandboxWorld, sandboxWorld } from '../sandbox-readings.ts'
 import type { FitSource } from './fit-source.ts'
@@ -61,7 +60,7 @@ export function sandboxFitSource(
     }),
     async closeRuns() {
       return Promise.all(
-        seeds.map((seed, i) => stampedCloses(worldOf(seed, i).feed, until, (days + WARMUP_DAYS) * 1440)),
+        seeds.map((seed, i) => worldOf(seed, i).feed.stampedClosesBefore(until, (days + WARMUP_DAYS) * 1440)),
       )
     },
     async forEachReading(each) {

@@ -5,9 +5,10 @@
 // proxy's mean over the settlement minute (from its closes, as every feed has them) minus the
 // settlement price.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
+import type { MinuteClose } from '../../src/domain/price-history.ts'
 import { spanMeanOfCloses } from '../../src/domain/price-history.ts'
 import { liveContestFor } from '../../src/engine/contest-steps.ts'
-import { DEFAULT_READING_MAX_LATE_MS, observeReadingInputs, stampedCloses } from '../../src/engine/reading.ts'
+import { DEFAULT_READING_MAX_LATE_MS, observeReadingInputs } from '../../src/engine/reading.ts'
 import { createReplayClock } from '../../src/feeds/tape/replay-clock.ts'
 import { withRecordedIndex } from '../../src/feeds/tape/tape-index-feed.ts'
 import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-player.ts'
@@ -69,7 +70,7 @@ async function tapeCloses(
   target: string,
   header: TapeHeader,
   until: number,
-): Promise<{ closes: Awaited<ReturnType<typeof stampedCloses>>; first: number }> {
+): Promise<{ closes: MinuteClose[]; first: number }> {
   const set = await openTapeSet(target)
   const clock = createReplayClock(Number.NEGATIVE_INFINITY)
   const first = Date.parse(header.from) - observerModel.historyMinutes * MINUTE_MS
@@ -94,7 +95,7 @@ async function tapeCloses(
   } finally {
     set.close()
   }
-  const closes = await stampedCloses(feed, until, minutes)
+  const closes = await feed.stampedClosesBefore(until, minutes)
   return { closes, first: Math.max(first, Math.floor(earliest / MINUTE_MS) * MINUTE_MS) }
 }
 
@@ -156,7 +157,7 @@ async function tapeReadings(
         pending.delete(ticker)
         const expiresAt = readings[0]?.expiresAt as number
         const mean = spanMeanOfCloses(
-          await stampedCloses(feed, expiresAt, 2),
+          await feed.stampedClosesBefore(expiresAt, 2),
           expiresAt - MINUTE_MS,
           expiresAt,
         )
