@@ -8,12 +8,22 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
-import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
+import {
+  DOWN_TOKEN,
+  FINAL_PRICE,
+  makeGammaEvent,
+  NEXT_DOWN_TOKEN,
+  NEXT_UP_TOKEN,
+  PRICE_TO_BEAT,
+  resolvedGammaEvent,
+  UP_TOKEN,
+} from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
+import { shiftToMinute13 } from './support/polymarket-window.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
-import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
+import { shiftedClockEnv } from './support/shifted-clock.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -22,21 +32,10 @@ const SERIES = 'btc-updown-15m'
 const LEAD_MS = 25_000
 
 // the window that is 12 min 35 s old when the test starts (on the shifted clock)
-const realNow = Date.now()
-const S = Math.floor(realNow / 900_000) * 900
-const opensAt = S * 1000
-const minute13 = opensAt + 13 * MINUTE
-const closesAt = opensAt + 15 * MINUTE
-const SHIFT_MS = minute13 - LEAD_MS - realNow
-shiftDateNow(SHIFT_MS)
+const { S, opensAt, minute13, closesAt, shiftMs: SHIFT_MS } = shiftToMinute13(LEAD_MS)
 
 const TICKER = `btc-updown-15m-${S}`
 const NEXT = `btc-updown-15m-${S + 900}`
-const NEXT_UP = '1111111111111111111111111111111111111111111111111111111111111111111111111111'
-const NEXT_DOWN = '2222222222222222222222222222222222222222222222222222222222222222222222222222'
-// the venue's values: Gamma's floats; the service publishes them to the cent
-const PRICE_TO_BEAT = 84_012.48113709
-const FINAL_PRICE = 83_988.90427316
 const SPOT = 84_010
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
@@ -97,7 +96,7 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
       ),
     )
     pm.putEvent(makeGammaEvent({ startS: S }))
-    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP, downToken: NEXT_DOWN }))
+    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP_TOKEN, downToken: NEXT_DOWN_TOKEN }))
     // the Up book worst-first (best last, as the venue's guide and captures show), the Down book
     // best-first (as its OpenAPI text says): the entry is the lowest ask either way
     pm.setBook(
@@ -124,8 +123,8 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
         { price: '0.99', size: '18000' },
       ],
     )
-    pm.setBook(NEXT_UP, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
-    pm.setBook(NEXT_DOWN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_UP_TOKEN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_DOWN_TOKEN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
 
     service = startProcess(['serve'], {
       DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,

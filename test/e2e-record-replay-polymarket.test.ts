@@ -12,10 +12,21 @@ import type { Contest } from '../src/domain/contest.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
-import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
+import {
+  DOWN_TOKEN,
+  FINAL_PRICE,
+  makeGammaEvent,
+  NEXT_DOWN_TOKEN,
+  NEXT_UP_TOKEN,
+  PRICE_TO_BEAT,
+  resolvedGammaEvent,
+  UP_TOKEN,
+} from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
+import { warmAndDrift } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
+import { shiftToMinute13 } from './support/polymarket-window.ts'
 import { assertReplayEqualsLive } from './support/replay-equality.ts'
 import {
   bootstrapKeyFrom,
@@ -24,27 +35,18 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
-import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
+import { shiftedClockEnv } from './support/shifted-clock.ts'
 import { waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
 const SERIES = 'btc-updown-15m'
 const LEAD_MS = 25_000
 
-const realNow = Date.now()
-const S = Math.floor(realNow / 900_000) * 900
-const opensAt = S * 1000
-const minute13 = opensAt + 13 * MINUTE
-const closesAt = opensAt + 15 * MINUTE
-const SHIFT_MS = minute13 - LEAD_MS - realNow
-shiftDateNow(SHIFT_MS)
+// the window that is 12 min 35 s old when the test starts (on the shifted clock)
+const { S, minute13, closesAt, shiftMs: SHIFT_MS } = shiftToMinute13(LEAD_MS)
 
 const TICKER = `btc-updown-15m-${S}`
 const NEXT = `btc-updown-15m-${S + 900}`
-const NEXT_UP = '1111111111111111111111111111111111111111111111111111111111111111111111111111'
-const NEXT_DOWN = '2222222222222222222222222222222222222222222222222222222222222222222222222222'
-const PRICE_TO_BEAT = 84_012.48113709
-const FINAL_PRICE = 83_988.90427316
 const SPOT = 84_010
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field
@@ -72,25 +74,12 @@ describe('recording a live Polymarket run and replaying it (shifted wall clock, 
   let pm: PolymarketFixture
   let exchanges: ExchangeFixtures
   let service: ServiceProcess
-  let ticking: NodeJS.Timeout
+  let stopDrift = () => {}
 
   before(async () => {
     pm = await startPolymarketFixture()
     exchanges = await startExchangeFixtures({ bid: SPOT - 0.1, ask: SPOT + 0.1 })
-    // an hour of varied candles for the warm-up, so the model's volatility depends on them
-    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
-    const candles = Array.from({ length: 70 }, (_, i) => ({
-      time: (minuteNow - (70 - i) * MINUTE) / 1000,
-      close: SPOT + 20 * Math.sin(i / 3) + (i % 7),
-    }))
-    for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(candles)
-    let drift = 0
-    ticking = setInterval(() => {
-      drift = (drift + 0.7) % 5
-      exchanges.coinbase.setPrice(SPOT - 0.1 + drift, SPOT + 0.1 + drift)
-      exchanges.kraken.setPrice(SPOT - 0.2 + drift, SPOT + 0.2 + drift)
-      exchanges.bitstamp.setPrice(SPOT - 0.3 + drift, SPOT + 0.1 + drift)
-    }, 1000)
+    stopDrift = warmAndDrift(exchanges, SPOT, 20)
 
     pm.putEvent(
       resolvedGammaEvent(
@@ -101,11 +90,11 @@ describe('recording a live Polymarket run and replaying it (shifted wall clock, 
       ),
     )
     pm.putEvent(makeGammaEvent({ startS: S }))
-    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP, downToken: NEXT_DOWN }))
+    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP_TOKEN, downToken: NEXT_DOWN_TOKEN }))
     pm.setBook(UP_TOKEN, [{ price: '0.54', size: '96.4' }], [{ price: '0.55', size: '64.1' }])
     pm.setBook(DOWN_TOKEN, [{ price: '0.45', size: '64.1' }], [{ price: '0.46', size: '96.4' }])
-    pm.setBook(NEXT_UP, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
-    pm.setBook(NEXT_DOWN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_UP_TOKEN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_DOWN_TOKEN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
 
     service = startProcess(['serve'], {
       DATABASE_URL: `sqlite:${liveDb}`,
@@ -169,7 +158,7 @@ describe('recording a live Polymarket run and replaying it (shifted wall clock, 
   })
 
   after(async () => {
-    clearInterval(ticking)
+    stopDrift()
     await service?.kill()
     await pm?.close()
     await exchanges?.close()

@@ -14,6 +14,7 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { openTape } from '../src/tape/tape-reader.ts'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { warmAndDrift } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { assertReplayEqualsLive } from './support/replay-equality.ts'
 import {
@@ -56,26 +57,13 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
   let kalshi: KalshiFixture
   let exchanges: ExchangeFixtures
   let service: ServiceProcess
-  let ticking: NodeJS.Timeout
+  let stopDrift = () => {}
   let ticker = ''
 
   before(async () => {
     kalshi = await startKalshiFixture()
     exchanges = await startExchangeFixtures({ bid: 68_433.1, ask: 68_433.2 })
-    // an hour of varied candles for the warm-up, so the model's volatility depends on them
-    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
-    const candles = Array.from({ length: 70 }, (_, i) => ({
-      time: (minuteNow - (70 - i) * MINUTE) / 1000,
-      close: 68_400 + 25 * Math.sin(i / 3) + (i % 7),
-    }))
-    for (const x of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) x.setCandles(candles)
-    let drift = 0
-    ticking = setInterval(() => {
-      drift = (drift + 0.7) % 5
-      exchanges.coinbase.setPrice(68_433.1 + drift, 68_433.2 + drift)
-      exchanges.kraken.setPrice(68_433.4 + drift, 68_433.6 + drift)
-      exchanges.bitstamp.setPrice(68_432.9 + drift, 68_433.3 + drift)
-    }, 1000)
+    stopDrift = warmAndDrift(exchanges, 68_433.15, 25)
 
     // the contest before, settled: in the listing's close window, its strike one basis sample
     kalshi.addMarket(
@@ -142,7 +130,7 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
   })
 
   after(async () => {
-    clearInterval(ticking)
+    stopDrift()
     await service?.kill()
     await kalshi?.close()
     await exchanges?.close()

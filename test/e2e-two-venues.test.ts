@@ -13,11 +13,20 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
-import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
+import {
+  DOWN_TOKEN,
+  makeGammaEvent,
+  NEXT_DOWN_TOKEN,
+  NEXT_UP_TOKEN,
+  PRICE_TO_BEAT,
+  resolvedGammaEvent,
+  UP_TOKEN,
+} from './fixtures/polymarket-bodies.ts'
 import { type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { deadPort, exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { sample } from './support/metrics-scrape.ts'
+import { shiftToMinute13 } from './support/polymarket-window.ts'
 import {
   bootstrapKeyFrom,
   runCli,
@@ -25,7 +34,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
-import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
+import { shiftedClockEnv } from './support/shifted-clock.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -35,20 +44,11 @@ const POLY = 'btc-updown-15m'
 const LEAD_MS = 25_000
 
 // the window that is 12 min 35 s old when the test starts (on the shifted clock)
-const realNow = Date.now()
-const S = Math.floor(realNow / 900_000) * 900
-const opensAt = S * 1000
-const minute13 = opensAt + 13 * MINUTE
-const closesAt = opensAt + 15 * MINUTE
-const SHIFT_MS = minute13 - LEAD_MS - realNow
-shiftDateNow(SHIFT_MS)
+const { S, opensAt, minute13, closesAt, shiftMs: SHIFT_MS } = shiftToMinute13(LEAD_MS)
 
 const POLY_TICKER = `${POLY}-${S}`
-const NEXT_UP = '1111111111111111111111111111111111111111111111111111111111111111111111111111'
-const NEXT_DOWN = '2222222222222222222222222222222222222222222222222222222222222222222222222222'
 const SPOT = 84_010
 const KALSHI_STRIKE = 84_000
-const PRICE_TO_BEAT = 84_012.48113709
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
 type Json = Record<string, any>
@@ -134,12 +134,12 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
       ],
     })
     pm.putEvent(makeGammaEvent({ startS: S }))
-    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP, downToken: NEXT_DOWN }))
+    pm.putEvent(makeGammaEvent({ startS: S + 900, upToken: NEXT_UP_TOKEN, downToken: NEXT_DOWN_TOKEN }))
     // Up's lowest ask 55¢, Down's 46¢
     pm.setBook(UP_TOKEN, [{ price: '0.54', size: '96.4' }], [{ price: '0.55', size: '64.1' }])
     pm.setBook(DOWN_TOKEN, [{ price: '0.45', size: '64.1' }], [{ price: '0.46', size: '96.4' }])
-    pm.setBook(NEXT_UP, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
-    pm.setBook(NEXT_DOWN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_UP_TOKEN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
+    pm.setBook(NEXT_DOWN_TOKEN, [{ price: '0.49', size: '10' }], [{ price: '0.51', size: '10' }])
 
     env = {
       DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
