@@ -58,7 +58,8 @@ async function setup(averagingS: number | null, modelName = DEFAULT_MODEL) {
     },
   }
   const deps: ReadingDeps = { feed, venue, model: spy, maxLateMs: DEFAULT_READING_MAX_LATE_MS }
-  return { feed, deps, seen, contest: { ...liveContestFor(market), strikePriceDollars: null }, model }
+  const strike = market.strikePriceDollars
+  return { feed, deps, seen, contest: { ...liveContestFor(market), strikePriceDollars: null }, model, strike }
 }
 
 describe('a reading without the venue’s strike', () => {
@@ -72,6 +73,21 @@ describe('a reading without the venue’s strike', () => {
     assert.equal(input!.strikeEstimateVariance, STRIKE_ESTIMATE_SD ** 2)
     assert.equal(input!.averagingS, 60)
     assert.equal(contest.strikePriceDollars, null, 'the estimate is never the contest’s strike')
+  })
+
+  it('takes the strike as a basis sample once the venue publishes it, though an earlier reading found none', async () => {
+    const { deps, seen, contest, strike } = await setup(60)
+    // the engine's basis cache, shared by every reading: it must not remember a strike as missing
+    const cached = { ...deps, basisCache: new Map() }
+    assert.ok(!isSkipped(await takeReading(cached, contest, 5, OPEN + 5 * MINUTE_MS)))
+    assert.equal(
+      seen[0]!.basisSamples.find((s) => s.opensAt === OPEN),
+      undefined,
+      'not published yet',
+    )
+    const published = { ...contest, strikePriceDollars: strike }
+    assert.ok(!isSkipped(await takeReading(cached, published, 6, OPEN + 6 * MINUTE_MS)))
+    assert.equal(seen[1]!.basisSamples.find((s) => s.opensAt === OPEN)?.strikeDollars, strike)
   })
 
   it('reads a point-price rule from the proxy at the open', async () => {

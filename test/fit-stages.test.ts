@@ -1,11 +1,13 @@
 // Stages of model v2's fit that read the book and the window edges (issue 29), on constructed data:
 // the book weight's spread power is fitted from what the outcomes say about wide books, and the
-// strike estimate's error is measured at window edges with the common basis cancelling.
+// strike estimate's error is measured at window edges with the common basis cancelling, and the
+// basis estimate's error is told apart from the noise of a settlement minute seen through two closes.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { bookEvidence } from '../src/model/book-pool.ts'
 import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
-import { type FitObservation, fitPool } from '../tools/fit/stages.ts'
+import type { FitReading } from '../tools/fit/fit-source.ts'
+import { basisErrorOf, basisErrorVariance, type FitObservation, fitPool } from '../tools/fit/stages.ts'
 
 const QUARTER = 15 * 60_000
 const quiet = () => {}
@@ -81,5 +83,52 @@ describe('the strike estimate’s error at window edges', () => {
     assert.ok(Math.abs((strikeEstimateVariance(edges, QUARTER) as number) - expected) < 1e-15)
     // edges that are not a window apart say nothing of it
     assert.equal(strikeEstimateVariance([edge(0, 90_010, 90_000), edge(3, 90_020, 90_000)], QUARTER), null)
+  })
+})
+
+describe('the basis estimate’s error against the settlements', () => {
+  /**
+   * Settlement minutes of a path seen every second (σ per minute 5 bp, a steady basis of `basis`
+   * dollars over an index near 90 000): the basis each shows through the minute's two bounding
+   * closes, with that measurement's noise from the same two closes — what a tape's fit has.
+   */
+  function settlements(n: number, estimateSd: number, seed: number) {
+    const u = uniforms(seed)
+    const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+    const basis = 12
+    return Array.from({ length: n }, () => {
+      let log = 0
+      let sum = 0
+      const first = 90_000 + basis
+      for (let s = 0; s < 60; s++) {
+        log += 0.0005 * Math.sqrt(1 / 60) * normal()
+        sum += 90_000 * Math.exp(log)
+      }
+      const settlement = sum / 60 // the index's own mean over the minute: the venue's price
+      const last = 90_000 * Math.exp(log) + basis
+      const reading = {
+        realisedBasis: (first + last) / 2 - settlement,
+        realisedBasisNoise: Math.log(last / first) ** 2 / 12,
+        inputs: { spotDollars: 90_000 },
+      } as FitReading
+      return basisErrorOf(reading, basis + estimateSd * 90_000 * normal())!
+    })
+  }
+
+  it('blames the estimate for its own error only, not for the two closes’ view of the minute', () => {
+    const exact = settlements(4_000, 0, 7)
+    const raw = exact.reduce((a, e) => a + e.squared, 0) / exact.length
+    // the two closes alone look like an error of about σ²/12 ≈ 2·10⁻⁸ …
+    assert.ok(raw > 1.5e-8, `${raw}`)
+    // … which is subtracted: an exact estimate is within a tenth of that of no error
+    assert.ok((basisErrorVariance(exact) as number) < 2e-9, `${basisErrorVariance(exact)}`)
+    // an estimate off by 1 bp (variance 1e-8) is measured as about that
+    const off = basisErrorVariance(settlements(4_000, 1e-4, 8)) as number
+    assert.ok(Math.abs(off - 1e-8) < 3e-9, `${off}`)
+  })
+
+  it('is never below zero, and unknown with no settlement', () => {
+    assert.equal(basisErrorVariance([{ squared: 1e-9, noise: 4e-9 }]), 0)
+    assert.equal(basisErrorVariance([]), null)
   })
 })

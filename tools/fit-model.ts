@@ -31,6 +31,9 @@ import type { FitSource } from './fit/fit-source.ts'
 import { fitPolymarket } from './fit/polymarket-stage.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
 import {
+  type BasisError,
+  basisErrorOf,
+  basisErrorVariance,
   type FitObservation,
   fitBook,
   fitPool,
@@ -141,7 +144,7 @@ log(
 
 // ---- stage C: the readings the engine would make, priced with A and B
 const obs: FitObservation[] = []
-const basisErrors: number[] = []
+const basisErrors: BasisError[] = []
 const contests = new Set<string>()
 const noBasis = { ...params, basis: { ...params.basis, variance: 0 } }
 await orBadTape(
@@ -161,14 +164,14 @@ await orBadTape(
       left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
     })
     // the basis estimate at the last reading against the basis the settlement showed
-    if (r.realisedBasis !== null) basisErrors.push(((r.realisedBasis - basis) / r.inputs.spotDollars) ** 2)
+    const error = basisErrorOf(r, basis)
+    if (error) basisErrors.push(error)
   }),
 )
 if (obs.length === 0) fail('no graded reading in the span: nothing to fit stage C on')
 log(`${obs.length} readings of ${contests.size} settled contests`)
 // the basis estimate's error variance (relative, squared), added to the settlement variance
-const basisVariance = basisErrors.length > 0 ? basisErrors.reduce((a, b) => a + b, 0) / basisErrors.length : 0
-params = { ...params, basis: { ...params.basis, variance: Number(basisVariance.toPrecision(3)) } }
+params = { ...params, basis: { ...params.basis, variance: basisErrorVariance(basisErrors) ?? 0 } }
 log(`basis: error variance ${params.basis.variance} over ${basisErrors.length} settlements`)
 const tails = fitTails(obs, params.basis.variance)
 params = { ...params, nu: tails.nu, variance: { ...params.variance, scale: tails.scale } }

@@ -214,16 +214,17 @@ async function basisSamplesFor(deps: ReadingDeps, contest: Contest): Promise<Bas
   for (let k = 0; k <= BASIS_CONTESTS; k++) {
     const opensAt = contest.opensAt - k * span
     const key = `${contest.series}@${opensAt}`
-    let sample = deps.basisCache?.get(key)
-    if (sample === undefined) {
-      sample = null
+    let sample = deps.basisCache?.get(key) ?? null
+    if (sample === null) {
       const strike =
         k === 0 ? contest.strikePriceDollars : await earlierStrike(deps.venue, contest.series, opensAt)
       if (strike !== null) {
         const mean = await proxyMean(deps.feed, opensAt - MINUTE_MS, opensAt)
         if (mean !== null) sample = { opensAt, strikeDollars: strike, proxyMeanDollars: mean }
       }
-      if (deps.basisCache) {
+      // only a sample is kept: a strike the venue publishes later (Polymarket's price to beat,
+      // decisions §14) must be looked for again, not remembered as missing
+      if (sample && deps.basisCache) {
         if (deps.basisCache.size > 4_096) deps.basisCache.clear()
         deps.basisCache.set(key, sample)
       }

@@ -251,6 +251,43 @@ describe('basis', () => {
     assert.ok(onProxy.probabilityUp < 0.5 && onIndex.probabilityUp > 0.5, 'the proxy’s basis moved it down')
     assert.ok(onProxy.effectiveMinutes > onIndex.effectiveMinutes, 'the basis variance is gone')
   })
+
+  it('doubts the basis by the venue’s own measured error, and not at all against an estimated strike', () => {
+    const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    const measured = 9e-8
+    const p = flatParams({
+      basis: { samples: 4, shrink: 1, variance: 1e-9 },
+      venuePools: { polymarket: { ...pool, basisVariance: measured, strikeEstimateVariance: 2e-8 } },
+    })
+    const closes = Array.from({ length: 120 }, (_, i) => ({ at: MONDAY + i * MIN, priceDollars: 100_000 }))
+    const input = {
+      spotDollars: 100_005,
+      spotObservedAt: MONDAY + 120 * MIN,
+      strikeDollars: 100_000,
+      opensAt: MONDAY + 115 * MIN,
+      expiresAt: MONDAY + 130 * MIN,
+      closes,
+      midProbability: null,
+      basisSamples: [{ opensAt: MONDAY + 115 * MIN, strikeDollars: 100_000, proxyMeanDollars: 100_020 }],
+    }
+    const perMinute = (o: { sigmaPerMinute: number }) => o.sigmaPerMinute ** 2
+    const kalshi = settlementMeanProbability(input, p)
+    const polymarket = settlementMeanProbability({ ...input, venue: 'polymarket' }, p)
+    // the same reading and σ: the effective minutes differ by the two basis variances exactly
+    const extra = (polymarket.effectiveMinutes - kalshi.effectiveMinutes) * perMinute(kalshi)
+    assert.ok(Math.abs(extra - (measured - 1e-9)) < 1e-15, `${extra}`)
+    // an estimated strike is the proxy's own mean: the basis cancels, only the estimate's error adds
+    const estimated = settlementMeanProbability(
+      { ...input, venue: 'polymarket', strikeEstimateVariance: 1 },
+      p,
+    )
+    const noBasis = settlementMeanProbability(
+      { ...input, venue: 'polymarket', spotIsIndex: true },
+      flatParams({ venuePools: p.venuePools }),
+    )
+    const added = (estimated.effectiveMinutes - noBasis.effectiveMinutes) * perMinute(kalshi)
+    assert.ok(Math.abs(added - 2e-8) < 1e-15, `${added}`)
+  })
 })
 
 describe('variance of the settlement mean', () => {

@@ -101,6 +101,11 @@ export type VenuePool = {
   book: BookWeighting
   /** the variance the engine's strike estimate adds, measured at window edges; absent: the engine's default */
   strikeEstimateVariance?: number
+  /**
+   * the variance of the basis estimate against this venue's settlement price (its own index: on
+   * Polymarket the oracle's), measured at its settlements; absent: the main fit's `basis.variance`
+   */
+  basisVariance?: number
   training: Training
 }
 
@@ -153,11 +158,11 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     if (!Array.isArray(poly.pool)) fail('venuePools.polymarket.pool must be a list')
     checkPool(poly.pool, 'venuePools.polymarket.pool', fail)
     checkBookWeighting(poly.book, 'venuePools.polymarket.book', fail)
-    if (
-      poly.strikeEstimateVariance !== undefined &&
-      !(typeof poly.strikeEstimateVariance === 'number' && poly.strikeEstimateVariance >= 0)
-    )
-      fail('venuePools.polymarket.strikeEstimateVariance must be ≥ 0')
+    for (const key of ['strikeEstimateVariance', 'basisVariance'] as const) {
+      const x = poly[key]
+      if (x !== undefined && !(typeof x === 'number' && x >= 0))
+        fail(`venuePools.polymarket.${key} must be ≥ 0`)
+    }
     checkTraining(poly.training, fail)
   }
   checkTraining(p.training, fail)

@@ -16,13 +16,22 @@ export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params):
   const averagingMs = input.averagingS === undefined ? undefined : input.averagingS * 1000
   // the settlement index itself as the spot: no basis to remove, none to doubt (issue 29)
   const onIndex = input.spotIsIndex === true
-  const settlement = settlementVariance(input.spotObservedAt, input.expiresAt, level, p, averagingMs, onIndex)
-  const basis = onIndex ? 0 : estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
-  const index = input.spotDollars - basis
   const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   // an estimated strike (decisions §14) is the proxy's own mean, in the proxy's units like the spot,
-  // and its error — measured by the fit where the venue's pool was fitted — adds to the variance
+  // and its error — measured by the fit where the venue's pool was fitted — adds to the variance;
+  // the basis then cancels, and its estimate's error with it
   const estimated = input.strikeEstimateVariance !== undefined
+  const basisVariance = onIndex || estimated ? 0 : (venuePool?.basisVariance ?? p.basis.variance)
+  const settlement = settlementVariance(
+    input.spotObservedAt,
+    input.expiresAt,
+    level,
+    p,
+    averagingMs,
+    basisVariance,
+  )
+  const basis = onIndex ? 0 : estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
+  const index = input.spotDollars - basis
   const strike = estimated ? input.strikeDollars - basis : input.strikeDollars
   const strikeVariance = estimated
     ? (venuePool?.strikeEstimateVariance ?? (input.strikeEstimateVariance as number))

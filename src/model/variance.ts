@@ -131,7 +131,7 @@ export type SettlementVariance = {
  * [T − L, T), L = `averagingMs`, 60 s unless the market states another) seen at `observedAt`
  * (decisions §3, §11): before the window σ²·(τ₁ + L/3) with τ₁ the
  * time to the window's start, inside it σ²·τ³/(3L²) with τ the time left — each minute weighted by
- * its seasonal variance — then the forecast scale and, on a proxy spot, the basis variance.
+ * its seasonal variance — then the forecast scale and the basis estimate's variance.
  */
 export function settlementVariance(
   observedAt: number,
@@ -139,8 +139,11 @@ export function settlementVariance(
   level: number,
   p: ModelV2Params,
   averagingMs: number = AVERAGING_MS,
-  /** the spot is the settlement index itself: no basis variance */
-  onIndex = false,
+  /**
+   * the variance of the basis estimate: 0 when the spot is the settlement index itself or the strike
+   * is the proxy's own estimate (the basis cancels), the venue's own where it was measured
+   */
+  basisVariance: number = p.basis.variance,
 ): SettlementVariance {
   const windowStart = expiresAt - averagingMs
   const perMinute = p.sigmaBar * p.sigmaBar * level
@@ -155,7 +158,7 @@ export function settlementVariance(
     const tau = Math.max(0, expiresAt - observedAt) / averagingMs
     units = (seasonalVariance(p.seasonal, windowStart, expiresAt) * (tau * tau * tau)) / 3
   }
-  const variance = perMinute * units * p.variance.scale + (onIndex ? 0 : p.basis.variance)
+  const variance = perMinute * units * p.variance.scale + basisVariance
   return {
     variance,
     effectiveMinutes: perMinute > 0 ? variance / perMinute : 0,

@@ -19,7 +19,14 @@ export type FitReading = {
    * basis the settlement showed), on minute-14 readings; null where either is unknown.
    */
   realisedBasis: number | null
-  /** the venue's settlement price beside it (the next window's strike on Polymarket), same readings */
+  /**
+   * The variance (relative, squared log units) of that measurement itself, beside it: the proxy's
+   * mean over a minute taken from its two bounding closes is off the path's mean by that minute's
+   * squared return over 12 on average (a move at a uniform instant of the minute); 0 when the proxy
+   * was seen every second. A fit subtracts it, so the basis estimate is not blamed for the ruler.
+   */
+  realisedBasisNoise: number | null
+  /** the venue's settlement price beside them (the next window's strike on Polymarket), same readings */
   settledPriceDollars: number | null
 }
 

@@ -11,7 +11,7 @@ import { scaledReturns } from '../../src/model/returns.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
 import type { FitReading, FitSource } from './fit-source.ts'
-import { type FitObservation, fitBook, fitPool } from './stages.ts'
+import { basisErrorOf, basisErrorVariance, type FitObservation, fitBook, fitPool } from './stages.ts'
 
 /** A strike of the venue beside the proxy's own mean over its window: one window edge. */
 export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDollars: number }
@@ -78,29 +78,42 @@ export async function fitPolymarket(
   })
   if (pending.length === 0) throw new Error('--polymarket-tapes: no graded Polymarket reading to fit on')
   const measured = strikeEstimateVariance(edges, spanMs)
+  // the basis against this venue's own settlement price (its oracle, not Kalshi's index): the
+  // estimate at the last reading against the basis the settlement showed, as stage C measures Kalshi's
+  const basisErrors = pending.flatMap(({ r, basis }) => {
+    const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis)
+    return error ? [error] : []
+  })
+  const basisVariance = basisErrorVariance(basisErrors)
   log(
-    `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}`,
+    `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance ${basisVariance ?? 'not measured (no settlement)'} over ${basisErrors.length} settlements`,
   )
   const obs: FitObservation[] = pending.map(({ r, v, basis }) => {
     const estimated = r.inputs.strikeEstimateVariance !== undefined
     const strike = estimated ? r.inputs.strikeDollars - basis : r.inputs.strikeDollars
-    // the strike's own variance rides on v, which the pool's model price scales: divide it back out
-    const strikeVar = estimated ? (measured ?? (r.inputs.strikeEstimateVariance as number)) : 0
+    // as the model prices it: an estimated strike adds its own error and the basis cancels; a
+    // published one leaves the basis estimate's error. Both ride on v, which the pool's model price
+    // scales: divided back out
+    const extra = estimated
+      ? (measured ?? (r.inputs.strikeEstimateVariance as number))
+      : r.inputs.spotIsIndex
+        ? 0
+        : (basisVariance ?? params.basis.variance)
     return {
       centre: Math.log((r.inputs.spotDollars - basis) / (strike - 0.005)),
-      v: v + strikeVar / tails.scale,
+      v: v + extra / tails.scale,
       book: fitBook(r),
       y: r.settledSide === 'up' ? 1 : 0,
       left: Math.ceil((r.expiresAt - r.inputs.spotObservedAt) / MINUTE_MS - 1e-9),
     }
   })
-  const modelP = (o: FitObservation) =>
-    unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v + params.basis.variance), tails.nu)
+  const modelP = (o: FitObservation) => unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v), tails.nu)
   const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`))
   return {
     pool: pooled.pool,
     book: pooled.book,
     ...(measured === null ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
+    ...(basisVariance === null ? {} : { basisVariance }),
     training: source.training(obs.length, contests.size),
   }
 }

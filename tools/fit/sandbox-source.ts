@@ -71,6 +71,8 @@ export function sandboxFitSource(
           each({
             ...r,
             realisedBasis: settled?.realisedBasis ?? null,
+            // measured every second: no ruler's noise to subtract
+            realisedBasisNoise: settled ? 0 : null,
             settledPriceDollars: settled?.settledPriceDollars ?? null,
           })
         })

@@ -24,6 +24,7 @@ import { scaledReturns } from '../../src/model/returns.ts'
 import { isWeekend, minuteGroup } from '../../src/model/seasonal.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
 import { volatilityLevel } from '../../src/model/variance.ts'
+import type { FitReading } from './fit-source.ts'
 
 const HOURS = 24
 /** minutes-left buckets of the pooling */
@@ -244,6 +245,29 @@ export function fitVarianceDynamics(
     }
   }
   return { variance: best.variance, qlike: best.loss / points.length, points: points.length }
+}
+
+/** A basis estimate against the basis a settlement showed, and the noise of that showing. */
+export type BasisError = { squared: number; noise: number }
+
+/** The basis estimate `basis` at a reading against what its settlement showed, relative; null without one. */
+export function basisErrorOf(r: FitReading, basis: number): BasisError | null {
+  if (r.realisedBasis === null) return null
+  return {
+    squared: ((r.realisedBasis - basis) / r.inputs.spotDollars) ** 2,
+    noise: r.realisedBasisNoise ?? 0,
+  }
+}
+
+/**
+ * The basis estimate's error variance: the mean squared error less the measurement's own mean noise
+ * (a tape's settlement minute seen through two closes), at least 0; null with no settlement. To
+ * three significant figures, as the parameter file keeps it.
+ */
+export function basisErrorVariance(errors: readonly BasisError[]): number | null {
+  if (errors.length === 0) return null
+  const mean = (f: (e: BasisError) => number) => errors.reduce((a, e) => a + f(e), 0) / errors.length
+  return Number(Math.max(0, mean((e) => e.squared) - mean((e) => e.noise)).toPrecision(3))
 }
 
 /** What a reading's book said, as the model reads it. */

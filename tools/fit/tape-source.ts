@@ -145,7 +145,7 @@ async function tapeReadings(
     }
     const pending = new Map<
       string,
-      Omit<FitReading, 'settledSide' | 'realisedBasis' | 'settledPriceDollars'>[]
+      Omit<FitReading, 'settledSide' | 'realisedBasis' | 'realisedBasisNoise' | 'settledPriceDollars'>[]
     >()
     const stop = until + SETTLEMENT_WAIT_MS
     let readAt = Number.NEGATIVE_INFINITY
@@ -156,21 +156,23 @@ async function tapeReadings(
         if (!result) continue
         pending.delete(ticker)
         const expiresAt = readings[0]?.expiresAt as number
-        const mean = spanMeanOfCloses(
-          await feed.stampedClosesBefore(expiresAt, 2),
-          expiresAt - MINUTE_MS,
-          expiresAt,
-        )
+        const closes = await feed.stampedClosesBefore(expiresAt, 2)
+        const mean = spanMeanOfCloses(closes, expiresAt - MINUTE_MS, expiresAt)
         const realised =
           result.kind === 'settled' && result.priceDollars !== null && mean !== null
             ? mean - result.priceDollars
             : null
+        // the two closes bounding the minute (spanMeanOfCloses found both): their mean's own error
+        const [first, last] = closes
+        const minuteReturn =
+          realised !== null && first && last ? Math.log(last.priceDollars / first.priceDollars) : 0
         const settledSide = result.kind === 'settled' ? result.side : null
         for (const r of readings)
           each({
             ...r,
             settledSide,
             realisedBasis: r.minute === 14 ? realised : null,
+            realisedBasisNoise: r.minute === 14 && realised !== null ? minuteReturn ** 2 / 12 : null,
             settledPriceDollars: r.minute === 14 && realised !== null ? result.priceDollars : null,
           })
       }
