@@ -13,7 +13,8 @@
 // Usage: node tools/fit-model.ts [--seeds 1001,…,1008] [--crowds ewma,shrink,drift,ewma-late]
 //        [--from 2026-06-01] [--days 10] [--out FILE]
 //        node tools/fit-model.ts --tapes DIR [--since T] [--until T] [--out FILE]
-//        … [--polymarket-tapes DIR]: a Polymarket tape set (`sim tape --venue polymarket`, or recorded)
+//        … [--polymarket-tapes DIR[,DIR…]]: Polymarket tape sets (`sim tape --venue polymarket`, one
+//        per crowd for a mixture, or recorded)
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -27,7 +28,7 @@ import { scaledReturns } from '../src/model/returns.ts'
 import { unitStudentTCdf } from '../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../src/model/variance.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
-import type { FitSource } from './fit/fit-source.ts'
+import { type FitSource, unionFitSource } from './fit/fit-source.ts'
 import { fitPolymarket } from './fit/polymarket-stage.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
 import {
@@ -85,9 +86,10 @@ async function sourceOf(): Promise<FitSource> {
   return sandboxFitSource(seeds, Date.parse(`${values.from}T00:00:00Z`), Number(values.days), crowds)
 }
 
-async function polymarketSource(target: string): Promise<FitSource> {
+/** One tape set, or several separated by commas (one per crowd: a mixture, as the main fit's seeds). */
+async function polymarketSource(targets: string): Promise<FitSource> {
   try {
-    return await tapeFitSource(target, {})
+    return unionFitSource(await Promise.all(targets.split(',').map((t) => tapeFitSource(t, {}))))
   } catch (err) {
     return fail(`--polymarket-tapes: ${err instanceof Error ? err.message : String(err)}`)
   }

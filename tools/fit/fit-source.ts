@@ -56,3 +56,44 @@ export const observerModel: ReadingModel = {
   minHistoryCloses: V2_MIN_HISTORY_CLOSES,
   probabilityUp: () => ({ probabilityUp: 0.5, sigmaPerMinute: 0, effectiveMinutes: 0 }),
 }
+
+/**
+ * Several tape sets read as one (`--polymarket-tapes A,B,…`): each set follows one timeline and one
+ * crowd, so a pool fitted on a mixture of crowds needs several. Their closes are separate runs and
+ * their readings are read set after set; the provenance lists every tape in that order, over the
+ * span from the earliest set's start to the latest's end.
+ */
+export function unionFitSource(sources: readonly FitSource[]): FitSource {
+  const [first] = sources
+  if (!first) throw new Error('no tape set to read')
+  if (sources.length === 1) return first
+  const from = Math.min(...sources.map((s) => s.from))
+  const until = Math.max(...sources.map((s) => s.until))
+  return {
+    from,
+    until,
+    get closesFrom() {
+      return Math.min(...sources.map((s) => s.closesFrom))
+    },
+    training(readings, contests) {
+      const each = sources.map((s) => s.training(0, 0))
+      const tapes = each.flatMap((t) => (t.source === 'tapes' ? t.tapes : []))
+      const base = first.training(readings, contests)
+      if (base.source !== 'tapes') return base
+      return {
+        ...base,
+        tapes,
+        from: new Date(from).toISOString(),
+        until: new Date(until).toISOString(),
+      }
+    },
+    async closeRuns() {
+      const runs: MinuteClose[][] = []
+      for (const s of sources) runs.push(...(await s.closeRuns()))
+      return runs
+    },
+    async forEachReading(each) {
+      for (const s of sources) await s.forEachReading(each)
+    },
+  }
+}
