@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { bookEvidence } from '../src/model/book-pool.ts'
-import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
 import type { FitReading } from '../tools/fit/fit-source.ts'
+import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
 import { basisErrorOf, basisErrorVariance, type FitObservation, fitPool } from '../tools/fit/stages.ts'
 
 const QUARTER = 15 * 60_000
@@ -81,6 +81,13 @@ describe('the strike estimate’s error at window edges', () => {
     const edges = e.map((x, k) => edge(k, 90_000 * Math.exp(x), 90_000))
     const expected = ((-0.0003) ** 2 + 0.0004 ** 2) / 2 / 2
     assert.ok(Math.abs((strikeEstimateVariance(edges, QUARTER) as number) - expected) < 1e-15)
+    // a second tape set on the same dates (another seed): its edges are never the first's neighbours
+    const other = [0.0009, 0.0009].map((x, k) => ({ ...edge(k, 90_000 * Math.exp(x), 90_000), run: 1 }))
+    const both = strikeEstimateVariance(
+      [...edges.map((x) => ({ ...x, run: 0 })), ...other],
+      QUARTER,
+    ) as number
+    assert.ok(Math.abs(both - ((-0.0003) ** 2 + 0.0004 ** 2 + 0) / 3 / 2) < 1e-15, `${both}`)
     // edges that are not a window apart say nothing of it
     assert.equal(strikeEstimateVariance([edge(0, 90_010, 90_000), edge(3, 90_020, 90_000)], QUARTER), null)
   })

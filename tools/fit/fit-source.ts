@@ -26,6 +26,11 @@ export type FitReading = {
    * was seen every second. A fit subtracts it, so the basis estimate is not blamed for the ruler.
    */
   realisedBasisNoise: number | null
+  /**
+   * which of several tape sets read as one (unionFitSource) the reading came from: each set is its
+   * own timeline (its own seed or recording), so window edges are compared within a set only
+   */
+  run?: number
   /** the venue's settlement price beside them (the next window's strike on Polymarket), same readings */
   settledPriceDollars: number | null
 }
@@ -93,7 +98,7 @@ export function unionFitSource(sources: readonly FitSource[]): FitSource {
       return runs
     },
     async forEachReading(each) {
-      for (const s of sources) await s.forEachReading(each)
+      for (const [run, s] of sources.entries()) await s.forEachReading((r) => each({ ...r, run }))
     },
   }
 }

@@ -10,11 +10,21 @@ import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
 import { scaledReturns } from '../../src/model/returns.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
 import { settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
-import type { FitReading, FitSource } from './fit-source.ts'
-import { basisErrorOf, basisErrorVariance, type FitObservation, fitBook, fitPool } from './stages.ts'
+import type { FitSource } from './fit-source.ts'
+import {
+  type BasisError,
+  basisErrorOf,
+  basisErrorVariance,
+  type FitObservation,
+  fitBook,
+  fitPool,
+} from './stages.ts'
 
-/** A strike of the venue beside the proxy's own mean over its window: one window edge. */
-export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDollars: number }
+/**
+ * A strike of the venue beside the proxy's own mean over its window: one window edge; `run` tells
+ * apart tape sets on the same dates (unionFitSource), whose edges are never neighbours.
+ */
+export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDollars: number; run?: number }
 
 /**
  * The variance (relative, squared log units) of the engine's strike estimate that does not cancel:
@@ -24,14 +34,19 @@ export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDoll
  * consecutive edges. Null with no two consecutive edges.
  */
 export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
-  const byOpen = new Map<number, number>()
-  for (const e of edges)
-    if (e.strikeDollars > 0 && e.proxyMeanDollars > 0)
-      byOpen.set(e.opensAt, Math.log(e.proxyMeanDollars / e.strikeDollars))
+  const key = (run: number | undefined, opensAt: number) => `${run ?? 0}@${opensAt}`
+  const byOpen = new Map<string, { run: number | undefined; opensAt: number; e: number }>()
+  for (const edge of edges)
+    if (edge.strikeDollars > 0 && edge.proxyMeanDollars > 0)
+      byOpen.set(key(edge.run, edge.opensAt), {
+        run: edge.run,
+        opensAt: edge.opensAt,
+        e: Math.log(edge.proxyMeanDollars / edge.strikeDollars),
+      })
   let sum = 0
   let n = 0
-  for (const [opensAt, e] of byOpen) {
-    const before = byOpen.get(opensAt - spanMs)
+  for (const { run, opensAt, e } of byOpen.values()) {
+    const before = byOpen.get(key(run, opensAt - spanMs))?.e
     if (before === undefined) continue
     sum += (e - before) ** 2
     n++
@@ -50,9 +65,22 @@ export async function fitPolymarket(
   tails: { nu: number; scale: number },
   log: (msg: string) => void,
 ): Promise<VenuePool> {
-  type Pending = { r: FitReading; v: number; basis: number }
+  // what the pool needs of a reading, not the reading: a day of closes each would not fit in memory
+  type Pending = {
+    spot: number
+    strike: number
+    /** the reading's own prior for an estimated strike's variance; undefined: the strike is published */
+    strikeEstimateVariance: number | undefined
+    spotIsIndex: boolean
+    v: number
+    basis: number
+    book: FitObservation['book']
+    y: 0 | 1
+    left: number
+  }
   const pending: Pending[] = []
-  const edges: StrikeEdge[] = []
+  const edges = new Map<string, StrikeEdge>()
+  const basisErrors: BasisError[] = []
   const contests = new Set<string>()
   let spanMs = 15 * MINUTE_MS
   const noBasis = { ...params, basis: { ...params.basis, variance: 0 } }
@@ -64,47 +92,56 @@ export async function fitPolymarket(
     const averagingMs = r.inputs.averagingS === undefined ? undefined : r.inputs.averagingS * 1000
     const v = settlementVariance(at, r.expiresAt, level, noBasis, averagingMs).variance
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
-    edges.push(...r.inputs.basisSamples)
+    const edge = (e: StrikeEdge) => edges.set(`${r.run ?? 0}@${e.opensAt}`, { ...e, run: r.run })
+    for (const sample of r.inputs.basisSamples) edge(sample)
     // the window's final price is the next window's price to beat: an edge at the close, beside the
     // proxy's mean over the same minute — the estimate the engine makes of the next strike
     if (r.realisedBasis !== null && r.settledPriceDollars !== null)
-      edges.push({
+      edge({
         opensAt: r.expiresAt,
         strikeDollars: r.settledPriceDollars,
         proxyMeanDollars: r.settledPriceDollars + r.realisedBasis,
       })
-    contests.add(r.ticker)
-    pending.push({ r, v, basis })
+    // the basis against this venue's own settlement price (its oracle, not Kalshi's index): the
+    // estimate at the last reading against the basis the settlement showed, as stage C measures Kalshi's
+    const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis)
+    if (error) basisErrors.push(error)
+    contests.add(`${r.run ?? 0}:${r.ticker}`)
+    pending.push({
+      spot: r.inputs.spotDollars,
+      strike: r.inputs.strikeDollars,
+      strikeEstimateVariance: r.inputs.strikeEstimateVariance,
+      spotIsIndex: r.inputs.spotIsIndex === true,
+      v,
+      basis,
+      book: fitBook(r),
+      y: r.settledSide === 'up' ? 1 : 0,
+      left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
+    })
   })
   if (pending.length === 0) throw new Error('--polymarket-tapes: no graded Polymarket reading to fit on')
-  const measured = strikeEstimateVariance(edges, spanMs)
-  // the basis against this venue's own settlement price (its oracle, not Kalshi's index): the
-  // estimate at the last reading against the basis the settlement showed, as stage C measures Kalshi's
-  const basisErrors = pending.flatMap(({ r, basis }) => {
-    const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis)
-    return error ? [error] : []
-  })
+  const measured = strikeEstimateVariance([...edges.values()], spanMs)
   const basisVariance = basisErrorVariance(basisErrors)
   log(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance ${basisVariance ?? 'not measured (no settlement)'} over ${basisErrors.length} settlements`,
   )
-  const obs: FitObservation[] = pending.map(({ r, v, basis }) => {
-    const estimated = r.inputs.strikeEstimateVariance !== undefined
-    const strike = estimated ? r.inputs.strikeDollars - basis : r.inputs.strikeDollars
+  const obs: FitObservation[] = pending.map((r) => {
+    const estimated = r.strikeEstimateVariance !== undefined
+    const strike = estimated ? r.strike - r.basis : r.strike
     // as the model prices it: an estimated strike adds its own error and the basis cancels; a
     // published one leaves the basis estimate's error. Both ride on v, which the pool's model price
     // scales: divided back out
     const extra = estimated
-      ? (measured ?? (r.inputs.strikeEstimateVariance as number))
-      : r.inputs.spotIsIndex
+      ? (measured ?? (r.strikeEstimateVariance as number))
+      : r.spotIsIndex
         ? 0
         : (basisVariance ?? params.basis.variance)
     return {
-      centre: Math.log((r.inputs.spotDollars - basis) / (strike - 0.005)),
-      v: v + extra / tails.scale,
-      book: fitBook(r),
-      y: r.settledSide === 'up' ? 1 : 0,
-      left: Math.ceil((r.expiresAt - r.inputs.spotObservedAt) / MINUTE_MS - 1e-9),
+      centre: Math.log((r.spot - r.basis) / (strike - 0.005)),
+      v: r.v + extra / tails.scale,
+      book: r.book,
+      y: r.y,
+      left: r.left,
     }
   })
   const modelP = (o: FitObservation) => unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v), tails.nu)
