@@ -189,6 +189,20 @@ describe('volatility level', () => {
   })
 })
 
+/** A reading 10 minutes before the close on a flat proxy $5 above the strike, $20 above its last strike. */
+function proxyReading() {
+  return {
+    spotDollars: 100_005,
+    spotObservedAt: MONDAY + 120 * MIN,
+    strikeDollars: 100_000,
+    opensAt: MONDAY + 115 * MIN,
+    expiresAt: MONDAY + 130 * MIN,
+    closes: Array.from({ length: 120 }, (_, i) => ({ at: MONDAY + i * MIN, priceDollars: 100_000 })),
+    midProbability: null,
+    basisSamples: [{ opensAt: MONDAY + 115 * MIN, strikeDollars: 100_000, proxyMeanDollars: 100_020 }],
+  }
+}
+
 describe('basis', () => {
   it('averages the newest samples up to the instant, shrunk toward zero', () => {
     const s = (k: number, diff: number) => ({
@@ -228,17 +242,7 @@ describe('basis', () => {
 
   it('is none at all when the spot is the settlement index itself: no basis, no basis variance', () => {
     const p = flatParams({ basis: { samples: 4, shrink: 1, variance: 4e-8 } })
-    const closes = Array.from({ length: 120 }, (_, i) => ({ at: MONDAY + i * MIN, priceDollars: 100_000 }))
-    const input = {
-      spotDollars: 100_005,
-      spotObservedAt: MONDAY + 120 * MIN,
-      strikeDollars: 100_000,
-      opensAt: MONDAY + 115 * MIN,
-      expiresAt: MONDAY + 130 * MIN,
-      closes,
-      midProbability: null,
-      basisSamples: [{ opensAt: MONDAY + 115 * MIN, strikeDollars: 100_000, proxyMeanDollars: 100_020 }],
-    }
+    const input = proxyReading()
     const onProxy = settlementMeanProbability(input, p)
     const onIndex = settlementMeanProbability({ ...input, spotIsIndex: true }, p)
     // the same reading with neither the samples nor the basis variance: what the index reading must be
@@ -259,17 +263,7 @@ describe('basis', () => {
       basis: { samples: 4, shrink: 1, variance: 1e-9 },
       venuePools: { polymarket: { ...pool, basisVariance: measured, strikeEstimateVariance: 2e-8 } },
     })
-    const closes = Array.from({ length: 120 }, (_, i) => ({ at: MONDAY + i * MIN, priceDollars: 100_000 }))
-    const input = {
-      spotDollars: 100_005,
-      spotObservedAt: MONDAY + 120 * MIN,
-      strikeDollars: 100_000,
-      opensAt: MONDAY + 115 * MIN,
-      expiresAt: MONDAY + 130 * MIN,
-      closes,
-      midProbability: null,
-      basisSamples: [{ opensAt: MONDAY + 115 * MIN, strikeDollars: 100_000, proxyMeanDollars: 100_020 }],
-    }
+    const input = proxyReading()
     const perMinute = (o: { sigmaPerMinute: number }) => o.sigmaPerMinute ** 2
     const kalshi = settlementMeanProbability(input, p)
     const polymarket = settlementMeanProbability({ ...input, venue: 'polymarket' }, p)
