@@ -26,6 +26,9 @@ import {
  */
 export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDollars: number; run?: number }
 
+/** An edge's place: its tape set and its open. */
+const edgeKey = (run: number | undefined, opensAt: number): string => `${run ?? 0}@${opensAt}`
+
 /**
  * The variance (relative, squared log units) of the engine's strike estimate that does not cancel:
  * at each edge e = ln(proxy mean / published strike) holds the proxy's basis plus the estimate's own
@@ -34,11 +37,10 @@ export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDoll
  * consecutive edges. Null with no two consecutive edges.
  */
 export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
-  const key = (run: number | undefined, opensAt: number) => `${run ?? 0}@${opensAt}`
   const byOpen = new Map<string, { run: number | undefined; opensAt: number; e: number }>()
   for (const edge of edges)
     if (edge.strikeDollars > 0 && edge.proxyMeanDollars > 0)
-      byOpen.set(key(edge.run, edge.opensAt), {
+      byOpen.set(edgeKey(edge.run, edge.opensAt), {
         run: edge.run,
         opensAt: edge.opensAt,
         e: Math.log(edge.proxyMeanDollars / edge.strikeDollars),
@@ -46,7 +48,7 @@ export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: num
   let sum = 0
   let n = 0
   for (const { run, opensAt, e } of byOpen.values()) {
-    const before = byOpen.get(key(run, opensAt - spanMs))?.e
+    const before = byOpen.get(edgeKey(run, opensAt - spanMs))?.e
     if (before === undefined) continue
     sum += (e - before) ** 2
     n++
@@ -65,19 +67,11 @@ export async function fitPolymarket(
   tails: { nu: number; scale: number },
   log: (msg: string) => void,
 ): Promise<VenuePool> {
-  // what the pool needs of a reading, not the reading: a day of closes each would not fit in memory
-  type Pending = {
-    spot: number
-    strike: number
-    /** the reading's own prior for an estimated strike's variance; undefined: the strike is published */
-    strikeEstimateVariance: number | undefined
-    spotIsIndex: boolean
-    v: number
-    basis: number
-    book: FitObservation['book']
-    y: 0 | 1
-    left: number
-  }
+  // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory),
+  // and the variance its strike or its basis adds, known only once every reading has been seen:
+  // an estimated strike's error (the reading's own prior where none is measured), the basis
+  // estimate's error against a published strike, or none on the settlement index itself
+  type Pending = { obs: FitObservation; adds: { estimatePrior: number } | 'basis' | null }
   const pending: Pending[] = []
   const edges = new Map<string, StrikeEdge>()
   const basisErrors: BasisError[] = []
@@ -92,7 +86,7 @@ export async function fitPolymarket(
     const averagingMs = r.inputs.averagingS === undefined ? undefined : r.inputs.averagingS * 1000
     const v = settlementVariance(at, r.expiresAt, level, noBasis, averagingMs).variance
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
-    const edge = (e: StrikeEdge) => edges.set(`${r.run ?? 0}@${e.opensAt}`, { ...e, run: r.run })
+    const edge = (e: StrikeEdge) => edges.set(edgeKey(r.run, e.opensAt), { ...e, run: r.run })
     for (const sample of r.inputs.basisSamples) edge(sample)
     // the window's final price is the next window's price to beat: an edge at the close, beside the
     // proxy's mean over the same minute — the estimate the engine makes of the next strike
@@ -107,16 +101,18 @@ export async function fitPolymarket(
     const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis)
     if (error) basisErrors.push(error)
     contests.add(`${r.run ?? 0}:${r.ticker}`)
+    // as the model prices it: an estimated strike is the proxy's own mean, so the basis cancels
+    const prior = r.inputs.strikeEstimateVariance
+    const strike = prior !== undefined ? r.inputs.strikeDollars - basis : r.inputs.strikeDollars
     pending.push({
-      spot: r.inputs.spotDollars,
-      strike: r.inputs.strikeDollars,
-      strikeEstimateVariance: r.inputs.strikeEstimateVariance,
-      spotIsIndex: r.inputs.spotIsIndex === true,
-      v,
-      basis,
-      book: fitBook(r),
-      y: r.settledSide === 'up' ? 1 : 0,
-      left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
+      obs: {
+        centre: Math.log((r.inputs.spotDollars - basis) / (strike - 0.005)),
+        v,
+        book: fitBook(r),
+        y: r.settledSide === 'up' ? 1 : 0,
+        left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
+      },
+      adds: prior !== undefined ? { estimatePrior: prior } : r.inputs.spotIsIndex ? null : 'basis',
     })
   })
   if (pending.length === 0) throw new Error('--polymarket-tapes: no graded Polymarket reading to fit on')
@@ -125,24 +121,15 @@ export async function fitPolymarket(
   log(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance ${basisVariance ?? 'not measured (no settlement)'} over ${basisErrors.length} settlements`,
   )
-  const obs: FitObservation[] = pending.map((r) => {
-    const estimated = r.strikeEstimateVariance !== undefined
-    const strike = estimated ? r.strike - r.basis : r.strike
-    // as the model prices it: an estimated strike adds its own error and the basis cancels; a
-    // published one leaves the basis estimate's error. Both ride on v, which the pool's model price
-    // scales: divided back out
-    const extra = estimated
-      ? (measured ?? (r.strikeEstimateVariance as number))
-      : r.spotIsIndex
+  const obs: FitObservation[] = pending.map(({ obs, adds }) => {
+    const extra =
+      adds === null
         ? 0
-        : (basisVariance ?? params.basis.variance)
-    return {
-      centre: Math.log((r.spot - r.basis) / (strike - 0.005)),
-      v: r.v + extra / tails.scale,
-      book: r.book,
-      y: r.y,
-      left: r.left,
-    }
+        : adds === 'basis'
+          ? (basisVariance ?? params.basis.variance)
+          : (measured ?? adds.estimatePrior)
+    // the extra rides on v, which the pool's model price scales: divided back out
+    return { ...obs, v: obs.v + extra / tails.scale }
   })
   const modelP = (o: FitObservation) => unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v), tails.nu)
   const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`))
