@@ -2,8 +2,20 @@
 // instants (so a missing minute shows as a gap, never as a shorter return), and the strikes the
 // venue set beside the proxy's own mean over the same seconds (a free sample of the basis).
 
-/** The proxy's price at the end of a whole minute: `at` is that minute's end, epoch ms. */
-export type MinuteClose = { at: number; priceDollars: number }
+/**
+ * The proxy's price at the end of a whole minute: `at` is that minute's end, epoch ms. With the
+ * minute's highest and lowest price where the feed saw the minute whole (live prices through it, not
+ * only a candle's close): the range is a far sharper measure of the minute's volatility than its
+ * return (model v2's volatility level).
+ */
+export type MinuteClose = { at: number; priceDollars: number; highDollars?: number; lowDollars?: number }
+
+/**
+ * Fewer live prices inside a minute than this give it no range: a source that sent a handful (or a
+ * tape built from one-minute history, one a minute) would show a range too narrow for the minute.
+ * One every five seconds on average; the sandbox's sources send one a second, live exchanges more.
+ */
+export const MIN_PRICES_FOR_RANGE = 12
 
 /**
  * A strike (the index's mean over the minute before a contest's open) beside the proxy's mean over

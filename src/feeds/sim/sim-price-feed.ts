@@ -4,9 +4,9 @@
 // and a minute's close is the median of each source's last mid inside that minute (one that went off
 // before the minute's end still closed it with its last message, as live and on a tape).
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
-import type { MinuteClose } from '../../domain/price-history.ts'
+import { MIN_PRICES_FOR_RANGE, type MinuteClose } from '../../domain/price-history.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
-import { median } from '../spot/median.ts'
+import { median, mergedRange } from '../spot/median.ts'
 import { type SimWorld, sharedSimWorld } from './sim-world.ts'
 
 // Two days of minute closes: a reading looks one day back (model v2's 1,440 minutes) and the clock
@@ -51,19 +51,46 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     return null
   }
 
-  // as live: a minute's close is the median of each source's last mid inside it (memoised: a
-  // reading asks for the same hour of closes as the one before it)
-  const closes = new Map<number, number | null>()
-  const closeOf = (m: number): number | null => {
+  // a source's range of the minute starting at m as the live minute book keeps it: its messages
+  // inside the minute and the one it opened at (sent in the minute before), when enough came
+  const rangeInside = (i: number, m: number): { high: number; low: number } | null => {
+    const opening = sources.observe(i, m - 1)
+    if (!opening || opening.observedAt < m - MINUTE_MS) return null
+    let high = opening.mid
+    let low = opening.mid
+    let prices = 0
+    let lastAt = Number.NaN
+    // a source sends at most once a second: the latest message by each second's end is each one
+    for (let at = m + 999; at < m + MINUTE_MS; at += 1_000) {
+      const seen = sources.observe(i, at)
+      if (!seen || seen.observedAt < m || seen.observedAt === lastAt) continue
+      lastAt = seen.observedAt
+      prices++
+      if (seen.mid > high) high = seen.mid
+      if (seen.mid < low) low = seen.mid
+    }
+    return prices >= MIN_PRICES_FOR_RANGE ? { high, low } : null
+  }
+
+  // as live: a minute's close is the median of each source's last mid inside it, its range the
+  // medians of the sources' highs and lows (memoised: a reading asks for the same hour of closes as
+  // the one before it)
+  const closes = new Map<number, MinuteClose | null>()
+  const closeOf = (m: number): MinuteClose | null => {
     const hit = closes.get(m)
     if (hit !== undefined) return hit
     const mids: number[] = []
+    const ranges: { high: number; low: number }[] = []
     for (const i of all) {
       const seen = lastMessageInside(i, m)
-      if (seen) mids.push(seen.mid)
+      if (!seen) continue
+      mids.push(seen.mid)
+      const range = rangeInside(i, m)
+      if (range) ranges.push(range)
     }
     const close = median(mids)
-    const made = close === null ? null : round2(close)
+    const made =
+      close === null ? null : { at: m + MINUTE_MS, priceDollars: round2(close), ...mergedRange(ranges) }
     if (closes.size >= CACHED_CLOSES) closes.delete(closes.keys().next().value as number)
     closes.set(m, made)
     return made
@@ -75,7 +102,7 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     const out: number[] = []
     for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
       const close = closeOf(m)
-      if (close !== null) out.push(close)
+      if (close !== null) out.push(close.priceDollars)
     }
     return out
   }
@@ -86,7 +113,7 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     const out: MinuteClose[] = []
     for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
       const close = closeOf(m)
-      if (close !== null) out.push({ at: m + MINUTE_MS, priceDollars: close })
+      if (close !== null) out.push(close)
     }
     return out
   }

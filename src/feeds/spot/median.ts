@@ -1,4 +1,5 @@
 // The median the spot is built on: robust to one exchange printing far from the others.
+import { round2 } from '../../domain/contest.ts'
 
 /** Median of `xs`; the mean of the two middle values for an even count; null when empty. */
 export function median(xs: readonly number[]): number | null {
@@ -6,4 +7,18 @@ export function median(xs: readonly number[]): number | null {
   const s = [...xs].sort((a, b) => a - b)
   const mid = s.length >> 1
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
+}
+
+/**
+ * The proxy's range of a minute from its sources' own: the median of their highs and of their lows,
+ * in cents as closes are (so one source's wild print moves neither); nothing when no source saw the
+ * minute whole. Every feed merges ranges here, so live, a replay and the sandbox agree.
+ */
+export function mergedRange(
+  ranges: readonly { high: number; low: number }[],
+): { highDollars: number; lowDollars: number } | Record<string, never> {
+  const high = median(ranges.map((r) => r.high))
+  const low = median(ranges.map((r) => r.low))
+  if (high === null || low === null) return {}
+  return { highDollars: round2(high), lowDollars: round2(low) }
 }

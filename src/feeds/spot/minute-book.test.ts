@@ -1,7 +1,9 @@
-// Tests of one source's minute closes: live prices win over candles, and memory stays bounded.
+// Tests of one source's minute closes: live prices win over candles, memory stays bounded, and a
+// minute's range is known only when live prices saw it whole.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { MINUTE_MS } from '../../domain/contest.ts'
+import { MIN_PRICES_FOR_RANGE } from '../../domain/price-history.ts'
 import { createMinuteBook } from './minute-book.ts'
 
 const T0 = Date.UTC(2026, 2, 2, 12)
@@ -36,5 +38,50 @@ describe('createMinuteBook', () => {
     book.recordLive(T0 + 5 * MINUTE_MS, 6)
     assert.equal(book.closeOf(T0 + 2 * MINUTE_MS), undefined)
     assert.equal(book.closeOf(T0 + 3 * MINUTE_MS), 4)
+  })
+
+  describe('a minute’s range', () => {
+    // a price every second of minute T0, after one in the minute before at `open`
+    const secondly = (open: number, prices: (s: number) => number) => {
+      const book = createMinuteBook({ keepMinutes: 10 })
+      book.recordLive(T0 - 1_000, open)
+      for (let s = 0; s < 60; s++) book.recordLive(T0 + s * 1_000 + 200, prices(s))
+      return book
+    }
+
+    it('is the highest and lowest live price, counting the one the minute opened at', () => {
+      const book = secondly(100, (s) => 101 + (s === 30 ? 2 : 0) - (s === 40 ? 1.5 : 0))
+      assert.deepEqual(book.rangeOf(T0), { high: 103, low: 99.5 })
+      // the open itself outside the minute's own prices
+      assert.deepEqual(secondly(98, () => 101).rangeOf(T0), { high: 101, low: 98 })
+    })
+
+    it('is unknown without the price the minute opened at', () => {
+      const book = createMinuteBook({ keepMinutes: 10 })
+      // the last price before the minute came two minutes earlier: where the minute opened is not known
+      book.recordLive(T0 - MINUTE_MS - 1_000, 100)
+      for (let s = 0; s < 60; s++) book.recordLive(T0 + s * 1_000, 101)
+      assert.equal(book.rangeOf(T0), undefined)
+      assert.equal(book.closeOf(T0), 101)
+    })
+
+    it(`is unknown with fewer than ${MIN_PRICES_FOR_RANGE} prices inside the minute (a one-minute grain)`, () => {
+      const few = createMinuteBook({ keepMinutes: 10 })
+      few.recordLive(T0 - 1_000, 100)
+      for (let s = 0; s < MIN_PRICES_FOR_RANGE - 1; s++) few.recordLive(T0 + s * 5_000, 100 + s)
+      assert.equal(few.rangeOf(T0), undefined)
+      few.recordLive(T0 + 59_000, 90)
+      assert.deepEqual(few.rangeOf(T0), { high: 100 + MIN_PRICES_FOR_RANGE - 2, low: 90 })
+    })
+
+    it('is never taken from candles, which hold only a close', () => {
+      const book = createMinuteBook({ keepMinutes: 10 })
+      book.loadCandles([
+        { minuteStart: T0 - MINUTE_MS, close: 99 },
+        { minuteStart: T0, close: 100 },
+      ])
+      assert.equal(book.rangeOf(T0), undefined)
+      assert.equal(book.closeOf(T0), 100)
+    })
   })
 })
