@@ -1,13 +1,21 @@
 // Stages of model v2's fit that read the book and the window edges (issue 29), on constructed data:
 // the book weight's spread power is fitted from what the outcomes say about wide books, and the
 // strike estimate's error is measured at window edges with the common basis cancelling, and the
-// basis estimate's error is told apart from the noise of a settlement minute seen through two closes.
+// basis estimate's error is told apart from the noise of a settlement minute seen through two closes;
+// and a minute's range is put on its return's scale.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import type { MinuteClose } from '../src/domain/price-history.ts'
 import { bookEvidence } from '../src/model/book-pool.ts'
 import type { FitReading } from '../tools/fit/fit-source.ts'
 import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
-import { basisErrorOf, basisErrorVariance, type FitObservation, fitPool } from '../tools/fit/stages.ts'
+import {
+  basisErrorOf,
+  basisErrorVariance,
+  type FitObservation,
+  fitPool,
+  fitRangeScale,
+} from '../tools/fit/stages.ts'
 
 const QUARTER = 15 * 60_000
 const quiet = () => {}
@@ -137,5 +145,52 @@ describe('the basis estimate’s error against the settlements', () => {
   it('is never below zero, and unknown with no settlement', () => {
     assert.equal(basisErrorVariance([{ squared: 1e-9, noise: 4e-9 }]), 0)
     assert.equal(basisErrorVariance([]), null)
+  })
+})
+
+describe('the range scale (stage B)', () => {
+  /** per-second Brownian minutes at one σ: each close with the range its 60 seconds showed */
+  const brownianMinutes = (count: number, seed: number) => {
+    const u = uniforms(seed)
+    const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+    const sdSecond = 5e-4 / Math.sqrt(60)
+    let log = 0
+    const t0 = Date.UTC(2026, 5, 1)
+    const closes: MinuteClose[] = [{ at: t0, priceDollars: 100_000 }]
+    for (let m = 1; m <= count; m++) {
+      let high = log
+      let low = log
+      for (let s = 0; s < 60; s++) {
+        log += sdSecond * normal()
+        high = Math.max(high, log)
+        low = Math.min(low, log)
+      }
+      const at = 100_000
+      closes.push({
+        at: t0 + m * 60_000,
+        priceDollars: at * Math.exp(log),
+        highDollars: at * Math.exp(high),
+        lowDollars: at * Math.exp(low),
+      })
+    }
+    return closes
+  }
+
+  it('is how much larger a squared range is than a squared return: 4 ln 2 for a Brownian path, less for 60 seconds', () => {
+    const closes = brownianMinutes(20_000, 7)
+    const { rangeScale, minutes } = fitRangeScale([closes], 0, Number.POSITIVE_INFINITY)
+    assert.equal(minutes, 20_000)
+    // E[range²] = 4 ln 2 σ² ≈ 2.77 σ² for a continuous path; 60 discrete seconds see a little less
+    assert.ok(rangeScale !== undefined && rangeScale > 2.3 && rangeScale < 2.75, String(rangeScale))
+  })
+
+  it('is left unfitted with under a day of ranges, and never reads a minute with none', () => {
+    const closes = brownianMinutes(1_500, 8)
+    const fewer = closes.map((c, i) => (i % 2 === 0 ? { at: c.at, priceDollars: c.priceDollars } : c))
+    assert.deepEqual(fitRangeScale([fewer], 0, Number.POSITIVE_INFINITY), {
+      rangeScale: undefined,
+      minutes: 750,
+    })
+    assert.equal(fitRangeScale([closes], 0, Number.POSITIVE_INFINITY).minutes, 1_500)
   })
 })

@@ -38,6 +38,7 @@ import {
   type FitObservation,
   fitBook,
   fitPool,
+  fitRangeScale,
   fitSeasonal,
   fitTails,
   fitVarianceDynamics,
@@ -138,6 +139,14 @@ log(
 )
 
 // ---- stage B
+const ranges = fitRangeScale(runs, source.closesFrom, source.until)
+if (ranges.rangeScale !== undefined)
+  params = { ...params, variance: { ...params.variance, rangeScale: ranges.rangeScale } }
+log(
+  ranges.rangeScale === undefined
+    ? `stage B: ${ranges.minutes} minutes with a range, under a day: the level reads returns only`
+    : `stage B: range scale ${ranges.rangeScale} over ${ranges.minutes} minutes with a range`,
+)
 const stageB = fitVarianceDynamics(runs, source.closesFrom, source.until, params)
 params = { ...params, variance: stageB.variance }
 log(

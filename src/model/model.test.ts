@@ -177,6 +177,31 @@ describe('volatility level', () => {
     )
   })
 
+  it('reads a minute’s range in place of its return once the range scale is fitted, and not before', () => {
+    const at = MONDAY + 600 * MIN
+    // flat closes (every return 0) whose minutes each ranged 0.2 % high to low
+    const closes = Array.from({ length: 601 }, (_, i) => ({
+      at: MONDAY + i * MIN,
+      priceDollars: 100,
+      highDollars: 100.1,
+      lowDollars: 100.1 / Math.exp(0.002),
+    }))
+    const without = flatParams()
+    assert.ok(volatilityLevel(scaledReturns(closes, without), at, without).fast < 0.05)
+    // range² = 4e-6 over a scale of 2 is 2e-6 of return variance: twice σ̄² = 1e-6
+    const p = flatParams({ variance: { ...without.variance, rangeScale: 2 } })
+    const r = scaledReturns(closes, p)
+    assert.ok(r.every((x) => x.scaledSquare === 0 && Math.abs(x.evidence - 2) < 1e-6))
+    const v = volatilityLevel(r, at, p)
+    assert.ok(Math.abs(v.fast - 2) < 0.05, JSON.stringify(v))
+    assert.deepEqual(volatilityLevelOfCloses(closes, at, p), v)
+    // a return across a missing minute is read as a return: the range is its last minute's only
+    const gappy = closes.filter((_, i) => i !== 300)
+    const g = scaledReturns(gappy, p).find((x) => x.minutes === 2)
+    assert.equal(g?.evidence, 0)
+    assert.deepEqual(volatilityLevelOfCloses(gappy, at, p), volatilityLevel(scaledReturns(gappy, p), at, p))
+  })
+
   it('clips one jump so it cannot take over an hour', () => {
     const p = flatParams()
     const closes = Array.from({ length: 300 }, (_, i) => ({

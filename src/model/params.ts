@@ -27,6 +27,12 @@ export type ModelV2Params = {
     slowWeight: number
     /** squared returns are clipped at (winsorSd)² × the slow level */
     winsorSd: number
+    /**
+     * E[ln(high/low)²] / E[r²] over one-minute returns whose minute has a range (price-history.ts),
+     * fitted on the training closes: a minute with a range counts its squared range over this in
+     * place of its squared return. Absent (a fit with no ranges): returns only.
+     */
+    rangeScale?: number
     /** a final multiplier on the forecast variance, fitted on outcomes (estimation error inflates it) */
     scale: number
   }
@@ -143,6 +149,7 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   share(p.variance.slowWeight, 'variance.slowWeight')
   if (p.variance.fastWeight + p.variance.slowWeight > 1) fail('variance weights must sum to at most 1')
   positive(p.variance.winsorSd, 'variance.winsorSd')
+  if (p.variance.rangeScale !== undefined) positive(p.variance.rangeScale, 'variance.rangeScale')
   positive(p.variance.scale, 'variance.scale')
   if (typeof p.nu !== 'number' || !(p.nu > 2)) fail('nu must be above 2')
   if (!Number.isInteger(p.basis?.samples) || p.basis.samples < 0) fail('basis.samples must be a whole number')

@@ -1,7 +1,7 @@
 // Model v2's volatility level and the variance of the venue's settlement quantity.
 import type { MinuteClose } from '../domain/price-history.ts'
 import type { ModelV2Params } from './params.ts'
-import type { ScaledReturn } from './returns.ts'
+import { levelEvidence, type ScaledReturn } from './returns.ts'
 import { minuteOfWeek, seasonalVariance, weekTable } from './seasonal.ts'
 
 /** Averaging window of the settlement quantity: the 60 one-second prints before the close. */
@@ -11,7 +11,8 @@ export type VolatilityLevel = { fast: number; slow: number; level: number; retur
 
 /**
  * The volatility level ĥ (1 = the long-run seasonal level): a blend of a fast and a slow EWMA of the
- * scaled squared returns and the long-run level itself. Each return is one observation weighted by
+ * scaled squared returns (a minute's squared range in their place where the feed saw it whole) and
+ * the long-run level itself. Each return is one observation weighted by
  * its age in minutes (so a gap reduces the evidence rather than doubling a return's weight), and
  * clipped at winsorSd² times the slow level before it, so one jump cannot dominate an hour.
  */
@@ -21,7 +22,7 @@ export function volatilityLevel(
   p: ModelV2Params,
 ): VolatilityLevel {
   const ewma = createLevelEwma(p)
-  for (const r of returns) ewma.add(r.at, r.scaledSquare)
+  for (const r of returns) ewma.add(r.at, r.evidence)
   return ewma.level(at)
 }
 
@@ -37,6 +38,7 @@ export function volatilityLevelOfCloses(
   const ewma = createLevelEwma(p)
   const base = p.sigmaBar * p.sigmaBar
   const table = weekTable(p.seasonal)
+  const rangeScale = p.variance.rangeScale
   let prevAt = Number.NaN
   let prevPrice = Number.NaN
   for (let i = 0; i < closes.length; i++) {
@@ -49,11 +51,12 @@ export function volatilityLevelOfCloses(
     if (started) {
       const r = Math.log(price / prevPrice)
       // one whole minute from the week's table, anything else summed minute by minute
+      const oneMinute = t - prevAt === 60_000
       const span =
-        t - prevAt === 60_000 && prevAt % 60_000 === 0
+        oneMinute && prevAt % 60_000 === 0
           ? (table[minuteOfWeek(prevAt)] as number)
           : seasonalVariance(p.seasonal, prevAt, t)
-      ewma.add(t, (r * r) / (base * span))
+      ewma.add(t, levelEvidence(c, oneMinute ? 1 : (t - prevAt) / 60_000, r, base * span, rangeScale))
     }
     prevAt = t
     prevPrice = price

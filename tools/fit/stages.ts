@@ -20,7 +20,7 @@ import {
   type ModelV2Params,
   type PoolBucket,
 } from '../../src/model/params.ts'
-import { scaledReturns } from '../../src/model/returns.ts'
+import { rangeSquareOf, scaledReturns } from '../../src/model/returns.ts'
 import { isWeekend, minuteGroup } from '../../src/model/seasonal.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
 import { volatilityLevel } from '../../src/model/variance.ts'
@@ -195,6 +195,39 @@ export function fitSeasonal(
 const mean = (xs: readonly number[]): number =>
   xs.length === 0 ? 1 : xs.reduce((a, b) => a + b, 0) / xs.length
 
+/** Ranges needed to fit their scale: a day of minutes; fewer and the level reads returns only. */
+const MIN_RANGES = 1440
+
+/**
+ * Stage B, first part: how much larger a minute's squared log range is than its squared return on
+ * average (the ratio of their means over one-minute returns whose minute has a range), so a range
+ * can stand in for a return in the volatility level. Undefined with fewer than a day of ranges.
+ */
+export function fitRangeScale(
+  runs: readonly (readonly MinuteClose[])[],
+  from: number,
+  until: number,
+): { rangeScale: number | undefined; minutes: number } {
+  let ranges = 0
+  let returns = 0
+  let minutes = 0
+  for (const closes of runs) {
+    for (let i = 1; i < closes.length; i++) {
+      const a = closes[i - 1] as MinuteClose
+      const b = closes[i] as MinuteClose
+      if (b.at - a.at !== MINUTE_MS || b.at <= from || b.at > until) continue
+      if (!(a.priceDollars > 0 && b.priceDollars > 0)) continue
+      const range = rangeSquareOf(b)
+      if (range === null) continue
+      ranges += range
+      returns += Math.log(b.priceDollars / a.priceDollars) ** 2
+      minutes++
+    }
+  }
+  if (minutes < MIN_RANGES || !(returns > 0)) return { rangeScale: undefined, minutes }
+  return { rangeScale: Number((ranges / returns).toPrecision(4)), minutes }
+}
+
 /**
  * Stage B: the half-lives and weights of the volatility level by QLIKE against the realised scaled
  * variance of the next 14 minutes, at each quarter hour's first minute of the span.
@@ -226,7 +259,7 @@ export function fitVarianceDynamics(
   if (points.length === 0)
     throw new Error('stage B: no quarter hour with a day of returns before it and 14 minutes after')
   let best = { loss: Number.POSITIVE_INFINITY, variance: params.variance }
-  for (const fastHalfLifeMin of [10, 20, 40]) {
+  for (const fastHalfLifeMin of [3, 5, 10, 20, 40]) {
     for (const slowHalfLifeMin of [240, 480, 1440]) {
       const p = { ...params, variance: { ...params.variance, fastHalfLifeMin, slowHalfLifeMin } }
       const levels = points.map((pt) => volatilityLevel(pt.returns, pt.at, p))
