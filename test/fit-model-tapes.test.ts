@@ -112,6 +112,9 @@ describe('fit:model --tapes', () => {
     assert.ok(params.sigmaBar > 0 && params.sigmaBar !== V2_PARAMS.sigmaBar)
     assert.notEqual(modelV2Version(params), modelV2Version(V2_PARAMS))
     assert.match(r.stderr, /70 readings of 5 settled contests/)
+    // one price a minute gives no minute a range: the returns-only dynamics alone
+    assert.equal(params.ranged, undefined)
+    assert.match(r.stderr, /0 minutes with a range, under a day: returns only/)
   })
 
   it('answers a bad --until or an empty span with one line and exit 2', () => {

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../src/domain/price-history.ts'
 import { bookEvidence } from '../src/model/book-pool.ts'
+import { V2_PARAMS } from '../src/model/models.ts'
+import { unitStudentTCdf } from '../src/model/student-t.ts'
 import type { FitReading } from '../tools/fit/fit-source.ts'
 import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
 import {
@@ -15,6 +17,7 @@ import {
   type FitObservation,
   fitPool,
   fitRangeScale,
+  modelProbability,
 } from '../tools/fit/stages.ts'
 
 const QUARTER = 15 * 60_000
@@ -192,5 +195,22 @@ describe('the range scale (stage B)', () => {
       minutes: 750,
     })
     assert.equal(fitRangeScale([closes], 0, Number.POSITIVE_INFINITY).minutes, 1_500)
+  })
+})
+
+describe('the model’s own price in the fit', () => {
+  it('takes the scale and ν of the dynamics the reading is priced with', () => {
+    const base = V2_PARAMS
+    const p = {
+      ...base,
+      variance: { ...base.variance, scale: 1.2 },
+      nu: 5,
+      ranged: { variance: { ...base.variance, scale: 0.8, rangeScale: 2.3 }, nu: 50 },
+    }
+    const o = { centre: 0.001, v: 1e-6 }
+    assert.equal(modelProbability(o, 2e-7, p, false), unitStudentTCdf(0.001 / Math.sqrt(1.2e-6 + 2e-7), 5))
+    assert.equal(modelProbability(o, 2e-7, p, true), unitStudentTCdf(0.001 / Math.sqrt(0.8e-6 + 2e-7), 50))
+    const { ranged: _, ...returnsOnly } = p
+    assert.equal(modelProbability(o, 2e-7, returnsOnly, true), modelProbability(o, 2e-7, p, false))
   })
 })

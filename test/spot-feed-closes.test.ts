@@ -163,4 +163,43 @@ describe('createSpotFeed › minuteClosesBefore', () => {
       await w.close()
     }
   })
+
+  it('gives a minute the live prices saw whole its range: the medians of the sources’ highs and lows', async () => {
+    const clock = manualClock(T0 - 5_000)
+    const w = await startSpotWorld({ wallClock: clock })
+    const base: Record<SpotExchange, number> = { coinbase: 68100, kraken: 68110, bitstamp: 68130 }
+    const push = async (at: number, move: number) => {
+      clock.set(at)
+      for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const)
+        w.ex[kind].setPrice(base[kind] + move, base[kind] + move + 1)
+      // kraken's mid is the middle one: the spot shows when all three are in
+      await eventually(
+        () => w.feed.spotAt(clock.now()),
+        (s) => s === base.kraken + move + 0.5,
+      )
+    }
+    try {
+      for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const)
+        await eventually(
+          () => w.ex[kind].subscriptions.length,
+          (n) => n === 1,
+        )
+      // the price minute 12:00 opens at, then twelve prices inside it, five seconds apart
+      await push(T0 - 2_000, -1)
+      const moves = [0, 5, -3, 8, 2, -6, 1, 4, -2, 3, 0, 1]
+      for (const [i, move] of moves.entries()) await push(T0 + 1_000 + i * 5_000, move)
+      const [minute] = await w.feed.stampedClosesBefore(T0 + MIN, 1)
+      assert.deepEqual(minute, {
+        at: T0 + MIN,
+        priceDollars: base.kraken + 1.5,
+        highDollars: base.kraken + 8.5,
+        lowDollars: base.kraken - 5.5,
+      })
+      // the minute before saw one price only: a close, no range
+      const [before] = await w.feed.stampedClosesBefore(T0, 1)
+      assert.deepEqual(before, { at: T0, priceDollars: base.kraken - 0.5 })
+    } finally {
+      await w.close()
+    }
+  })
 })

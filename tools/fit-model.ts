@@ -23,10 +23,8 @@ import { MINUTE_MS } from '../src/domain/contest.ts'
 import { parseInstant } from '../src/domain/instant.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { estimateBasis } from '../src/model/basis.ts'
+import { pricingParams, sawMinutesWhole } from '../src/model/dynamics.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/model/params.ts'
-import { scaledReturns } from '../src/model/returns.ts'
-import { unitStudentTCdf } from '../src/model/student-t.ts'
-import { settlementVariance, volatilityLevel } from '../src/model/variance.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
 import { fitPolymarket } from './fit/polymarket-stage.ts'
@@ -43,6 +41,9 @@ import {
   fitTails,
   fitVarianceDynamics,
   flatSeasonal,
+  modelProbability,
+  unscaledVariance,
+  withoutRanges,
 } from './fit/stages.ts'
 import { tapeFitSource } from './fit/tape-source.ts'
 
@@ -138,38 +139,46 @@ log(
   `stage A: σ̄ ${stageA.sigmaBar} over ${stageA.returns} returns, minute groups ${JSON.stringify(stageA.seasonal.minute)}, weekend ${stageA.seasonal.weekend}`,
 )
 
-// ---- stage B
-const ranges = fitRangeScale(runs, source.closesFrom, source.until)
-if (ranges.rangeScale !== undefined)
-  params = { ...params, variance: { ...params.variance, rangeScale: ranges.rangeScale } }
-log(
-  ranges.rangeScale === undefined
-    ? `stage B: ${ranges.minutes} minutes with a range, under a day: the level reads returns only`
-    : `stage B: range scale ${ranges.rangeScale} over ${ranges.minutes} minutes with a range`,
-)
-const stageB = fitVarianceDynamics(runs, source.closesFrom, source.until, params)
+// ---- stage B: the returns-only dynamics on the closes without their ranges, then the ranged ones
+const stageB = fitVarianceDynamics(withoutRanges(runs), source.closesFrom, source.until, params)
 params = { ...params, variance: stageB.variance }
 log(
   `stage B: ${JSON.stringify(stageB.variance)} (QLIKE ${stageB.qlike.toFixed(4)} over ${stageB.points} points)`,
 )
+const ranges = fitRangeScale(runs, source.closesFrom, source.until)
+if (ranges.rangeScale === undefined) {
+  log(`stage B: ${ranges.minutes} minutes with a range, under a day: returns only`)
+} else {
+  const rangeScale = ranges.rangeScale
+  const ranged = fitVarianceDynamics(runs, source.closesFrom, source.until, {
+    ...params,
+    variance: { ...params.variance, rangeScale },
+  })
+  params = { ...params, ranged: { variance: { ...ranged.variance, rangeScale }, nu: params.nu } }
+  log(
+    `stage B, ranged: range scale ${rangeScale} over ${ranges.minutes} minutes; ${JSON.stringify(ranged.variance)} (QLIKE ${ranged.qlike.toFixed(4)} over ${ranged.points} points)`,
+  )
+}
 
 // ---- stage C: the readings the engine would make, priced with A and B
-const obs: FitObservation[] = []
+// each reading priced both ways where it has ranges: the returns-only tails are fitted on every
+// reading (as a feed without ranges would price them), the ranged ones on those the engine prices so
+type Obs = FitObservation & { vRanged?: number }
+const obs: Obs[] = []
 const basisErrors: BasisError[] = []
 const contests = new Set<string>()
-const noBasis = { ...params, basis: { ...params.basis, variance: 0 } }
 await orBadTape(
   source.forEachReading((r) => {
     if (r.settledSide === null) return
     const at = r.inputs.spotObservedAt
-    const level = volatilityLevel(scaledReturns(r.inputs.closes, params), at, params).level
-    const v = settlementVariance(at, r.expiresAt, level, noBasis).variance
+    const ranged = params.ranged !== undefined && sawMinutesWhole(r.inputs.closes, at)
     // a spot that is the settlement index carries no basis (a keyed recording)
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
     contests.add(r.ticker)
     obs.push({
       centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
-      v,
+      v: unscaledVariance(r, params),
+      ...(ranged ? { vRanged: unscaledVariance(r, pricingParams(r.inputs.closes, at, params)) } : {}),
       book: fitBook(r),
       y: r.settledSide === 'up' ? 1 : 0,
       left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
@@ -189,9 +198,30 @@ params = { ...params, nu: tails.nu, variance: { ...params.variance, scale: tails
 log(
   `stage C: ν ${tails.nu}, scale ${tails.scale} (log loss ${tails.logLoss.toFixed(5)} over ${obs.length} readings)`,
 )
-const modelP = (o: FitObservation) =>
-  unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v + params.basis.variance), tails.nu)
-const pooled = fitPool(obs, modelP, log)
+const rangedObs = obs.flatMap((o) => (o.vRanged === undefined ? [] : [{ ...o, v: o.vRanged }]))
+if (params.ranged && rangedObs.length > 0) {
+  const t = fitTails(rangedObs, params.basis.variance)
+  params = { ...params, ranged: { variance: { ...params.ranged.variance, scale: t.scale }, nu: t.nu } }
+  log(
+    `stage C, ranged: ν ${t.nu}, scale ${t.scale} (log loss ${t.logLoss.toFixed(5)} over ${rangedObs.length} readings)`,
+  )
+} else if (params.ranged) {
+  // no reading the engine would price from ranges: nothing to fit their tails on, so none kept
+  const { ranged: _, ...rest } = params
+  params = rest
+}
+const fitted = params
+const pooled = fitPool(
+  obs,
+  (o) =>
+    modelProbability(
+      { centre: o.centre, v: o.vRanged ?? o.v },
+      fitted.basis.variance,
+      fitted,
+      o.vRanged !== undefined,
+    ),
+  log,
+)
 params = {
   ...params,
   pool: pooled.pool,
@@ -201,9 +231,7 @@ params = {
 
 // ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
 if (values['polymarket-tapes'] !== undefined) {
-  const poly = await orBadTape(
-    fitPolymarket(await polymarketSource(values['polymarket-tapes']), params, tails, log),
-  )
+  const poly = await orBadTape(fitPolymarket(await polymarketSource(values['polymarket-tapes']), params, log))
   params = { ...params, venuePools: { polymarket: poly } }
 }
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { normalCdf } from '../domain/model.ts'
 import { estimateBasis } from './basis.ts'
+import { pricingParams, sawMinutesWhole } from './dynamics.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from './params.ts'
 import { scaledReturns } from './returns.ts'
 import { isWeekend, minuteGroup, seasonalFactor, seasonalVariance } from './seasonal.ts'
@@ -189,7 +190,8 @@ describe('volatility level', () => {
     const without = flatParams()
     assert.ok(volatilityLevel(scaledReturns(closes, without), at, without).fast < 0.05)
     // range² = 4e-6 over a scale of 2 is 2e-6 of return variance: twice σ̄² = 1e-6
-    const p = flatParams({ variance: { ...without.variance, rangeScale: 2 } })
+    // as pricingParams hands the ranged dynamics to the level (dynamics.ts)
+    const p: ModelV2Params = { ...without, variance: { ...without.variance, rangeScale: 2 } }
     const r = scaledReturns(closes, p)
     assert.ok(r.every((x) => x.scaledSquare === 0 && Math.abs(x.evidence - 2) < 1e-6))
     const v = volatilityLevel(r, at, p)
@@ -200,6 +202,50 @@ describe('volatility level', () => {
     const g = scaledReturns(gappy, p).find((x) => x.minutes === 2)
     assert.equal(g?.evidence, 0)
     assert.deepEqual(volatilityLevelOfCloses(gappy, at, p), volatilityLevel(scaledReturns(gappy, p), at, p))
+  })
+
+  it('prices with the ranged dynamics and ν only where the feed saw most of the last hour whole', () => {
+    const base = flatParams()
+    const ranged = {
+      variance: {
+        ...base.variance,
+        fastHalfLifeMin: 5,
+        fastWeight: 0.9,
+        slowWeight: 0.1,
+        scale: 0.9,
+        rangeScale: 2.3,
+      },
+      nu: 8,
+    }
+    const p = checkModelV2Params({ ...base, ranged })
+    const at = MONDAY + 120 * MIN
+    const closes = (rangedMinutes: number) =>
+      Array.from({ length: 120 }, (_, i) => ({
+        at: MONDAY + (i + 1) * MIN,
+        priceDollars: 100_000,
+        ...(i >= 120 - rangedMinutes ? { highDollars: 100_030, lowDollars: 99_970 } : {}),
+      }))
+    assert.equal(sawMinutesWhole(closes(30), at), true)
+    assert.equal(sawMinutesWhole(closes(29), at), false)
+    assert.deepEqual(pricingParams(closes(30), at, p), { ...p, variance: ranged.variance, nu: 8 })
+    assert.equal(pricingParams(closes(29), at, p), p)
+    // ranges long past, none in the last hour: returns only
+    const old = closes(120).map((c, i) => (i >= 60 ? { at: c.at, priceDollars: c.priceDollars } : c))
+    assert.equal(pricingParams(old, at, p), p)
+    // without a ranged fit, ranges change nothing
+    assert.equal(pricingParams(closes(120), at, base), base)
+    assert.throws(
+      () => checkModelV2Params({ ...base, variance: { ...base.variance, rangeScale: 2 } }),
+      /rangeScale belongs in ranged/,
+    )
+    assert.throws(
+      () =>
+        checkModelV2Params({
+          ...base,
+          ranged: { ...ranged, variance: { ...ranged.variance, rangeScale: 0 } },
+        }),
+      /ranged\.variance\.rangeScale must be a positive number/,
+    )
   })
 
   it('clips one jump so it cannot take over an hour', () => {

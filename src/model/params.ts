@@ -30,7 +30,7 @@ export type ModelV2Params = {
     /**
      * E[ln(high/low)²] / E[r²] over one-minute returns whose minute has a range (price-history.ts),
      * fitted on the training closes: a minute with a range counts its squared range over this in
-     * place of its squared return. Absent (a fit with no ranges): returns only.
+     * place of its squared return. Set in `ranged` only: the main dynamics read returns.
      */
     rangeScale?: number
     /** a final multiplier on the forecast variance, fitted on outcomes (estimation error inflates it) */
@@ -38,6 +38,14 @@ export type ModelV2Params = {
   }
   /** degrees of freedom of the unit-variance Student t */
   nu: number
+  /**
+   * The level's dynamics and the tails where the feed saw the last hour's minutes whole (dynamics.ts):
+   * a range measures a minute's volatility far better than its return, so the level follows them
+   * faster and the forecast needs less room for its own error. Fitted on the training closes' ranges;
+   * `variance` and `nu` stay fitted on returns alone, for a feed without ranges (one-minute history,
+   * a candle warm-up). Absent (no ranges in the training closes): returns everywhere.
+   */
+  ranged?: { variance: ModelV2Params['variance'] & { rangeScale: number }; nu: number }
   basis: {
     /** past strikes whose basis samples are averaged */
     samples: number
@@ -124,6 +132,28 @@ export type PoolBucket = {
   mid: number
 }
 
+function checkVariance(
+  v: ModelV2Params['variance'] | undefined,
+  name: string,
+  fail: (what: string) => never,
+) {
+  const positive = (x: unknown, what: string): void => {
+    if (typeof x !== 'number' || !(x > 0) || !Number.isFinite(x))
+      fail(`${name}.${what} must be a positive number`)
+  }
+  const share = (x: unknown, what: string): void => {
+    if (typeof x !== 'number' || !(x >= 0 && x <= 1)) fail(`${name}.${what} must be within [0, 1]`)
+  }
+  if (typeof v !== 'object' || v === null) return fail(`${name} must be an object`)
+  positive(v.fastHalfLifeMin, 'fastHalfLifeMin')
+  positive(v.slowHalfLifeMin, 'slowHalfLifeMin')
+  share(v.fastWeight, 'fastWeight')
+  share(v.slowWeight, 'slowWeight')
+  if (v.fastWeight + v.slowWeight > 1) fail(`${name} weights must sum to at most 1`)
+  positive(v.winsorSd, 'winsorSd')
+  positive(v.scale, 'scale')
+}
+
 export function checkModelV2Params(value: unknown): ModelV2Params {
   const fail = (what: string): never => {
     throw new TypeError(`model parameters: ${what}`)
@@ -133,9 +163,6 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   const positive = (x: unknown, name: string): void => {
     if (typeof x !== 'number' || !(x > 0) || !Number.isFinite(x)) fail(`${name} must be a positive number`)
   }
-  const share = (x: unknown, name: string): void => {
-    if (typeof x !== 'number' || !(x >= 0 && x <= 1)) fail(`${name} must be within [0, 1]`)
-  }
   if (typeof p.model !== 'string' || !/^[a-z0-9-]+$/.test(p.model)) fail('model must be a lowercase name')
   positive(p.sigmaBar, 'sigmaBar')
   if (!Array.isArray(p.seasonal?.hour) || p.seasonal.hour.length !== 24)
@@ -143,15 +170,14 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   for (const [i, h] of p.seasonal.hour.entries()) positive(h, `seasonal.hour[${i}]`)
   for (const g of MINUTE_GROUPS) positive(p.seasonal.minute?.[g], `seasonal.minute.${g}`)
   positive(p.seasonal.weekend, 'seasonal.weekend')
-  positive(p.variance?.fastHalfLifeMin, 'variance.fastHalfLifeMin')
-  positive(p.variance?.slowHalfLifeMin, 'variance.slowHalfLifeMin')
-  share(p.variance.fastWeight, 'variance.fastWeight')
-  share(p.variance.slowWeight, 'variance.slowWeight')
-  if (p.variance.fastWeight + p.variance.slowWeight > 1) fail('variance weights must sum to at most 1')
-  positive(p.variance.winsorSd, 'variance.winsorSd')
-  if (p.variance.rangeScale !== undefined) positive(p.variance.rangeScale, 'variance.rangeScale')
-  positive(p.variance.scale, 'variance.scale')
+  checkVariance(p.variance, 'variance', fail)
+  if (p.variance.rangeScale !== undefined) fail('variance.rangeScale belongs in ranged.variance')
   if (typeof p.nu !== 'number' || !(p.nu > 2)) fail('nu must be above 2')
+  if (p.ranged !== undefined) {
+    checkVariance(p.ranged?.variance, 'ranged.variance', fail)
+    positive(p.ranged.variance.rangeScale, 'ranged.variance.rangeScale')
+    if (typeof p.ranged.nu !== 'number' || !(p.ranged.nu > 2)) fail('ranged.nu must be above 2')
+  }
   if (!Number.isInteger(p.basis?.samples) || p.basis.samples < 0) fail('basis.samples must be a whole number')
   if (typeof p.basis.shrink !== 'number' || !(p.basis.shrink >= 0)) fail('basis.shrink must be ≥ 0')
   if (typeof p.basis.variance !== 'number' || !(p.basis.variance >= 0)) fail('basis.variance must be ≥ 0')

@@ -4,6 +4,7 @@
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
+import { pricingParams } from './dynamics.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { unitStudentTCdf } from './student-t.ts'
 import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
@@ -11,7 +12,8 @@ import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
 /** Half a cent: a mean that rounds to the strike is a tie, and a tie goes up. */
 const HALF_CENT = 0.005
 
-export function settlementMeanProbability(input: ModelInputs, p: ModelV2Params): ModelOutput {
+export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
+  const p = pricingParams(input.closes, input.spotObservedAt, fitted)
   const level = volatilityLevelOfCloses(input.closes, input.spotObservedAt, p).level
   const averagingMs = input.averagingS === undefined ? undefined : input.averagingS * 1000
   // the settlement index itself as the spot: no basis to remove, none to doubt (issue 29)

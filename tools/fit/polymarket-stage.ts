@@ -6,10 +6,8 @@
 // makes while the strike is unpublished.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import { estimateBasis } from '../../src/model/basis.ts'
+import { pricingParams } from '../../src/model/dynamics.ts'
 import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
-import { scaledReturns } from '../../src/model/returns.ts'
-import { unitStudentTCdf } from '../../src/model/student-t.ts'
-import { settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
 import type { FitSource } from './fit-source.ts'
 import {
   type BasisError,
@@ -18,6 +16,8 @@ import {
   type FitObservation,
   fitBook,
   fitPool,
+  modelProbability,
+  unscaledVariance,
 } from './stages.ts'
 
 /**
@@ -64,27 +64,29 @@ export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: num
 export async function fitPolymarket(
   source: FitSource,
   params: ModelV2Params,
-  tails: { nu: number; scale: number },
   log: (msg: string) => void,
 ): Promise<VenuePool> {
   // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory),
   // and the variance its strike or its basis adds, known only once every reading has been seen:
   // an estimated strike's error (the reading's own prior where none is measured), the basis
   // estimate's error against a published strike, or none on the settlement index itself
-  type Pending = { obs: FitObservation; adds: { estimatePrior: number } | 'basis' | null }
+  type Pending = {
+    obs: FitObservation
+    adds: { estimatePrior: number } | 'basis' | null
+    /** priced with the ranged dynamics, as the engine would (dynamics.ts) */
+    ranged: boolean
+  }
   const pending: Pending[] = []
   const edges = new Map<string, StrikeEdge>()
   const basisErrors: BasisError[] = []
   const contests = new Set<string>()
   let spanMs = 15 * MINUTE_MS
-  const noBasis = { ...params, basis: { ...params.basis, variance: 0 } }
   await source.forEachReading((r) => {
     if (r.settledSide === null) return
     const at = r.inputs.spotObservedAt
     spanMs = r.expiresAt - r.inputs.opensAt
-    const level = volatilityLevel(scaledReturns(r.inputs.closes, params), at, params).level
-    const averagingMs = r.inputs.averagingS === undefined ? undefined : r.inputs.averagingS * 1000
-    const v = settlementVariance(at, r.expiresAt, level, noBasis, averagingMs).variance
+    const q = pricingParams(r.inputs.closes, at, params)
+    const v = unscaledVariance(r, q)
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
     const edge = (e: StrikeEdge) => edges.set(edgeKey(r.run, e.opensAt), { ...e, run: r.run })
     for (const sample of r.inputs.basisSamples) edge(sample)
@@ -113,6 +115,7 @@ export async function fitPolymarket(
         left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
       },
       adds: prior !== undefined ? { estimatePrior: prior } : r.inputs.spotIsIndex ? null : 'basis',
+      ranged: q !== params,
     })
   })
   if (pending.length === 0) throw new Error('--polymarket-tapes: no graded Polymarket reading to fit on')
@@ -121,17 +124,14 @@ export async function fitPolymarket(
   log(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance ${basisVariance ?? 'not measured (no settlement)'} over ${basisErrors.length} settlements`,
   )
-  const obs: FitObservation[] = pending.map(({ obs, adds }) => {
-    const extra =
-      adds === null
-        ? 0
-        : adds === 'basis'
-          ? (basisVariance ?? params.basis.variance)
-          : (measured ?? adds.estimatePrior)
-    // the extra rides on v, which the pool's model price scales: divided back out
-    return { ...obs, v: obs.v + extra / tails.scale }
-  })
-  const modelP = (o: FitObservation) => unitStudentTCdf(o.centre / Math.sqrt(tails.scale * o.v), tails.nu)
+  const extraOf = (adds: Pending['adds']): number =>
+    adds === null
+      ? 0
+      : adds === 'basis'
+        ? (basisVariance ?? params.basis.variance)
+        : (measured ?? adds.estimatePrior)
+  const obs = pending.map(({ obs, adds, ranged }) => ({ ...obs, extra: extraOf(adds), ranged }))
+  const modelP = (o: (typeof obs)[number]) => modelProbability(o, o.extra, params, o.ranged)
   const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`))
   return {
     pool: pooled.pool,

@@ -23,7 +23,7 @@ import {
 import { rangeSquareOf, scaledReturns } from '../../src/model/returns.ts'
 import { isWeekend, minuteGroup } from '../../src/model/seasonal.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
-import { volatilityLevel } from '../../src/model/variance.ts'
+import { settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
 import type { FitReading } from './fit-source.ts'
 
 const HOURS = 24
@@ -303,6 +303,38 @@ export function basisErrorVariance(errors: readonly BasisError[]): number | null
   return Number(Math.max(0, mean((e) => e.squared) - mean((e) => e.noise)).toPrecision(3))
 }
 
+/** The closes without their ranges: what a feed that saw only closes would have read. */
+export function withoutRanges(runs: readonly (readonly MinuteClose[])[]): MinuteClose[][] {
+  return runs.map((closes) => closes.map((c) => ({ at: c.at, priceDollars: c.priceDollars })))
+}
+
+/**
+ * A reading's settlement variance before the variance scale, the basis and any strike estimate:
+ * the volatility level from its closes with `q`'s dynamics (the returns-only or the ranged ones).
+ */
+export function unscaledVariance(r: FitReading, q: ModelV2Params): number {
+  const at = r.inputs.spotObservedAt
+  const level = volatilityLevel(scaledReturns(r.inputs.closes, q), at, q).level
+  const averagingMs = r.inputs.averagingS === undefined ? undefined : r.inputs.averagingS * 1000
+  const unscaled = { ...q, variance: { ...q.variance, scale: 1 } }
+  return settlementVariance(at, r.expiresAt, level, unscaled, averagingMs, 0).variance
+}
+
+/**
+ * The model's own P(up) for an observation priced with the ranged dynamics or not: a Student t of
+ * its centre over its variance times that mode's scale, plus `extra` (the basis's or the strike
+ * estimate's variance, which no scale touches), with that mode's ν.
+ */
+export function modelProbability(
+  o: { centre: number; v: number },
+  extra: number,
+  params: ModelV2Params,
+  ranged: boolean,
+): number {
+  const q = ranged && params.ranged ? params.ranged : params
+  return unitStudentTCdf(o.centre / Math.sqrt(q.variance.scale * o.v + extra), q.nu)
+}
+
 /** What a reading's book said, as the model reads it. */
 export function fitBook(r: { inputs: ModelInputs; expiresAt: number }): BookEvidence | null {
   const state = bookStateOf(r.inputs)
@@ -356,9 +388,9 @@ export type PoolFit = { pool: PoolBucket[]; book: BookWeighting; logLoss: number
  * the two log-odds, the book's part scaled by its weight (book-pool.ts) — and the weight's powers
  * by log loss over all buckets: both from the book's observable state and the outcomes alone.
  */
-export function fitPool(
-  obs: readonly FitObservation[],
-  modelP: (o: FitObservation) => number,
+export function fitPool<O extends FitObservation>(
+  obs: readonly O[],
+  modelP: (o: O) => number,
   log: (msg: string) => void,
 ): PoolFit {
   type Row = {
