@@ -33,7 +33,9 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
     `| weekend sd factor | ${P.seasonal.weekend} |`,
     `| volatility level (returns only) | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
     ...(P.ranged === undefined
-      ? ['| where the feed saw minutes whole | no ranges in the training closes: the returns-only level everywhere |']
+      ? [
+          '| where the feed saw minutes whole | no ranges in the training closes: the returns-only level everywhere |',
+        ]
       : [
           `| where the feed saw the last hour's minutes whole | ln(high/low)² ÷ ${P.ranged.variance.rangeScale} in place of each squared return; fast EWMA half-life ${P.ranged.variance.fastHalfLifeMin} min × ${P.ranged.variance.fastWeight}, slow ${P.ranged.variance.slowHalfLifeMin} min × ${P.ranged.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.ranged.variance.fastWeight - P.ranged.variance.slowWeight).toFixed(2)}; variance scale ${P.ranged.variance.scale}; Student t ν ${P.ranged.nu} |`,
         ]),
