@@ -23,7 +23,7 @@ import { MINUTE_MS } from '../src/domain/contest.ts'
 import { parseInstant } from '../src/domain/instant.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { estimateBasis } from '../src/model/basis.ts'
-import { pricingParams, sawMinutesWhole } from '../src/model/dynamics.ts'
+import { pricingParams } from '../src/model/dynamics.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/model/params.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
@@ -171,14 +171,15 @@ await orBadTape(
   source.forEachReading((r) => {
     if (r.settledSide === null) return
     const at = r.inputs.spotObservedAt
-    const ranged = params.ranged !== undefined && sawMinutesWhole(r.inputs.closes, at)
+    // the engine's own choice of dynamics for this reading: the returns-only ones are `params` itself
+    const q = pricingParams(r.inputs.closes, at, params)
     // a spot that is the settlement index carries no basis (a keyed recording)
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
     contests.add(r.ticker)
     obs.push({
       centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
       v: unscaledVariance(r, params),
-      ...(ranged ? { vRanged: unscaledVariance(r, pricingParams(r.inputs.closes, at, params)) } : {}),
+      ...(q !== params ? { vRanged: unscaledVariance(r, q) } : {}),
       book: fitBook(r),
       y: r.settledSide === 'up' ? 1 : 0,
       left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),

@@ -20,6 +20,12 @@ function poolRows(venue: string, pool: PoolBucket[], book: ModelV2Params['book']
   ]
 }
 
+/** A volatility level's half-lives and weights, as the table words them. */
+function levelText(v: ModelV2Params['variance']): string {
+  const longRun = Math.max(0, 1 - v.fastWeight - v.slowWeight).toFixed(2)
+  return `fast EWMA half-life ${v.fastHalfLifeMin} min × ${v.fastWeight}, slow ${v.slowHalfLifeMin} min × ${v.slowWeight}, long-run level × ${longRun}`
+}
+
 export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
   const poly = P.venuePools?.polymarket
   return [
@@ -31,13 +37,13 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
     `| hour-of-day sd factors, 00–23 UTC | ${P.seasonal.hour.map((h) => h.toFixed(2)).join(' ')} |`,
     `| minute-of-hour sd factors | :00 ${P.seasonal.minute.hour}, :15/:30/:45 ${P.seasonal.minute.quarter}, other 5-minute marks ${P.seasonal.minute.five}, the rest ${P.seasonal.minute.other} |`,
     `| weekend sd factor | ${P.seasonal.weekend} |`,
-    `| volatility level (returns only) | fast EWMA half-life ${P.variance.fastHalfLifeMin} min × ${P.variance.fastWeight}, slow ${P.variance.slowHalfLifeMin} min × ${P.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.variance.fastWeight - P.variance.slowWeight).toFixed(2)}; returns clipped at ${P.variance.winsorSd} sd |`,
+    `| volatility level (returns only) | ${levelText(P.variance)}; returns clipped at ${P.variance.winsorSd} sd |`,
     ...(P.ranged === undefined
       ? [
           '| where the feed saw minutes whole | no ranges in the training closes: the returns-only level everywhere |',
         ]
       : [
-          `| where the feed saw the last hour's minutes whole | ln(high/low)² ÷ ${P.ranged.variance.rangeScale} in place of each squared return; fast EWMA half-life ${P.ranged.variance.fastHalfLifeMin} min × ${P.ranged.variance.fastWeight}, slow ${P.ranged.variance.slowHalfLifeMin} min × ${P.ranged.variance.slowWeight}, long-run level × ${Math.max(0, 1 - P.ranged.variance.fastWeight - P.ranged.variance.slowWeight).toFixed(2)}; variance scale ${P.ranged.variance.scale}; Student t ν ${P.ranged.nu} |`,
+          `| where the feed saw the last hour's minutes whole | ln(high/low)² ÷ ${P.ranged.variance.rangeScale} in place of each squared return; ${levelText(P.ranged.variance)}; variance scale ${P.ranged.variance.scale}; Student t ν ${P.ranged.nu} |`,
         ]),
     `| variance scale (returns only) | ${P.variance.scale} |`,
     `| Student t ν (returns only) | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,

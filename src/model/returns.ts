@@ -41,8 +41,9 @@ export function levelEvidence(
   baseSpan: number,
   rangeScale: number | undefined,
 ): number {
-  const range = rangeScale !== undefined && minutes === 1 ? rangeSquareOf(c) : null
-  return (range === null || rangeScale === undefined ? logReturn * logReturn : range / rangeScale) / baseSpan
+  const range = minutes === 1 ? rangeSquareOf(c) : null
+  if (rangeScale !== undefined && range !== null) return range / rangeScale / baseSpan
+  return (logReturn * logReturn) / baseSpan
 }
 
 /** Returns between consecutive usable closes (oldest first), skipping unusable prices and disorder. */

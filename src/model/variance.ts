@@ -56,7 +56,7 @@ export function volatilityLevelOfCloses(
         oneMinute && prevAt % 60_000 === 0
           ? (table[minuteOfWeek(prevAt)] as number)
           : seasonalVariance(p.seasonal, prevAt, t)
-      ewma.add(t, levelEvidence(c, oneMinute ? 1 : (t - prevAt) / 60_000, r, base * span, rangeScale))
+      ewma.add(t, levelEvidence(c, (t - prevAt) / 60_000, r, base * span, rangeScale))
     }
     prevAt = t
     prevPrice = price
