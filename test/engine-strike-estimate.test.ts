@@ -23,10 +23,10 @@ import type { PriceFeed, Venue } from '../src/ports/venue.ts'
 const SERIES = 'KXBTC15M'
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
 
-/** The proxy's mean over [from, to] from its minute closes, as every reading takes it. */
+/** The proxy's mean over [from, to] from its minutes, as every reading takes it. */
 async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number> {
   const closes = await feed.stampedClosesBefore(to, Math.ceil((to - from) / MINUTE_MS) + 1)
-  return spanMeanOfCloses(closes, from, to)!
+  return spanMeanOfCloses(closes, from, to)!.dollars
 }
 
 async function setup(averagingS: number | null, modelName = DEFAULT_MODEL) {
@@ -88,6 +88,28 @@ describe('a reading without the venue’s strike', () => {
     const published = { ...contest, strikePriceDollars: strike }
     assert.ok(!isSkipped(await takeReading(cached, published, 6, OPEN + 6 * MINUTE_MS)))
     assert.equal(seen[1]!.basisSamples.find((s) => s.opensAt === OPEN)?.strikeDollars, strike)
+  })
+
+  it('takes the feed’s own mean of the minute where it saw the minute whole, and says when it had only two closes', async () => {
+    const { feed, deps, seen, contest } = await setup(60)
+    const [minute] = await feed.stampedClosesBefore(OPEN, 1)
+    assert.ok(minute?.meanDollars !== undefined, 'the sandbox feed saw the minute before the open whole')
+    await takeReading(deps, contest, 5, OPEN + 5 * MINUTE_MS)
+    assert.equal(seen[0]!.strikeDollars, minute.meanDollars)
+    assert.equal(seen[0]!.strikeEstimateFromCloses, undefined)
+    assert.ok(seen[0]!.basisSamples.length > 0 && seen[0]!.basisSamples.every((b) => !b.fromCloses))
+    // a feed that kept closes only (one-minute history): the closes' guess, marked as such
+    const closesOnly: PriceFeed = {
+      ...feed,
+      stampedClosesBefore: async (at, count) =>
+        (await feed.stampedClosesBefore(at, count)).map((c) => ({ at: c.at, priceDollars: c.priceDollars })),
+    }
+    await takeReading({ ...deps, feed: closesOnly }, contest, 5, OPEN + 5 * MINUTE_MS)
+    const guessed = seen[1]!
+    const [before, at] = await closesOnly.stampedClosesBefore(OPEN, 2)
+    assert.equal(guessed.strikeDollars, (before!.priceDollars + at!.priceDollars) / 2)
+    assert.equal(guessed.strikeEstimateFromCloses, true)
+    assert.ok(guessed.basisSamples.length > 0 && guessed.basisSamples.every((b) => b.fromCloses === true))
   })
 
   it('reads a point-price rule from the proxy at the open', async () => {

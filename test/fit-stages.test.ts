@@ -72,6 +72,42 @@ describe('the pool’s fit', () => {
       'only the bucket that had readings',
     )
   })
+
+  it('learns no drift from a training period whose contests happened to go up more often', () => {
+    // the same readings with every outcome drawn from a truth shifted up by 0.2 in log-odds: a
+    // drift an intercept would copy, which no weight on the two log-odds can
+    const u = uniforms(9)
+    const lucky = readings(false).map((o) => {
+      const truth = 1 / (1 + Math.exp(-(o.centre / 0.8 + 0.2)))
+      return { ...o, y: u() < truth ? 1 : 0 }
+    })
+    const fit = fitPool(lucky, modelP, quiet)
+    assert.ok(
+      fit.pool.every((b) => b.intercept === 0),
+      JSON.stringify(fit.pool),
+    )
+  })
+})
+
+describe('the strike estimate’s error at window edges, from two closes', () => {
+  it('does not count the closes’ own noise, which the model prices apart', () => {
+    const edges = [0.0002, -0.0001, 0.0003].map((x, k) => ({
+      opensAt: k * QUARTER,
+      strikeDollars: 90_000,
+      proxyMeanDollars: 90_000 * Math.exp(x),
+      noise: 1e-8,
+    }))
+    const expected = ((-0.0003) ** 2 + 0.0004 ** 2 - 2 * 2e-8) / 2 / 2
+    assert.ok(Math.abs((strikeEstimateVariance(edges, QUARTER) as number) - expected) < 1e-15)
+    // noisier than the changes themselves: no error of the estimate's left, never a negative one
+    assert.equal(
+      strikeEstimateVariance(
+        edges.map((e) => ({ ...e, noise: 1e-6 })),
+        QUARTER,
+      ),
+      0,
+    )
+  })
 })
 
 describe('the strike estimate’s error at window edges', () => {
@@ -129,7 +165,7 @@ describe('the basis estimate’s error against the settlements', () => {
         realisedBasisNoise: Math.log(last / first) ** 2 / 12,
         inputs: { spotDollars: 90_000 },
       } as FitReading
-      return basisErrorOf(reading, basis + estimateSd * 90_000 * normal())!
+      return basisErrorOf(reading, basis + estimateSd * 90_000 * normal(), 0)!
     })
   }
 

@@ -1,6 +1,6 @@
 // A minute's range (its highest and lowest proxy price, model v2's sharpest measure of volatility)
-// must be the same whether the engine reads the sandbox directly or replays the sandbox's tape
-// (decisions §12: a replay sees what live saw).
+// and its mean over its 60 seconds (what a strike averages) must be the same whether the engine reads
+// the sandbox directly or replays the sandbox's tape (decisions §12: a replay sees what live saw).
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../src/domain/price-history.ts'
@@ -16,7 +16,7 @@ const SEED = 4_242
 const FROM = Date.UTC(2026, 8, 7, 12)
 const HOUR_MS = 3_600_000
 
-describe('a minute’s range', () => {
+describe('a minute’s range and mean', () => {
   it('is the same read from the sandbox and replayed from its tape, and known for nearly every minute', async () => {
     const world = sharedSimWorld(SEED)
     const records: TapeRecord[] = []
@@ -42,6 +42,9 @@ describe('a minute’s range', () => {
     assert.ok(ranged.length >= minutes - 5, `${ranged.length} of ${direct.length} minutes have a range`)
     for (const c of ranged) {
       assert.ok((c.lowDollars as number) <= c.priceDollars && c.priceDollars <= (c.highDollars as number))
+      // the minute's own mean: inside its range, and known wherever the range is
+      const mean = c.meanDollars as number
+      assert.ok((c.lowDollars as number) <= mean && mean <= (c.highDollars as number), JSON.stringify(c))
     }
   })
 })

@@ -25,6 +25,7 @@ import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { estimateBasis } from '../src/model/basis.ts'
 import { pricingParams } from '../src/model/dynamics.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/model/params.ts'
+import { closeNoiseOf } from '../src/model/settlement-mean-model.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
 import { fitPolymarket } from './fit/polymarket-stage.ts'
@@ -42,7 +43,7 @@ import {
   fitVarianceDynamics,
   flatSeasonal,
   modelProbability,
-  unscaledVariance,
+  unscaledPricing,
   withoutRanges,
 } from './fit/stages.ts'
 import { tapeFitSource } from './fit/tape-source.ts'
@@ -176,16 +177,21 @@ await orBadTape(
     // a spot that is the settlement index carries no basis (a keyed recording)
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
     contests.add(r.ticker)
+    const plain = unscaledPricing(r, params)
+    const ranged = q !== params ? unscaledPricing(r, q) : null
+    // the closes noise at the level the engine would price this reading with
+    const noise = r.inputs.spotIsIndex ? 0 : closeNoiseOf(r.inputs, q, (ranged ?? plain).level).basis
     obs.push({
       centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
-      v: unscaledVariance(r, params),
-      ...(q !== params ? { vRanged: unscaledVariance(r, q) } : {}),
+      v: plain.v,
+      ...(ranged ? { vRanged: ranged.v } : {}),
+      ...(noise > 0 ? { noise } : {}),
       book: fitBook(r),
       y: r.settledSide === 'up' ? 1 : 0,
       left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
     })
     // the basis estimate at the last reading against the basis the settlement showed
-    const error = basisErrorOf(r, basis)
+    const error = basisErrorOf(r, basis, noise)
     if (error) basisErrors.push(error)
   }),
 )
@@ -217,7 +223,7 @@ const pooled = fitPool(
   (o) =>
     modelProbability(
       { centre: o.centre, v: o.vRanged ?? o.v },
-      fitted.basis.variance,
+      fitted.basis.variance + (o.noise ?? 0),
       fitted,
       o.vRanged !== undefined,
     ),

@@ -3,12 +3,19 @@
 // venue set beside the proxy's own mean over the same seconds (a free sample of the basis).
 
 /**
- * The proxy's price at the end of a whole minute: `at` is that minute's end, epoch ms. With the
- * minute's highest and lowest price where the feed saw the minute whole (live prices through it, not
- * only a candle's close): the range is a far sharper measure of the minute's volatility than its
- * return (model v2's volatility level).
+ * The proxy's price at the end of a whole minute: `at` is that minute's end, epoch ms. Where the feed
+ * saw the minute whole (live prices through it, not only a candle's close), with its highest and
+ * lowest price — the range is a far sharper measure of the minute's volatility than its return
+ * (model v2's volatility level) — and its mean over the minute's 60 seconds, the very quantity a
+ * strike averages, where two closes only guess it.
  */
-export type MinuteClose = { at: number; priceDollars: number; highDollars?: number; lowDollars?: number }
+export type MinuteClose = {
+  at: number
+  priceDollars: number
+  highDollars?: number
+  lowDollars?: number
+  meanDollars?: number
+}
 
 /**
  * Fewer live prices inside a minute than this give it no range: a source that sent a handful (or a
@@ -19,30 +26,53 @@ export const MIN_PRICES_FOR_RANGE = 12
 
 /**
  * A strike (the index's mean over the minute before a contest's open) beside the proxy's mean over
- * the same minute, as the engine saw it.
+ * the same minute, as the engine saw it. `fromCloses`: that mean is the minute's two closes' guess
+ * (spanMeanOfCloses), off by a twelfth of the minute's variance, not the minute's own mean.
  */
-export type BasisSample = { opensAt: number; strikeDollars: number; proxyMeanDollars: number }
+export type BasisSample = {
+  opensAt: number
+  strikeDollars: number
+  proxyMeanDollars: number
+  fromCloses?: boolean
+}
 
 /**
- * The proxy's mean over the span [from, to) from its minute closes: the mean of the closes stamped
- * from `from` to `to`, both ends included (the price as the span opens, at each minute's end inside
- * it, and as it ends). For the one-minute span of a strike that is the average of the minute's two
- * ends — the expected mean of a path given its ends (a Brownian bridge's mean is the average of its
- * ends), off by σ²/12 of a minute's variance, where the end alone would be off by σ²/3. Every feed
- * means the same thing by it, since every feed has closes (decisions §12: a replay must see what live
- * saw). Null when either end is missing: a sample from one end is not the same estimate.
+ * The proxy's mean over the span [from, to) of whole minutes. Where the feed saw every minute of it
+ * whole, the mean of their own means (each the price at the minute's 60 seconds: a strike's very
+ * quantity). Otherwise from the closes: the mean of those stamped from `from` to `to`, both ends
+ * included (the price as the span opens, at each minute's end inside it, and as it ends). For the
+ * one-minute span of a strike that is the average of the minute's two ends — the expected mean of a
+ * path given its ends (a Brownian bridge's mean is the average of its ends), off by σ²/12 of a
+ * minute's variance, where the end alone would be off by σ²/3. Every feed means the same thing by it
+ * (decisions §12: a replay must see what live saw). Null when either end is missing: a sample from
+ * one end is not the same estimate. `fromMeans` says which of the two it is.
  */
-export function spanMeanOfCloses(closes: readonly MinuteClose[], from: number, to: number): number | null {
+export function spanMeanOfCloses(
+  closes: readonly MinuteClose[],
+  from: number,
+  to: number,
+): { dollars: number; fromMeans: boolean } | null {
   let sum = 0
   let n = 0
   let start = false
   let end = false
+  let meanSum = 0
+  let means = 0
   for (const c of closes) {
     if (c.at < from || c.at > to || !(c.priceDollars > 0)) continue
     if (c.at === from) start = true
     if (c.at === to) end = true
     sum += c.priceDollars
     n++
+    const m = c.meanDollars
+    if (c.at > from && m !== undefined && m > 0 && Number.isFinite(m)) {
+      meanSum += m
+      means++
+    }
   }
-  return start && end ? sum / n : null
+  if (!(start && end)) return null
+  const minutes = Math.round((to - from) / 60_000)
+  return means === minutes && minutes > 0
+    ? { dollars: meanSum / means, fromMeans: true }
+    : { dollars: sum / n, fromMeans: false }
 }

@@ -37,6 +37,17 @@ export type ModelInputs = {
    */
   strikeEstimateVariance?: number
   /**
+   * The proxy's own mean over the rule's window before the open, whenever the market states its rule
+   * and the feed saw that window, published strike or not (the estimate itself while unpublished).
+   * In the proxy's units like the spot, so against it the basis cancels.
+   */
+  ownStrikeDollars?: number
+  /**
+   * True when that mean is the window's closes' guess (the feed did not see the minute whole), off
+   * by a twelfth of the minute's variance more than the minute's own mean.
+   */
+  strikeEstimateFromCloses?: boolean
+  /**
    * Seconds the venue averages its settlement price over, ending at the close, where the market
    * states its rule (0: a point price), whether or not its strike is published; absent: the series'
    * own rule (Kalshi's 60 s mean).

@@ -127,7 +127,10 @@ export async function observeReadingInputs(
   if (deps.venue.tradingPaused(now, contest.series)) return { skipped: 'paused' }
   // the rule's averaging window reaches the model whether or not the strike is published (issue 29)
   const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
-  const estimate = contest.strikePriceDollars === null ? await estimateStrike(deps, contest, rule) : null
+  // the proxy's own strike, published strike or not: where the venue's price carries a basis that
+  // moves (Polymarket's oracle), the model may price against it instead (docs/model.md)
+  const own = await estimateStrike(deps, contest, rule)
+  const estimate = contest.strikePriceDollars === null ? own : null
   const strike = contest.strikePriceDollars ?? estimate?.dollars ?? null
   if (strike === null) return { skipped: 'no-strike' }
   const quote = await deps.venue.quote(contest.ticker, now)
@@ -161,6 +164,8 @@ export async function observeReadingInputs(
       ...(venue ? { venue } : {}),
       ...(rule ? { averagingS: rule.averagingS } : {}),
       ...(estimate ? { strikeEstimateVariance: estimate.variance } : {}),
+      ...(own ? { ownStrikeDollars: own.dollars } : {}),
+      ...(own?.fromCloses ? { strikeEstimateFromCloses: true } : {}),
     },
     quote,
     bookObservedAt,
@@ -187,18 +192,26 @@ async function estimateStrike(
   deps: ReadingDeps,
   contest: Contest,
   rule: { averagingS: number } | undefined,
-): Promise<{ dollars: number; variance: number } | null> {
+): Promise<{ dollars: number; variance: number; fromCloses: boolean } | null> {
   if (!rule) return null
-  // the proxy is known by its minute closes: a 60 s window is the minute before the open, a point
-  // price the close at the open itself
+  // the proxy is known by its minutes: a 60 s window is the minute before the open, a point price
+  // the close at the open itself
   const spanMs = Math.round(rule.averagingS / 60) * MINUTE_MS
   const mean = await proxyMean(deps.feed, contest.opensAt - spanMs, contest.opensAt)
-  if (mean === null || !(mean > 0)) return null
-  return { dollars: mean, variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD }
+  if (mean === null || !(mean.dollars > 0)) return null
+  return {
+    dollars: mean.dollars,
+    variance: STRIKE_ESTIMATE_SD * STRIKE_ESTIMATE_SD,
+    fromCloses: spanMs > 0 && !mean.fromMeans,
+  }
 }
 
-/** The proxy's mean over [from, to), from its closes as every feed has them (spanMeanOfCloses). */
-async function proxyMean(feed: PriceFeed, from: number, to: number): Promise<number | null> {
+/** The proxy's mean over [from, to), from its minutes as every feed has them (spanMeanOfCloses). */
+async function proxyMean(
+  feed: PriceFeed,
+  from: number,
+  to: number,
+): Promise<{ dollars: number; fromMeans: boolean } | null> {
   const closes = await feed.stampedClosesBefore(to, Math.ceil((to - from) / MINUTE_MS) + 1)
   return spanMeanOfCloses(closes, from, to)
 }
@@ -220,7 +233,13 @@ async function basisSamplesFor(deps: ReadingDeps, contest: Contest): Promise<Bas
         k === 0 ? contest.strikePriceDollars : await earlierStrike(deps.venue, contest.series, opensAt)
       if (strike !== null) {
         const mean = await proxyMean(deps.feed, opensAt - MINUTE_MS, opensAt)
-        if (mean !== null) sample = { opensAt, strikeDollars: strike, proxyMeanDollars: mean }
+        if (mean !== null)
+          sample = {
+            opensAt,
+            strikeDollars: strike,
+            proxyMeanDollars: mean.dollars,
+            ...(mean.fromMeans ? {} : { fromCloses: true }),
+          }
       }
       // only a sample is kept: a strike the venue publishes later (Polymarket's price to beat,
       // decisions §14) must be looked for again, not remembered as missing

@@ -11,7 +11,19 @@ export function estimateBasis(
   at: number,
   opts: { samples: number; shrink: number },
 ): number {
-  const usable = samples
+  const usable = usableBasisSamples(samples, at, opts)
+  if (usable.length === 0) return 0
+  const sum = usable.reduce((acc, s) => acc + (s.proxyMeanDollars - s.strikeDollars), 0)
+  return sum / (usable.length + opts.shrink)
+}
+
+/** The samples estimateBasis averages: the newest `samples` usable ones at or before `at`. */
+export function usableBasisSamples(
+  samples: readonly BasisSample[],
+  at: number,
+  opts: { samples: number },
+): BasisSample[] {
+  return samples
     .filter(
       (s) =>
         s.opensAt <= at &&
@@ -22,7 +34,22 @@ export function estimateBasis(
     )
     .sort((a, b) => b.opensAt - a.opensAt)
     .slice(0, opts.samples)
-  if (usable.length === 0) return 0
-  const sum = usable.reduce((acc, s) => acc + (s.proxyMeanDollars - s.strikeDollars), 0)
-  return sum / (usable.length + opts.shrink)
+}
+
+/**
+ * The variance (squared log units) estimateBasis inherits from samples whose proxy mean is two
+ * closes' guess, each off by `closeNoise(opensAt)` (for the minute before that open), averaged over
+ * the samples and the shrink's pseudo-samples. Zero when the feed saw every sample's minute whole.
+ */
+export function basisCloseNoise(
+  samples: readonly BasisSample[],
+  at: number,
+  opts: { samples: number; shrink: number },
+  closeNoise: (opensAt: number) => number,
+): number {
+  const usable = usableBasisSamples(samples, at, opts)
+  let noise = 0
+  for (const s of usable) if (s.fromCloses) noise += closeNoise(s.opensAt)
+  const n = usable.length + opts.shrink
+  return n > 0 ? noise / (n * n) : 0
 }

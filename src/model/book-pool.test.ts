@@ -114,12 +114,14 @@ describe('the book in the pool', () => {
       for (const ratio of [0.999, 1, 1.0005]) {
         const alone = published(minute, ratio, null).probabilityUp
         assert.equal(published(minute, ratio, null).modelAloneUp, alone)
-        const tight = published(minute, ratio, fresh(70.5, 30.5)).probabilityUp
+        // a tight book against the model's side, so its pull is plain whatever the pool's weights
+        const [up, down] = alone > 0.5 ? [30.5, 70.5] : [70.5, 30.5]
+        const tight = published(minute, ratio, fresh(up, down)).probabilityUp
         const pull = Math.abs(logitOf(tight) - logitOf(alone))
         assert.ok(pull > 0.05, `the tight book moves the model (${minute}, ${ratio})`)
         const wide = published(minute, ratio, fresh(99.9, 99.9)).probabilityUp
         // ten days old: at most (left / age)^agePower of the book's pull is left
-        const stale = published(minute, ratio, { upAskCents: 70.5, downAskCents: 30.5, ageMs: 864_000_000 })
+        const stale = published(minute, ratio, { upAskCents: up, downAskCents: down, ageMs: 864_000_000 })
         assert.ok(Math.abs(logitOf(wide) - logitOf(alone)) < 0.01 * pull, `wide ${wide} vs ${alone}`)
         assert.ok(
           Math.abs(logitOf(stale.probabilityUp) - logitOf(alone)) < 0.01 * pull,

@@ -353,6 +353,38 @@ describe('basis', () => {
     const added = (estimated.effectiveMinutes - noBasis.effectiveMinutes) * perMinute(kalshi)
     assert.ok(Math.abs(added - 2e-8) < 1e-15, `${added}`)
   })
+
+  it('doubts a proxy mean guessed from two closes by a twelfth of its minute’s variance, and the feed’s own mean not at all', () => {
+    const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    const p = flatParams({
+      basis: { samples: 4, shrink: 1, variance: 1e-9 },
+      venuePools: { polymarket: { ...pool, strikeEstimateVariance: 2e-8 } },
+    })
+    const input = proxyReading()
+    const sample = input.basisSamples[0]!
+    const own = settlementMeanProbability(input, p)
+    const twoCloses = settlementMeanProbability(
+      { ...input, basisSamples: [{ ...sample, fromCloses: true }] },
+      p,
+    )
+    // one sample and one pseudo-sample of shrink: the sample's noise over (1 + 1)², on a flat table
+    const minuteVariance = own.sigmaPerMinute ** 2
+    const basisAdded = (twoCloses.effectiveMinutes - own.effectiveMinutes) * minuteVariance
+    assert.ok(Math.abs(basisAdded - minuteVariance / 12 / 4) < 1e-15, `${basisAdded}`)
+    assert.ok(Math.abs(twoCloses.probabilityUp - 0.5) < Math.abs(own.probabilityUp - 0.5))
+    // an estimated strike from two closes: the measured error plus the minute's twelfth
+    const estimate = { ...input, venue: 'polymarket' as const, strikeEstimateVariance: 1 }
+    const fromMeans = settlementMeanProbability(estimate, p)
+    const fromCloses = settlementMeanProbability({ ...estimate, strikeEstimateFromCloses: true }, p)
+    const strikeAdded = (fromCloses.effectiveMinutes - fromMeans.effectiveMinutes) * minuteVariance
+    assert.ok(Math.abs(strikeAdded - minuteVariance / 12) < 1e-15, `${strikeAdded}`)
+    // with no measured error the engine's prior stands alone: it allows for two closes already
+    const unmeasured = flatParams({ basis: p.basis })
+    assert.equal(
+      settlementMeanProbability({ ...estimate, strikeEstimateFromCloses: true }, unmeasured).effectiveMinutes,
+      settlementMeanProbability(estimate, unmeasured).effectiveMinutes,
+    )
+  })
 })
 
 describe('variance of the settlement mean', () => {

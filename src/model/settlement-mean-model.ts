@@ -2,15 +2,17 @@
 // prints before the close, rounded to cents) is at least the strike, from what the engine observed at
 // the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
-import { estimateBasis } from './basis.ts'
+import { basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
 import { pricingParams } from './dynamics.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
+import { seasonalVariance } from './seasonal.ts'
 import { unitStudentTCdf } from './student-t.ts'
 import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
 
 /** Half a cent: a mean that rounds to the strike is a tie, and a tie goes up. */
 const HALF_CENT = 0.005
+const MINUTE_MS = 60_000
 
 export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
   const p = pricingParams(input.closes, input.spotObservedAt, fitted)
@@ -18,26 +20,20 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   const averagingMs = input.averagingS === undefined ? undefined : input.averagingS * 1000
   // the settlement index itself as the spot: no basis to remove, none to doubt (issue 29)
   const onIndex = input.spotIsIndex === true
-  const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
-  // an estimated strike (decisions §14) is the proxy's own mean, in the proxy's units like the spot,
-  // and its error — measured by the fit where the venue's pool was fitted — adds to the variance;
-  // the basis then cancels, and its estimate's error with it
-  const estimated = input.strikeEstimateVariance !== undefined
-  const basisVariance = onIndex || estimated ? 0 : (venuePool?.basisVariance ?? p.basis.variance)
+  const priced = strikeToPrice(input, p, level)
   const settlement = settlementVariance(
     input.spotObservedAt,
     input.expiresAt,
     level,
     p,
     averagingMs,
-    basisVariance,
+    priced.basisVariance,
   )
   const basis = onIndex ? 0 : estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
   const index = input.spotDollars - basis
-  const strike = estimated ? input.strikeDollars - basis : input.strikeDollars
-  const strikeVariance = estimated
-    ? (venuePool?.strikeEstimateVariance ?? (input.strikeEstimateVariance as number))
-    : 0
+  // the proxy's own strike is in the proxy's units like the spot: the basis comes off both, and cancels
+  const strike = priced.own ? priced.strikeDollars - basis : priced.strikeDollars
+  const strikeVariance = priced.strikeVariance
   const perMinute = settlement.sigmaPerMinute * settlement.sigmaPerMinute
   const v = {
     ...settlement,
@@ -61,6 +57,7 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   const msLeft = input.expiresAt - input.spotObservedAt
   const book = bookStateOf(input)
   const evidence = book ? bookEvidence(book, msLeft) : null
+  const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   const buckets = venuePool?.pool ?? p.pool
   const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
   const bucket = buckets.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
@@ -74,6 +71,81 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
     sigmaPerMinute: v.sigmaPerMinute,
     effectiveMinutes: v.effectiveMinutes,
   }
+}
+
+/**
+ * The strike a reading prices against and the variances it brings. The venue's strike, the basis
+ * taken off the spot, doubted by the basis estimate's error; or the proxy's own mean over the
+ * strike's window (`own`), in the proxy's units like the spot so the basis cancels, doubted by that
+ * mean's error. The proxy's own when the venue has not published its strike (decisions §14), and,
+ * published or not, where the venue's pool measured both errors and the proxy's is the smaller:
+ * Polymarket's oracle sits off the exchanges by an offset that moves daily, which any basis estimate
+ * lags for hours, while the proxy's own strike is off only by the basis's drift within a window.
+ * On the settlement index itself there is no basis, and the venue's strike is exact.
+ */
+export type StrikeInputs = Pick<
+  ModelInputs,
+  | 'venue'
+  | 'spotIsIndex'
+  | 'strikeDollars'
+  | 'strikeEstimateVariance'
+  | 'ownStrikeDollars'
+  | 'strikeEstimateFromCloses'
+  | 'basisSamples'
+  | 'spotObservedAt'
+  | 'opensAt'
+>
+
+export function strikeToPrice(
+  input: StrikeInputs,
+  p: ModelV2Params,
+  level: number,
+): { strikeDollars: number; own: boolean; basisVariance: number; strikeVariance: number } {
+  const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
+  const noise = closeNoiseOf(input, p, level)
+  const measured = venuePool?.strikeEstimateVariance
+  const ownVariance = measured === undefined ? undefined : measured + noise.strike
+  if (input.strikeEstimateVariance !== undefined)
+    // unpublished: the proxy's own, doubted by its measured error, or without one by the engine's
+    // prior (which allows for two closes already)
+    return {
+      strikeDollars: input.strikeDollars,
+      own: true,
+      basisVariance: 0,
+      strikeVariance: ownVariance ?? input.strikeEstimateVariance,
+    }
+  const venues = { strikeDollars: input.strikeDollars, own: false, strikeVariance: 0 }
+  if (input.spotIsIndex === true) return { ...venues, basisVariance: 0 }
+  const basisVariance = (venuePool?.basisVariance ?? p.basis.variance) + noise.basis
+  if (input.ownStrikeDollars !== undefined && ownVariance !== undefined && ownVariance < basisVariance)
+    return { strikeDollars: input.ownStrikeDollars, own: true, basisVariance: 0, strikeVariance: ownVariance }
+  return { ...venues, basisVariance }
+}
+
+/**
+ * What two closes standing in for a minute's own mean add (squared log units) on top of the measured
+ * errors, which are the means' own: to the basis estimate, from its samples the feed did not see
+ * whole, and to an estimated strike from closes. Each such mean is off by a twelfth of its minute's
+ * variance (`level` the volatility level the reading is priced at).
+ */
+export function closeNoiseOf(
+  input: Pick<ModelInputs, 'basisSamples' | 'spotObservedAt' | 'opensAt' | 'strikeEstimateFromCloses'>,
+  p: ModelV2Params,
+  level: number,
+): { basis: number; strike: number } {
+  const minuteNoise = (opensAt: number): number => closeMeanNoise(p, level, opensAt)
+  return {
+    basis: basisCloseNoise(input.basisSamples, input.spotObservedAt, p.basis, minuteNoise),
+    strike: input.strikeEstimateFromCloses ? minuteNoise(input.opensAt) : 0,
+  }
+}
+
+/**
+ * The variance (squared log units) of the mean of the minute before `opensAt` guessed from its two
+ * closes: a twelfth of the minute's variance (a Brownian bridge's mean against its ends' average).
+ */
+export function closeMeanNoise(p: ModelV2Params, level: number, opensAt: number): number {
+  return (p.sigmaBar * p.sigmaBar * level * seasonalVariance(p.seasonal, opensAt - MINUTE_MS, opensAt)) / 12
 }
 
 /** Closes model v2 reads: a day, so the slow level sees a whole daily cycle. */

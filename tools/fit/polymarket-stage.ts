@@ -8,6 +8,12 @@ import { MINUTE_MS } from '../../src/domain/contest.ts'
 import { estimateBasis } from '../../src/model/basis.ts'
 import { pricingParams } from '../../src/model/dynamics.ts'
 import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
+import {
+  closeMeanNoise,
+  closeNoiseOf,
+  type StrikeInputs,
+  strikeToPrice,
+} from '../../src/model/settlement-mean-model.ts'
 import type { FitSource } from './fit-source.ts'
 import {
   type BasisError,
@@ -17,14 +23,21 @@ import {
   fitBook,
   fitPool,
   modelProbability,
-  unscaledVariance,
+  unscaledPricing,
 } from './stages.ts'
 
 /**
  * A strike of the venue beside the proxy's own mean over its window: one window edge; `run` tells
  * apart tape sets on the same dates (unionFitSource), whose edges are never neighbours.
  */
-export type StrikeEdge = { opensAt: number; strikeDollars: number; proxyMeanDollars: number; run?: number }
+export type StrikeEdge = {
+  opensAt: number
+  strikeDollars: number
+  proxyMeanDollars: number
+  /** the variance of that proxy mean as a measurement: 0 from the minute's own mean, more from two closes */
+  noise?: number
+  run?: number
+}
 
 /** An edge's place: its tape set and its open. */
 const edgeKey = (run: number | undefined, opensAt: number): string => `${run ?? 0}@${opensAt}`
@@ -37,23 +50,25 @@ const edgeKey = (run: number | undefined, opensAt: number): string => `${run ?? 
  * consecutive edges. Null with no two consecutive edges.
  */
 export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
-  const byOpen = new Map<string, { run: number | undefined; opensAt: number; e: number }>()
+  const byOpen = new Map<string, { run: number | undefined; opensAt: number; e: number; noise: number }>()
   for (const edge of edges)
     if (edge.strikeDollars > 0 && edge.proxyMeanDollars > 0)
       byOpen.set(edgeKey(edge.run, edge.opensAt), {
         run: edge.run,
         opensAt: edge.opensAt,
         e: Math.log(edge.proxyMeanDollars / edge.strikeDollars),
+        noise: edge.noise ?? 0,
       })
   let sum = 0
   let n = 0
-  for (const { run, opensAt, e } of byOpen.values()) {
-    const before = byOpen.get(edgeKey(run, opensAt - spanMs))?.e
+  for (const { run, opensAt, e, noise } of byOpen.values()) {
+    const before = byOpen.get(edgeKey(run, opensAt - spanMs))
     if (before === undefined) continue
-    sum += (e - before) ** 2
+    // the measurements' own noise is no error of the estimate's: the model prices it apart
+    sum += (e - before.e) ** 2 - noise - before.noise
     n++
   }
-  return n === 0 ? null : sum / n / 2
+  return n === 0 ? null : Math.max(0, sum / n / 2)
 }
 
 /**
@@ -66,13 +81,15 @@ export async function fitPolymarket(
   params: ModelV2Params,
   log: (msg: string) => void,
 ): Promise<VenuePool> {
-  // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory),
-  // and the variance its strike or its basis adds, known only once every reading has been seen:
-  // an estimated strike's error (the reading's own prior where none is measured), the basis
-  // estimate's error against a published strike, or none on the settlement index itself
+  // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory):
+  // what the model's choice of strike reads (strikeToPrice), decided only once every reading has
+  // been seen and the errors it weighs are measured
   type Pending = {
-    obs: FitObservation
-    adds: { estimatePrior: number } | 'basis' | null
+    obs: Omit<FitObservation, 'centre'>
+    strikeInputs: StrikeInputs
+    spotDollars: number
+    basis: number
+    level: number
     /** priced with the ranged dynamics, as the engine would (dynamics.ts) */
     ranged: boolean
   }
@@ -86,10 +103,12 @@ export async function fitPolymarket(
     const at = r.inputs.spotObservedAt
     spanMs = r.expiresAt - r.inputs.opensAt
     const q = pricingParams(r.inputs.closes, at, params)
-    const v = unscaledVariance(r, q)
+    const { v, level } = unscaledPricing(r, q)
+    const noise = closeNoiseOf(r.inputs, q, level)
     const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
     const edge = (e: StrikeEdge) => edges.set(edgeKey(r.run, e.opensAt), { ...e, run: r.run })
-    for (const sample of r.inputs.basisSamples) edge(sample)
+    for (const sample of r.inputs.basisSamples)
+      edge({ ...sample, noise: sample.fromCloses ? closeMeanNoise(q, level, sample.opensAt) : 0 })
     // the window's final price is the next window's price to beat: an edge at the close, beside the
     // proxy's mean over the same minute — the estimate the engine makes of the next strike
     if (r.realisedBasis !== null && r.settledPriceDollars !== null)
@@ -97,24 +116,35 @@ export async function fitPolymarket(
         opensAt: r.expiresAt,
         strikeDollars: r.settledPriceDollars,
         proxyMeanDollars: r.settledPriceDollars + r.realisedBasis,
+        noise: r.realisedBasisNoise ?? 0,
       })
     // the basis against this venue's own settlement price (its oracle, not Kalshi's index): the
     // estimate at the last reading against the basis the settlement showed, as stage C measures Kalshi's
-    const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis)
+    const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis, noise.basis)
     if (error) basisErrors.push(error)
     contests.add(`${r.run ?? 0}:${r.ticker}`)
-    // as the model prices it: an estimated strike is the proxy's own mean, so the basis cancels
-    const prior = r.inputs.strikeEstimateVariance
-    const strike = prior !== undefined ? r.inputs.strikeDollars - basis : r.inputs.strikeDollars
+    const i = r.inputs
     pending.push({
       obs: {
-        centre: Math.log((r.inputs.spotDollars - basis) / (strike - 0.005)),
         v,
         book: fitBook(r),
         y: r.settledSide === 'up' ? 1 : 0,
         left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
       },
-      adds: prior !== undefined ? { estimatePrior: prior } : r.inputs.spotIsIndex ? null : 'basis',
+      strikeInputs: {
+        venue: i.venue,
+        spotIsIndex: i.spotIsIndex,
+        strikeDollars: i.strikeDollars,
+        strikeEstimateVariance: i.strikeEstimateVariance,
+        ownStrikeDollars: i.ownStrikeDollars,
+        strikeEstimateFromCloses: i.strikeEstimateFromCloses,
+        basisSamples: i.basisSamples,
+        spotObservedAt: i.spotObservedAt,
+        opensAt: i.opensAt,
+      },
+      spotDollars: i.spotDollars,
+      basis,
+      level,
       ranged: q !== params,
     })
   })
@@ -124,13 +154,24 @@ export async function fitPolymarket(
   log(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance ${basisVariance ?? 'not measured (no settlement)'} over ${basisErrors.length} settlements`,
   )
-  const extraOf = (adds: Pending['adds']): number =>
-    adds === null
-      ? 0
-      : adds === 'basis'
-        ? (basisVariance ?? params.basis.variance)
-        : (measured ?? adds.estimatePrior)
-  const obs = pending.map(({ obs, adds, ranged }) => ({ ...obs, extra: extraOf(adds), ranged }))
+  // the model's own choice of strike and its variances, with the errors just measured
+  const measuredPool = {
+    pool: [],
+    book: params.book,
+    training: params.training,
+    ...(measured === null ? {} : { strikeEstimateVariance: measured }),
+    ...(basisVariance === null ? {} : { basisVariance }),
+  }
+  const priced = { ...params, venuePools: { ...params.venuePools, polymarket: measuredPool } }
+  let own = 0
+  const obs = pending.map((p) => {
+    const choice = strikeToPrice(p.strikeInputs, priced, p.level)
+    if (choice.own) own++
+    const strike = choice.own ? choice.strikeDollars - p.basis : choice.strikeDollars
+    const centre = Math.log((p.spotDollars - p.basis) / (strike - 0.005))
+    return { ...p.obs, centre, extra: choice.basisVariance + choice.strikeVariance, ranged: p.ranged }
+  })
+  log(`polymarket: ${own} of ${obs.length} readings priced against the proxy's own strike`)
   const modelP = (o: (typeof obs)[number]) => modelProbability(o, o.extra, params, o.ranged)
   const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`))
   return {

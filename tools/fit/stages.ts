@@ -280,15 +280,21 @@ export function fitVarianceDynamics(
   return { variance: best.variance, qlike: best.loss / points.length, points: points.length }
 }
 
-/** A basis estimate against the basis a settlement showed, and the noise of that showing. */
+/**
+ * A basis estimate against the basis a settlement showed, and the noise of both: of that showing, and
+ * of the estimate's samples taken from two closes (closeNoiseOf), which the model prices apart.
+ */
 export type BasisError = { squared: number; noise: number }
 
-/** The basis estimate `basis` at a reading against what its settlement showed, relative; null without one. */
-export function basisErrorOf(r: FitReading, basis: number): BasisError | null {
+/**
+ * The basis estimate `basis` at a reading against what its settlement showed, relative; null without
+ * one. `estimateNoise`: the estimate's own closes noise at the reading (closeNoiseOf(…).basis).
+ */
+export function basisErrorOf(r: FitReading, basis: number, estimateNoise: number): BasisError | null {
   if (r.realisedBasis === null) return null
   return {
     squared: ((r.realisedBasis - basis) / r.inputs.spotDollars) ** 2,
-    noise: r.realisedBasisNoise ?? 0,
+    noise: (r.realisedBasisNoise ?? 0) + estimateNoise,
   }
 }
 
@@ -313,11 +319,16 @@ export function withoutRanges(runs: readonly (readonly MinuteClose[])[]): Minute
  * the volatility level from its closes with `q`'s dynamics (the returns-only or the ranged ones).
  */
 export function unscaledVariance(r: FitReading, q: ModelV2Params): number {
+  return unscaledPricing(r, q).v
+}
+
+/** unscaledVariance, with the volatility level it was built from. */
+export function unscaledPricing(r: FitReading, q: ModelV2Params): { v: number; level: number } {
   const at = r.inputs.spotObservedAt
   const level = volatilityLevel(scaledReturns(r.inputs.closes, q), at, q).level
   const averagingMs = r.inputs.averagingS === undefined ? undefined : r.inputs.averagingS * 1000
   const unscaled = { ...q, variance: { ...q.variance, scale: 1 } }
-  return settlementVariance(at, r.expiresAt, level, unscaled, averagingMs, 0).variance
+  return { v: settlementVariance(at, r.expiresAt, level, unscaled, averagingMs, 0).variance, level }
 }
 
 /**
@@ -345,6 +356,8 @@ export function fitBook(r: { inputs: ModelInputs; expiresAt: number }): BookEvid
 export type FitObservation = {
   centre: number
   v: number
+  /** the basis estimate's closes noise (closeNoiseOf), priced beside the measured basis error */
+  noise?: number
   /** what the venue's book said (book-pool.ts); null with no ask on either side */
   book: BookEvidence | null
   y: number
@@ -366,7 +379,10 @@ export function fitTails(
     for (let scale = 0.6; scale <= 1.6001; scale += 0.05) {
       let loss = 0
       for (const o of obs)
-        loss += logLoss(unitStudentTCdf(o.centre / Math.sqrt(scale * o.v + basisVariance), nu), o.y)
+        loss += logLoss(
+          unitStudentTCdf(o.centre / Math.sqrt(scale * o.v + basisVariance + (o.noise ?? 0)), nu),
+          o.y,
+        )
       if (loss < best.loss) best = { loss, nu, scale: round(scale, 2) }
     }
   }
@@ -385,8 +401,9 @@ export type PoolFit = { pool: PoolBucket[]; book: BookWeighting; logLoss: number
 
 /**
  * Stage C, last part: the pooling with the book per minutes-left bucket — a logistic regression on
- * the two log-odds, the book's part scaled by its weight (book-pool.ts) — and the weight's powers
- * by log loss over all buckets: both from the book's observable state and the outcomes alone.
+ * the two log-odds through the origin (its intercept stays 0), the book's part scaled by its weight
+ * (book-pool.ts) — and the weight's powers by log loss over all buckets: both from the book's
+ * observable state and the outcomes alone.
  */
 export function fitPool<O extends FitObservation>(
   obs: readonly O[],
@@ -424,8 +441,12 @@ export function fitPool<O extends FitObservation>(
       for (const { from, to, rows: rs } of byBucket) {
         if (rs.length === 0) continue
         const w = rs.map((r) => bookWeight(r.book, weighting))
+        // no intercept column: bitcoin has no drift over fifteen minutes worth a logit, so an
+        // intercept only learns the training paths' luck (+0.055 on the sandbox's 7,680 training
+        // contests, 51.2 % of them up; −0.025 to +0.060 on the card's seeds), which every later
+        // reading then pays for. The crowd's constant bias it could undo is c·δ ≈ 0.002.
         const beta = logisticFit(
-          rs.map((r, i) => [w[i]!, w[i]! * r.lm, w[i]! * r.lmid]),
+          rs.map((r, i) => [0, w[i]! * r.lm, w[i]! * r.lmid]),
           rs.map((r) => r.y),
           rs.map((r) => r.lm),
         )

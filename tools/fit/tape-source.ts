@@ -160,12 +160,15 @@ async function tapeReadings(
         const mean = spanMeanOfCloses(closes, expiresAt - MINUTE_MS, expiresAt)
         const realised =
           result.kind === 'settled' && result.priceDollars !== null && mean !== null
-            ? mean - result.priceDollars
+            ? mean.dollars - result.priceDollars
             : null
-        // the two closes bounding the minute (spanMeanOfCloses found both): their mean's own error
+        // from the two closes bounding the minute (spanMeanOfCloses found both): their mean's own
+        // error; none from the minute's own mean
         const [first, last] = closes
         const minuteReturn =
-          realised !== null && first && last ? Math.log(last.priceDollars / first.priceDollars) : 0
+          realised !== null && !mean?.fromMeans && first && last
+            ? Math.log(last.priceDollars / first.priceDollars)
+            : 0
         const settledSide = result.kind === 'settled' ? result.side : null
         for (const r of readings)
           each({

@@ -6,7 +6,7 @@
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
 import { MIN_PRICES_FOR_RANGE, type MinuteClose } from '../../domain/price-history.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
-import { median, mergedRange } from '../spot/median.ts'
+import { median, mergedWholeMinute } from '../spot/median.ts'
 import { type SimWorld, sharedSimWorld } from './sim-world.ts'
 
 // Two days of minute closes: a reading looks one day back (model v2's 1,440 minutes) and the clock
@@ -51,25 +51,31 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     return null
   }
 
-  // a source's range of the minute starting at m as the live minute book keeps it: its messages
-  // inside the minute and the one it opened at (sent in the minute before), when enough came
-  const rangeInside = (i: number, m: number): { high: number; low: number } | null => {
+  // a source's range and mean of the minute starting at m as the live minute book keeps them: its
+  // messages inside the minute and the one it opened at (sent in the minute before), when enough came
+  const wholeMinuteInside = (i: number, m: number): { high: number; low: number; mean: number } | null => {
     const opening = sources.observe(i, m - 1)
     if (!opening || opening.observedAt < m - MINUTE_MS) return null
     let high = opening.mid
     let low = opening.mid
+    let current = opening.mid
+    let sum = 0
     let prices = 0
     let lastAt = Number.NaN
-    // a source sends at most once a second: the latest message by each second's end is each one
+    // a source sends at most once a second: the latest message by each second's end is each one,
+    // and the price in force at the next whole second
     for (let at = m + 999; at < m + MINUTE_MS; at += 1_000) {
       const seen = sources.observe(i, at)
-      if (!seen || seen.observedAt < m || seen.observedAt === lastAt) continue
-      lastAt = seen.observedAt
-      prices++
-      if (seen.mid > high) high = seen.mid
-      if (seen.mid < low) low = seen.mid
+      if (seen && seen.observedAt >= m && seen.observedAt !== lastAt) {
+        lastAt = seen.observedAt
+        prices++
+        current = seen.mid
+        if (seen.mid > high) high = seen.mid
+        if (seen.mid < low) low = seen.mid
+      }
+      sum += current
     }
-    return prices >= MIN_PRICES_FOR_RANGE ? { high, low } : null
+    return prices >= MIN_PRICES_FOR_RANGE ? { high, low, mean: sum / (MINUTE_MS / 1_000) } : null
   }
 
   // as live: a minute's close is the median of each source's last mid inside it, its range the
@@ -80,17 +86,17 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     const hit = closes.get(m)
     if (hit !== undefined) return hit
     const mids: number[] = []
-    const ranges: { high: number; low: number }[] = []
+    const wholes: { high: number; low: number; mean: number }[] = []
     for (const i of all) {
       const seen = lastMessageInside(i, m)
       if (!seen) continue
       mids.push(seen.mid)
-      const range = rangeInside(i, m)
-      if (range) ranges.push(range)
+      const whole = wholeMinuteInside(i, m)
+      if (whole) wholes.push(whole)
     }
     const close = median(mids)
     const made =
-      close === null ? null : { at: m + MINUTE_MS, priceDollars: round2(close), ...mergedRange(ranges) }
+      close === null ? null : { at: m + MINUTE_MS, priceDollars: round2(close), ...mergedWholeMinute(wholes) }
     if (closes.size >= CACHED_CLOSES) closes.delete(closes.keys().next().value as number)
     closes.set(m, made)
     return made

@@ -1,7 +1,7 @@
-// Tests of the median the spot is built on, and of a minute's range merged across sources.
+// Tests of the median the spot is built on, and of a minute's range and mean merged across sources.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { median, mergedRange } from './median.ts'
+import { median, mergedWholeMinute } from './median.ts'
 
 describe('median', () => {
   it('takes the middle value, the mean of the middle two for even counts, null for none', () => {
@@ -12,19 +12,19 @@ describe('median', () => {
   })
 })
 
-describe('mergedRange', () => {
-  it('takes the median of the highs and of the lows, so one wild source moves neither', () => {
+describe('mergedWholeMinute', () => {
+  it('takes the median of the highs, of the lows and of the means, so one wild source moves none', () => {
     assert.deepEqual(
-      mergedRange([
-        { high: 100_010, low: 99_990 },
-        { high: 100_500, low: 99_000 },
-        { high: 100_012.345, low: 99_995 },
+      mergedWholeMinute([
+        { high: 100_010, low: 99_990, mean: 100_001 },
+        { high: 100_500, low: 99_000, mean: 100_400 },
+        { high: 100_012.345, low: 99_995, mean: 100_003.456 },
       ]),
-      { highDollars: 100_012.35, lowDollars: 99_990 },
+      { highDollars: 100_012.35, lowDollars: 99_990, meanDollars: 100_003.46 },
     )
   })
 
   it('gives nothing when no source saw the minute whole', () => {
-    assert.deepEqual(mergedRange([]), {})
+    assert.deepEqual(mergedWholeMinute([]), {})
   })
 })

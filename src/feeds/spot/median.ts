@@ -10,15 +10,17 @@ export function median(xs: readonly number[]): number | null {
 }
 
 /**
- * The proxy's range of a minute from its sources' own: the median of their highs and of their lows,
- * in cents as closes are (so one source's wild print moves neither); nothing when no source saw the
- * minute whole. Every feed merges ranges here, so live, a replay and the sandbox agree.
+ * The proxy's range and mean of a minute from its sources' own: the median of their highs, of their
+ * lows and of their means, in cents as closes are (so one source's wild print moves none); nothing
+ * when no source saw the minute whole. Every feed merges minutes here, so live, a replay and the
+ * sandbox agree.
  */
-export function mergedRange(
-  ranges: readonly { high: number; low: number }[],
-): { highDollars: number; lowDollars: number } | Record<string, never> {
-  const high = median(ranges.map((r) => r.high))
-  const low = median(ranges.map((r) => r.low))
-  if (high === null || low === null) return {}
-  return { highDollars: round2(high), lowDollars: round2(low) }
+export function mergedWholeMinute(
+  minutes: readonly { high: number; low: number; mean: number }[],
+): { highDollars: number; lowDollars: number; meanDollars: number } | Record<string, never> {
+  const high = median(minutes.map((r) => r.high))
+  const low = median(minutes.map((r) => r.low))
+  const mean = median(minutes.map((r) => r.mean))
+  if (high === null || low === null || mean === null) return {}
+  return { highDollars: round2(high), lowDollars: round2(low), meanDollars: round2(mean) }
 }

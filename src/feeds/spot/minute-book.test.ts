@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { MINUTE_MS } from '../../domain/contest.ts'
 import { MIN_PRICES_FOR_RANGE } from '../../domain/price-history.ts'
-import { createMinuteBook } from './minute-book.ts'
+import { createMinuteBook, type MinuteBook } from './minute-book.ts'
 
 const T0 = Date.UTC(2026, 2, 2, 12)
 
@@ -40,7 +40,11 @@ describe('createMinuteBook', () => {
     assert.equal(book.closeOf(T0 + 3 * MINUTE_MS), 4)
   })
 
-  describe('a minute’s range', () => {
+  describe('a minute’s range and mean', () => {
+    const rangeOf = (book: MinuteBook) => {
+      const whole = book.wholeMinuteOf(T0)
+      return whole && { high: whole.high, low: whole.low }
+    }
     // a price every second of minute T0, after one in the minute before at `open`
     const secondly = (open: number, prices: (s: number) => number) => {
       const book = createMinuteBook({ keepMinutes: 10 })
@@ -51,9 +55,21 @@ describe('createMinuteBook', () => {
 
     it('is the highest and lowest live price, counting the one the minute opened at', () => {
       const book = secondly(100, (s) => 101 + (s === 30 ? 2 : 0) - (s === 40 ? 1.5 : 0))
-      assert.deepEqual(book.rangeOf(T0), { high: 103, low: 99.5 })
+      assert.deepEqual(rangeOf(book), { high: 103, low: 99.5 })
       // the open itself outside the minute's own prices
-      assert.deepEqual(secondly(98, () => 101).rangeOf(T0), { high: 101, low: 98 })
+      assert.deepEqual(rangeOf(secondly(98, () => 101)), { high: 101, low: 98 })
+    })
+
+    it('has the mean of the prices in force at its 60 whole seconds, the open’s before the first price', () => {
+      // prices at s + 0.2 s: whole second k sees the price sent at k − 1 (200 + k − 1)
+      assert.equal(secondly(100, (s) => 200 + s).wholeMinuteOf(T0)?.mean, 229.5)
+      // a price sent exactly on a whole second is not yet in force at it; the last one holds to the end
+      const onTheSecond = createMinuteBook({ keepMinutes: 10 })
+      onTheSecond.recordLive(T0 - 500, 10)
+      for (let s = 0; s < MIN_PRICES_FOR_RANGE; s++) onTheSecond.recordLive(T0 + 10_000 + s, 20)
+      onTheSecond.recordLive(T0 + 30_000, 40)
+      // seconds 1–10 at 10, 11–30 at 20, 31–60 at 40
+      assert.equal(onTheSecond.wholeMinuteOf(T0)?.mean, (10 * 10 + 20 * 20 + 30 * 40) / 60)
     })
 
     it('is unknown without the price the minute opened at', () => {
@@ -61,7 +77,7 @@ describe('createMinuteBook', () => {
       // the last price before the minute came two minutes earlier: where the minute opened is not known
       book.recordLive(T0 - MINUTE_MS - 1_000, 100)
       for (let s = 0; s < 60; s++) book.recordLive(T0 + s * 1_000, 101)
-      assert.equal(book.rangeOf(T0), undefined)
+      assert.equal(book.wholeMinuteOf(T0), undefined)
       assert.equal(book.closeOf(T0), 101)
     })
 
@@ -69,9 +85,9 @@ describe('createMinuteBook', () => {
       const few = createMinuteBook({ keepMinutes: 10 })
       few.recordLive(T0 - 1_000, 100)
       for (let s = 0; s < MIN_PRICES_FOR_RANGE - 1; s++) few.recordLive(T0 + s * 5_000, 100 + s)
-      assert.equal(few.rangeOf(T0), undefined)
+      assert.equal(few.wholeMinuteOf(T0), undefined)
       few.recordLive(T0 + 59_000, 90)
-      assert.deepEqual(few.rangeOf(T0), { high: 100 + MIN_PRICES_FOR_RANGE - 2, low: 90 })
+      assert.deepEqual(rangeOf(few), { high: 100 + MIN_PRICES_FOR_RANGE - 2, low: 90 })
     })
 
     it('is never taken from candles, which hold only a close', () => {
@@ -80,7 +96,7 @@ describe('createMinuteBook', () => {
         { minuteStart: T0 - MINUTE_MS, close: 99 },
         { minuteStart: T0, close: 100 },
       ])
-      assert.equal(book.rangeOf(T0), undefined)
+      assert.equal(book.wholeMinuteOf(T0), undefined)
       assert.equal(book.closeOf(T0), 100)
     })
   })

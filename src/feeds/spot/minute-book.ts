@@ -1,12 +1,17 @@
 // One source's one-minute closes: candles from the warm-up, overwritten by live prices as they come,
-// bounded to the most recent minutes. Live prices also give each minute's range (its highest and
-// lowest mid, counting the price it opened at), which the volatility level reads (model v2).
+// bounded to the most recent minutes. Live prices also give what a close alone cannot: each minute's
+// range (its highest and lowest mid, counting the price it opened at), which the volatility level
+// reads, and its mean over the minute's 60 seconds, which a strike is (model v2).
 import { MINUTE_MS } from '../../domain/contest.ts'
 import { MIN_PRICES_FOR_RANGE } from '../../domain/price-history.ts'
 import type { MinuteClose } from './spot-exchange.ts'
 
-/** A minute's highest and lowest price. */
-export type MinuteRange = { high: number; low: number }
+/**
+ * What live prices showed of a whole minute: its highest and lowest price, and its mean — the price
+ * in force at each of its 60 whole seconds (the last one before the second), averaged, as a venue
+ * averages its index's one-second prints for a strike.
+ */
+export type WholeMinute = { high: number; low: number; mean: number }
 
 export type MinuteBook = {
   /** a live mid observed at wall ms `at`: it becomes the close of its minute until a later one arrives */
@@ -16,13 +21,25 @@ export type MinuteBook = {
   /** the close of the minute starting at `minuteStart` (epoch ms), if known */
   closeOf(minuteStart: number): number | undefined
   /**
-   * The minute's range from live prices: known when the source's previous price came in the minute
+   * The minute as live prices showed it: known when the source's previous price came in the minute
    * before (so the price the minute opened at is counted) and at least MIN_PRICES_FOR_RANGE came in it.
    */
-  rangeOf(minuteStart: number): MinuteRange | undefined
+  wholeMinuteOf(minuteStart: number): WholeMinute | undefined
 }
 
-type Entry = { close: number; live: boolean; high: number; low: number; prices: number; opened: boolean }
+type Entry = {
+  close: number
+  live: boolean
+  high: number
+  low: number
+  prices: number
+  opened: boolean
+  /** the sum of the prices in force at the minute's whole seconds 1…`seconds` so far */
+  secondsSum: number
+  seconds: number
+}
+
+const SECONDS_PER_MINUTE = 60
 
 export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
   const entries = new Map<number, Entry>()
@@ -44,6 +61,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
       const minute = Math.floor(at / MINUTE_MS) * MINUTE_MS
       const entry = entries.get(minute)
       if (entry?.live) {
+        countSeconds(entry, minute, at)
         entry.close = mid
         entry.high = Math.max(entry.high, mid)
         entry.low = Math.min(entry.low, mid)
@@ -51,14 +69,20 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
       } else {
         // the minute's first live price: it opened where the source's last price left it
         const open = lastLive !== null && lastLive.minute === minute - MINUTE_MS ? lastLive.mid : null
-        entries.set(minute, {
-          close: mid,
+        const made: Entry = {
+          close: open ?? mid,
           live: true,
           high: Math.max(mid, open ?? mid),
           low: Math.min(mid, open ?? mid),
           prices: 1,
           opened: open !== null,
-        })
+          secondsSum: 0,
+          seconds: 0,
+        }
+        // the seconds before the first price inside the minute are the open's
+        countSeconds(made, minute, at)
+        made.close = mid
+        entries.set(minute, made)
       }
       lastLive = { minute, mid }
       noteMinute(minute)
@@ -74,6 +98,8 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
           low: c.close,
           prices: 0,
           opened: false,
+          secondsSum: 0,
+          seconds: 0,
         })
       }
       // candles can be newer than any live price when the socket has not delivered yet
@@ -82,11 +108,23 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
       else prune()
     },
     closeOf: (minuteStart) => entries.get(minuteStart)?.close,
-    rangeOf(minuteStart) {
+    wholeMinuteOf(minuteStart) {
       const e = entries.get(minuteStart)
-      return e?.live && e.opened && e.prices >= MIN_PRICES_FOR_RANGE
-        ? { high: e.high, low: e.low }
-        : undefined
+      if (!(e?.live && e.opened && e.prices >= MIN_PRICES_FOR_RANGE)) return undefined
+      // the seconds after the last price are the close's
+      const rest = SECONDS_PER_MINUTE - e.seconds
+      return { high: e.high, low: e.low, mean: (e.secondsSum + rest * e.close) / SECONDS_PER_MINUTE }
     },
   }
+}
+
+/**
+ * Credits the price in force before `at` (the entry's close so far) to each whole second of the
+ * minute at or before `at` not yet counted: a second's price is the last one that came before it.
+ */
+function countSeconds(e: Entry, minute: number, at: number): void {
+  const upTo = Math.min(SECONDS_PER_MINUTE, Math.floor((at - minute) / 1_000))
+  if (upTo <= e.seconds) return
+  e.secondsSum += (upTo - e.seconds) * e.close
+  e.seconds = upTo
 }

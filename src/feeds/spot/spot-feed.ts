@@ -8,7 +8,7 @@ import type { PriceFeed, SpotObservation, SpotSourceStatus } from '../../ports/v
 import { bitstampAdapter } from './bitstamp.ts'
 import { coinbaseAdapter } from './coinbase.ts'
 import { krakenAdapter } from './kraken.ts'
-import { median, mergedRange } from './median.ts'
+import { median, mergedWholeMinute } from './median.ts'
 import type { ExchangeAdapter, SpotEndpoints, SpotExchange } from './spot-exchange.ts'
 import {
   createSpotSource,
@@ -53,7 +53,7 @@ export type SpotFeedOptions = {
 }
 
 /** What the median and the health checks read of a source: live exchanges, or a replayed tape's. */
-export type FeedSource = Pick<SpotSource, 'snapshot' | 'closeOf' | 'rangeOf' | 'start' | 'close'> & {
+export type FeedSource = Pick<SpotSource, 'snapshot' | 'closeOf' | 'wholeMinuteOf' | 'start' | 'close'> & {
   readonly name: string
 }
 
@@ -131,8 +131,8 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
     for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
       const close = median(sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined))
       if (close === null) continue
-      const ranges = sources.map((s) => s.rangeOf(m)).filter((r) => r !== undefined)
-      out.push({ at: m + MINUTE_MS, priceDollars: round2(close), ...mergedRange(ranges) })
+      const wholes = sources.map((s) => s.wholeMinuteOf(m)).filter((r) => r !== undefined)
+      out.push({ at: m + MINUTE_MS, priceDollars: round2(close), ...mergedWholeMinute(wholes) })
     }
     return out
   }

@@ -5,7 +5,7 @@ import { MINUTE_MS } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
-import { createMinuteBook, type MinuteRange } from './minute-book.ts'
+import { createMinuteBook, type WholeMinute } from './minute-book.ts'
 import { getJson } from './rest-client.ts'
 import type {
   ExchangeAdapter,
@@ -77,7 +77,7 @@ export type SpotSource = {
   /** close of the one-minute bucket starting at `minuteStart` (epoch ms), from live prices or candles */
   closeOf(minuteStart: number): number | undefined
   /** the minute's highest and lowest live price, when live prices saw it whole (minute-book.ts) */
-  rangeOf(minuteStart: number): MinuteRange | undefined
+  wholeMinuteOf(minuteStart: number): WholeMinute | undefined
   /** resolves on the first price, once socket and REST have both answered without one, or at startTimeoutMs */
   start(): Promise<void>
   close(): Promise<void>
@@ -300,7 +300,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     name: source,
     snapshot: () => ({ startedAt, lastOkAt, mid, midAt, exchangeAt, maintenance }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
-    rangeOf: (minuteStart) => book.rangeOf(minuteStart),
+    wholeMinuteOf: (minuteStart) => book.wholeMinuteOf(minuteStart),
     start() {
       if (started) return started
       startedAt = wallClock.now()

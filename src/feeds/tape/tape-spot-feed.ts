@@ -41,7 +41,7 @@ function createTapeSource(name: string, keepMinutes: number): TapeSource {
     // a tape has no exchange status: maintenance shows, as it did live, only as prices left out
     snapshot: () => ({ startedAt, lastOkAt: midAt, mid, midAt, exchangeAt, maintenance: false }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
-    rangeOf: (minuteStart) => book.rangeOf(minuteStart),
+    wholeMinuteOf: (minuteStart) => book.wholeMinuteOf(minuteStart),
     start: async () => {},
     close: async () => {},
   }
