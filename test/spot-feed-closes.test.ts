@@ -164,7 +164,7 @@ describe('createSpotFeed › minuteClosesBefore', () => {
     }
   })
 
-  it('gives a minute the live prices saw whole its range: the medians of the sources’ highs and lows', async () => {
+  it('gives a minute the live prices saw whole its range and mean: the medians of the sources’ highs, lows and means', async () => {
     const clock = manualClock(T0 - 5_000)
     const w = await startSpotWorld({ wallClock: clock })
     const base: Record<SpotExchange, number> = { coinbase: 68100, kraken: 68110, bitstamp: 68130 }
@@ -194,6 +194,9 @@ describe('createSpotFeed › minuteClosesBefore', () => {
         priceDollars: base.kraken + 1.5,
         highDollars: base.kraken + 8.5,
         lowDollars: base.kraken - 5.5,
+        // the mean of the prices in force at its 60 whole seconds: the open's at second 1, each
+        // price's for the 5 seconds after it (the last one's 4), (−1 + 5·12 + 4·1) / 60 above the mid
+        meanDollars: base.kraken + 0.5 + 63 / 60,
       })
       // the minute before saw one price only: a close, no range
       const [before] = await w.feed.stampedClosesBefore(T0, 1)
