@@ -112,6 +112,20 @@ describe('a reading without the venue’s strike', () => {
     assert.ok(guessed.basisSamples.length > 0 && guessed.basisSamples.every((b) => b.fromCloses === true))
   })
 
+  it('keeps the proxy’s own strike beside the venue’s once published, where the market states its rule', async () => {
+    const { feed, deps, seen, contest, strike } = await setup(60)
+    const published = { ...contest, strikePriceDollars: strike }
+    assert.ok(!isSkipped(await takeReading(deps, published, 6, OPEN + 6 * MINUTE_MS)))
+    assert.equal(seen[0]!.strikeDollars, strike)
+    assert.equal(seen[0]!.strikeEstimateVariance, undefined, 'the venue’s strike, not an estimate')
+    assert.equal(seen[0]!.ownStrikeDollars, await proxyMean(feed, OPEN - 60_000, OPEN))
+    // a market that states no rule (Kalshi's): no strike of the engine's own
+    const kalshi = await setup(null)
+    const kalshiPublished = { ...kalshi.contest, strikePriceDollars: kalshi.strike }
+    assert.ok(!isSkipped(await takeReading(kalshi.deps, kalshiPublished, 6, OPEN + 6 * MINUTE_MS)))
+    assert.equal(kalshi.seen[0]!.ownStrikeDollars, undefined)
+  })
+
   it('reads a point-price rule from the proxy at the open', async () => {
     const { feed, deps, seen, contest } = await setup(0)
     await takeReading(deps, contest, 5, OPEN + 5 * MINUTE_MS)

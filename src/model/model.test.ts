@@ -8,7 +8,7 @@ import { pricingParams, sawMinutesWhole } from './dynamics.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from './params.ts'
 import { scaledReturns } from './returns.ts'
 import { isWeekend, minuteGroup, seasonalFactor, seasonalVariance } from './seasonal.ts'
-import { settlementMeanProbability } from './settlement-mean-model.ts'
+import { settlementMeanProbability, strikeToPrice } from './settlement-mean-model.ts'
 import { studentTCdf, unitStudentTCdf } from './student-t.ts'
 import { settlementVariance, volatilityLevel, volatilityLevelOfCloses } from './variance.ts'
 
@@ -352,6 +352,38 @@ describe('basis', () => {
     )
     const added = (estimated.effectiveMinutes - noBasis.effectiveMinutes) * perMinute(kalshi)
     assert.ok(Math.abs(added - 2e-8) < 1e-15, `${added}`)
+  })
+
+  it('prices a published strike against the proxy’s own where the venue’s pool measured that the more precise', () => {
+    const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    const withPool = (strikeEstimateVariance: number) =>
+      flatParams({
+        basis: { samples: 4, shrink: 1, variance: 1e-9 },
+        venuePools: { polymarket: { ...pool, basisVariance: 4e-9, strikeEstimateVariance } },
+      })
+    // the venue's strike sits 3 bp under the proxy's own mean of the same window: a basis of its own
+    const input = { ...proxyReading(), venue: 'polymarket' as const, ownStrikeDollars: 100_030 }
+    const basis = input.basisSamples[0]!.proxyMeanDollars - input.basisSamples[0]!.strikeDollars
+    const own = strikeToPrice(input, withPool(2e-9), 1)
+    assert.deepEqual(own, { strikeDollars: 100_030, own: true, basisVariance: 0, strikeVariance: 2e-9 })
+    // priced as that: the proxy's own strike less the basis, against the spot less the basis
+    const asOwn = settlementMeanProbability(input, withPool(2e-9))
+    const byHand = settlementMeanProbability(
+      { ...input, strikeDollars: 100_030, strikeEstimateVariance: 1 },
+      withPool(2e-9),
+    )
+    assert.equal(asOwn.probabilityUp, byHand.probabilityUp)
+    assert.ok(basis !== 0)
+    // the basis estimate measured the more precise: the venue's strike, doubted by the basis error
+    assert.deepEqual(strikeToPrice(input, withPool(6e-9), 1), {
+      strikeDollars: 100_000,
+      own: false,
+      basisVariance: 4e-9,
+      strikeVariance: 0,
+    })
+    // a venue whose pool measured no strike error, or Kalshi's: always the venue's strike
+    assert.equal(strikeToPrice({ ...input, venue: undefined }, withPool(2e-9), 1).own, false)
+    assert.equal(strikeToPrice(input, flatParams(), 1).own, false)
   })
 
   it('doubts a proxy mean guessed from two closes by a twelfth of its minute’s variance, and the feed’s own mean not at all', () => {

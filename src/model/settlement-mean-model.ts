@@ -73,16 +73,7 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   }
 }
 
-/**
- * The strike a reading prices against and the variances it brings. The venue's strike, the basis
- * taken off the spot, doubted by the basis estimate's error; or the proxy's own mean over the
- * strike's window (`own`), in the proxy's units like the spot so the basis cancels, doubted by that
- * mean's error. The proxy's own when the venue has not published its strike (decisions §14), and,
- * published or not, where the venue's pool measured both errors and the proxy's is the smaller:
- * Polymarket's oracle sits off the exchanges by an offset that moves daily, which any basis estimate
- * lags for hours, while the proxy's own strike is off only by the basis's drift within a window.
- * On the settlement index itself there is no basis, and the venue's strike is exact.
- */
+/** What the choice of strike reads of a reading (the fit keeps only this of each). */
 export type StrikeInputs = Pick<
   ModelInputs,
   | 'venue'
@@ -96,6 +87,16 @@ export type StrikeInputs = Pick<
   | 'opensAt'
 >
 
+/**
+ * The strike a reading prices against and the variances it brings. The venue's strike, the basis
+ * taken off the spot, doubted by the basis estimate's error; or the proxy's own mean over the
+ * strike's window (`own`), in the proxy's units like the spot so the basis cancels, doubted by that
+ * mean's error. The proxy's own when the venue has not published its strike (decisions §14), and,
+ * published or not, where the venue's pool measured both errors and the proxy's is the smaller:
+ * Polymarket's oracle sits off the exchanges by an offset that moves daily, which any basis estimate
+ * lags for hours, while the proxy's own strike is off only by the basis's drift within a window.
+ * On the settlement index itself there is no basis, and the venue's strike is exact.
+ */
 export function strikeToPrice(
   input: StrikeInputs,
   p: ModelV2Params,
