@@ -2,6 +2,8 @@
 // instants (so a missing minute shows as a gap, never as a shorter return), and the strikes the
 // venue set beside the proxy's own mean over the same seconds (a free sample of the basis).
 
+import { MINUTE_MS } from './contest.ts'
+
 /**
  * The proxy's price at the end of a whole minute: `at` is that minute's end, epoch ms. Where the feed
  * saw the minute whole (live prices through it, not only a candle's close), with its highest and
@@ -71,7 +73,7 @@ export function spanMeanOfCloses(
     }
   }
   if (!(start && end)) return null
-  const minutes = Math.round((to - from) / 60_000)
+  const minutes = Math.round((to - from) / MINUTE_MS)
   return means === minutes && minutes > 0
     ? { dollars: meanSum / means, fromMeans: true }
     : { dollars: sum / n, fromMeans: false }

@@ -123,7 +123,8 @@ export async function fitPolymarket(
     const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis, noise.basis)
     if (error) basisErrors.push(error)
     contests.add(`${r.run ?? 0}:${r.ticker}`)
-    const i = r.inputs
+    // all the model's choice of strike reads: the inputs without their day of closes
+    const { closes: _, ...strikeInputs } = r.inputs
     pending.push({
       obs: {
         v,
@@ -131,18 +132,8 @@ export async function fitPolymarket(
         y: r.settledSide === 'up' ? 1 : 0,
         left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
       },
-      strikeInputs: {
-        venue: i.venue,
-        spotIsIndex: i.spotIsIndex,
-        strikeDollars: i.strikeDollars,
-        strikeEstimateVariance: i.strikeEstimateVariance,
-        ownStrikeDollars: i.ownStrikeDollars,
-        strikeEstimateFromCloses: i.strikeEstimateFromCloses,
-        basisSamples: i.basisSamples,
-        spotObservedAt: i.spotObservedAt,
-        opensAt: i.opensAt,
-      },
-      spotDollars: i.spotDollars,
+      strikeInputs,
+      spotDollars: r.inputs.spotDollars,
       basis,
       level,
       ranged: q !== params,

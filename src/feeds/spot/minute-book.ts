@@ -61,7 +61,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
       const minute = Math.floor(at / MINUTE_MS) * MINUTE_MS
       const entry = entries.get(minute)
       if (entry?.live) {
-        countSeconds(entry, minute, at)
+        countSeconds(entry, minute, at, entry.close)
         entry.close = mid
         entry.high = Math.max(entry.high, mid)
         entry.low = Math.min(entry.low, mid)
@@ -70,7 +70,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
         // the minute's first live price: it opened where the source's last price left it
         const open = lastLive !== null && lastLive.minute === minute - MINUTE_MS ? lastLive.mid : null
         const made: Entry = {
-          close: open ?? mid,
+          close: mid,
           live: true,
           high: Math.max(mid, open ?? mid),
           low: Math.min(mid, open ?? mid),
@@ -80,8 +80,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
           seconds: 0,
         }
         // the seconds before the first price inside the minute are the open's
-        countSeconds(made, minute, at)
-        made.close = mid
+        countSeconds(made, minute, at, open ?? mid)
         entries.set(minute, made)
       }
       lastLive = { minute, mid }
@@ -119,12 +118,12 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
 }
 
 /**
- * Credits the price in force before `at` (the entry's close so far) to each whole second of the
- * minute at or before `at` not yet counted: a second's price is the last one that came before it.
+ * Credits `inForce`, the price before `at`, to each whole second of the minute at or before `at` not
+ * yet counted: a second's price is the last one that came before it.
  */
-function countSeconds(e: Entry, minute: number, at: number): void {
+function countSeconds(e: Entry, minute: number, at: number, inForce: number): void {
   const upTo = Math.min(SECONDS_PER_MINUTE, Math.floor((at - minute) / 1_000))
   if (upTo <= e.seconds) return
-  e.secondsSum += (upTo - e.seconds) * e.close
+  e.secondsSum += (upTo - e.seconds) * inForce
   e.seconds = upTo
 }
