@@ -2,7 +2,8 @@
 // the book weight's spread power is fitted from what the outcomes say about wide books, and the
 // strike estimate's error is measured at window edges with the common basis cancelling, and the
 // basis estimate's error is told apart from the noise of a settlement minute seen through two closes;
-// and a minute's range is put on its return's scale.
+// and a minute's range is put on its return's scale; a minute's seconds are cleaned of the sources'
+// noise as the seconds themselves measure it, and the realised filter's dynamics follow the variance.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../src/domain/price-history.ts'
@@ -11,6 +12,7 @@ import { V2_PARAMS } from '../src/model/models.ts'
 import { unitStudentTCdf } from '../src/model/student-t.ts'
 import type { FitReading } from '../tools/fit/fit-source.ts'
 import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
+import { fitRealizedDynamics, JUMP_SD, measureSeconds } from '../tools/fit/realized-stage.ts'
 import {
   basisErrorOf,
   basisErrorVariance,
@@ -231,6 +233,89 @@ describe('the range scale (stage B)', () => {
       minutes: 750,
     })
     assert.equal(fitRangeScale([closes], 0, Number.POSITIVE_INFINITY).minutes, 1_500)
+  })
+})
+
+describe('the seconds of a minute (stage B)', () => {
+  const SD_MINUTE = 5e-4
+  const T0 = Date.UTC(2026, 5, 1)
+  /**
+   * Per-second Brownian minutes seen through a source's own noise (sd `noise` on each second's price),
+   * each close with its seconds' sums as the minute book keeps them; the minute's sd is
+   * SD_MINUTE × `sdOf(minute)`.
+   */
+  const noisyMinutes = (count: number, seed: number, noise: number, sdOf: (m: number) => number) => {
+    const u = uniforms(seed)
+    const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+    let log = 0
+    let seen = 0
+    const closes: MinuteClose[] = [{ at: T0, priceDollars: 100_000 }]
+    for (let m = 1; m <= count; m++) {
+      const sdSecond = (SD_MINUTE * sdOf(m)) / Math.sqrt(60)
+      let squares = 0
+      let crosses = 0
+      let largest = 0
+      let lastMove = 0
+      for (let s = 0; s < 60; s++) {
+        log += sdSecond * normal()
+        const next = log + noise * normal()
+        const move = next - seen
+        squares += move * move
+        crosses += move * lastMove
+        if (Math.abs(move) > Math.abs(largest)) largest = move
+        lastMove = move
+        seen = next
+      }
+      closes.push({
+        at: T0 + m * 60_000,
+        priceDollars: 100_000 * Math.exp(seen),
+        seconds: { squares, crosses, largest },
+      })
+    }
+    return closes
+  }
+
+  it('measures the sources’ noise from the neighbouring moves’ products, and puts what is left on the return’s scale', () => {
+    const noise = 2e-5
+    const measured = measureSeconds([noisyMinutes(6_000, 9, noise, () => 1)], 0, Number.POSITIVE_INFINITY)
+    assert.ok(measured)
+    // each of 60 moves carries 2η² of noise
+    const floor = 120 * noise * noise
+    assert.ok(Math.abs(measured.noiseFloor / floor - 1) < 0.1, `${measured.noiseFloor} against ${floor}`)
+    assert.ok(Math.abs(measured.secondsScale - 1) < 0.08, String(measured.secondsScale))
+    assert.equal(measured.minutes, 6_000)
+  })
+
+  it('is not measured with under a day of minutes that have them', () => {
+    const closes = noisyMinutes(2_000, 10, 0, () => 1)
+    const fewer = closes.map((c, i) => (i % 2 === 0 ? { at: c.at, priceDollars: c.priceDollars } : c))
+    assert.equal(measureSeconds([fewer], 0, Number.POSITIVE_INFINITY), undefined)
+  })
+
+  it('fits a filter that follows a variance moving from hour to hour, not one that sits on the long run', () => {
+    // the sd doubles and halves from hour to hour, at random: a level that ignores it loses
+    const u = uniforms(12)
+    const hours = Array.from({ length: 80 }, () => (u() < 0.5 ? 0.6 : 1.6))
+    const closes = noisyMinutes(80 * 60, 11, 1e-5, (m) => hours[Math.floor((m - 1) / 60)] as number)
+    const measured = measureSeconds([closes], 0, Number.POSITIVE_INFINITY)
+    assert.ok(measured)
+    const flat = {
+      ...V2_PARAMS,
+      sigmaBar: SD_MINUTE,
+      seasonal: {
+        hour: Array.from({ length: 24 }, () => 1),
+        minute: { hour: 1, quarter: 1, five: 1, other: 1 },
+        weekend: 1,
+      },
+    }
+    const fit = fitRealizedDynamics([closes], T0, T0 + 80 * 3_600_000, flat, measured)
+    assert.ok(fit.variance.realized)
+    assert.equal(fit.variance.realized.noiseFloor, measured.noiseFloor)
+    assert.equal(fit.variance.realized.jumpSd, JUMP_SD)
+    // most of the level is the filter's, and it forgets within minutes
+    assert.ok(fit.variance.fastWeight >= 0.7, JSON.stringify(fit.variance))
+    assert.ok(fit.variance.fastHalfLifeMin <= 8)
+    assert.equal(fit.points, 80 * 4)
   })
 })
 

@@ -1,6 +1,7 @@
-// A minute's range (its highest and lowest proxy price, model v2's sharpest measure of volatility)
-// and its mean over its 60 seconds (what a strike averages) must be the same whether the engine reads
-// the sandbox directly or replays the sandbox's tape (decisions §12: a replay sees what live saw).
+// A minute's range (its highest and lowest proxy price), its mean over its 60 seconds (what a strike
+// averages) and its seconds' moves (model v2's sharpest measure of volatility) must be the same
+// whether the engine reads the sandbox directly or replays the sandbox's tape (decisions §12: a
+// replay sees what live saw).
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../src/domain/price-history.ts'
@@ -16,7 +17,7 @@ const SEED = 4_242
 const FROM = Date.UTC(2026, 8, 7, 12)
 const HOUR_MS = 3_600_000
 
-describe('a minute’s range and mean', () => {
+describe('a minute’s range, mean and seconds', () => {
   it('is the same read from the sandbox and replayed from its tape, and known for nearly every minute', async () => {
     const world = sharedSimWorld(SEED)
     const records: TapeRecord[] = []
@@ -45,6 +46,11 @@ describe('a minute’s range and mean', () => {
       // the minute's own mean: inside its range, and known wherever the range is
       const mean = c.meanDollars as number
       assert.ok((c.lowDollars as number) <= mean && mean <= (c.highDollars as number), JSON.stringify(c))
+      // its seconds, known wherever the range is: a largest move no larger than the range
+      const seconds = c.seconds
+      assert.ok(seconds && seconds.squares > 0, JSON.stringify(c))
+      const range = Math.log((c.highDollars as number) / (c.lowDollars as number))
+      assert.ok(Math.abs(seconds.largest) <= range + 1e-4 && seconds.largest ** 2 <= seconds.squares)
     }
   })
 })

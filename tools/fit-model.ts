@@ -29,6 +29,7 @@ import { closeNoiseOf } from '../src/model/settlement-mean-model.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
 import { fitPolymarket } from './fit/polymarket-stage.ts'
+import { fitRealizedDynamics, measureSeconds } from './fit/realized-stage.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
 import {
   type BasisError,
@@ -159,6 +160,16 @@ if (ranges.rangeScale === undefined) {
   log(
     `stage B, ranged: range scale ${rangeScale} over ${ranges.minutes} minutes; ${JSON.stringify(ranged.variance)} (QLIKE ${ranged.qlike.toFixed(4)} over ${ranged.points} points)`,
   )
+  // where the closes carry their minutes' seconds, the whole-minute level is the realised filter's
+  const seconds = measureSeconds(runs, source.closesFrom, source.until)
+  if (seconds === undefined) log('stage B: under a day of minutes with their seconds: the ranges EWMA')
+  else {
+    const realized = fitRealizedDynamics(runs, source.closesFrom, source.until, params, seconds)
+    params = { ...params, ranged: { variance: { ...realized.variance, rangeScale }, nu: params.nu } }
+    log(
+      `stage B, seconds: noise floor ${seconds.noiseFloor}, scale ${seconds.secondsScale} over ${seconds.minutes} minutes; ${JSON.stringify(realized.variance)} (QLIKE against the seconds ${realized.qlike.toFixed(4)} over ${realized.points} points)`,
+    )
+  }
 }
 
 // ---- stage C: the readings the engine would make, priced with A and B

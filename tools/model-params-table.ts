@@ -26,6 +26,19 @@ function levelText(v: ModelV2Params['variance']): string {
   return `fast EWMA half-life ${v.fastHalfLifeMin} min × ${v.fastWeight}, slow ${v.slowHalfLifeMin} min × ${v.slowWeight}, long-run level × ${longRun}`
 }
 
+/** The whole-minute level: the realised filter on the seconds where fitted, else the ranges' EWMA. */
+function wholeMinuteText(v: NonNullable<ModelV2Params['ranged']>['variance']): string {
+  const r = v.realized
+  if (r === undefined)
+    return `ln(high/low)² ÷ ${v.rangeScale} in place of each squared return; ${levelText(v)}`
+  const longRun = Math.max(0, 1 - v.fastWeight - v.slowWeight).toFixed(2)
+  return [
+    `realised-GARCH filter on the seconds: noise floor ${r.noiseFloor} off each minute's squared moves, ÷ ${r.secondsScale}, a move over ${r.jumpSd} sd of the rest a jump`,
+    `gain half-life ${v.fastHalfLifeMin} min, α ${r.alpha}, persistence ${r.persistence}, slow EWMA ${v.slowHalfLifeMin} min`,
+    `path × ${v.fastWeight}, slow × ${v.slowWeight}, long-run × ${longRun}; clipped at ${v.winsorSd} sd`,
+  ].join('; ')
+}
+
 export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
   const poly = P.venuePools?.polymarket
   return [
@@ -43,7 +56,7 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
           '| where the feed saw minutes whole | no ranges in the training closes: the returns-only level everywhere |',
         ]
       : [
-          `| where the feed saw the last hour's minutes whole | ln(high/low)² ÷ ${P.ranged.variance.rangeScale} in place of each squared return; ${levelText(P.ranged.variance)}; variance scale ${P.ranged.variance.scale}; Student t ν ${P.ranged.nu} |`,
+          `| where the feed saw the last hour's minutes whole | ${wholeMinuteText(P.ranged.variance)}; variance scale ${P.ranged.variance.scale}; Student t ν ${P.ranged.nu} |`,
         ]),
     `| variance scale (returns only) | ${P.variance.scale} |`,
     `| Student t ν (returns only) | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,

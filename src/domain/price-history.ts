@@ -17,6 +17,35 @@ export type MinuteClose = {
   highDollars?: number
   lowDollars?: number
   meanDollars?: number
+  seconds?: SecondsOfMinute
+}
+
+/**
+ * A whole minute's one-second moves as the feed saw them: the log moves from the price in force at
+ * each whole second to the next (the open's at second 0), median across the sources of each sum.
+ * `squares` measures the minute's own variance far better than its range (sixty moves, not one
+ * path's extremes), once a source's own noise is taken out: that noise adds to every squared move
+ * and makes consecutive moves cancel, so `crosses` (each move times the one before, summed) is
+ * negative by about half of what it adds. `largest` is the largest move with its sign: a jump shows
+ * as one move far above the rest.
+ */
+export type SecondsOfMinute = { squares: number; crosses: number; largest: number }
+
+/**
+ * What live prices showed of a whole minute: its highest and lowest price, its mean — the price
+ * in force at each of its 60 whole seconds (the last one before the second), averaged, as a venue
+ * averages its index's one-second prints for a strike — and its realised variance: the sum of the
+ * squared log moves from each whole second's price to the next (the open's at second 0), and the sum
+ * of each move times the one before it, which a source's own per-message noise makes negative.
+ */
+export type WholeMinute = {
+  high: number
+  low: number
+  mean: number
+  squares: number
+  crosses: number
+  /** the largest of those moves in size, with its sign: a jump, where it towers over the rest */
+  largest: number
 }
 
 /**

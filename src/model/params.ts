@@ -33,6 +33,12 @@ export type ModelV2Params = {
      * place of its squared return. Set in `ranged` only: the main dynamics read returns.
      */
     rangeScale?: number
+    /**
+     * Where the closes carry their minutes' seconds: the level follows a realised-GARCH filter on them
+     * (realized-level.ts), fastHalfLifeMin the half-life of its memory of the measured variances and
+     * fastWeight the filter's share. Set in `ranged` only, where the training closes had seconds.
+     */
+    realized?: RealizedDynamics
     /** a final multiplier on the forecast variance, fitted on outcomes (estimation error inflates it) */
     scale: number
   }
@@ -107,6 +113,20 @@ export type Training =
 export type BookWeighting = { spreadPower: number; agePower: number }
 
 /**
+ * The realised-GARCH filter's constants (realized-level.ts), all measured or fitted on the training
+ * closes: what a source's own noise adds to a minute's squared moves (twice their cross sums, so it
+ * is measured, not assumed), the ratio of the cleaned seconds' variance to the squared return, a
+ * jump's threshold in sds of the other moves, the squared return's weight α and the persistence φ.
+ */
+export type RealizedDynamics = {
+  noiseFloor: number
+  secondsScale: number
+  jumpSd: number
+  alpha: number
+  persistence: number
+}
+
+/**
  * A venue's own pool, its provenance beside it, and (Polymarket) the measured error of the engine's
  * own estimate of a strike not yet published: relative, squared log units.
  */
@@ -152,6 +172,17 @@ function checkVariance(
   if (v.fastWeight + v.slowWeight > 1) fail(`${name} weights must sum to at most 1`)
   positive(v.winsorSd, 'winsorSd')
   positive(v.scale, 'scale')
+  const r = v.realized
+  if (r !== undefined) {
+    if (typeof r !== 'object' || r === null) fail(`${name}.realized must be an object`)
+    if (!(typeof r.noiseFloor === 'number' && r.noiseFloor >= 0))
+      fail(`${name}.realized.noiseFloor must be ≥ 0`)
+    positive(r.secondsScale, 'realized.secondsScale')
+    positive(r.jumpSd, 'realized.jumpSd')
+    share(r.persistence, 'realized.persistence')
+    if (!(typeof r.alpha === 'number' && r.alpha >= 0 && r.alpha <= r.persistence))
+      fail(`${name}.realized.alpha must be within [0, persistence]`)
+  }
 }
 
 export function checkModelV2Params(value: unknown): ModelV2Params {
@@ -172,6 +203,7 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
   positive(p.seasonal.weekend, 'seasonal.weekend')
   checkVariance(p.variance, 'variance', fail)
   if (p.variance.rangeScale !== undefined) fail('variance.rangeScale belongs in ranged.variance')
+  if (p.variance.realized !== undefined) fail('variance.realized belongs in ranged.variance')
   if (typeof p.nu !== 'number' || !(p.nu > 2)) fail('nu must be above 2')
   if (p.ranged !== undefined) {
     checkVariance(p.ranged?.variance, 'ranged.variance', fail)

@@ -8,7 +8,7 @@ import { pricingParams } from './dynamics.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { seasonalVariance } from './seasonal.ts'
 import { unitStudentTCdf } from './student-t.ts'
-import { settlementVariance, volatilityLevelOfCloses } from './variance.ts'
+import { levelOver, settlementVariance } from './variance.ts'
 
 /** Half a cent: a mean that rounds to the strike is a tie, and a tie goes up. */
 const HALF_CENT = 0.005
@@ -16,7 +16,12 @@ const MINUTE_MS = 60_000
 
 export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
   const p = pricingParams(input.closes, input.spotObservedAt, fitted)
-  const level = volatilityLevelOfCloses(input.closes, input.spotObservedAt, p).level
+  const level = levelOver(
+    input.closes,
+    input.spotObservedAt,
+    (input.expiresAt - input.spotObservedAt) / MINUTE_MS,
+    p,
+  )
   const averagingMs = input.averagingS === undefined ? undefined : input.averagingS * 1000
   // the settlement index itself as the spot: no basis to remove, none to doubt (issue 29)
   const onIndex = input.spotIsIndex === true

@@ -1,6 +1,7 @@
 // Model v2's volatility level and the variance of the venue's settlement quantity.
 import type { MinuteClose } from '../domain/price-history.ts'
 import type { ModelV2Params } from './params.ts'
+import { realizedLevelOfCloses } from './realized-level.ts'
 import { levelEvidence, type ScaledReturn } from './returns.ts'
 import { minuteOfWeek, seasonalVariance, weekTable } from './seasonal.ts'
 
@@ -62,6 +63,22 @@ export function volatilityLevelOfCloses(
     prevPrice = price
   }
   return ewma.level(at)
+}
+
+/**
+ * The level a reading `minutes` before its close is priced at: the realised-GARCH filter's average
+ * over those minutes where the dynamics have one, else the EWMA level, flat over any horizon.
+ */
+export function levelOver(
+  closes: readonly MinuteClose[],
+  at: number,
+  minutes: number,
+  p: ModelV2Params,
+): number {
+  const realized = p.variance.realized
+  return realized === undefined
+    ? volatilityLevelOfCloses(closes, at, p).level
+    : realizedLevelOfCloses(closes, at, p, realized).over(minutes)
 }
 
 function createLevelEwma(p: ModelV2Params) {

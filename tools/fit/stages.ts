@@ -23,7 +23,7 @@ import {
 import { rangeSquareOf, scaledReturns } from '../../src/model/returns.ts'
 import { isWeekend, minuteGroup } from '../../src/model/seasonal.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
-import { settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
+import { levelOver, settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
 import type { FitReading } from './fit-source.ts'
 
 const HOURS = 24
@@ -325,7 +325,7 @@ export function unscaledVariance(r: FitReading, q: ModelV2Params): number {
 /** unscaledVariance, with the volatility level it was built from. */
 export function unscaledPricing(r: FitReading, q: ModelV2Params): { v: number; level: number } {
   const at = r.inputs.spotObservedAt
-  const level = volatilityLevel(scaledReturns(r.inputs.closes, q), at, q).level
+  const level = levelOver(r.inputs.closes, at, (r.expiresAt - at) / MINUTE_MS, q)
   const averagingMs = r.inputs.averagingS === undefined ? undefined : r.inputs.averagingS * 1000
   const unscaled = { ...q, variance: { ...q.variance, scale: 1 } }
   return { v: settlementVariance(at, r.expiresAt, level, unscaled, averagingMs, 0).variance, level }

@@ -4,7 +4,7 @@
 // and a minute's close is the median of each source's last mid inside that minute (one that went off
 // before the minute's end still closed it with its last message, as live and on a tape).
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
-import { MIN_PRICES_FOR_RANGE, type MinuteClose } from '../../domain/price-history.ts'
+import { MIN_PRICES_FOR_RANGE, type MinuteClose, type WholeMinute } from '../../domain/price-history.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
 import { median, mergedWholeMinute } from '../spot/median.ts'
 import { type SimWorld, sharedSimWorld } from './sim-world.ts'
@@ -53,7 +53,7 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
 
   // a source's range and mean of the minute starting at m as the live minute book keeps them: its
   // messages inside the minute and the one it opened at (sent in the minute before), when enough came
-  const wholeMinuteInside = (i: number, m: number): { high: number; low: number; mean: number } | null => {
+  const wholeMinuteInside = (i: number, m: number): WholeMinute | null => {
     const opening = sources.observe(i, m - 1)
     if (!opening || opening.observedAt < m - MINUTE_MS) return null
     let high = opening.mid
@@ -62,6 +62,11 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     let sum = 0
     let prices = 0
     let lastAt = Number.NaN
+    let previous = opening.mid
+    let lastMove = 0
+    let squares = 0
+    let crosses = 0
+    let largest = 0
     // a source sends at most once a second: the latest message by each second's end is each one,
     // and the price in force at the next whole second
     for (let at = m + 999; at < m + MINUTE_MS; at += 1_000) {
@@ -74,8 +79,19 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
         if (seen.mid < low) low = seen.mid
       }
       sum += current
+      // a second whose price did not change adds nothing, as in the minute book
+      if (current !== previous) {
+        const move = Math.log(current / previous)
+        squares += move * move
+        crosses += move * lastMove
+        if (Math.abs(move) > Math.abs(largest)) largest = move
+        lastMove = move
+        previous = current
+      } else lastMove = 0
     }
-    return prices >= MIN_PRICES_FOR_RANGE ? { high, low, mean: sum / (MINUTE_MS / 1_000) } : null
+    return prices >= MIN_PRICES_FOR_RANGE
+      ? { high, low, mean: sum / (MINUTE_MS / 1_000), squares, crosses, largest }
+      : null
   }
 
   // as live: a minute's close is the median of each source's last mid inside it, its range the
@@ -86,7 +102,7 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
     const hit = closes.get(m)
     if (hit !== undefined) return hit
     const mids: number[] = []
-    const wholes: { high: number; low: number; mean: number }[] = []
+    const wholes: WholeMinute[] = []
     for (const i of all) {
       const seen = lastMessageInside(i, m)
       if (!seen) continue

@@ -1,4 +1,5 @@
-// Tests of the median the spot is built on, and of a minute's range and mean merged across sources.
+// Tests of the median the spot is built on, and of a minute's range, mean and seconds merged across
+// sources.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { median, mergedWholeMinute } from './median.ts'
@@ -13,14 +14,20 @@ describe('median', () => {
 })
 
 describe('mergedWholeMinute', () => {
-  it('takes the median of the highs, of the lows and of the means, so one wild source moves none', () => {
+  it('takes the median of the highs, of the lows, of the means and of the seconds’ sums, so one wild source moves none', () => {
+    const seconds = { squares: 2e-7, crosses: -1e-8, largest: 1e-4 }
     assert.deepEqual(
       mergedWholeMinute([
-        { high: 100_010, low: 99_990, mean: 100_001 },
-        { high: 100_500, low: 99_000, mean: 100_400 },
-        { high: 100_012.345, low: 99_995, mean: 100_003.456 },
+        { high: 100_010, low: 99_990, mean: 100_001, ...seconds },
+        { high: 100_500, low: 99_000, mean: 100_400, squares: 9e-5, crosses: 4e-5, largest: -0.01 },
+        { high: 100_012.345, low: 99_995, mean: 100_003.456, squares: 3e-7, crosses: -2e-8, largest: 2e-4 },
       ]),
-      { highDollars: 100_012.35, lowDollars: 99_990, meanDollars: 100_003.46 },
+      {
+        highDollars: 100_012.35,
+        lowDollars: 99_990,
+        meanDollars: 100_003.46,
+        seconds: { squares: 3e-7, crosses: -1e-8, largest: 1e-4 },
+      },
     )
   })
 

@@ -72,6 +72,31 @@ describe('createMinuteBook', () => {
       assert.equal(onTheSecond.wholeMinuteOf(T0)?.mean, (10 * 10 + 20 * 20 + 30 * 40) / 60)
     })
 
+    it('sums the squared log moves between the prices in force at its whole seconds, and their neighbours’ products', () => {
+      // seconds 1–10 at 10, 11–30 at 20, 31–60 at 40: two moves, at seconds 11 and 31, none beside another
+      const steps = createMinuteBook({ keepMinutes: 10 })
+      steps.recordLive(T0 - 500, 10)
+      for (let s = 0; s < MIN_PRICES_FOR_RANGE; s++) steps.recordLive(T0 + 10_000 + s, 20)
+      steps.recordLive(T0 + 30_000, 40)
+      const whole = steps.wholeMinuteOf(T0)
+      assert.ok(whole)
+      assert.ok(Math.abs(whole.squares - 2 * Math.LN2 ** 2) < 1e-15)
+      assert.equal(whole.crosses, 0)
+      assert.equal(whole.largest, Math.log(2))
+    })
+
+    it('counts a move back and forth every second as a negative cross sum (a source’s own noise)', () => {
+      // whole second k sees the price sent at k − 1: 101 at odd k, 100 at even k; second 0 is the open (100)
+      const book = secondly(100, (s) => (s % 2 === 0 ? 101 : 100))
+      const whole = book.wholeMinuteOf(T0)
+      assert.ok(whole)
+      const up = Math.log(101 / 100)
+      // sixty moves of ±up (the last second is in force at the close's price), each the reverse of the one before
+      assert.ok(Math.abs(whole.squares - 60 * up * up) < 1e-12)
+      assert.ok(Math.abs(whole.crosses + 59 * up * up) < 1e-12)
+      assert.equal(Math.abs(whole.largest), up)
+    })
+
     it('is unknown without the price the minute opened at', () => {
       const book = createMinuteBook({ keepMinutes: 10 })
       // the last price before the minute came two minutes earlier: where the minute opened is not known

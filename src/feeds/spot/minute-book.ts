@@ -1,17 +1,11 @@
 // One source's one-minute closes: candles from the warm-up, overwritten by live prices as they come,
 // bounded to the most recent minutes. Live prices also give what a close alone cannot: each minute's
 // range (its highest and lowest mid, counting the price it opened at), which the volatility level
-// reads, and its mean over the minute's 60 seconds, which a strike is (model v2).
+// reads, its mean over the minute's 60 seconds, which a strike is (model v2), and the squared moves
+// between those seconds, the sharpest measure of the minute's volatility a feed can give.
 import { MINUTE_MS } from '../../domain/contest.ts'
-import { MIN_PRICES_FOR_RANGE } from '../../domain/price-history.ts'
+import { MIN_PRICES_FOR_RANGE, type WholeMinute } from '../../domain/price-history.ts'
 import type { MinuteClose } from './spot-exchange.ts'
-
-/**
- * What live prices showed of a whole minute: its highest and lowest price, and its mean — the price
- * in force at each of its 60 whole seconds (the last one before the second), averaged, as a venue
- * averages its index's one-second prints for a strike.
- */
-export type WholeMinute = { high: number; low: number; mean: number }
 
 export type MinuteBook = {
   /** a live mid observed at wall ms `at`: it becomes the close of its minute until a later one arrives */
@@ -37,6 +31,13 @@ type Entry = {
   /** the sum of the prices in force at the minute's whole seconds 1…`seconds` so far */
   secondsSum: number
   seconds: number
+  /** the price in force at whole second `seconds` and the log move into it from the second before */
+  lastPrice: number
+  lastMove: number
+  /** sums of the squared moves and of each move times the one before, seconds 1…`seconds` */
+  squares: number
+  crosses: number
+  largest: number
 }
 
 const SECONDS_PER_MINUTE = 60
@@ -78,6 +79,11 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
           opened: open !== null,
           secondsSum: 0,
           seconds: 0,
+          lastPrice: open ?? mid,
+          lastMove: 0,
+          squares: 0,
+          crosses: 0,
+          largest: 0,
         }
         // the seconds before the first price inside the minute are the open's
         countSeconds(made, minute, at, open ?? mid)
@@ -99,6 +105,11 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
           opened: false,
           secondsSum: 0,
           seconds: 0,
+          lastPrice: c.close,
+          lastMove: 0,
+          squares: 0,
+          crosses: 0,
+          largest: 0,
         })
       }
       // candles can be newer than any live price when the socket has not delivered yet
@@ -112,7 +123,15 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
       if (!(e?.live && e.opened && e.prices >= MIN_PRICES_FOR_RANGE)) return undefined
       // the seconds after the last price are the close's
       const rest = SECONDS_PER_MINUTE - e.seconds
-      return { high: e.high, low: e.low, mean: (e.secondsSum + rest * e.close) / SECONDS_PER_MINUTE }
+      const move = rest > 0 ? Math.log(e.close / e.lastPrice) : 0
+      return {
+        high: e.high,
+        low: e.low,
+        mean: (e.secondsSum + rest * e.close) / SECONDS_PER_MINUTE,
+        squares: e.squares + move * move,
+        crosses: e.crosses + move * e.lastMove,
+        largest: Math.abs(move) > Math.abs(e.largest) ? move : e.largest,
+      }
     },
   }
 }
@@ -125,5 +144,12 @@ function countSeconds(e: Entry, minute: number, at: number, inForce: number): vo
   const upTo = Math.min(SECONDS_PER_MINUTE, Math.floor((at - minute) / 1_000))
   if (upTo <= e.seconds) return
   e.secondsSum += (upTo - e.seconds) * inForce
+  // the first second credited moves from the last one's price; any after it stay put
+  const move = Math.log(inForce / e.lastPrice)
+  e.squares += move * move
+  e.crosses += move * e.lastMove
+  if (Math.abs(move) > Math.abs(e.largest)) e.largest = move
+  e.lastMove = upTo - e.seconds > 1 ? 0 : move
+  e.lastPrice = inForce
   e.seconds = upTo
 }

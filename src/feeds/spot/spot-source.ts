@@ -2,10 +2,11 @@
 // REST ticker whenever the socket is not delivering, warms up one-minute closes from REST candles,
 // and remembers the last mid, when it was seen, and each minute's close.
 import { MINUTE_MS } from '../../domain/contest.ts'
+import type { WholeMinute } from '../../domain/price-history.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
-import { createMinuteBook, type WholeMinute } from './minute-book.ts'
+import { createMinuteBook } from './minute-book.ts'
 import { getJson } from './rest-client.ts'
 import type {
   ExchangeAdapter,
