@@ -164,7 +164,15 @@ describe('createSpotFeed › minuteClosesBefore', () => {
     }
   })
 
-  it('gives a minute the live prices saw whole its range and mean: the medians of the sources’ highs, lows and means', async () => {
+  /** The seconds' sums of a source whose mids were `mid + 0.5 + move` in turn, each held a while. */
+  const secondsOf = (mid: number, moves: number[]) => {
+    const mids = moves.map((m) => mid + 0.5 + m)
+    const steps = mids.slice(1).map((x, i) => Math.log(x / (mids[i] as number)))
+    const largest = steps.reduce((a, x) => (Math.abs(x) > Math.abs(a) ? x : a), 0)
+    return { squares: steps.reduce((a, x) => a + x * x, 0), crosses: 0, largest }
+  }
+
+  it('gives a minute the live prices saw whole its range, mean and seconds: the medians of the sources’', async () => {
     const clock = manualClock(T0 - 5_000)
     const w = await startSpotWorld({ wallClock: clock })
     const base: Record<SpotExchange, number> = { coinbase: 68100, kraken: 68110, bitstamp: 68130 }
@@ -197,6 +205,9 @@ describe('createSpotFeed › minuteClosesBefore', () => {
         // the mean of the prices in force at its 60 whole seconds: the open's at second 1, each
         // price's for the 5 seconds after it (the last one's 4), (−1 + 5·12 + 4·1) / 60 above the mid
         meanDollars: base.kraken + 0.5 + 63 / 60,
+        // its seconds: a move at each new price (never two in neighbouring seconds, so no cross
+        // products), the largest from −3 to 8; each sum the median source's, kraken's
+        seconds: secondsOf(base.kraken, [-1, ...moves]),
       })
       // the minute before saw one price only: a close, no range
       const [before] = await w.feed.stampedClosesBefore(T0, 1)
