@@ -4,7 +4,8 @@
 // venue holds: the proxy's closes, the readings the engine's own reading step makes, the outcomes and
 // settlement prices (decisions §15; no stage may need a hidden truth: test/fit-model-truth.test.ts).
 //   A. the seasonal table and σ̄ from the proxy's one-minute returns;
-//   B. the variance dynamics by QLIKE against the realised variance of the next 14 minutes;
+//   B. the variance dynamics by QLIKE against the realised variance of the next 14 minutes (where
+//      the closes carry their minutes' seconds, the realised-GARCH filter's: fit/realized-stage.ts);
 //   C. from the readings: the basis error variance from the settlements, the variance scale and the
 //      t's ν by log loss on the outcomes, then the pooling with the book per minutes-left bucket and
 //      the book weight's dependence on its spread and age;
