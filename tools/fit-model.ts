@@ -153,22 +153,23 @@ if (ranges.rangeScale === undefined) {
   log(`stage B: ${ranges.minutes} minutes with a range, under a day: returns only`)
 } else {
   const rangeScale = ranges.rangeScale
-  const ranged = fitVarianceDynamics(runs, source.closesFrom, source.until, {
-    ...params,
-    variance: { ...params.variance, rangeScale },
-  })
-  params = { ...params, ranged: { variance: { ...ranged.variance, rangeScale }, nu: params.nu } }
-  log(
-    `stage B, ranged: range scale ${rangeScale} over ${ranges.minutes} minutes; ${JSON.stringify(ranged.variance)} (QLIKE ${ranged.qlike.toFixed(4)} over ${ranged.points} points)`,
-  )
-  // where the closes carry their minutes' seconds, the whole-minute level is the realised filter's
+  // where the closes carry their minutes' seconds, the whole-minute level is the realised filter's,
+  // else the ranges' EWMA: only one of the two is fitted
   const seconds = measureSeconds(runs, source.closesFrom, source.until)
-  if (seconds === undefined) log('stage B: under a day of minutes with their seconds: the ranges EWMA')
-  else {
+  if (seconds === undefined) {
+    const ranged = fitVarianceDynamics(runs, source.closesFrom, source.until, {
+      ...params,
+      variance: { ...params.variance, rangeScale },
+    })
+    params = { ...params, ranged: { variance: { ...ranged.variance, rangeScale }, nu: params.nu } }
+    log(
+      `stage B, ranged (under a day of minutes with their seconds): range scale ${rangeScale} over ${ranges.minutes} minutes; ${JSON.stringify(ranged.variance)} (QLIKE ${ranged.qlike.toFixed(4)} over ${ranged.points} points)`,
+    )
+  } else {
     const realized = fitRealizedDynamics(runs, source.closesFrom, source.until, params, seconds)
     params = { ...params, ranged: { variance: { ...realized.variance, rangeScale }, nu: params.nu } }
     log(
-      `stage B, seconds: noise floor ${seconds.noiseFloor}, scale ${seconds.secondsScale} over ${seconds.minutes} minutes; ${JSON.stringify(realized.variance)} (QLIKE against the seconds ${realized.qlike.toFixed(4)} over ${realized.points} points)`,
+      `stage B, seconds: range scale ${rangeScale}; noise floor ${seconds.noiseFloor}, scale ${seconds.secondsScale} over ${seconds.minutes} minutes; ${JSON.stringify(realized.variance)} (QLIKE against the seconds ${realized.qlike.toFixed(4)} over ${realized.points} points)`,
     )
   }
 }
