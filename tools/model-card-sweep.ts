@@ -8,6 +8,8 @@
 // Usage: node tools/model-card-sweep.ts [--presets ewma,informed,…] [--seeds 3001,3002,3003]
 //        [--from 2026-10-01] [--days 3] [--train-days 1] [--jobs 2] [--work DIR] [--table-only]
 //        [--venue polymarket] (that venue's sandbox: its crowd, its series, its rule; own markers)
+//        [--marker NAME] (the markers in docs/model.md the table goes between; by default the venue's
+//        sweep's: a longer held-out run, such as Polymarket's card, keeps its own)
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     // write the table from the jobs already done in --work (crowds with every seed), run nothing
     'table-only': { type: 'boolean', default: false },
     venue: { type: 'string', default: 'kalshi' },
+    marker: { type: 'string' },
     // internal: one preset × seed, its figures written to --part
     job: { type: 'string' },
     part: { type: 'string' },
@@ -44,7 +47,7 @@ const { values } = parseArgs({
 // a Polymarket sweep (--venue polymarket) judges that venue's series by its own rule
 const VENUE = values.venue === 'polymarket' ? 'polymarket' : 'kalshi'
 const SERIES = VENUE === 'polymarket' ? POLYMARKET_SIM_SERIES : 'KXBTC15M'
-const MARKER = VENUE === 'polymarket' ? 'model:sweep:polymarket' : 'model:sweep'
+const MARKER = values.marker ?? (VENUE === 'polymarket' ? 'model:sweep:polymarket' : 'model:sweep')
 const JSON_OUT =
   values.json ?? (VENUE === 'polymarket' ? 'docs/model-sweep-polymarket.json' : 'docs/model-sweep.json')
 const ROOT = path.join(import.meta.dirname, '..')
