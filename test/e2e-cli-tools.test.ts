@@ -137,6 +137,9 @@ describe('contest-signals backtest', () => {
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /^graded readings 4 in 2 contests/m)
     assert.match(text.stdout, /^all +4 +2 +0\.5108 ± /m)
+    // no reading claimed a long shot: every tail bucket is empty, its ratio a dash
+    assert.match(text.stdout, /realised \(ratio ± SE clustered by contest\)$/m)
+    assert.match(text.stdout, /^2–5 % +up +0 · 0\.00 → 0 \(–\)/m)
   })
 
   it('evaluate refuses bad arguments with exit code 2 and a reason', async () => {

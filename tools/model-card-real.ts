@@ -19,7 +19,7 @@ import { type BacktestSignal, summarize, Z95 } from '../src/domain/backtest.ts'
 import type { EvaluationGroup, EvaluationReport } from '../src/domain/evaluation.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
 import type { Estimate } from '../src/domain/scores.ts'
-import type { TailRow } from '../src/domain/tail-table.ts'
+import { type TailRow, tailRatioText } from '../src/domain/tail-table.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
@@ -185,13 +185,15 @@ function writeCard(): void {
     '',
     `v2 as shipped (sandbox fit), paired on its own readings: − raw mid ${diff(sandbox.overall.mid?.difference.logLoss)}; − recalibrated mid ${diff(sandbox.overall.recalibratedMid?.difference.logLoss)}; − v1 ${diff(v1Paired())}. By minutes left, v2 (real fit) − the recalibrated mid, log loss paired: ${main.byBucket.map((g) => `${g.label}: ${diff(g.recalibratedMid?.difference.logLoss)}`).join('; ')}. The recalibration fitted on the training part, logit P(up) = a + b·logit(mid): ${(main.recalibration?.buckets ?? []).map((b) => `${b.label} min left a ${pm(b.intercept, 2)}, b ${pm(b.slope, 2)}`).join('; ')}.`,
     '',
-    '**Tails** (judged readings): realised / claimed wins of the long shot, by claimed P(up) (readings in the bucket).',
+    '**Tails** (judged readings): realised / claimed wins of the long shot = the ratio ± its SE clustered by contest, by claimed P(up) (readings and contests in the bucket).',
     '',
     '| claimed P(up) | v2 (real fit) | raw mid | recalibrated mid | v2 (real fit) alone |',
     '|---|---|---|---|---|',
     ...main.tails.model.map((row, i) => {
       const cell = (r: TailRow | undefined) =>
-        r && r.readings > 0 ? `${f(r.realised, 0)} / ${f(r.claimed, 2)} (${r.readings})` : '–'
+        r && r.readings > 0
+          ? `${f(r.realised, 0)} / ${f(r.claimed, 2)} = ${tailRatioText(r)} (${r.readings} readings, ${r.contests} contests)`
+          : '–'
       return `| ${row.label} | ${cell(row)} | ${cell(main.tails.mid[i])} | ${cell(main.tails.recalibratedMid?.[i])} | ${cell(main.tails.modelAlone[i])} |`
     }),
     '',

@@ -22,6 +22,7 @@ import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
 import { POLYMARKET_SIM_SERIES } from '../src/feeds/sim/polymarket-world.ts'
 import { CROWD_PRESETS, parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { type CardTailRow, cardTailRow, pooledCardTail, pooledTailText } from './card-tails.ts'
 
 const { values } = parseArgs({
   options: {
@@ -74,8 +75,8 @@ type JobFigures = {
   slopes: Record<string, number | null>
   /** the exact referee's own slopes on the same readings: what sampling alone gives on these days */
   oracleSlopes?: Record<string, number | null>
-  /** the v2 tail table: claimed and realised long-shot wins by bucket */
-  tails: { label: string; claimed: number; realised: number }[]
+  /** the v2 tail table: claimed and realised long-shot wins by bucket, with their contests' sums */
+  tails: CardTailRow[]
   wallMs: number
 }
 
@@ -227,11 +228,7 @@ async function job(spec: string): Promise<void> {
     oracleSlopes: Object.fromEntries(
       v2.byBucket.map((b) => [b.label, b.oracle?.calibration?.slope.value ?? null]),
     ),
-    tails: v2.tails.model.map((row) => ({
-      label: `${row.label} ${row.longShot}`,
-      claimed: row.claimed,
-      realised: row.realised,
-    })),
+    tails: v2.tails.model.map(cardTailRow),
     wallMs: Date.now() - started,
   }
   writeFileSync(values.part as string, JSON.stringify(figures))
@@ -297,7 +294,7 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
   lines.push('')
   const buckets = Object.keys(figures[0]?.slopes ?? {})
   lines.push(
-    'v2 calibration slope by minutes left (seeds averaged; in brackets the exact referee’s own slope on the same readings, which is 1 but for sampling: the days are the same for every crowd) and tail table (claimed → realised long-shot wins, seeds summed, buckets with ≥ 5 claimed):',
+    'v2 calibration slope by minutes left (seeds averaged; in brackets the exact referee’s own slope on the same readings, which is 1 but for sampling: the days are the same for every crowd) and tail table (claimed → realised long-shot wins, seeds pooled, realised / claimed ± SE clustered by contest and the contests in the bucket; buckets with ≥ 5 claimed):',
   )
   lines.push('')
   lines.push(`| crowd | ${buckets.map((b) => `slope ${b}`).join(' | ')} | tails |`)
@@ -315,11 +312,11 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
     const labels = (f[0]?.tails ?? []).map((t) => t.label)
     const tails = labels
       .map((label) => {
-        const claimed = f.reduce((s, x) => s + (x.tails.find((t) => t.label === label)?.claimed ?? 0), 0)
-        const realised = f.reduce((s, x) => s + (x.tails.find((t) => t.label === label)?.realised ?? 0), 0)
-        return claimed >= 5
-          ? `${label}: ${claimed.toFixed(1)} → ${realised} (${(realised / claimed).toFixed(2)})`
-          : null
+        const row = pooledCardTail(
+          f.map((x) => x.tails),
+          label,
+        )
+        return row && row.claimed >= 5 ? `${label}: ${pooledTailText(row)}` : null
       })
       .filter((x) => x !== null)
     lines.push(`| \`${p}\` | ${slopes.join(' | ')} | ${tails.join('; ') || '–'} |`)

@@ -27,6 +27,7 @@ import { createReadingModel, DEFAULT_MODEL, V2_PARAMS } from '../src/model/model
 import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
+import { type CardTailRow, cardTailRow, pooledCardTail, pooledTailText } from './card-tails.ts'
 import { trainingText } from './fit/fit-source.ts'
 import { paramsTable, replaceBlock } from './model-params-table.ts'
 
@@ -88,7 +89,7 @@ type ModelFigures = {
   oracle: { logLoss: number; brier: number } | null
   gapClosed: number | null
   /** claimed and realised long-shot wins by bucket of claimed P(up) (src/domain/tail-table.ts) */
-  tails: { label: string; claimed: number; realised: number }[]
+  tails: CardTailRow[]
 }
 type SeedFigures = {
   seed: number
@@ -294,11 +295,7 @@ async function seedRun(seed: number): Promise<void> {
         ? { logLoss: report.overall.oracle.logLoss.value, brier: report.overall.oracle.brier.value }
         : null,
       gapClosed: report.gapClosed,
-      tails: report.tails.model.map((row) => ({
-        label: `${row.label} ${row.longShot}`,
-        claimed: row.claimed,
-        realised: row.realised,
-      })),
+      tails: report.tails.model.map(cardTailRow),
     }
   }
 
@@ -388,25 +385,24 @@ function writeCard(seeds: number[], figures: SeedFigures[]): void {
   log(`wrote ${values.card} and ${values.json}`)
 }
 
-/** The tail table (issue 29's gate: realised/claimed in [0.8, 1.25] where ≥ 20 wins are claimed), seeds summed. */
+/**
+ * The tail table (issue 29's gate: realised/claimed in [0.8, 1.25] where ≥ 20 wins are claimed), seeds
+ * pooled, the ratio ± its SE clustered by contest (a contest's readings share one outcome).
+ */
 function tailLines(figures: SeedFigures[]): string[] {
   const out = [
-    'Tails, seeds summed: claimed → realised long-shot wins (realised / claimed) by bucket of claimed P(up).',
+    'Tails, seeds pooled: claimed → realised long-shot wins (realised / claimed ± SE clustered by contest; contests in the bucket) by bucket of claimed P(up).',
     '',
     `| model | ${(figures[0]?.v2.tails ?? []).map((t) => t.label).join(' | ')} |`,
     `|---|${(figures[0]?.v2.tails ?? []).map(() => '---|').join('')}`,
   ]
   for (const key of ['v1', 'v2'] as const) {
     const cells = (figures[0]?.[key].tails ?? []).map(({ label }) => {
-      const claimed = figures.reduce(
-        (a, s) => a + (s[key].tails.find((t) => t.label === label)?.claimed ?? 0),
-        0,
+      const row = pooledCardTail(
+        figures.map((s) => s[key].tails),
+        label,
       )
-      const realised = figures.reduce(
-        (a, s) => a + (s[key].tails.find((t) => t.label === label)?.realised ?? 0),
-        0,
-      )
-      return `${claimed.toFixed(1)} → ${realised}${claimed > 0 ? ` (${(realised / claimed).toFixed(2)})` : ''}`
+      return row ? pooledTailText(row) : '–'
     })
     out.push(`| ${key} | ${cells.join(' | ')} |`)
   }

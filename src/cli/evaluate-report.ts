@@ -5,7 +5,7 @@ import type { Interval } from '../domain/bootstrap.ts'
 import type { Benchmark, EvaluationGroup, EvaluationReport, TailTables } from '../domain/evaluation.ts'
 import type { PairedDifference } from '../domain/paired-comparison.ts'
 import type { Estimate, Scores } from '../domain/scores.ts'
-import type { TailRow } from '../domain/tail-table.ts'
+import { type TailRow, tailRatioText } from '../domain/tail-table.ts'
 
 const f = (x: number, digits = 4): string => (Number.isFinite(x) ? x.toFixed(digits) : '–')
 const est = (e: Estimate | null | undefined, digits = 4): string =>
@@ -125,15 +125,15 @@ function tailLines(t: TailTables): string[] {
   ]
   const shown = columns.filter((c): c is [string, TailRow[]] => c[1] !== null)
   const cell = (row: TailRow) =>
-    `${row.readings} · ${f(row.claimed, 2)} → ${row.realised} (${row.ratio === null ? '–' : f(row.ratio, 2)})`
+    `${row.readings} · ${f(row.claimed, 2)} → ${row.realised} (${tailRatioText(row)})`
   return [
-    "tail: the long shot's wins by claimed P(up) — readings · claimed (Σ its probability) → realised (ratio)",
-    ['P(up)'.padEnd(11), 'long shot'.padEnd(9), ...shown.map(([name]) => name.padStart(26))].join('  '),
+    "tail: the long shot's wins by claimed P(up) — readings · claimed (Σ its probability) → realised (ratio ± SE clustered by contest)",
+    ['P(up)'.padEnd(11), 'long shot'.padEnd(9), ...shown.map(([name]) => name.padStart(34))].join('  '),
     ...(shown[0]?.[1] ?? []).map((row, i) =>
       [
         row.label.padEnd(11),
         row.longShot.padEnd(9),
-        ...shown.map(([, rows]) => cell(rows[i] as TailRow).padStart(26)),
+        ...shown.map(([, rows]) => cell(rows[i] as TailRow).padStart(34)),
       ].join('  '),
     ),
   ]

@@ -5,6 +5,11 @@
 // Buckets are on claimed P(up). By symmetry the long shot of a bucket below ½ is up and of one above ½
 // is down: each row counts the long shot's claimed wins (Σ P(up) below ½, Σ P(down) above) beside
 // its realised wins, so 95–98 % is the mirror of 2–5 % and every ratio reads the same way.
+//
+// A contest's readings share one outcome, so a bucket's realised wins come in clumps: a long shot that
+// came in counts once for each of its readings in the bucket. The ratio's standard error is therefore
+// clustered by contest (the ratio estimator's delta method over per-contest sums), and a row keeps the
+// sums that let tables of several seeds be pooled exactly (`pooledTailRow`).
 import type { ScoredPoint } from './scores.ts'
 
 type TailBucket = {
@@ -35,27 +40,100 @@ export type TailRow = {
   realised: number
   /** realised / claimed: 1 when the tail is priced right, above 1 when the model is too sure; null when nothing was claimed */
   ratio: number | null
+  /** contests with a reading in the bucket: the clusters of `ratioSe` */
+  contests: number
+  /** the ratio's standard error clustered by contest; null with fewer than two contests */
+  ratioSe: number | null
+  /** Σ over contests of (realised)², realised × claimed and (claimed)², each contest's own sums in the bucket */
+  moments: { realisedSq: number; cross: number; claimedSq: number }
 }
 
-export function tailTable(points: readonly Pick<ScoredPoint, 'p' | 'y'>[]): TailRow[] {
+/**
+ * The ratio's clustered standard error from per-contest sums: Var(R/C) ≈ C_n/(C_n − 1) · Σ_c (r_c −
+ * ratio · q_c)² / C², with r_c, q_c a contest's realised and claimed wins and C_n the contests.
+ */
+function ratioSeOf(
+  claimed: number,
+  realised: number,
+  contests: number,
+  m: TailRow['moments'],
+): number | null {
+  if (!(claimed > 0) || contests < 2) return null
+  const ratio = realised / claimed
+  const ss = Math.max(0, m.realisedSq - 2 * ratio * m.cross + ratio * ratio * m.claimedSq)
+  return Math.sqrt((contests / (contests - 1)) * ss) / claimed
+}
+
+function rowOf(
+  b: Pick<TailBucket, 'label' | 'longShot'>,
+  sums: Pick<TailRow, 'readings' | 'claimed' | 'realised' | 'contests' | 'moments'>,
+): TailRow {
+  const { readings, claimed, realised, contests, moments } = sums
+  return {
+    label: b.label,
+    longShot: b.longShot,
+    readings,
+    claimed,
+    realised,
+    ratio: claimed > 0 ? realised / claimed : null,
+    contests,
+    ratioSe: ratioSeOf(claimed, realised, contests, moments),
+    moments,
+  }
+}
+
+export function tailTable(points: readonly ScoredPoint[]): TailRow[] {
   return TAIL_BUCKETS.map((b) => {
     let readings = 0
     let claimed = 0
     let realised = 0
+    const perContest = new Map<string, { q: number; r: number }>()
     for (const pt of points) {
       const q = b.longShot === 'up' ? pt.p : 1 - pt.p
       if (!(q >= b.from && q < b.to)) continue
+      const r = b.longShot === 'up' ? pt.y : 1 - pt.y
       readings++
       claimed += q
-      realised += b.longShot === 'up' ? pt.y : 1 - pt.y
+      realised += r
+      const c = perContest.get(pt.contest) ?? { q: 0, r: 0 }
+      c.q += q
+      c.r += r
+      perContest.set(pt.contest, c)
     }
-    return {
-      label: b.label,
-      longShot: b.longShot,
-      readings,
-      claimed,
-      realised,
-      ratio: claimed > 0 ? realised / claimed : null,
+    const moments = { realisedSq: 0, cross: 0, claimedSq: 0 }
+    for (const c of perContest.values()) {
+      moments.realisedSq += c.r * c.r
+      moments.cross += c.r * c.q
+      moments.claimedSq += c.q * c.q
     }
+    return rowOf(b, { readings, claimed, realised, contests: perContest.size, moments })
   })
+}
+
+/**
+ * One bucket's rows from tables over disjoint contests (several seeds, several crowds) as one row:
+ * the sums add, and the clustered SE is recomputed at the pooled ratio. Rows are matched by the
+ * caller; the first names the bucket.
+ */
+export function pooledTailRow(rows: readonly TailRow[]): TailRow | null {
+  const [first] = rows
+  if (!first) return null
+  const add = (pick: (r: TailRow) => number): number => rows.reduce((s, r) => s + pick(r), 0)
+  return rowOf(first, {
+    readings: add((r) => r.readings),
+    claimed: add((r) => r.claimed),
+    realised: add((r) => r.realised),
+    contests: add((r) => r.contests),
+    moments: {
+      realisedSq: add((r) => r.moments.realisedSq),
+      cross: add((r) => r.moments.cross),
+      claimedSq: add((r) => r.moments.claimedSq),
+    },
+  })
+}
+
+/** A row's ratio as tables print it: "0.97 ± 0.21", "0.97" without an error, "–" with nothing claimed. */
+export function tailRatioText(row: Pick<TailRow, 'ratio' | 'ratioSe'>): string {
+  if (row.ratio === null) return '–'
+  return row.ratioSe === null ? row.ratio.toFixed(2) : `${row.ratio.toFixed(2)} ± ${row.ratioSe.toFixed(2)}`
 }
