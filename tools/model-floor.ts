@@ -43,9 +43,32 @@ type SeedFloor = {
   excess: Record<Pricing, Estimate>
   /** v2 − v2 on the index, paired: what the proxy's basis costs v2 */
   proxyCost: Estimate
-  /** the share of v1's excess v2 closes, and the share v2 on the index would */
-  gapClosed: number
-  gapClosedOnIndex: number
+  /** the share of v1's excess v2 closes, and the share v2 on the index would, ± SE clustered by contest */
+  gapClosed: Estimate
+  gapClosedOnIndex: Estimate
+}
+
+/**
+ * 1 − Σa/Σb over the same readings, with its SE clustered by contest (the ratio estimator's delta
+ * method over per-contest sums): the share of b's excess that a closes.
+ */
+function shareClosed(a: readonly number[], b: readonly number[], contests: readonly string[]): Estimate {
+  const sums = new Map<string, { a: number; b: number }>()
+  let sa = 0
+  let sb = 0
+  contests.forEach((c, i) => {
+    const s = sums.get(c) ?? { a: 0, b: 0 }
+    s.a += a[i] as number
+    s.b += b[i] as number
+    sums.set(c, s)
+    sa += a[i] as number
+    sb += b[i] as number
+  })
+  const ratio = sa / sb
+  const n = sums.size
+  let ss = 0
+  for (const s of sums.values()) ss += (s.a - ratio * s.b) ** 2
+  return { value: 1 - ratio, se: n > 1 ? Math.sqrt((n / (n - 1)) * ss) / Math.abs(sb) : null }
 }
 
 async function floorOf(seed: number, from: number, days: number): Promise<SeedFloor> {
@@ -84,8 +107,8 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
     contests: new Set(contests).size,
     excess,
     proxyCost: clusteredMean(proxyCost, contests),
-    gapClosed: 1 - excess.v2.value / excess.v1.value,
-    gapClosedOnIndex: 1 - excess['v2 on the index'].value / excess.v1.value,
+    gapClosed: shareClosed(diffs.v2, diffs.v1, contests),
+    gapClosedOnIndex: shareClosed(diffs['v2 on the index'], diffs.v1, contests),
   }
 }
 
@@ -93,13 +116,14 @@ const pm = (e: Estimate, digits = 4): string => {
   const v = `${e.value >= 0 ? '+' : '−'}${Math.abs(e.value).toFixed(digits)}`
   return e.se === null ? v : `${v} ± ${e.se.toFixed(digits)}`
 }
-const pct = (x: number): string => `${(100 * x).toFixed(1)} %`
+const pct = (e: Estimate): string =>
+  `${(100 * e.value).toFixed(1)}${e.se === null ? '' : ` ± ${(100 * e.se).toFixed(1)}`} %`
 
 function table(floors: SeedFloor[], from: string, days: number, wallS: number): string {
   const lines = [
     `Held-out seeds ${floors.map((f) => f.seed).join(', ')}, ${days} days each from ${from} (the card's days), \`ewma\` crowd; v2 = \`${modelV2Version(V2_PARAMS)}\`. Each reading the engine would make, priced in process (the fit's reading step, not a replay: within a few tenths of a point of the card's figures). Mean log loss − the exact referee's on the same readings, ± one SE clustered by contest. About ${Math.round(wallS / 60)} min on one core.`,
     '',
-    `| seed | readings | v1 | v2 | v2 alone | v2 on the index | v2 alone on the index | proxy's cost (v2 − v2 on the index) | gap closed | gap closed on the index |`,
+    `| seed | readings | v1 | v2 | v2 alone | v2 on the index | v2 alone on the index | proxy's cost (v2 − v2 on the index) | v1's gap closed | v1's gap closed on the index |`,
     '|---|---|---|---|---|---|---|---|---|---|',
   ]
   for (const f of floors)
