@@ -17,6 +17,5 @@ export function pooledCardTail(tables: readonly (readonly CardTailRow[])[], labe
 /** "claimed → realised (ratio ± SE; N contests)", as the card tables print a pooled bucket. */
 export function pooledTailText(row: TailRow): string {
   if (!(row.claimed > 0)) return '–'
-  const contests = row.contests > 0 ? `; ${row.contests} contests` : ''
-  return `${row.claimed.toFixed(1)} → ${row.realised} (${tailRatioText(row)}${contests})`
+  return `${row.claimed.toFixed(1)} → ${row.realised} (${tailRatioText(row)}; ${row.contests} contests)`
 }

@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { gbmEwma1Model } from '../src/domain/model.ts'
-import { clusteredMean, type Estimate, logLossOf } from '../src/domain/scores.ts'
+import { clusteredMean, clusteredRatio, type Estimate, logLossOf, ratioSumsOf } from '../src/domain/scores.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
 import { modelV2Version } from '../src/model/params.ts'
@@ -48,34 +48,16 @@ type SeedFloor = {
   gapClosedOnIndex: Estimate
 }
 
-/**
- * 1 − Σa/Σb over the same readings, with its SE clustered by contest (the ratio estimator's delta
- * method over per-contest sums): the share of b's excess that a closes.
- */
+/** The share of b's excess over the same readings that a closes, 1 − Σa/Σb, ± SE clustered by contest. */
 function shareClosed(a: readonly number[], b: readonly number[], contests: readonly string[]): Estimate {
-  const sums = new Map<string, { a: number; b: number }>()
-  let sa = 0
-  let sb = 0
-  contests.forEach((c, i) => {
-    const s = sums.get(c) ?? { a: 0, b: 0 }
-    s.a += a[i] as number
-    s.b += b[i] as number
-    sums.set(c, s)
-    sa += a[i] as number
-    sb += b[i] as number
-  })
-  const ratio = sa / sb
-  const n = sums.size
-  let ss = 0
-  for (const s of sums.values()) ss += (s.a - ratio * s.b) ** 2
-  return { value: 1 - ratio, se: n > 1 ? Math.sqrt((n / (n - 1)) * ss) / Math.abs(sb) : null }
+  const ratio = clusteredRatio(ratioSumsOf(a, b, contests))
+  return { value: 1 - ratio.value, se: ratio.se }
 }
 
 async function floorOf(seed: number, from: number, days: number): Promise<SeedFloor> {
   const world = sandboxWorld(seed)
   const oracle = createSimOracle({ seed })
   const diffs: Record<Pricing, number[]> = Object.fromEntries(PRICINGS.map((k) => [k, []])) as never
-  const proxyCost: number[] = []
   const contests: string[] = []
   await forEachSandboxReading(world, { from, days }, (r) => {
     if (r.settledSide === null) return
@@ -94,7 +76,6 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
       'v2 alone on the index': onIndex.modelAloneUp ?? onIndex.probabilityUp,
     }
     for (const k of PRICINGS) diffs[k].push(logLossOf(priced[k], y) - referee)
-    proxyCost.push(logLossOf(priced.v2, y) - logLossOf(priced['v2 on the index'], y))
     contests.push(r.ticker)
   })
   const excess = Object.fromEntries(PRICINGS.map((k) => [k, clusteredMean(diffs[k], contests)])) as Record<
@@ -106,7 +87,11 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
     readings: contests.length,
     contests: new Set(contests).size,
     excess,
-    proxyCost: clusteredMean(proxyCost, contests),
+    // the referee's log loss cancels in the pairing
+    proxyCost: clusteredMean(
+      diffs.v2.map((d, i) => d - (diffs['v2 on the index'][i] as number)),
+      contests,
+    ),
     gapClosed: shareClosed(diffs.v2, diffs.v1, contests),
     gapClosedOnIndex: shareClosed(diffs['v2 on the index'], diffs.v1, contests),
   }

@@ -61,6 +61,57 @@ export function clusteredMean(values: readonly number[], clusters: readonly stri
 }
 
 /**
+ * What a ratio estimator Σnum / Σden needs for its clustered standard error: the totals, the number
+ * of clusters and, over clusters, each cluster's sums squared and crossed. Sums over disjoint sets of
+ * clusters add, so tables of several runs pool exactly.
+ */
+export type RatioSums = {
+  num: number
+  den: number
+  clusters: number
+  numSq: number
+  cross: number
+  denSq: number
+}
+
+export function ratioSumsOf(
+  num: readonly number[],
+  den: readonly number[],
+  clusters: readonly string[],
+): RatioSums {
+  const byCluster = new Map<string, { n: number; d: number }>()
+  let sn = 0
+  let sd = 0
+  clusters.forEach((c, i) => {
+    const s = byCluster.get(c) ?? { n: 0, d: 0 }
+    s.n += num[i] as number
+    s.d += den[i] as number
+    byCluster.set(c, s)
+    sn += num[i] as number
+    sd += den[i] as number
+  })
+  const sums = { num: sn, den: sd, clusters: byCluster.size, numSq: 0, cross: 0, denSq: 0 }
+  for (const { n, d } of byCluster.values()) {
+    sums.numSq += n * n
+    sums.cross += n * d
+    sums.denSq += d * d
+  }
+  return sums
+}
+
+/**
+ * Σnum / Σden with its standard error clustered (the delta method): √(C/(C − 1) · Σ_c (n_c − R·d_c)²)
+ * / |Σden|, R the ratio and C the clusters; no SE with fewer than 2 clusters or nothing in Σden.
+ */
+export function clusteredRatio(s: RatioSums): Estimate {
+  if (s.den === 0) return { value: Number.NaN, se: null }
+  const ratio = s.num / s.den
+  if (s.clusters < 2) return { value: ratio, se: null }
+  const ss = Math.max(0, s.numSq - 2 * ratio * s.cross + ratio * ratio * s.denSq)
+  return { value: ratio, se: Math.sqrt((s.clusters / (s.clusters - 1)) * ss) / Math.abs(s.den) }
+}
+
+/**
  * Logistic regression of the outcome on logit p (Newton's method), with the sandwich covariance
  * clustered by contest; null when the fit does not exist (one outcome only, or no spread in p).
  */

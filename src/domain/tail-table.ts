@@ -10,7 +10,7 @@
 // came in counts once for each of its readings in the bucket. The ratio's standard error is therefore
 // clustered by contest (the ratio estimator's delta method over per-contest sums), and a row keeps the
 // sums that let tables of several seeds be pooled exactly (`pooledTailRow`).
-import type { ScoredPoint } from './scores.ts'
+import { clusteredRatio, ratioSumsOf, type ScoredPoint } from './scores.ts'
 
 type TailBucket = {
   label: string
@@ -48,22 +48,6 @@ export type TailRow = {
   moments: { realisedSq: number; cross: number; claimedSq: number }
 }
 
-/**
- * The ratio's clustered standard error from per-contest sums: Var(R/C) ≈ C_n/(C_n − 1) · Σ_c (r_c −
- * ratio · q_c)² / C², with r_c, q_c a contest's realised and claimed wins and C_n the contests.
- */
-function ratioSeOf(
-  claimed: number,
-  realised: number,
-  contests: number,
-  m: TailRow['moments'],
-): number | null {
-  if (!(claimed > 0) || contests < 2) return null
-  const ratio = realised / claimed
-  const ss = Math.max(0, m.realisedSq - 2 * ratio * m.cross + ratio * ratio * m.claimedSq)
-  return Math.sqrt((contests / (contests - 1)) * ss) / claimed
-}
-
 function rowOf(
   b: Pick<TailBucket, 'label' | 'longShot'>,
   sums: Pick<TailRow, 'readings' | 'claimed' | 'realised' | 'contests' | 'moments'>,
@@ -77,36 +61,41 @@ function rowOf(
     realised,
     ratio: claimed > 0 ? realised / claimed : null,
     contests,
-    ratioSe: ratioSeOf(claimed, realised, contests, moments),
+    ratioSe:
+      claimed > 0
+        ? clusteredRatio({
+            num: realised,
+            den: claimed,
+            clusters: contests,
+            numSq: moments.realisedSq,
+            cross: moments.cross,
+            denSq: moments.claimedSq,
+          }).se
+        : null,
     moments,
   }
 }
 
 export function tailTable(points: readonly ScoredPoint[]): TailRow[] {
   return TAIL_BUCKETS.map((b) => {
-    let readings = 0
-    let claimed = 0
-    let realised = 0
-    const perContest = new Map<string, { q: number; r: number }>()
+    const claimedOf: number[] = []
+    const realisedOf: number[] = []
+    const contestOf: string[] = []
     for (const pt of points) {
       const q = b.longShot === 'up' ? pt.p : 1 - pt.p
       if (!(q >= b.from && q < b.to)) continue
-      const r = b.longShot === 'up' ? pt.y : 1 - pt.y
-      readings++
-      claimed += q
-      realised += r
-      const c = perContest.get(pt.contest) ?? { q: 0, r: 0 }
-      c.q += q
-      c.r += r
-      perContest.set(pt.contest, c)
+      claimedOf.push(q)
+      realisedOf.push(b.longShot === 'up' ? pt.y : 1 - pt.y)
+      contestOf.push(pt.contest)
     }
-    const moments = { realisedSq: 0, cross: 0, claimedSq: 0 }
-    for (const c of perContest.values()) {
-      moments.realisedSq += c.r * c.r
-      moments.cross += c.r * c.q
-      moments.claimedSq += c.q * c.q
-    }
-    return rowOf(b, { readings, claimed, realised, contests: perContest.size, moments })
+    const s = ratioSumsOf(realisedOf, claimedOf, contestOf)
+    return rowOf(b, {
+      readings: claimedOf.length,
+      claimed: s.den,
+      realised: s.num,
+      contests: s.clusters,
+      moments: { realisedSq: s.numSq, cross: s.cross, claimedSq: s.denSq },
+    })
   })
 }
 
