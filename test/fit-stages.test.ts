@@ -16,6 +16,7 @@ import { fitRealizedDynamics, JUMP_SD, measureSeconds } from '../tools/fit/reali
 import {
   basisErrorOf,
   basisErrorVariance,
+  CERTAINTY_POWERS,
   type FitObservation,
   fitPool,
   fitRangeScale,
@@ -88,6 +89,42 @@ describe('the pool’s fit', () => {
       fit.pool.every((b) => b.intercept === 0),
       JSON.stringify(fit.pool),
     )
+  })
+})
+
+/**
+ * Readings over the whole range of odds (truth logit = A + B, A with sd 2.5): the model sees A, a
+ * one-tick book quotes the truth — as it is, or shrunk toward even odds in probability, 0.9·p + 0.05,
+ * which is nearly right in the middle and 1.8 logits off a 1 % truth.
+ */
+function wideRangeReadings(shrunk: boolean): FitObservation[] {
+  const u = uniforms(shrunk ? 11 : 12)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+  const out: FitObservation[] = []
+  for (let i = 0; i < 8_000; i++) {
+    const a = 2.5 * normal()
+    const truth = 1 / (1 + Math.exp(-(a + 0.7 * normal())))
+    const mid = 100 * (shrunk ? 0.9 * truth + 0.05 : truth)
+    const book = bookEvidence(
+      { upAskCents: mid + 0.05, downAskCents: 100 - mid + 0.05, ageMs: 0 },
+      5 * 60_000,
+    )
+    out.push({ centre: a / Math.sqrt(1 + 0.49 * 0.35), v: 1, book, y: u() < truth ? 1 : 0, left: 5 })
+  }
+  return out
+}
+
+describe('the mid’s pull near certainty', () => {
+  it('fades toward the extremes when the book errs in probability, and stays when it does not', () => {
+    const shrunk = fitPool(wideRangeReadings(true), modelP, quiet, CERTAINTY_POWERS)
+    const honest = fitPool(wideRangeReadings(false), modelP, quiet, CERTAINTY_POWERS)
+    assert.ok((shrunk.book.certaintyPower ?? 0) > 0, `shrunk: ${JSON.stringify(shrunk.book)}`)
+    assert.equal(honest.book.certaintyPower, undefined, `honest: ${JSON.stringify(honest.book)}`)
+  })
+
+  it('is not fitted unless asked: a pool fitted without it keeps its file exactly', () => {
+    const fit = fitPool(wideRangeReadings(true), modelP, quiet)
+    assert.deepEqual(Object.keys(fit.book).sort(), ['agePower', 'spreadPower'])
   })
 })
 

@@ -16,7 +16,7 @@ function poolRows(venue: string, pool: PoolBucket[], book: ModelV2Params['book']
       (b) =>
         `| ${venue} pooling, ${minutes(b)} min left, at full weight | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
     ),
-    `| ${venue} book weight | (1 − spread)^${book.spreadPower} · (1 − age/(age + time left))^${book.agePower} |`,
+    `| ${venue} book weight | (1 − spread)^${book.spreadPower} · (1 − age/(age + time left))^${book.agePower}${book.certaintyPower ? ` · (4·model·(1 − model))^${book.certaintyPower}` : ''} |`,
   ]
 }
 

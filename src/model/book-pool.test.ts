@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../domain/price-history.ts'
 import type { BookState, ModelInputs } from '../domain/reading-model.ts'
-import { bookEvidence, bookReading, bookWeight, logitOf } from './book-pool.ts'
+import { bookEvidence, bookReading, bookWeight, certaintyShare, logitOf, poolWithBook } from './book-pool.ts'
 import { V2_PARAMS } from './models.ts'
 import { settlementMeanProbability } from './settlement-mean-model.ts'
 
@@ -107,6 +107,46 @@ describe('the book in the pool', () => {
       'age counts against the time left',
     )
     assert.equal(at(100, 100, 0), 0)
+  })
+
+  it('lets the mid pull less as the model nears certainty, by the fitted power alone', () => {
+    const w = { spreadPower: 1, agePower: 1 }
+    const fading = { ...w, certaintyPower: 0.5 }
+    assert.equal(certaintyShare(0.5, fading), 1)
+    assert.equal(certaintyShare(0, fading), 0)
+    assert.equal(certaintyShare(1, fading), 0)
+    assert.ok(Math.abs(certaintyShare(0.01, fading) - Math.sqrt(0.0396)) < 1e-12)
+    // no power, no fading: a pool fitted without it is the pool it was
+    for (const p of [0, 0.01, 0.5, 0.99, 1]) assert.equal(certaintyShare(p, w), 1)
+    // a 1 % model against a one-tick book at 6 ¢ (a crowd shrunk toward even odds): the pull on the
+    // long shot shrinks, while at even odds the same book counts in full
+    const bucket = { fromMinutesLeft: 1, toMinutesLeft: 1, intercept: 0, model: 0.6, mid: 0.45 }
+    const longShot = bookEvidence(fresh(6.05, 94.05), MINUTE)!
+    const pull = (model: number, e: typeof longShot, wt: typeof w) =>
+      logitOf(poolWithBook(model, e, bucket, wt)) - logitOf(model)
+    assert.ok(Math.abs(pull(0.01, longShot, fading)) < 0.25 * Math.abs(pull(0.01, longShot, w)))
+    const even = bookEvidence(fresh(52.05, 48.05), MINUTE)!
+    assert.equal(pull(0.5, even, fading), pull(0.5, even, w))
+  })
+
+  it('prices a Kalshi reading with Kalshi’s pool alone, whatever Polymarket’s says', () => {
+    const poly = V2_PARAMS.venuePools?.polymarket
+    assert.ok(poly, 'the shipped file has a Polymarket pool')
+    const other = {
+      ...V2_PARAMS,
+      venuePools: { polymarket: { ...poly, book: { spreadPower: 8, agePower: 8, certaintyPower: 4 } } },
+    }
+    for (const book of [fresh(3.05, 97.05), fresh(52.05, 48.05), fresh(97.05, 3.05)]) {
+      const input = inputs(13, 1.0002, book)
+      assert.equal(
+        settlementMeanProbability(input, other).probabilityUp,
+        published(13, 1.0002, book).probabilityUp,
+      )
+      assert.notEqual(
+        settlementMeanProbability({ ...input, venue: 'polymarket' }, other).probabilityUp,
+        settlementMeanProbability({ ...input, venue: 'polymarket' }, V2_PARAMS).probabilityUp,
+      )
+    }
   })
 
   it('publishes the model alone from a very wide or very stale book', () => {

@@ -64,12 +64,24 @@ export function bookWeight(e: BookEvidence, w: BookWeighting): number {
 }
 
 /**
- * The published P(up): with weight 1, the fitted pool logit p = a + b·logit(model) + c·logit(the
+ * How much of the book's weight is left where the model is near certain: (4·p(1 − p))^certaintyPower,
+ * 1 at even odds and falling to 0 as the model's p nears 0 or 1. A crowd that errs in probability
+ * (a shrink toward even odds) is furthest off in log-odds at the extremes — a 1 % truth quoted at 6 ¢
+ * is 1.8 logits away — so a pool linear in log-odds would carry that error into the long shots;
+ * whether a venue's crowd errs so is the fit's to say (0: it does not).
+ */
+export function certaintyShare(model: number, w: BookWeighting): number {
+  const k = w.certaintyPower ?? 0
+  return k === 0 ? 1 : Math.max(0, 4 * model * (1 - model)) ** k
+}
+
+/**
+ * The published P(up), at the weight bookWeight · certaintyShare: with weight 1, the fitted pool logit p = a + b·logit(model) + c·logit(the
  * book's reading); with weight 0, the model alone; in between, the straight line between the two in
  * log-odds. Every part moves continuously with the asks, so a side vanishing is no jump.
  */
 export function poolWithBook(model: number, e: BookEvidence, bucket: PoolBucket, w: BookWeighting): number {
-  return poolAtWeight(model, bookReading(model, e), bucket, bookWeight(e, w))
+  return poolAtWeight(model, bookReading(model, e), bucket, bookWeight(e, w) * certaintyShare(model, w))
 }
 
 export function poolAtWeight(

@@ -499,6 +499,13 @@ describe('parameters', () => {
     assert.throws(() => checkModelV2Params({ ...a, training: { seeds: [9] } }), /training.source/)
     assert.throws(() => checkModelV2Params({ ...a, nu: 2 }), /nu/)
     assert.throws(() => checkModelV2Params({ ...a, seasonal: { ...a.seasonal, hour: [1] } }), /24/)
+    // the mid's fading near certainty is a power of at least 0, and a part of the version
+    assert.throws(
+      () => checkModelV2Params({ ...a, book: { ...a.book, certaintyPower: -1 } }),
+      /certaintyPower/,
+    )
+    const fading = checkModelV2Params({ ...a, book: { ...a.book, certaintyPower: 0.5 } })
+    assert.notEqual(modelV2Version(fading), modelV2Version(a))
   })
 
   it('record the crowd each training seed had, one per seed, as part of the version', () => {

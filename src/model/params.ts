@@ -110,7 +110,11 @@ export type Training =
       readings: number
     }
 
-export type BookWeighting = { spreadPower: number; agePower: number }
+/**
+ * How much a book counts (book-pool.ts): its width and age as powers of what is left, and how the
+ * mid's pull fades as the model nears certainty, (4·p(1 − p))^certaintyPower — absent, 0: it does not.
+ */
+export type BookWeighting = { spreadPower: number; agePower: number; certaintyPower?: number }
 
 /**
  * The realised-GARCH filter's constants (realized-level.ts), all measured or fitted on the training
@@ -281,6 +285,12 @@ function checkBookWeighting(w: BookWeighting | undefined, name: string, fail: (w
   const power = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 1
   if (!power(w?.spreadPower) || !power(w?.agePower))
     fail(`${name} must have spreadPower and agePower of at least 1`)
+  const certainty = w?.certaintyPower
+  if (
+    certainty !== undefined &&
+    !(typeof certainty === 'number' && Number.isFinite(certainty) && certainty >= 0)
+  )
+    fail(`${name}.certaintyPower must be a number of at least 0`)
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type BasisError,
   basisErrorOf,
   basisErrorVariance,
+  CERTAINTY_POWERS,
   type FitObservation,
   fitBook,
   fitPool,
@@ -164,7 +165,7 @@ export async function fitPolymarket(
   })
   log(`polymarket: ${own} of ${obs.length} readings priced against the proxy's own strike`)
   const modelP = (o: (typeof obs)[number]) => modelProbability(o, o.extra, params, o.ranged)
-  const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`))
+  const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), CERTAINTY_POWERS)
   return {
     pool: pooled.pool,
     book: pooled.book,

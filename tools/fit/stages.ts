@@ -10,6 +10,7 @@ import {
   bookReading,
   bookStateOf,
   bookWeight,
+  certaintyShare,
   logitOf,
   poolAtWeight,
 } from '../../src/model/book-pool.ts'
@@ -396,6 +397,8 @@ export function fitTails(
  */
 export const SPREAD_POWERS = [1, 2, 4, 8, 16, 32] as const
 export const AGE_POWERS = [1, 2, 4, 8, 16] as const
+/** the certainty powers a pool's fit may choose (book-pool.ts certaintyShare); 0 keeps the mid's pull at every level */
+export const CERTAINTY_POWERS = [0, 0.25, 0.5, 1, 2, 4] as const
 
 export type PoolFit = { pool: PoolBucket[]; book: BookWeighting; logLoss: number; readings: number }
 
@@ -409,6 +412,7 @@ export function fitPool<O extends FitObservation>(
   obs: readonly O[],
   modelP: (o: O) => number,
   log: (msg: string) => void,
+  certaintyPowers: readonly number[] = [0],
 ): PoolFit {
   type Row = {
     lm: number
@@ -433,39 +437,42 @@ export function fitPool<O extends FitObservation>(
   }))
   let best: PoolFit | null = null
   for (const spreadPower of SPREAD_POWERS)
-    for (const agePower of AGE_POWERS) {
-      const weighting = { spreadPower, agePower }
-      const pool: PoolBucket[] = []
-      let loss = 0
-      let n = 0
-      for (const { from, to, rows: rs } of byBucket) {
-        if (rs.length === 0) continue
-        const w = rs.map((r) => bookWeight(r.book, weighting))
-        // no intercept column: bitcoin has no drift over fifteen minutes worth a logit, so an
-        // intercept only learns the training paths' luck (+0.055 on the sandbox's 7,680 training
-        // contests, 51.2 % of them up; −0.025 to +0.060 on the card's seeds), which every later
-        // reading then pays for. The crowd's constant bias it could undo is c·δ ≈ 0.002.
-        const beta = logisticFit(
-          rs.map((r, i) => [0, w[i]! * r.lm, w[i]! * r.lmid]),
-          rs.map((r) => r.y),
-          rs.map((r) => r.lm),
-        )
-        const bucket = {
-          fromMinutesLeft: from,
-          toMinutesLeft: to,
-          intercept: round(beta[0], 4),
-          model: round(1 + beta[1], 4),
-          mid: round(beta[2], 4),
+    for (const agePower of AGE_POWERS)
+      for (const certaintyPower of certaintyPowers) {
+        // 0 is written as no field: a pool fitted without the certainty share keeps its exact file
+        const weighting: BookWeighting =
+          certaintyPower === 0 ? { spreadPower, agePower } : { spreadPower, agePower, certaintyPower }
+        const pool: PoolBucket[] = []
+        let loss = 0
+        let n = 0
+        for (const { from, to, rows: rs } of byBucket) {
+          if (rs.length === 0) continue
+          const w = rs.map((r) => bookWeight(r.book, weighting) * certaintyShare(r.model, weighting))
+          // no intercept column: bitcoin has no drift over fifteen minutes worth a logit, so an
+          // intercept only learns the training paths' luck (+0.055 on the sandbox's 7,680 training
+          // contests, 51.2 % of them up; −0.025 to +0.060 on the card's seeds), which every later
+          // reading then pays for. The crowd's constant bias it could undo is c·δ ≈ 0.002.
+          const beta = logisticFit(
+            rs.map((r, i) => [0, w[i]! * r.lm, w[i]! * r.lmid]),
+            rs.map((r) => r.y),
+            rs.map((r) => r.lm),
+          )
+          const bucket = {
+            fromMinutesLeft: from,
+            toMinutesLeft: to,
+            intercept: round(beta[0], 4),
+            model: round(1 + beta[1], 4),
+            mid: round(beta[2], 4),
+          }
+          rs.forEach((r, i) => {
+            loss += logLoss(poolAtWeight(r.model, r.mid, bucket, w[i]!), r.y)
+          })
+          n += rs.length
+          pool.push(bucket)
         }
-        rs.forEach((r, i) => {
-          loss += logLoss(poolAtWeight(r.model, r.mid, bucket, w[i]!), r.y)
-        })
-        n += rs.length
-        pool.push(bucket)
+        if (best === null || loss / Math.max(1, n) < best.logLoss - 1e-12)
+          best = { pool, book: weighting, logLoss: loss / Math.max(1, n), readings: n }
       }
-      if (best === null || loss / Math.max(1, n) < best.logLoss - 1e-12)
-        best = { pool, book: weighting, logLoss: loss / Math.max(1, n), readings: n }
-    }
   const fit = best as PoolFit
   for (const { from, to, rows: rs } of byBucket) {
     const bucket = fit.pool.find((b) => b.fromMinutesLeft === from)
@@ -477,12 +484,22 @@ export function fitPool<O extends FitObservation>(
     let after = 0
     for (const r of rs) {
       before += logLoss(r.model, r.y)
-      after += logLoss(poolAtWeight(r.model, r.mid, bucket, bookWeight(r.book, fit.book)), r.y)
+      after += logLoss(
+        poolAtWeight(
+          r.model,
+          r.mid,
+          bucket,
+          bookWeight(r.book, fit.book) * certaintyShare(r.model, fit.book),
+        ),
+        r.y,
+      )
     }
     log(
       `pool ${from}–${to} min left: ${JSON.stringify(bucket)} (log loss ${(before / rs.length).toFixed(5)} → ${(after / rs.length).toFixed(5)} over ${rs.length})`,
     )
   }
-  log(`book weight: (1 − spread)^${fit.book.spreadPower} · (1 − stale share)^${fit.book.agePower}`)
+  log(
+    `book weight: (1 − spread)^${fit.book.spreadPower} · (1 − stale share)^${fit.book.agePower} · (4·p(1 − p))^${fit.book.certaintyPower ?? 0}`,
+  )
   return fit
 }
