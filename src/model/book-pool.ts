@@ -75,13 +75,18 @@ export function certaintyShare(model: number, w: BookWeighting): number {
   return k === 0 ? 1 : Math.max(0, 4 * model * (1 - model)) ** k
 }
 
+/** The book's weight in the pool for this model probability: its state's weight times the share certainty leaves. */
+export function poolWeight(model: number, e: BookEvidence, w: BookWeighting): number {
+  return bookWeight(e, w) * certaintyShare(model, w)
+}
+
 /**
- * The published P(up), at the weight bookWeight · certaintyShare: with weight 1, the fitted pool logit p = a + b·logit(model) + c·logit(the
+ * The published P(up), at the weight poolWeight: with weight 1, the fitted pool logit p = a + b·logit(model) + c·logit(the
  * book's reading); with weight 0, the model alone; in between, the straight line between the two in
  * log-odds. Every part moves continuously with the asks, so a side vanishing is no jump.
  */
 export function poolWithBook(model: number, e: BookEvidence, bucket: PoolBucket, w: BookWeighting): number {
-  return poolAtWeight(model, bookReading(model, e), bucket, bookWeight(e, w) * certaintyShare(model, w))
+  return poolAtWeight(model, bookReading(model, e), bucket, poolWeight(model, e, w))
 }
 
 export function poolAtWeight(

@@ -9,10 +9,9 @@ import {
   bookEvidence,
   bookReading,
   bookStateOf,
-  bookWeight,
-  certaintyShare,
   logitOf,
   poolAtWeight,
+  poolWeight,
 } from '../../src/model/book-pool.ts'
 import {
   type BookWeighting,
@@ -447,7 +446,7 @@ export function fitPool<O extends FitObservation>(
         let n = 0
         for (const { from, to, rows: rs } of byBucket) {
           if (rs.length === 0) continue
-          const w = rs.map((r) => bookWeight(r.book, weighting) * certaintyShare(r.model, weighting))
+          const w = rs.map((r) => poolWeight(r.model, r.book, weighting))
           // no intercept column: bitcoin has no drift over fifteen minutes worth a logit, so an
           // intercept only learns the training paths' luck (+0.055 on the sandbox's 7,680 training
           // contests, 51.2 % of them up; −0.025 to +0.060 on the card's seeds), which every later
@@ -484,15 +483,7 @@ export function fitPool<O extends FitObservation>(
     let after = 0
     for (const r of rs) {
       before += logLoss(r.model, r.y)
-      after += logLoss(
-        poolAtWeight(
-          r.model,
-          r.mid,
-          bucket,
-          bookWeight(r.book, fit.book) * certaintyShare(r.model, fit.book),
-        ),
-        r.y,
-      )
+      after += logLoss(poolAtWeight(r.model, r.mid, bucket, poolWeight(r.model, r.book, fit.book)), r.y)
     }
     log(
       `pool ${from}–${to} min left: ${JSON.stringify(bucket)} (log loss ${(before / rs.length).toFixed(5)} → ${(after / rs.length).toFixed(5)} over ${rs.length})`,
