@@ -1,8 +1,10 @@
 // Tests of SIM_PARAMS's text forms: a preset's name, name=value pairs, JSON, and one-line refusals.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { createSimPolymarket } from './polymarket-world.ts'
 import { SIM_PARAMS, type SimParams } from './sim-params.ts'
 import { CROWD_PRESETS, parseSimParams } from './sim-params-text.ts'
+import { createSimWorld } from './sim-world.ts'
 
 const ok = (text: string): SimParams => {
   const p = parseSimParams(text)
@@ -49,6 +51,35 @@ describe('SIM_PARAMS', () => {
     assert.equal(p.crowd.bias, 'floor')
     assert.equal(p.crowd.floor, 0.05)
     assert.equal(p.polymarket.twapLookbackSeconds, 30)
+  })
+
+  it('names the crowd on Polymarket too, over that venue’s own settings but only where it names one', () => {
+    const own = SIM_PARAMS.polymarket.crowd
+    assert.equal(ok('').polymarket.crowd, own)
+    const late = ok('ewma-late').polymarket.crowd
+    assert.equal(late.lagSeconds, 10)
+    assert.equal(late.ewmaHalfLifeMinutes, 240)
+    assert.equal(late.gamma, own.gamma, 'a setting the preset leaves is Polymarket’s own')
+    assert.equal(ok('drift').polymarket.crowd.gamma, 1)
+    const shrink = ok('shrink').polymarket.crowd
+    assert.equal(shrink.bias, 'shrink')
+    for (const [key, value] of Object.entries(own))
+      assert.equal(shrink[key as keyof typeof own], value, `shrink names no ${key}: Polymarket's own holds`)
+    const p = ok('preset=ewma-late,crowd.lagSeconds=20,polymarket.twapLookbackSeconds=30')
+    assert.equal(p.polymarket.crowd.lagSeconds, 20)
+    assert.equal(p.polymarket.twapLookbackSeconds, 30)
+  })
+
+  it('quotes a Polymarket book from the crowd SIM_PARAMS names', () => {
+    // the same seed, the default crowd and one 60 s late: the books differ somewhere in an hour
+    const books = (params: SimParams) => {
+      const pm = createSimPolymarket(createSimWorld(7, params))
+      const w = pm.window(Date.parse('2026-10-01T12:00:00Z'))
+      return Array.from({ length: 60 }, (_, i) => JSON.stringify(pm.book(w, w.opensAt + 5_000 + i * 14_000)))
+    }
+    const plain = books(SIM_PARAMS)
+    assert.deepEqual(books(ok('')), plain)
+    assert.notDeepEqual(books(ok('crowd.lagSeconds=60')), plain)
   })
 
   it('refuses unknown names and wrong kinds in one line', () => {

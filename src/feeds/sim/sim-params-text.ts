@@ -82,9 +82,11 @@ export function parseSimParams(text: string): SimParams | string {
     }
   }
   let base: SimParams = SIM_PARAMS
+  let presetCrowd: Partial<CrowdParams> = {}
   if (preset !== undefined) {
     const crowd = CROWD_PRESETS[preset]
     if (!crowd) return `SIM_PARAMS: no preset "${preset}" (known: ${Object.keys(CROWD_PRESETS).join(', ')})`
+    presetCrowd = crowd
     base = { ...SIM_PARAMS, crowd: { ...SIM_PARAMS.crowd, ...crowd } }
   }
   const out: Record<string, unknown> = { ...base }
@@ -101,7 +103,17 @@ export function parseSimParams(text: string): SimParams | string {
     }
     out[group] = merged
   }
-  return out as SimParams
+  return withNamedCrowdOnPolymarket(out as SimParams, { ...presetCrowd, ...overrides.crowd })
+}
+
+/**
+ * The crowd settings SIM_PARAMS names (a preset's, `crowd.*`) hold on every venue: Polymarket's own
+ * crowd settings replace the default crowd's but not these, so `ewma-late` is 10 s late on a
+ * Polymarket tape too rather than silently its 4 s.
+ */
+function withNamedCrowdOnPolymarket(p: SimParams, named: Partial<CrowdParams>): SimParams {
+  if (Object.keys(named).length === 0) return p
+  return { ...p, polymarket: { ...p.polymarket, crowd: { ...p.polymarket.crowd, ...named } } }
 }
 
 // a value replaces one of the same kind: a number a number, a range a pair, a word one of the words
