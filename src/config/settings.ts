@@ -111,7 +111,7 @@ const SERVICE = {
     shownDefault: 'the `ewma` crowd',
     emptyMeansUnset: true,
     parser: simParams,
-    doc: 'the sandbox\'s settings (`src/feeds/sim/README.md`): a crowd preset (`ewma`, `informed`, `ewma-late`, `shrink`, `floor`, `drift`, `wide-stale`, `one-sided`), or `name=value` pairs (`preset=shrink,crowd.lagSeconds=5,crowd.spreadTicks=1..10`), or JSON (`{"crowd":{"bias":"floor"}}`); `sim tape` and `evaluate --sim-seed` read it too, so give both the same',
+    doc: 'the sandbox\'s settings (`src/feeds/sim/README.md`): a crowd preset (`ewma`, `informed`, `ewma-late`, `shrink`, `floor`, `drift`, `wide-stale`, `one-sided`), or `name=value` pairs (`preset=shrink,crowd.lagSeconds=5,crowd.spreadTicks=1..10`), or JSON (`{"crowd":{"bias":"floor"}}`); the crowd settings it names hold on Polymarket\'s sandbox too, over that venue\'s own; `sim tape` and `evaluate --sim-seed` read it too, so give both the same',
   },
   SIM_BACKFILL_DAYS: {
     default: '7',
