@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../src/domain/price-history.ts'
+import { estimateBasis } from '../src/model/basis.ts'
 import { bookEvidence } from '../src/model/book-pool.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
 import { unitStudentTCdf } from '../src/model/student-t.ts'
 import type { FitReading } from '../tools/fit/fit-source.ts'
-import { strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
+import { BASIS_DECAYS, bestBasisDecay, strikeEstimateVariance } from '../tools/fit/polymarket-stage.ts'
 import { fitRealizedDynamics, JUMP_SD, measureSeconds } from '../tools/fit/realized-stage.ts'
 import {
   basisErrorOf,
@@ -136,7 +137,7 @@ describe('the strike estimate’s error at window edges, from two closes', () =>
       proxyMeanDollars: 90_000 * Math.exp(x),
       noise: 1e-8,
     }))
-    const expected = ((-0.0003) ** 2 + 0.0004 ** 2 - 2 * 2e-8) / 2 / 2
+    const expected = ((-0.0003) ** 2 + 0.0004 ** 2 - 2 * 2e-8) / 2
     assert.ok(Math.abs((strikeEstimateVariance(edges, QUARTER) as number) - expected) < 1e-15)
     // noisier than the changes themselves: no error of the estimate's left, never a negative one
     assert.equal(
@@ -162,10 +163,10 @@ describe('the strike estimate’s error at window edges', () => {
     assert.ok((strikeEstimateVariance(edges, QUARTER) as number) < 1e-12)
   })
 
-  it('is half the mean squared change of the relative error between consecutive edges', () => {
+  it('is the mean squared change of the relative error between consecutive edges: start to end', () => {
     const e = [0.0002, -0.0001, 0.0003]
     const edges = e.map((x, k) => edge(k, 90_000 * Math.exp(x), 90_000))
-    const expected = ((-0.0003) ** 2 + 0.0004 ** 2) / 2 / 2
+    const expected = ((-0.0003) ** 2 + 0.0004 ** 2) / 2
     assert.ok(Math.abs((strikeEstimateVariance(edges, QUARTER) as number) - expected) < 1e-15)
     // a second tape set on the same dates (another seed): its edges are never the first's neighbours
     const other = [0.0009, 0.0009].map((x, k) => ({ ...edge(k, 90_000 * Math.exp(x), 90_000), run: 1 }))
@@ -173,7 +174,7 @@ describe('the strike estimate’s error at window edges', () => {
       [...edges.map((x) => ({ ...x, run: 0 })), ...other],
       QUARTER,
     ) as number
-    assert.ok(Math.abs(both - ((-0.0003) ** 2 + 0.0004 ** 2 + 0) / 3 / 2) < 1e-15, `${both}`)
+    assert.ok(Math.abs(both - ((-0.0003) ** 2 + 0.0004 ** 2 + 0) / 3) < 1e-15, `${both}`)
     // edges that are not a window apart say nothing of it
     assert.equal(strikeEstimateVariance([edge(0, 90_010, 90_000), edge(3, 90_020, 90_000)], QUARTER), null)
   })
@@ -223,6 +224,51 @@ describe('the basis estimate’s error against the settlements', () => {
   it('is never below zero, and unknown with no settlement', () => {
     assert.equal(basisErrorVariance([{ squared: 1e-9, noise: 4e-9 }]), 0)
     assert.equal(basisErrorVariance([]), null)
+  })
+})
+
+describe('the basis estimate’s decay, chosen on the settlements', () => {
+  /**
+   * `days` days of window edges (96 a day) of a proxy whose basis against the venue's price is
+   * `dailySd` per UTC day (a level that steps at midnight) plus independent noise of `noiseSd` per
+   * edge, in dollars; each window's last reading estimates the basis from the 17 edges up to its
+   * start and is judged against the basis at its end, for every decay the fit weighs.
+   */
+  function errorsByDecay(days: number, dailySd: number, noiseSd: number, seed: number) {
+    const u = uniforms(seed)
+    const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+    const level = Array.from({ length: days + 1 }, () => dailySd * normal())
+    const basisAt = (k: number) => (level[Math.floor(k / 96)] as number) + noiseSd * normal()
+    const edges = Array.from({ length: days * 96 + 1 }, (_, k) => basisAt(k))
+    return BASIS_DECAYS.map((decay) =>
+      edges.slice(17, -1).map((_, i) => {
+        const k = i + 17
+        const samples = Array.from({ length: 17 }, (_, j) => ({
+          opensAt: (k - j) * QUARTER,
+          strikeDollars: 90_000,
+          proxyMeanDollars: 90_000 + (edges[k - j] as number),
+        }))
+        const basis = estimateBasis(samples, k * QUARTER, { samples: 17, shrink: 1, decay })
+        const reading = { realisedBasis: edges[k + 1], inputs: { spotDollars: 90_000 } } as FitReading
+        return basisErrorOf(reading, basis, 0)!
+      }),
+    )
+  }
+
+  it('keeps the plain mean when the basis is a steady level with noise about it', () => {
+    assert.equal(bestBasisDecay(errorsByDecay(30, 0, 5, 11))?.decay, 1)
+  })
+
+  it('leans on the newest strikes when the level moves each day, and errs less than the mean', () => {
+    const errors = errorsByDecay(30, 15, 3, 12)
+    const best = bestBasisDecay(errors)
+    assert.ok(best && best.decay < 1 && best.decay > 0, JSON.stringify(best))
+    const plain = basisErrorVariance(errors[0] ?? []) as number
+    assert.ok(best.variance < plain, `${best.variance} against the mean's ${plain}`)
+  })
+
+  it('is unknown with no settlement', () => {
+    assert.equal(bestBasisDecay(BASIS_DECAYS.map(() => [])), null)
   })
 })
 

@@ -66,6 +66,7 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
       ? [
           ...poolRows('Polymarket', poly.pool, poly.book),
           `| Polymarket strike estimate error | ${poly.strikeEstimateVariance === undefined ? 'not measured: the engine’s prior' : `variance ${poly.strikeEstimateVariance} (sd ${(1e4 * Math.sqrt(poly.strikeEstimateVariance)).toFixed(2)} bp), measured at window edges`} |`,
+          `| Polymarket basis | ${poly.basisDecay === undefined ? 'the mean above' : `the k-th newest of ${P.basis.samples} strikes weighed ${poly.basisDecay}^k`}; error variance ${poly.basisVariance === undefined ? 'the main fit’s' : `${poly.basisVariance} (sd ${(1e4 * Math.sqrt(poly.basisVariance)).toFixed(2)} bp), measured on its settlements`} |`,
         ]
       : []),
     '| side | the larger edge at the published probability (no rule fitted on the sandbox’s truth) |',

@@ -8,7 +8,7 @@ import { pricingParams, sawMinutesWhole } from './dynamics.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from './params.ts'
 import { scaledReturns } from './returns.ts'
 import { isWeekend, minuteGroup, seasonalFactor, seasonalVariance } from './seasonal.ts'
-import { settlementMeanProbability, strikeToPrice } from './settlement-mean-model.ts'
+import { basisOptionsOf, settlementMeanProbability, strikeToPrice } from './settlement-mean-model.ts'
 import { studentTCdf, unitStudentTCdf } from './student-t.ts'
 import { settlementVariance, volatilityLevel, volatilityLevelOfCloses } from './variance.ts'
 
@@ -288,6 +288,22 @@ describe('basis', () => {
     assert.equal(estimateBasis([s(0, 8)], MONDAY, { samples: 3, shrink: 0 }), 8)
   })
 
+  it('weighs the k-th newest sample decay^k, the shrink as much as an average sample', () => {
+    const s = (k: number, diff: number) => ({
+      opensAt: MONDAY + k * 15 * MIN,
+      strikeDollars: 100_000,
+      proxyMeanDollars: 100_000 + diff,
+    })
+    const samples = [s(0, 4), s(1, 6), s(2, 5)]
+    const at = MONDAY + 30 * MIN
+    // newest first 5, 6, 4 weighed 1, 0.5, 0.25; the shrink weighs 1.75 / 3
+    const expected = (5 + 3 + 1) / (1.75 + 1.75 / 3)
+    assert.ok(Math.abs(estimateBasis(samples, at, { samples: 3, shrink: 1, decay: 0.5 }) - expected) < 1e-12)
+    // decay 1 is the plain mean; decay 0 the newest alone
+    assert.equal(estimateBasis(samples, at, { samples: 3, shrink: 1, decay: 1 }), 15 / 4)
+    assert.equal(estimateBasis(samples, at, { samples: 3, shrink: 0, decay: 0 }), 5)
+  })
+
   it('moves the centre: a proxy above the index prices a lower chance of up', () => {
     const p = flatParams()
     const closes = Array.from({ length: 120 }, (_, i) => ({ at: MONDAY + i * MIN, priceDollars: 100_000 }))
@@ -352,6 +368,39 @@ describe('basis', () => {
     )
     const added = (estimated.effectiveMinutes - noBasis.effectiveMinutes) * perMinute(kalshi)
     assert.ok(Math.abs(added - 2e-8) < 1e-15, `${added}`)
+  })
+
+  it('estimates a Polymarket reading’s basis with its pool’s decay, and a Kalshi reading’s with the plain mean', () => {
+    const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    const sample = (k: number, diff: number) => ({
+      opensAt: MONDAY + (115 - 15 * k) * MIN,
+      strikeDollars: 100_000,
+      proxyMeanDollars: 100_000 + diff,
+    })
+    // the basis stepped from 0 to $20 with the newest strike: the mean lags it, the decay follows it
+    const input = {
+      ...proxyReading(),
+      basisSamples: [sample(0, 20), sample(1, 0), sample(2, 0), sample(3, 0)],
+    }
+    const plain = flatParams({ basis: { samples: 4, shrink: 0, variance: 1e-9 } })
+    const decayed = flatParams({
+      basis: plain.basis,
+      venuePools: { polymarket: { ...pool, basisVariance: 1e-9, basisDecay: 0.2 } },
+    })
+    const kalshi = settlementMeanProbability(input, decayed).probabilityUp
+    assert.equal(kalshi, settlementMeanProbability(input, plain).probabilityUp)
+    const polymarket = settlementMeanProbability({ ...input, venue: 'polymarket' }, decayed).probabilityUp
+    const polymarketPlain = settlementMeanProbability({ ...input, venue: 'polymarket' }, plain).probabilityUp
+    // a larger basis off the spot: a lower chance of up than the mean's $5 gives
+    assert.ok(polymarket < polymarketPlain - 0.01, `${polymarket} ${polymarketPlain}`)
+    assert.deepEqual(basisOptionsOf({ venue: 'polymarket' }, decayed), { ...plain.basis, decay: 0.2 })
+    assert.equal(basisOptionsOf({}, decayed), plain.basis)
+    // a parameter file's decay is a weight's ratio: 0 (the newest alone) to 1 (the plain mean)
+    for (const basisDecay of [-0.1, 1.5, Number.NaN])
+      assert.throws(
+        () => checkModelV2Params({ ...plain, venuePools: { polymarket: { ...pool, basisDecay } } }),
+        /venuePools\.polymarket\.basisDecay must be between 0 and 1/,
+      )
   })
 
   it('prices a published strike against the proxy’s own where the venue’s pool measured that the more precise', () => {

@@ -144,6 +144,11 @@ export type VenuePool = {
    * Polymarket the oracle's), measured at its settlements; absent: the main fit's `basis.variance`
    */
   basisVariance?: number
+  /**
+   * the weight of the k-th newest strike in this venue's basis estimate is basisDecay^k, fitted on
+   * its settlements (the decay whose estimate erred least); absent: 1, the main fit's plain mean
+   */
+  basisDecay?: number
   training: Training
 }
 
@@ -232,6 +237,9 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
       if (x !== undefined && !(typeof x === 'number' && x >= 0))
         fail(`venuePools.polymarket.${key} must be ≥ 0`)
     }
+    const decay = poly.basisDecay
+    if (decay !== undefined && !(typeof decay === 'number' && decay >= 0 && decay <= 1))
+      fail('venuePools.polymarket.basisDecay must be between 0 and 1')
     checkTraining(poly.training, fail)
   }
   checkTraining(p.training, fail)

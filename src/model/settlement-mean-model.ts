@@ -2,7 +2,7 @@
 // prints before the close, rounded to cents) is at least the strike, from what the engine observed at
 // the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
-import { basisCloseNoise, estimateBasis } from './basis.ts'
+import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
 import { pricingParams } from './dynamics.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
@@ -34,7 +34,9 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
     averagingMs,
     priced.basisVariance,
   )
-  const basis = onIndex ? 0 : estimateBasis(input.basisSamples, input.spotObservedAt, p.basis)
+  const basis = onIndex
+    ? 0
+    : estimateBasis(input.basisSamples, input.spotObservedAt, basisOptionsOf(input, p))
   const index = input.spotDollars - basis
   // the proxy's own strike is in the proxy's units like the spot: the basis comes off both, and cancels
   const strike = priced.own ? priced.strikeDollars - basis : priced.strikeDollars
@@ -128,6 +130,12 @@ export function strikeToPrice(
   return { ...venues, basisVariance }
 }
 
+/** How a reading's basis is estimated: the main fit's, with the decay its venue's pool fitted. */
+export function basisOptionsOf(input: Pick<ModelInputs, 'venue'>, p: ModelV2Params): BasisOptions {
+  const decay = input.venue === 'polymarket' ? p.venuePools?.polymarket?.basisDecay : undefined
+  return decay === undefined ? p.basis : { ...p.basis, decay }
+}
+
 /**
  * What two closes standing in for a minute's own mean add (squared log units) on top of the measured
  * errors, which are the means' own: to the basis estimate, from its samples the feed did not see
@@ -135,13 +143,16 @@ export function strikeToPrice(
  * variance (`level` the volatility level the reading is priced at).
  */
 export function closeNoiseOf(
-  input: Pick<ModelInputs, 'basisSamples' | 'spotObservedAt' | 'opensAt' | 'strikeEstimateFromCloses'>,
+  input: Pick<
+    ModelInputs,
+    'venue' | 'basisSamples' | 'spotObservedAt' | 'opensAt' | 'strikeEstimateFromCloses'
+  >,
   p: ModelV2Params,
   level: number,
 ): { basis: number; strike: number } {
   const minuteNoise = (opensAt: number): number => closeMeanNoise(p, level, opensAt)
   return {
-    basis: basisCloseNoise(input.basisSamples, input.spotObservedAt, p.basis, minuteNoise),
+    basis: basisCloseNoise(input.basisSamples, input.spotObservedAt, basisOptionsOf(input, p), minuteNoise),
     strike: input.strikeEstimateFromCloses ? minuteNoise(input.opensAt) : 0,
   }
 }

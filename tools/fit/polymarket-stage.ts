@@ -5,15 +5,10 @@
 // priceToBeat(N + 1)) meets the proxy's own mean over the same seconds — the estimate the engine
 // makes while the strike is unpublished.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
-import { estimateBasis } from '../../src/model/basis.ts'
+import { basisCloseNoise, estimateBasis } from '../../src/model/basis.ts'
 import { pricingParams } from '../../src/model/dynamics.ts'
 import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
-import {
-  closeMeanNoise,
-  closeNoiseOf,
-  type StrikeInputs,
-  strikeToPrice,
-} from '../../src/model/settlement-mean-model.ts'
+import { closeMeanNoise, type StrikeInputs, strikeToPrice } from '../../src/model/settlement-mean-model.ts'
 import type { FitSource } from './fit-source.ts'
 import {
   type BasisError,
@@ -46,9 +41,11 @@ const edgeKey = (run: number | undefined, opensAt: number): string => `${run ?? 
 /**
  * The variance (relative, squared log units) of the engine's strike estimate that does not cancel:
  * at each edge e = ln(proxy mean / published strike) holds the proxy's basis plus the estimate's own
- * error. The basis is common to the estimate and the spot, so it cancels; what is left is the
- * estimate's error and the basis's drift within a window: half the mean squared change of e between
- * consecutive edges. Null with no two consecutive edges.
+ * error. Priced against its own strike, the model takes the proxy's move from the window's start to
+ * its end for the index's, so it errs by the change of e from the start's edge to the end's — the
+ * next window's start: the mean squared change of e between consecutive edges. The same error, on
+ * the same footing, as the basis estimate's against the settlement (`basisVariance`), so the model's
+ * choice between the two strikes weighs like with like. Null with no two consecutive edges.
  */
 export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
   const byOpen = new Map<string, { run: number | undefined; opensAt: number; e: number; noise: number }>()
@@ -69,7 +66,25 @@ export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: num
     sum += (e - before.e) ** 2 - noise - before.noise
     n++
   }
-  return n === 0 ? null : Math.max(0, sum / n / 2)
+  return n === 0 ? null : Math.max(0, sum / n)
+}
+
+/** The decays of the basis estimate the fit weighs, from the plain mean to the newest strike alone. */
+export const BASIS_DECAYS = [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0] as const
+
+/**
+ * The decay whose basis estimate erred least against the settlements (`errors[i]` made with
+ * BASIS_DECAYS[i]), with that error's variance; the plain mean on a tie. Null with no settlement.
+ */
+export function bestBasisDecay(
+  errors: readonly (readonly BasisError[])[],
+): { decay: number; variance: number } | null {
+  let best: { decay: number; variance: number } | null = null
+  BASIS_DECAYS.forEach((decay, i) => {
+    const variance = basisErrorVariance(errors[i] ?? [])
+    if (variance !== null && (best === null || variance < best.variance)) best = { decay, variance }
+  })
+  return best
 }
 
 /**
@@ -89,14 +104,16 @@ export async function fitPolymarket(
     obs: Omit<FitObservation, 'centre'>
     strikeInputs: StrikeInputs
     spotDollars: number
-    basis: number
+    /** the basis estimate under each of BASIS_DECAYS */
+    bases: number[]
     level: number
     /** priced with the ranged dynamics, as the engine would (dynamics.ts) */
     ranged: boolean
   }
   const pending: Pending[] = []
   const edges = new Map<string, StrikeEdge>()
-  const basisErrors: BasisError[] = []
+  // the basis estimate's errors against the settlements, one list for each of BASIS_DECAYS
+  const basisErrors: BasisError[][] = BASIS_DECAYS.map(() => [])
   const contests = new Set<string>()
   let spanMs = 15 * MINUTE_MS
   await source.forEachReading((r) => {
@@ -105,8 +122,10 @@ export async function fitPolymarket(
     spanMs = r.expiresAt - r.inputs.opensAt
     const q = pricingParams(r.inputs.closes, at, params)
     const { v, level } = unscaledPricing(r, q)
-    const noise = closeNoiseOf(r.inputs, q, level)
-    const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
+    // the basis under each decay the fit weighs; the reading is priced with the one chosen
+    const bases = BASIS_DECAYS.map((decay) =>
+      r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, { ...params.basis, decay }),
+    )
     const edge = (e: StrikeEdge) => edges.set(edgeKey(r.run, e.opensAt), { ...e, run: r.run })
     for (const sample of r.inputs.basisSamples)
       edge({ ...sample, noise: sample.fromCloses ? closeMeanNoise(q, level, sample.opensAt) : 0 })
@@ -121,8 +140,18 @@ export async function fitPolymarket(
       })
     // the basis against this venue's own settlement price (its oracle, not Kalshi's index): the
     // estimate at the last reading against the basis the settlement showed, as stage C measures Kalshi's
-    const error = r.inputs.spotIsIndex ? null : basisErrorOf(r, basis, noise.basis)
-    if (error) basisErrors.push(error)
+    if (!r.inputs.spotIsIndex)
+      BASIS_DECAYS.forEach((decay, i) => {
+        const closeNoise = (opensAt: number) => closeMeanNoise(q, level, opensAt)
+        const estimateNoise = basisCloseNoise(
+          r.inputs.basisSamples,
+          at,
+          { ...params.basis, decay },
+          closeNoise,
+        )
+        const error = basisErrorOf(r, bases[i] as number, estimateNoise)
+        if (error) basisErrors[i]?.push(error)
+      })
     contests.add(`${r.run ?? 0}:${r.ticker}`)
     // all the model's choice of strike reads: the inputs without their day of closes
     const { closes: _, ...strikeInputs } = r.inputs
@@ -135,16 +164,20 @@ export async function fitPolymarket(
       },
       strikeInputs,
       spotDollars: r.inputs.spotDollars,
-      basis,
+      bases,
       level,
       ranged: q !== params,
     })
   })
   if (pending.length === 0) throw new Error('--polymarket-tapes: no graded Polymarket reading to fit on')
   const measured = strikeEstimateVariance([...edges.values()], spanMs)
-  const basisVariance = basisErrorVariance(basisErrors)
+  const best = bestBasisDecay(basisErrors)
+  const basisVariance = best?.variance ?? null
+  // decay 1 is the main fit's plain mean: the file says so by saying nothing
+  const decay = best === null || best.decay === 1 ? undefined : best.decay
+  const decayIndex = BASIS_DECAYS.indexOf((decay ?? 1) as (typeof BASIS_DECAYS)[number])
   log(
-    `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance ${basisVariance ?? 'not measured (no settlement)'} over ${basisErrors.length} settlements`,
+    `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance by decay ${BASIS_DECAYS.map((d, i) => `${d}: ${basisErrorVariance(basisErrors[i] ?? [])}`).join(', ')} over ${basisErrors[0]?.length ?? 0} settlements; decay ${best?.decay ?? 'not measured'} kept`,
   )
   // the model's own choice of strike and its variances, with the errors just measured
   const measuredPool = {
@@ -153,14 +186,16 @@ export async function fitPolymarket(
     training: params.training,
     ...(measured === null ? {} : { strikeEstimateVariance: measured }),
     ...(basisVariance === null ? {} : { basisVariance }),
+    ...(decay === undefined ? {} : { basisDecay: decay }),
   }
   const priced = { ...params, venuePools: { ...params.venuePools, polymarket: measuredPool } }
   let own = 0
   const obs = pending.map((p) => {
     const choice = strikeToPrice(p.strikeInputs, priced, p.level)
     if (choice.own) own++
-    const strike = choice.own ? choice.strikeDollars - p.basis : choice.strikeDollars
-    const centre = Math.log((p.spotDollars - p.basis) / (strike - 0.005))
+    const basis = p.bases[decayIndex] as number
+    const strike = choice.own ? choice.strikeDollars - basis : choice.strikeDollars
+    const centre = Math.log((p.spotDollars - basis) / (strike - 0.005))
     return { ...p.obs, centre, extra: choice.basisVariance + choice.strikeVariance, ranged: p.ranged }
   })
   log(`polymarket: ${own} of ${obs.length} readings priced against the proxy's own strike`)
@@ -171,6 +206,7 @@ export async function fitPolymarket(
     book: pooled.book,
     ...(measured === null ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
     ...(basisVariance === null ? {} : { basisVariance }),
+    ...(decay === undefined ? {} : { basisDecay: decay }),
     training: source.training(obs.length, contests.size),
   }
 }
