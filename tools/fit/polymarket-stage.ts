@@ -74,15 +74,16 @@ export const BASIS_DECAYS = [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0] 
 
 /**
  * The decay whose basis estimate erred least against the settlements (`errors[i]` made with
- * BASIS_DECAYS[i]), with that error's variance; the plain mean on a tie. Null with no settlement.
+ * BASIS_DECAYS[i]), with its place in BASIS_DECAYS and that error's variance; the plain mean on a
+ * tie. Null with no settlement.
  */
 export function bestBasisDecay(
   errors: readonly (readonly BasisError[])[],
-): { decay: number; variance: number } | null {
-  let best: { decay: number; variance: number } | null = null
-  BASIS_DECAYS.forEach((decay, i) => {
-    const variance = basisErrorVariance(errors[i] ?? [])
-    if (variance !== null && (best === null || variance < best.variance)) best = { decay, variance }
+): { decay: number; index: number; variance: number } | null {
+  let best: { decay: number; index: number; variance: number } | null = null
+  BASIS_DECAYS.forEach((decay, index) => {
+    const variance = basisErrorVariance(errors[index] ?? [])
+    if (variance !== null && (best === null || variance < best.variance)) best = { decay, index, variance }
   })
   return best
 }
@@ -126,9 +127,11 @@ export async function fitPolymarket(
     const bases = BASIS_DECAYS.map((decay) =>
       r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, { ...params.basis, decay }),
     )
+    // a proxy mean from two closes is off by a twelfth of its minute's variance
+    const closeNoise = (opensAt: number) => closeMeanNoise(q, level, opensAt)
     const edge = (e: StrikeEdge) => edges.set(edgeKey(r.run, e.opensAt), { ...e, run: r.run })
     for (const sample of r.inputs.basisSamples)
-      edge({ ...sample, noise: sample.fromCloses ? closeMeanNoise(q, level, sample.opensAt) : 0 })
+      edge({ ...sample, noise: sample.fromCloses ? closeNoise(sample.opensAt) : 0 })
     // the window's final price is the next window's price to beat: an edge at the close, beside the
     // proxy's mean over the same minute — the estimate the engine makes of the next strike
     if (r.realisedBasis !== null && r.settledPriceDollars !== null)
@@ -142,7 +145,6 @@ export async function fitPolymarket(
     // estimate at the last reading against the basis the settlement showed, as stage C measures Kalshi's
     if (!r.inputs.spotIsIndex)
       BASIS_DECAYS.forEach((decay, i) => {
-        const closeNoise = (opensAt: number) => closeMeanNoise(q, level, opensAt)
         const estimateNoise = basisCloseNoise(
           r.inputs.basisSamples,
           at,
@@ -175,7 +177,8 @@ export async function fitPolymarket(
   const basisVariance = best?.variance ?? null
   // decay 1 is the main fit's plain mean: the file says so by saying nothing
   const decay = best === null || best.decay === 1 ? undefined : best.decay
-  const decayIndex = BASIS_DECAYS.indexOf((decay ?? 1) as (typeof BASIS_DECAYS)[number])
+  // the plain mean (index 0) where no settlement chose
+  const decayIndex = best?.index ?? 0
   log(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance by decay ${BASIS_DECAYS.map((d, i) => `${d}: ${basisErrorVariance(basisErrors[i] ?? [])}`).join(', ')} over ${basisErrors[0]?.length ?? 0} settlements; decay ${best?.decay ?? 'not measured'} kept`,
   )
