@@ -17,11 +17,14 @@ import { fitRealizedDynamics, JUMP_SD, measureSeconds } from '../tools/fit/reali
 import {
   basisErrorOf,
   basisErrorVariance,
+  boundedPoolFit,
   CERTAINTY_POWERS,
   type FitObservation,
   fitPool,
   fitRangeScale,
+  logisticFit,
   modelProbability,
+  type PoolRow,
 } from '../tools/fit/stages.ts'
 
 const QUARTER = 15 * 60_000
@@ -90,6 +93,77 @@ describe('the pool’s fit', () => {
       fit.pool.every((b) => b.intercept === 0),
       JSON.stringify(fit.pool),
     )
+  })
+})
+
+/**
+ * Pool rows on a truth logit T (sd 2): the model's and the book's log-odds are `model(T, noise)` and
+ * `mid(T, noise)`, each given its own standard normal noise; every book at full weight.
+ */
+function poolRows(
+  seed: number,
+  model: (t: number, e: number) => number,
+  mid: (t: number, e: number) => number,
+): PoolRow[] {
+  const u = uniforms(seed)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+  const rows: PoolRow[] = []
+  for (let i = 0; i < 6_000; i++) {
+    const t = 2 * normal()
+    rows.push({
+      lm: model(t, normal()),
+      lmid: mid(t, normal()),
+      w: 1,
+      y: u() < 1 / (1 + Math.exp(-t)) ? 1 : 0,
+    })
+  }
+  return rows
+}
+const freeFit = (rows: readonly PoolRow[]) =>
+  logisticFit(
+    rows.map((r) => [0, r.w * r.lm, r.w * r.lmid]),
+    rows.map((r) => r.y),
+    rows.map((r) => r.lm),
+  )
+
+describe('the pool’s coefficients, kept between the model and the book', () => {
+  it('are the free fit’s where that already lies between the two', () => {
+    // two noisy views of the truth: the regression shrinks both, their sum under 1
+    const rows = poolRows(
+      21,
+      (t, e) => t + 0.8 * e,
+      (t, e) => t + 0.8 * e,
+    )
+    const free = freeFit(rows)
+    assert.ok(free[2] > 0 && free[1] + free[2] < 0, `free ${free}`)
+    assert.deepEqual(boundedPoolFit(rows), free)
+  })
+
+  it('sum to no more than 1 where both sources agree on odds less extreme than the truth', () => {
+    // both quote 1/1.4 of the truth's log-odds: the free fit would push every long shot they agree on
+    // further out than either says
+    const rows = poolRows(
+      22,
+      (t, e) => t / 1.4 + 0.1 * e,
+      (t, e) => t / 1.4 + 0.1 * e,
+    )
+    const free = freeFit(rows)
+    assert.ok(1 + free[1] + free[2] > 1.2, `the free fit extrapolates: ${free}`)
+    const [intercept, b, c] = boundedPoolFit(rows)
+    assert.equal(intercept, 0)
+    assert.ok(c >= 0 && 1 + b + c <= 1 + 1e-12, `bounded ${[b, c]}`)
+  })
+
+  it('never move away from a book that points the wrong way', () => {
+    const rows = poolRows(
+      23,
+      (t, e) => t + 0.3 * e,
+      (t, e) => -0.5 * t + e,
+    )
+    assert.ok(freeFit(rows)[2] < 0, 'the free fit would lean against the book')
+    const [, b, c] = boundedPoolFit(rows)
+    assert.equal(c, 0)
+    assert.ok(b <= 0, `the model's coefficient ${1 + b} is at most 1`)
   })
 })
 

@@ -397,6 +397,58 @@ export function fitTails(
 export const SPREAD_POWERS = [1, 2, 4, 8, 16, 32] as const
 export const AGE_POWERS = [1, 2, 4, 8, 16] as const
 /** the certainty powers a pool's fit may choose (book-pool.ts certaintyShare); 0 keeps the mid's pull at every level */
+/** One reading as the pool's regression sees it: the two log-odds, the book's weight, the outcome. */
+export type PoolRow = { lm: number; lmid: number; w: number; y: number }
+
+/**
+ * A bucket's pool coefficients [intercept, model − 1, mid] by log loss, kept between the model and
+ * the book: the mid's coefficient at least 0 and the two summing to at most 1, so the pooled log-odds
+ * never pass both sources' (at weight 1 they are a weighted mean of the two, shrunk toward even odds
+ * where the sum is under 1). Log loss barely sees the long shots — a long shot priced at 1 % that comes
+ * in 1.3 % of the time costs 0.0002 a reading in that bucket — so a free fit that extrapolates past
+ * where the model and the book agree (coefficients summing to 1.14 at one minute left, fitted on the
+ * body of the training readings) makes every long shot they agree on longer than it is (docs/model.md,
+ * "The long shots against the referee"). Where the free fit is inside, it is kept; else the better of
+ * its two edges, each a one-coefficient fit clamped to the edge's own range.
+ */
+export function boundedPoolFit(rows: readonly PoolRow[]): [number, number, number] {
+  const y = rows.map((r) => r.y)
+  const offset = rows.map((r) => r.lm)
+  const free = logisticFit(
+    rows.map((r) => [0, r.w * r.lm, r.w * r.lmid]),
+    y,
+    offset,
+  )
+  if (free[2] >= 0 && free[1] + free[2] <= 0) return free
+  // the edge where the two sum to 1: the model moved a share c of the way to the book, c in [0, 1]
+  const share = Math.min(
+    1,
+    Math.max(
+      0,
+      logisticFit(
+        rows.map((r) => [0, 0, r.w * (r.lmid - r.lm)]),
+        y,
+        offset,
+      )[2],
+    ),
+  )
+  // the edge without the book: the model's log-odds scaled by at most 1
+  const scale = Math.min(
+    0,
+    logisticFit(
+      rows.map((r) => [0, r.w * r.lm, 0]),
+      y,
+      offset,
+    )[1],
+  )
+  const lossOf = (b: number, c: number): number =>
+    rows.reduce((sum, r) => {
+      const z = r.lm + r.w * (b * r.lm + c * r.lmid)
+      return sum + logLoss(1 / (1 + Math.exp(-z)), r.y)
+    }, 0)
+  return lossOf(-share, share) <= lossOf(scale, 0) ? [0, -share, share] : [0, scale, 0]
+}
+
 export const CERTAINTY_POWERS = [0, 0.25, 0.5, 1, 2, 4] as const
 
 export type PoolFit = { pool: PoolBucket[]; book: BookWeighting; logLoss: number; readings: number }
@@ -404,8 +456,9 @@ export type PoolFit = { pool: PoolBucket[]; book: BookWeighting; logLoss: number
 /**
  * Stage C, last part: the pooling with the book per minutes-left bucket — a logistic regression on
  * the two log-odds through the origin (its intercept stays 0), the book's part scaled by its weight
- * (book-pool.ts) — and the weight's powers by log loss over all buckets: both from the book's
- * observable state and the outcomes alone.
+ * (book-pool.ts), its coefficients kept between the model and the book (boundedPoolFit) — and the
+ * weight's powers by log loss over all buckets: both from the book's observable state and the
+ * outcomes alone.
  */
 export function fitPool<O extends FitObservation>(
   obs: readonly O[],
@@ -451,11 +504,7 @@ export function fitPool<O extends FitObservation>(
           // intercept only learns the training paths' luck (+0.055 on the sandbox's 7,680 training
           // contests, 51.2 % of them up; −0.025 to +0.060 on the card's seeds), which every later
           // reading then pays for. The crowd's constant bias it could undo is c·δ ≈ 0.002.
-          const beta = logisticFit(
-            rs.map((r, i) => [0, w[i]! * r.lm, w[i]! * r.lmid]),
-            rs.map((r) => r.y),
-            rs.map((r) => r.lm),
-          )
+          const beta = boundedPoolFit(rs.map((r, i) => ({ lm: r.lm, lmid: r.lmid, w: w[i]!, y: r.y })))
           const bucket = {
             fromMinutesLeft: from,
             toMinutesLeft: to,
