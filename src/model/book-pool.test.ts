@@ -5,7 +5,15 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { MinuteClose } from '../domain/price-history.ts'
 import type { BookState, ModelInputs } from '../domain/reading-model.ts'
-import { bookEvidence, bookReading, bookWeight, certaintyShare, logitOf, poolWithBook } from './book-pool.ts'
+import {
+  bookEvidence,
+  bookReading,
+  bookWeight,
+  certaintyShare,
+  logitOf,
+  poolAtWeight,
+  poolWithBook,
+} from './book-pool.ts'
 import { V2_PARAMS } from './models.ts'
 import { settlementMeanProbability } from './settlement-mean-model.ts'
 
@@ -149,8 +157,32 @@ describe('the book in the pool', () => {
     }
   })
 
+  it('never publishes odds further out than both the model and the book say, on either venue', () => {
+    // a long shot the two agree on stays where they put it: the shipped pools pass neither source
+    const pools = [...V2_PARAMS.pool, ...(V2_PARAMS.venuePools?.polymarket?.pool ?? [])]
+    assert.ok(pools.length >= 8, 'both venues’ pools')
+    const grid = [0.001, 0.01, 0.03, 0.2, 0.5, 0.8, 0.97, 0.99, 0.999]
+    for (const bucket of pools)
+      for (const model of grid)
+        for (const mid of grid) {
+          const z = logitOf(poolAtWeight(model, mid, bucket, 1))
+          const [lm, lb] = [logitOf(model), logitOf(mid)]
+          assert.ok(
+            z >= Math.min(lm, lb, 0) - 1e-9 && z <= Math.max(lm, lb, 0) + 1e-9,
+            `${JSON.stringify(bucket)}: model ${model}, book ${mid} → ${poolAtWeight(model, mid, bucket, 1)}`,
+          )
+        }
+  })
+
   it('publishes the model alone from a very wide or very stale book', () => {
-    for (const minute of [1, 7, 13])
+    // the minutes whose bucket gives the book a say at all (a fit may leave a bucket to the model alone)
+    const heard = [1, 7, 13, 14].filter(
+      (minute) =>
+        (V2_PARAMS.pool.find((b) => b.fromMinutesLeft <= 15 - minute && 15 - minute <= b.toMinutesLeft)
+          ?.mid ?? 0) > 0,
+    )
+    assert.ok(heard.length >= 2, `minutes where the book is heard: ${heard}`)
+    for (const minute of heard)
       for (const ratio of [0.999, 1, 1.0005]) {
         const alone = published(minute, ratio, null).probabilityUp
         assert.equal(published(minute, ratio, null).modelAloneUp, alone)
