@@ -18,13 +18,11 @@ import { V2_PARAMS } from '../src/model/models.ts'
 import { modelV2Version } from '../src/model/params.ts'
 import { settlementMeanProbability } from '../src/model/settlement-mean-model.ts'
 import { replaceBlock } from './model-params-table.ts'
-import { forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
+import { CARD_SPAN_OPTIONS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 
 const { values } = parseArgs({
   options: {
-    seeds: { type: 'string', default: '2001,2002,2003' },
-    from: { type: 'string', default: '2026-09-01' },
-    days: { type: 'string', default: '30' },
+    ...CARD_SPAN_OPTIONS,
     card: { type: 'string', default: 'docs/model.md' },
     json: { type: 'string', default: 'docs/model-floor.json' },
   },

@@ -22,6 +22,16 @@ import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/ven
 import { observerModel } from './fit/fit-source.ts'
 
 export const SERIES = 'KXBTC15M'
+
+/**
+ * The held-out card's seeds and days (`model:card`): the default span of the tools that price the
+ * card's readings in process (`model:floor`, `model:tails`), as parseArgs options.
+ */
+export const CARD_SPAN_OPTIONS = {
+  seeds: { type: 'string', default: '2001,2002,2003' },
+  from: { type: 'string', default: '2026-09-01' },
+  days: { type: 'string', default: '30' },
+} as const
 export const DAY_MS = 86_400_000
 
 export type SandboxReading = {
