@@ -10,6 +10,7 @@
 //        [--card docs/model.md] [--json docs/model-tails.json]
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { minutesLeftOf } from '../src/domain/graded-reading.ts'
 import type { ScoredPoint } from '../src/domain/scores.ts'
 import { pooledTailRow, type TailRow, tailRatioText, tailTable } from '../src/domain/tail-table.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
@@ -32,11 +33,11 @@ const PRICINGS = ['v2', 'v2 alone'] as const
 type Pricing = (typeof PRICINGS)[number]
 /** minutes left, as the pool's buckets group them; `all` every reading */
 const GROUPS = [
-  { label: 'all', from: 1, to: 15 },
+  { label: 'all', from: 1, to: 14 },
   { label: '1', from: 1, to: 1 },
   { label: '2', from: 2, to: 2 },
   { label: '3–7', from: 3, to: 7 },
-  { label: '8–14', from: 8, to: 15 },
+  { label: '8–14', from: 8, to: 14 },
 ] as const
 /** the long-shot buckets shown, each side's pooled with its mirror (2–5 % up with 95–98 %) */
 const SHOWN = [
@@ -58,7 +59,7 @@ for (const seed of seeds) {
     // the referee's probability in the outcome's place: the table's expectation under the sandbox's law
     const y = oracle.probabilityYes(r.ticker, r.at)
     const out = settlementMeanProbability(r.inputs, V2_PARAMS)
-    const left = Math.ceil((r.expiresAt - r.inputs.spotObservedAt) / 60_000 - 1e-9)
+    const left = minutesLeftOf(r)
     const contest = `${seed}:${r.ticker}`
     points.v2.push({ contest, y, p: out.probabilityUp, left })
     points['v2 alone'].push({ contest, y, p: out.modelAloneUp ?? out.probabilityUp, left })

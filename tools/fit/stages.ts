@@ -396,7 +396,6 @@ export function fitTails(
  */
 export const SPREAD_POWERS = [1, 2, 4, 8, 16, 32] as const
 export const AGE_POWERS = [1, 2, 4, 8, 16] as const
-/** the certainty powers a pool's fit may choose (book-pool.ts certaintyShare); 0 keeps the mid's pull at every level */
 /** One reading as the pool's regression sees it: the two log-odds, the book's weight, the outcome. */
 export type PoolRow = { lm: number; lmid: number; w: number; y: number }
 
@@ -449,6 +448,7 @@ export function boundedPoolFit(rows: readonly PoolRow[]): [number, number, numbe
   return lossOf(-share, share) <= lossOf(scale, 0) ? [0, -share, share] : [0, scale, 0]
 }
 
+/** the certainty powers a pool's fit may choose (book-pool.ts certaintyShare); 0 keeps the mid's pull at every level */
 export const CERTAINTY_POWERS = [0, 0.25, 0.5, 1, 2, 4] as const
 
 export type PoolFit = { pool: PoolBucket[]; book: BookWeighting; logLoss: number; readings: number }
