@@ -19,6 +19,7 @@ import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type EvaluationReport, evaluateReadings } from '../src/domain/evaluation.ts'
 import type { GradedReading } from '../src/domain/graded-reading.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
+import { tailRatioText } from '../src/domain/tail-table.ts'
 import { POLYMARKET_SIM_SERIES } from '../src/feeds/sim/polymarket-world.ts'
 import { CROWD_PRESETS, parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
@@ -77,6 +78,9 @@ type JobFigures = {
   oracleSlopes?: Record<string, number | null>
   /** the v2 tail table: claimed and realised long-shot wins by bucket, with their contests' sums */
   tails: CardTailRow[]
+  /** the exact referee's tail table as if it had published on the same readings: what the paths'
+   * luck alone gives, so a far bucket outside the gate can be told from a model's fault */
+  oracleTails?: CardTailRow[]
   wallMs: number
 }
 
@@ -197,13 +201,15 @@ async function job(spec: string): Promise<void> {
       return up === null ? [] : [{ ...r, side: 'up' as const, confidence: up * 100 }]
     })
   const t = Date.parse(trainUntil)
-  const recalOf = (rows: GradedReading[]): Diff | null => {
-    const report = evaluateReadings({ series: SERIES, readings: rows, trainUntil: t })
+  const reportOf = (rows: GradedReading[]): EvaluationReport =>
+    evaluateReadings({ series: SERIES, readings: rows, trainUntil: t })
+  const recalOf = (report: EvaluationReport): Diff | null => {
     const b = report.overall.recalibratedMid
     return b ? { value: b.difference.logLoss.value, se: b.difference.logLoss.se, readings: b.readings } : null
   }
-  const alone = recalOf(asPublished((r) => r.inputs?.modelAloneUp ?? null))
-  const truth = recalOf(asPublished(oracle))
+  const alone = recalOf(reportOf(asPublished((r) => r.inputs?.modelAloneUp ?? null)))
+  const truthReport = reportOf(asPublished(oracle))
+  const truth = recalOf(truthReport)
   const v2 = reports.v2
   const diffOf = (b: EvaluationReport['overall']['recalibratedMid']): Diff | null =>
     b ? { value: b.difference.logLoss.value, se: b.difference.logLoss.se, readings: b.readings } : null
@@ -229,6 +235,7 @@ async function job(spec: string): Promise<void> {
       v2.byBucket.map((b) => [b.label, b.oracle?.calibration?.slope.value ?? null]),
     ),
     tails: v2.tails.model.map(cardTailRow),
+    oracleTails: truthReport.tails.model.map(cardTailRow),
     wallMs: Date.now() - started,
   }
   writeFileSync(values.part as string, JSON.stringify(figures))
@@ -294,7 +301,7 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
   lines.push('')
   const buckets = Object.keys(figures[0]?.slopes ?? {})
   lines.push(
-    'v2 calibration slope by minutes left (seeds averaged; in brackets the exact referee’s own slope on the same readings, which is 1 but for sampling: the days are the same for every crowd) and tail table (claimed → realised long-shot wins, seeds pooled, realised / claimed ± SE clustered by contest and the contests in the bucket; buckets with ≥ 5 claimed):',
+    'v2 calibration slope by minutes left (seeds averaged; in brackets the exact referee’s own slope on the same readings, which is 1 but for sampling: the days are the same for every crowd) and tail table (claimed → realised long-shot wins, seeds pooled, realised / claimed ± SE clustered by contest and the contests in the bucket; buckets with ≥ 5 claimed; in square brackets the exact referee’s own ratio as if it had published on the same readings, what the paths’ luck alone gives):',
   )
   lines.push('')
   lines.push(`| crowd | ${buckets.map((b) => `slope ${b}`).join(' | ')} | tails |`)
@@ -316,7 +323,15 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
           f.map((x) => x.tails),
           label,
         )
-        return row && row.claimed >= 5 ? `${label}: ${pooledTailText(row)}` : null
+        if (!row || row.claimed < 5) return null
+        const referee = f.every((x) => x.oracleTails)
+          ? pooledCardTail(
+              f.map((x) => x.oracleTails ?? []),
+              label,
+            )
+          : null
+        const refereeText = referee && referee.claimed > 0 ? ` [referee ${tailRatioText(referee)}]` : ''
+        return `${label}: ${pooledTailText(row)}${refereeText}`
       })
       .filter((x) => x !== null)
     lines.push(`| \`${p}\` | ${slopes.join(' | ')} | ${tails.join('; ') || '–'} |`)
