@@ -203,16 +203,12 @@ async function job(spec: string): Promise<void> {
   const t = Date.parse(trainUntil)
   const reportOf = (rows: GradedReading[]): EvaluationReport =>
     evaluateReadings({ series: SERIES, readings: rows, trainUntil: t })
-  const recalOf = (report: EvaluationReport): Diff | null => {
-    const b = report.overall.recalibratedMid
-    return b ? { value: b.difference.logLoss.value, se: b.difference.logLoss.se, readings: b.readings } : null
-  }
-  const alone = recalOf(reportOf(asPublished((r) => r.inputs?.modelAloneUp ?? null)))
-  const truthReport = reportOf(asPublished(oracle))
-  const truth = recalOf(truthReport)
-  const v2 = reports.v2
   const diffOf = (b: EvaluationReport['overall']['recalibratedMid']): Diff | null =>
     b ? { value: b.difference.logLoss.value, se: b.difference.logLoss.se, readings: b.readings } : null
+  const alone = diffOf(reportOf(asPublished((r) => r.inputs?.modelAloneUp ?? null)).overall.recalibratedMid)
+  const truthReport = reportOf(asPublished(oracle))
+  const truth = diffOf(truthReport.overall.recalibratedMid)
+  const v2 = reports.v2
   const figures: JobFigures = {
     preset,
     seed,
