@@ -129,6 +129,27 @@ describe('fit:model --tapes', () => {
     )
   })
 
+  it('answers a fading power that is not a number of at least 0 with one line and exit 2, fitting nothing', () => {
+    for (const powers of ['-1', '0.5,x', '']) {
+      const out = path.join(tmp.dir, 'powers.json')
+      const r = fit([
+        '--tapes',
+        tmp.dir,
+        '--polymarket-tapes',
+        tmp.dir,
+        `--polymarket-certainty-powers=${powers}`,
+        '--out',
+        out,
+      ])
+      assert.equal(r.status, 2, powers)
+      assert.equal(
+        r.stderr.trim(),
+        'fit:model: --polymarket-certainty-powers must be numbers of at least 0, separated by commas',
+      )
+      assert.throws(() => readFileSync(out), /ENOENT/)
+    }
+  })
+
   it('stops at a line that is not JSON wherever it is, naming the file and the line, exit 2', async () => {
     const source = path.join(tmp.dir, 'source')
     mkdirSync(source, { recursive: true })

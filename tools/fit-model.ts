@@ -16,6 +16,8 @@
 //        node tools/fit-model.ts --tapes DIR [--since T] [--until T] [--out FILE]
 //        … [--polymarket-tapes DIR[,DIR…]]: Polymarket tape sets (`sim tape --venue polymarket`, one
 //        per crowd for a mixture, or recorded)
+//        … [--polymarket-certainty-powers 0,0.25,…]: the mid's fading powers Polymarket's pool may
+//        choose from (default POLYMARKET_CERTAINTY_POWERS: 0.5, chosen on validation seeds)
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,7 +31,7 @@ import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/m
 import { closeNoiseOf } from '../src/model/settlement-mean-model.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
-import { fitPolymarket } from './fit/polymarket-stage.ts'
+import { fitPolymarket, POLYMARKET_CERTAINTY_POWERS } from './fit/polymarket-stage.ts'
 import { fitRealizedDynamics, measureSeconds } from './fit/realized-stage.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
 import {
@@ -63,6 +65,7 @@ const { values } = parseArgs({
     until: { type: 'string' },
     out: { type: 'string', default: 'src/model/params/settle-mean-t-2.json' },
     'polymarket-tapes': { type: 'string' },
+    'polymarket-certainty-powers': { type: 'string', default: POLYMARKET_CERTAINTY_POWERS.join(',') },
   },
 })
 const log = (msg: string) => process.stderr.write(`fit:model: ${msg}\n`)
@@ -70,6 +73,10 @@ const fail = (msg: string): never => {
   log(msg)
   process.exit(2)
 }
+const powerTexts = values['polymarket-certainty-powers'].split(',')
+const certaintyPowers = powerTexts.map(Number)
+if (powerTexts.some((t) => !/^\d+(\.\d+)?$/.test(t.trim())))
+  fail('--polymarket-certainty-powers must be numbers of at least 0, separated by commas')
 const instant = (flag: string, text: string | undefined): number | undefined => {
   if (text === undefined) return undefined
   return parseInstant(text) ?? fail(`${flag} must be an RFC 3339 instant or a YYYY-MM-DD date`)
@@ -251,7 +258,8 @@ params = {
 
 // ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
 if (values['polymarket-tapes'] !== undefined) {
-  const poly = await orBadTape(fitPolymarket(await polymarketSource(values['polymarket-tapes']), params, log))
+  const source = await polymarketSource(values['polymarket-tapes'])
+  const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers))
   params = { ...params, venuePools: { polymarket: poly } }
 }
 

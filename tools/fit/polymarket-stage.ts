@@ -14,7 +14,6 @@ import {
   type BasisError,
   basisErrorOf,
   basisErrorVariance,
-  CERTAINTY_POWERS,
   type FitObservation,
   fitBook,
   fitPool,
@@ -89,6 +88,15 @@ export function bestBasisDecay(
 }
 
 /**
+ * The mid's fading power Polymarket's pool is fitted with. Its training fit over CERTAINTY_POWERS
+ * takes 0.25 by a hair; on validation seeds 4004–4006 (crowds ewma, shrink, informed, floor) the pool
+ * refitted at 0.5 scored better on the outcomes on three crowds by 1.6–2.5 clustered SE and within
+ * 0.6 SE on the fourth, and was less unsure against a crowd that shrinks toward 50¢ (docs/model.md,
+ * "Training data and fitted parameters"). `--polymarket-certainty-powers` gives the fit the grid back.
+ */
+export const POLYMARKET_CERTAINTY_POWERS: readonly number[] = [0.5]
+
+/**
  * Polymarket's own pool: the model priced with the price stages fitted on the main source (the
  * bitcoin path is one; the crowd and the rule are the venue's), its own strike-estimate error while
  * a strike is unpublished, then the pool and the book weight fitted on its readings alone.
@@ -97,6 +105,7 @@ export async function fitPolymarket(
   source: FitSource,
   params: ModelV2Params,
   log: (msg: string) => void,
+  certaintyPowers: readonly number[] = POLYMARKET_CERTAINTY_POWERS,
 ): Promise<VenuePool> {
   // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory):
   // what the model's choice of strike reads (strikeToPrice), decided only once every reading has
@@ -203,7 +212,7 @@ export async function fitPolymarket(
   })
   log(`polymarket: ${own} of ${obs.length} readings priced against the proxy's own strike`)
   const modelP = (o: (typeof obs)[number]) => modelProbability(o, o.extra, params, o.ranged)
-  const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), CERTAINTY_POWERS)
+  const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), certaintyPowers)
   return {
     pool: pooled.pool,
     book: pooled.book,
