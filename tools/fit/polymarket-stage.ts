@@ -89,7 +89,7 @@ export function bestBasisDecay(
 
 /**
  * The mid's fading power Polymarket's pool is fitted with. Its training fit over CERTAINTY_POWERS
- * takes 0.25 by a hair; on validation seeds 4004–4006 (crowds ewma, shrink, informed, floor) the pool
+ * takes 0.25; on validation seeds 4004–4006 (crowds ewma, shrink, informed, floor) the pool
  * refitted at 0.5 scored better on the outcomes on three crowds by 1.6–2.5 clustered SE and within
  * 0.6 SE on the fourth, and was less unsure against a crowd that shrinks toward 50¢ (docs/model.md,
  * "Training data and fitted parameters"). `--polymarket-certainty-powers` gives the fit the grid back.
