@@ -88,11 +88,10 @@ export function bestBasisDecay(
 }
 
 /**
- * The mid's fading power Polymarket's pool is fitted with. Its training fit over CERTAINTY_POWERS
- * takes 0.25; on validation seeds 4004–4006 (crowds ewma, shrink, informed, floor) the pool
- * refitted at 0.5 scored better on the outcomes on three crowds by 1.6–2.5 clustered SE and within
- * 0.6 SE on the fourth, and was less unsure against a crowd that shrinks toward 50¢ (docs/model.md,
- * "Training data and fitted parameters"). `--polymarket-certainty-powers` gives the fit the grid back.
+ * The mid's fading power Polymarket's pool is fitted with: chosen on validation seeds over the 0.25
+ * the training fit takes from CERTAINTY_POWERS (why, and the figures: docs/model.md, "Training data
+ * and fitted parameters").
+ * `--polymarket-certainty-powers` gives the fit the grid back.
  */
 export const POLYMARKET_CERTAINTY_POWERS: readonly number[] = [0.5]
 
