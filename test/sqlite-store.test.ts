@@ -104,6 +104,44 @@ describe('SqliteStore on a file', () => {
     }
   })
 
+  it('checks a file another process holds locked by waiting for the lock, not by refusing to start', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sqlite-store-'))
+    cleanup.push(dir)
+    const path = join(dir, 'store.db')
+    const checkModule = new URL('../src/store/sqlite/integrity-check.ts', import.meta.url).href
+    // the holder is another process creating the file: it keeps the exclusive lock of a fresh file (not
+    // yet in WAL, where readers would not wait) until told
+    const holder = child(
+      `import { DatabaseSync } from 'node:sqlite'
+      const db = new DatabaseSync(process.argv[1])
+      db.exec('BEGIN EXCLUSIVE')
+      db.exec('CREATE TABLE held (x INTEGER)')
+      process.stdout.write('locked\\n')
+      await new Promise((resolve) => process.stdin.once('data', resolve))
+      db.exec('COMMIT')
+      db.close()`,
+      path,
+    )
+    const checker = child(
+      `import { checkSqliteFile } from ${JSON.stringify(checkModule)}
+      process.stdout.write('checking\\n')
+      checkSqliteFile(process.argv[1])
+      process.stdout.write('checked\\n')`,
+      path,
+    )
+    try {
+      await waitUntil(() => holder.out() === 'locked\n', 'the holder to lock the file')
+      checker.child.stdin.end('go\n')
+      await waitUntil(() => checker.out().startsWith('checking\n'), 'the check to start')
+      holder.child.stdin.end('release\n')
+      assert.deepEqual(await Promise.all([holder.exited, checker.exited]), [0, 0])
+      assert.equal(checker.out(), 'checking\nchecked\n')
+    } finally {
+      holder.child.kill()
+      checker.child.kill()
+    }
+  })
+
   it('applies migrations once when two processes start on a fresh file at once', async () => {
     const path = await tempPath()
     const storeModule = new URL('../src/store/sqlite/sqlite-store.ts', import.meta.url).href
@@ -116,17 +154,7 @@ describe('SqliteStore on a file', () => {
       await store.migrate()
       process.stdout.write(await store.epoch())
       await store.close()`
-    const children = [0, 1].map(() => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script, path], {
-        stdio: ['pipe', 'pipe', 'inherit'],
-      })
-      let out = ''
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d
-      })
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-      return { child, out: () => out, exited }
-    })
+    const children = [0, 1].map(() => child(script, path))
     await waitUntil(() => children.every((c) => c.out() === 'ready\n'), 'both processes to be ready')
     for (const c of children) c.child.stdin.end('go\n')
     assert.deepEqual(await Promise.all(children.map((c) => c.exited)), [0, 0])
@@ -142,3 +170,16 @@ describe('SqliteStore on a file', () => {
     }
   })
 })
+
+/** A Node process running `script` (an ES module) with `path` as its argument; its stdout kept. */
+function child(script: string, path: string) {
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', script, path], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  let out = ''
+  proc.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d
+  })
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve))
+  return { child: proc, out: () => out, exited }
+}

@@ -5,13 +5,16 @@
 import { existsSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
 import { StoreCorruptError } from '../../ports/store-errors.ts'
+import { BUSY_TIMEOUT_MS } from './open-database.ts'
 
 /** Throws StoreCorruptError naming the first problem quick_check finds, or when the file is no database. */
 export function checkSqliteFile(path: string): void {
   if (path === ':memory:' || !existsSync(path)) return
   let db: DatabaseSync | undefined
   try {
-    db = new DatabaseSync(path, { readOnly: true })
+    // another process may be creating the same file at this moment (an api beside its engine): wait for
+    // its lock as the store's own connection would, rather than refuse to start
+    db = new DatabaseSync(path, { readOnly: true, timeout: BUSY_TIMEOUT_MS })
     const rows = db.prepare('PRAGMA quick_check(1)').all()
     const verdict = String(Object.values(rows[0] ?? {})[0] ?? '')
     if (verdict !== 'ok') throw new StoreCorruptError(`PRAGMA quick_check says: ${verdict.split('\n')[0]}`)
