@@ -357,6 +357,39 @@ describe('engine', () => {
     }
   })
 
+  it('beats before and during a long backfill, so a first start reads as alive rather than stale', async () => {
+    const now = Q + 5 * MINUTE_MS + 200
+    const w = await createEngineWorld({
+      seed: 11,
+      start: now,
+      series: ['KXBTC15M', 'KXETH15M'],
+      backfillDays: 1,
+    })
+    try {
+      const beats: number[] = []
+      const importedAt: number[] = []
+      // each chunk of history takes 5 wall seconds to import: as long as a heartbeat's period
+      const slow: Store = Object.create(w.store)
+      slow.importHistory = async (contests) => {
+        importedAt.push(w.time.now())
+        const n = await w.store.importHistory(contests)
+        w.time.advance(5_000)
+        return n
+      }
+      slow.recordEngineHeartbeat = async (at) => {
+        beats.push(at)
+        await w.store.recordEngineHeartbeat(at)
+      }
+      await w.engine({ store: slow }).tick()
+      assert.ok(importedAt.length >= 2, 'the backfill imported in several chunks')
+      assert.equal(beats[0], now, 'the first beat comes before any history is imported')
+      for (const at of importedAt.slice(1))
+        assert.ok(beats.includes(at), `a beat at ${at - now} ms, between two chunks of history`)
+    } finally {
+      await w.close()
+    }
+  })
+
   it('builds the same history from the same seed, and history equal to what live produced', async () => {
     const now = Q + QUARTER_MS + 5 * MINUTE_MS
     const histories: Contest[][] = []

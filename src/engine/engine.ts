@@ -110,10 +110,30 @@ export function createEngine(deps: EngineDeps): Engine {
       series: deps.series,
       now,
       days: deps.backfillDays,
-      keepLease: async () => (await leadership.check(wallClock.now())) !== 'lost' && isLeader(),
+      keepLease: async () => {
+        const kept = (await leadership.check(wallClock.now())) !== 'lost' && isLeader()
+        if (kept) await beat()
+        return kept
+      },
     })
     logger.info({ ...result, ms: wallClock.now() - started }, 'history backfilled')
     deps.afterBackfill?.()
+  }
+
+  /**
+   * The heartbeat says a leader is alive, so it beats before a backfill and during one (from its
+   * lease checks): a first start filling days of history is working, not stale.
+   */
+  async function beat(): Promise<void> {
+    const wallNow = wallClock.now()
+    if (wallNow - lastHeartbeat < HEARTBEAT_EVERY_MS) return
+    await step('heartbeat', async () => {
+      await store.recordEngineHeartbeat(wallNow)
+      // beside the heartbeat, so every api replica's health check sees the sources this engine sees,
+      // venue by venue (decisions §14)
+      await store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus(venue.statuses(), deps.feed.sources()))
+      lastHeartbeat = wallNow
+    })
   }
 
   async function step(name: string, fn: () => Promise<void>, fields: object = {}): Promise<void> {
@@ -138,6 +158,7 @@ export function createEngine(deps: EngineDeps): Engine {
     if (!isLeader()) return
 
     if (startupPending) {
+      await beat()
       try {
         await startup()
         startupPending = false
@@ -175,16 +196,8 @@ export function createEngine(deps: EngineDeps): Engine {
       )
     }
 
+    await beat()
     const wallNow = wallClock.now()
-    if (wallNow - lastHeartbeat >= HEARTBEAT_EVERY_MS) {
-      await step('heartbeat', async () => {
-        await store.recordEngineHeartbeat(wallNow)
-        // beside the heartbeat, so every api replica's health check sees the sources this engine sees,
-        // venue by venue (decisions §14)
-        await store.putSetting(FEED_STATUS_SETTING, encodeFeedStatus(venue.statuses(), deps.feed.sources()))
-        lastHeartbeat = wallNow
-      })
-    }
     if (wallNow - lastPrune >= PRUNE_EVERY_MS) {
       await step('prune', async () => {
         const pruned = await store.pruneEvents(wallNow - deps.retentionMs)
