@@ -95,6 +95,9 @@ export function bestBasisDecay(
  */
 export const POLYMARKET_CERTAINTY_POWERS: readonly number[] = [0.5]
 
+/** A Polymarket reading as its pool's fit sees it: stage C's, plus what its strike adds and how it is priced. */
+export type PolymarketObservation = FitObservation & { extra: number; ranged: boolean }
+
 /**
  * Polymarket's own pool: the model priced with the price stages fitted on the main source (the
  * bitcoin path is one; the crowd and the rule are the venue's), its own strike-estimate error while
@@ -106,6 +109,29 @@ export async function fitPolymarket(
   log: (msg: string) => void,
   certaintyPowers: readonly number[] = POLYMARKET_CERTAINTY_POWERS,
 ): Promise<VenuePool> {
+  const { obs, measuredPool, contests } = await polymarketObservations(source, params, log)
+  const modelP = (o: PolymarketObservation) => modelProbability(o, o.extra, params, o.ranged)
+  const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), certaintyPowers)
+  const { strikeEstimateVariance: measured, basisVariance, basisDecay } = measuredPool
+  return {
+    pool: pooled.pool,
+    book: pooled.book,
+    ...(measured === undefined ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
+    ...(basisVariance === undefined ? {} : { basisVariance }),
+    ...(basisDecay === undefined ? {} : { basisDecay }),
+    training: source.training(obs.length, contests),
+  }
+}
+
+/**
+ * Polymarket's graded readings priced as the model would with `params` (the main fit's), and the
+ * errors measured on them that the model's choice of strike weighs.
+ */
+export async function polymarketObservations(
+  source: FitSource,
+  params: ModelV2Params,
+  log: (msg: string) => void,
+): Promise<{ obs: PolymarketObservation[]; measuredPool: VenuePool; contests: number }> {
   // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory):
   // what the model's choice of strike reads (strikeToPrice), decided only once every reading has
   // been seen and the errors it weighs are measured
@@ -191,7 +217,7 @@ export async function fitPolymarket(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance by decay ${BASIS_DECAYS.map((d, i) => `${d}: ${basisErrorVariance(basisErrors[i] ?? [])}`).join(', ')} over ${basisErrors[0]?.length ?? 0} settlements; decay ${best?.decay ?? 'not measured'} kept`,
   )
   // the model's own choice of strike and its variances, with the errors just measured
-  const measuredPool = {
+  const measuredPool: VenuePool = {
     pool: [],
     book: params.book,
     training: params.training,
@@ -201,7 +227,7 @@ export async function fitPolymarket(
   }
   const priced = { ...params, venuePools: { ...params.venuePools, polymarket: measuredPool } }
   let own = 0
-  const obs = pending.map((p) => {
+  const obs = pending.map((p): PolymarketObservation => {
     const choice = strikeToPrice(p.strikeInputs, priced, p.level)
     if (choice.own) own++
     const basis = p.bases[decayIndex] as number
@@ -210,14 +236,5 @@ export async function fitPolymarket(
     return { ...p.obs, centre, extra: choice.basisVariance + choice.strikeVariance, ranged: p.ranged }
   })
   log(`polymarket: ${own} of ${obs.length} readings priced against the proxy's own strike`)
-  const modelP = (o: (typeof obs)[number]) => modelProbability(o, o.extra, params, o.ranged)
-  const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), certaintyPowers)
-  return {
-    pool: pooled.pool,
-    book: pooled.book,
-    ...(measured === null ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
-    ...(basisVariance === null ? {} : { basisVariance }),
-    ...(decay === undefined ? {} : { basisDecay: decay }),
-    training: source.training(obs.length, contests.size),
-  }
+  return { obs, measuredPool, contests: contests.size }
 }
