@@ -124,6 +124,9 @@ describe('SqliteStore on a file', () => {
     )
     const checker = child(
       `import { checkSqliteFile } from ${JSON.stringify(checkModule)}
+      // only once the holder has the lock, or the check could pass on a file nobody holds
+      await new Promise((resolve) => process.stdin.once('data', resolve))
+      process.stdin.pause()
       process.stdout.write('checking\\n')
       checkSqliteFile(process.argv[1])
       process.stdout.write('checked\\n')`,
