@@ -5,8 +5,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { MINUTE_GRAIN } from '../src/tape/minute-grain.ts'
-import type { TapeHeader } from '../src/tape/tape-format.ts'
+import { MINUTE_GRAIN, type TapeHeader } from '../src/tape/tape-format.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import {
   candleBooks,

@@ -5,7 +5,7 @@
 
 import { createJsonClient, describeFailure, type JsonClient } from '../feeds/venue-http/json-client.ts'
 import type { Sleep } from '../feeds/venue-http/request-pacer.ts'
-import { systemClock } from '../main/system-clock.ts'
+import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 
 /** A venue answer the import cannot use: `where` is the endpoint (method and path). */
@@ -34,6 +34,8 @@ export type HistoryHostOptions = {
   perSecond: number
   counts: HttpCounts
   logger: Logger
+  /** paces the host's requests and times its retries */
+  clock: Clock
   sleep?: Sleep
 }
 
@@ -44,7 +46,7 @@ export function createHistoryHost(opts: HistoryHostOptions): HistoryHost {
   const client: JsonClient<string> = createJsonClient<string>({
     baseUrl: opts.baseUrl,
     venue: opts.name,
-    clock: systemClock,
+    clock: opts.clock,
     logger: opts.logger,
     maxRequestsPerSec: opts.perSecond,
     ...HISTORY_HTTP,

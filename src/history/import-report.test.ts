@@ -1,54 +1,9 @@
-// The plan `history import` makes of its options, and the words it prints.
+// The words `history import` prints.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { planImport, warmUpMinutes } from './import-command.ts'
 import { emptyTotals, progressBar, summaryLine } from './import-report.ts'
 
-const DAY = 86_400_000
-const NOW = Date.UTC(2026, 5, 20, 9, 30)
-const args = {
-  venue: 'kalshi',
-  series: undefined,
-  since: '2026-06-10T05:00:00Z',
-  until: '2026-06-11T13:00:00Z',
-  out: 'tapes',
-  sources: undefined,
-}
-
-describe('planImport', () => {
-  it('rounds the period out to whole UTC days and fills the defaults', () => {
-    const plan = planImport(args, NOW)
-    assert.ok(typeof plan !== 'string')
-    assert.equal(plan.series, 'KXBTC15M')
-    assert.deepEqual(plan.sources, ['coinbase', 'bitstamp'])
-    assert.deepEqual(plan.days, [Date.UTC(2026, 5, 10), Date.UTC(2026, 5, 11)])
-    const poly = planImport({ ...args, venue: 'polymarket', sources: 'kraken,coinbase,kraken' }, NOW)
-    assert.ok(typeof poly !== 'string')
-    assert.equal(poly.series, 'btc-updown-15m')
-    assert.deepEqual(poly.sources, ['kraken', 'coinbase'])
-  })
-
-  it('refuses what it cannot do, in one line', () => {
-    assert.match(
-      String(planImport({ ...args, venue: 'binance' }, NOW)),
-      /--venue must be kalshi or polymarket/,
-    )
-    assert.match(String(planImport({ ...args, sources: 'coinbase,ftx' }, NOW)), /unknown spot source "ftx"/)
-    assert.match(String(planImport({ ...args, since: 'yesterday' }, NOW)), /--since "yesterday" is not/)
-    assert.match(String(planImport({ ...args, out: undefined }, NOW)), /--out DIR is required/)
-    assert.match(
-      String(planImport({ ...args, until: '2026-06-20T01:00:00Z' }, NOW)),
-      /2026-06-20, a day not over yet/,
-    )
-    assert.equal(typeof planImport({ ...args, until: '2026-06-20' }, NOW), 'object')
-  })
-})
-
 describe('the words of an import', () => {
-  it('the warm-up covers at least the v2 model look-back of a day and 5 minutes', () => {
-    assert.ok(warmUpMinutes() >= DAY / 60_000 + 5)
-  })
-
   it('draws a bar of days done and ends with one summary line', () => {
     assert.equal(
       progressBar(1, 4, '2026-06-11', 37),

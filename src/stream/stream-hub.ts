@@ -17,15 +17,8 @@ import {
   RETRY_FRAME,
   shutdownRetryFrame,
 } from './sse-frame.ts'
-import { createStreamOpener } from './stream-resume.ts'
+import { createStreamOpener, type StreamOpenRequest } from './stream-resume.ts'
 import { createSubscriberIndex, newSubscriber, type Subscriber } from './subscriber-index.ts'
-
-export type StreamOpenRequest = {
-  /** the `series` query value: a series, or the ticker of a contest */
-  series: string
-  /** Last-Event-ID header or last_event_id query value, unparsed; null when absent */
-  lastEventId: string | null
-}
 
 export type StreamHub = {
   /**

@@ -5,8 +5,14 @@ import { parseEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
 import type { EventScope, Store } from '../ports/store.ts'
 import type { LogFollower } from './log-follower.ts'
-import type { StreamOpenRequest } from './stream-hub.ts'
 import type { Subscriber, SubscriberIndex } from './subscriber-index.ts'
+
+export type StreamOpenRequest = {
+  /** the `series` query value: a series, or the ticker of a contest */
+  series: string
+  /** Last-Event-ID header or last_event_id query value, unparsed; null when absent */
+  lastEventId: string | null
+}
 
 const REPLAY_BATCH = 500
 

@@ -5,9 +5,6 @@
 // tapes through these, so the placement rules have one home.
 import type { BookRecord, MarketRecord, SpotRecord } from './tape-format.ts'
 
-/** The header's `grain` for a tape built from one-minute history (absent: recorded at full grain). */
-export const MINUTE_GRAIN = '1m'
-
 const MINUTE_MS = 60_000
 /** How long after the close a settled market shows when the venue gives no `settlement_ts`. */
 const SETTLEMENT_FALLBACK_MS = 60_000

@@ -3,9 +3,10 @@
 // writing files is tape-reader.ts and tape-writer.ts. Later versions add kinds and fields and never
 // change them, so an unknown kind is skipped and unknown fields are ignored.
 
-import { MINUTE_GRAIN } from './minute-grain.ts'
-
 export const TAPE_VERSION = 1
+
+/** The header's `grain` for a tape built from one-minute history (absent: recorded at full grain). */
+export const MINUTE_GRAIN = '1m'
 
 export type TapeHeader = {
   tape: typeof TAPE_VERSION
@@ -18,7 +19,7 @@ export type TapeHeader = {
   origin: string
   /**
    * `'1m'` on a tape built from one-minute history (decisions §15, minute-grain.ts): what the grain
-   * cannot honour is stated in docs/replay.md. Absent: recorded at full grain.
+   * cannot honour is stated in docs/history-import.md. Absent: recorded at full grain.
    */
   grain?: typeof MINUTE_GRAIN
 }

@@ -1,7 +1,8 @@
 // A StreamHub stand-in for HTTP tests: records each attach, writes the retry frame and holds the
 // response open until close(), which a test can hold open to observe shutdown.
 import type { ServerResponse } from 'node:http'
-import type { StreamHub, StreamOpenRequest } from '../../src/stream/stream-hub.ts'
+import type { StreamHub } from '../../src/stream/stream-hub.ts'
+import type { StreamOpenRequest } from '../../src/stream/stream-resume.ts'
 import { createGate, type Gate } from './gate.ts'
 
 export type StubStreamHub = StreamHub & {

@@ -5,10 +5,9 @@ import { describe, it } from 'node:test'
 import {
   kalshiCandleBookRecord,
   kalshiSettledMarketRecords,
-  MINUTE_GRAIN,
   minuteCloseRecord,
 } from '../../tape/minute-grain.ts'
-import { parseHeader, parseRecord, type TapeHeader } from '../../tape/tape-format.ts'
+import { MINUTE_GRAIN, parseHeader, parseRecord, type TapeHeader } from '../../tape/tape-format.ts'
 import { parseMarket } from '../kalshi/market.ts'
 import { phaseForStatus } from '../kalshi/market-status.ts'
 import { asksFromOrderbook } from '../kalshi/orderbook.ts'

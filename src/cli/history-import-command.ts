@@ -10,18 +10,19 @@ import type { Config } from '../config/config.ts'
 import { SPOT_SOURCES, type SpotSourceName } from '../config/settings.ts'
 import { parseInstant } from '../domain/instant.ts'
 import type { RealVenueName } from '../domain/venues.ts'
+import { writeDayFile, writtenDayHeader } from '../history/day-files.ts'
+import { createHistoryHost, HistoryError, type HttpCounts } from '../history/history-http.ts'
+import { emptyTotals, type ImportTotals, progressBar, summaryLine } from '../history/import-report.ts'
+import { createSpotHistory, SPOT_REQUESTS_PER_SEC, type SpotHistory } from '../history/spot-history.ts'
+import { DAY_MS, MINUTE_MS, type VenueHistory } from '../history/venue-history.ts'
 import { createLogger } from '../main/logger.ts'
 import { spotKeepMinutes } from '../main/spot-history.ts'
+import { systemClock } from '../main/system-clock.ts'
 import { REAL_VENUE_NAMES, VENUE_KINDS, venueKind } from '../main/venue-kinds.ts'
 import { createReadingModel, MODEL_NAMES } from '../model/models.ts'
-import { MINUTE_GRAIN, minuteCloseRecord } from '../tape/minute-grain.ts'
-import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
+import { minuteCloseRecord } from '../tape/minute-grain.ts'
+import { MINUTE_GRAIN, type TapeHeader, type TapeRecord } from '../tape/tape-format.ts'
 import { dayFileName } from '../tape/tape-recorder.ts'
-import { writeDayFile, writtenDayHeader } from './day-files.ts'
-import { createHistoryHost, HistoryError, type HttpCounts } from './history-http.ts'
-import { emptyTotals, type ImportTotals, progressBar, summaryLine } from './import-report.ts'
-import { createSpotHistory, SPOT_REQUESTS_PER_SEC, type SpotHistory } from './spot-history.ts'
-import { DAY_MS, MINUTE_MS, type VenueHistory } from './venue-history.ts'
 
 export type HistoryImportArgs = {
   venue: string | undefined
@@ -102,7 +103,7 @@ export async function runHistoryImport(
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : 'warn', io.stderr)
   const counts: HttpCounts = { requests: 0, retries: 0 }
   const host = (name: string, baseUrl: string, perSecond: number) =>
-    createHistoryHost({ name, baseUrl, perSecond, counts, logger })
+    createHistoryHost({ name, baseUrl, perSecond, counts, logger, clock: systemClock })
   const tty = io.stderr.isTTY === true
   const clear = () => tty && io.stderr.write('\r\x1b[K')
   const warn = (message: string) => {
