@@ -21,7 +21,6 @@
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { MINUTE_MS } from '../src/domain/contest.ts'
 import { parseInstant } from '../src/domain/instant.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
@@ -51,23 +50,28 @@ import {
   withoutRanges,
 } from './fit/stages.ts'
 import { tapeFitSource } from './fit/tape-source.ts'
+import { parseToolArgs } from './tool-args.ts'
 
-const { values } = parseArgs({
-  options: {
-    seeds: { type: 'string', default: '1001,1002,1003,1004,1005,1006,1007,1008' },
-    // the crowds the seeds get in turn (SIM_PARAMS presets): the pool learns several ways a crowd
-    // errs; the sweep's other presets (informed, floor, wide-stale, one-sided) stay unseen
-    crowds: { type: 'string', default: 'ewma,shrink,drift,ewma-late' },
-    from: { type: 'string', default: '2026-06-01' },
-    days: { type: 'string', default: '10' },
-    tapes: { type: 'string' },
-    since: { type: 'string' },
-    until: { type: 'string' },
-    out: { type: 'string', default: 'src/model/params/settle-mean-t-2.json' },
-    'polymarket-tapes': { type: 'string' },
-    'polymarket-certainty-powers': { type: 'string', default: POLYMARKET_CERTAINTY_POWERS.join(',') },
+const { values } = parseToolArgs(
+  'fit:model',
+  'fits v2’s parameter file from sandbox seeds or tapes, never from a hidden truth (docs/model.md)',
+  {
+    options: {
+      seeds: { type: 'string', default: '1001,1002,1003,1004,1005,1006,1007,1008' },
+      // the crowds the seeds get in turn (SIM_PARAMS presets): the pool learns several ways a crowd
+      // errs; the sweep's other presets (informed, floor, wide-stale, one-sided) stay unseen
+      crowds: { type: 'string', default: 'ewma,shrink,drift,ewma-late' },
+      from: { type: 'string', default: '2026-06-01' },
+      days: { type: 'string', default: '10' },
+      tapes: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      out: { type: 'string', default: 'src/model/params/settle-mean-t-2.json' },
+      'polymarket-tapes': { type: 'string' },
+      'polymarket-certainty-powers': { type: 'string', default: POLYMARKET_CERTAINTY_POWERS.join(',') },
+    },
   },
-})
+)
 const log = (msg: string) => process.stderr.write(`fit:model: ${msg}\n`)
 const fail = (msg: string): never => {
   log(msg)

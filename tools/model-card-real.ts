@@ -14,7 +14,6 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import { type BacktestSignal, summarize, Z95 } from '../src/domain/backtest.ts'
 import type { EvaluationGroup, EvaluationReport } from '../src/domain/evaluation.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
@@ -28,15 +27,20 @@ import { createSettlementMeanModel } from '../src/model/settlement-mean-model.ts
 import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { buildRealDataTapes, builtLine, DEFAULT_REAL_DATA } from './real-data-tapes.ts'
+import { parseToolArgs } from './tool-args.ts'
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    work: { type: 'string' },
-    'train-share': { type: 'string', default: '0.6' },
-    card: { type: 'string', default: path.join(import.meta.dirname, '..', 'docs', 'model.md') },
+const { values, positionals } = parseToolArgs(
+  'model:card:real',
+  'the real-contest card from ../shared/real-data (or the folder given first), walk-forward (docs/model.md)',
+  {
+    allowPositionals: true,
+    options: {
+      work: { type: 'string' },
+      'train-share': { type: 'string', default: '0.6' },
+      card: { type: 'string', default: path.join(import.meta.dirname, '..', 'docs', 'model.md') },
+    },
   },
-})
+)
 const SERIES = 'KXBTC15M'
 const ROOT = path.join(import.meta.dirname, '..')
 const EDGES = [0, 2, 5, 10] as const

@@ -14,7 +14,6 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type EvaluationReport, evaluateReadings } from '../src/domain/evaluation.ts'
 import type { GradedReading } from '../src/domain/graded-reading.ts'
@@ -24,28 +23,33 @@ import { POLYMARKET_SIM_SERIES } from '../src/feeds/sim/polymarket-world.ts'
 import { CROWD_PRESETS, parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { type CardTailRow, cardTailRow, pooledCardTail, pooledTailText } from './card-tails.ts'
+import { parseToolArgs } from './tool-args.ts'
 
-const { values } = parseArgs({
-  options: {
-    presets: { type: 'string', default: Object.keys(CROWD_PRESETS).join(',') },
-    seeds: { type: 'string', default: '3001,3002,3003' },
-    from: { type: 'string', default: '2026-10-01' },
-    days: { type: 'string', default: '3' },
-    'train-days': { type: 'string', default: '1' },
-    jobs: { type: 'string', default: '2' },
-    work: { type: 'string' },
-    card: { type: 'string', default: 'docs/model.md' },
-    // default: docs/model-sweep.json, or docs/model-sweep-polymarket.json with --venue polymarket
-    json: { type: 'string' },
-    // write the table from the jobs already done in --work (crowds with every seed), run nothing
-    'table-only': { type: 'boolean', default: false },
-    venue: { type: 'string', default: 'kalshi' },
-    marker: { type: 'string' },
-    // internal: one preset × seed, its figures written to --part
-    job: { type: 'string' },
-    part: { type: 'string' },
+const { values } = parseToolArgs(
+  'model:sweep',
+  'v2, the model alone and the recalibrated mid across the sandbox’s crowd presets on held-out seeds (docs/model.md)',
+  {
+    options: {
+      presets: { type: 'string', default: Object.keys(CROWD_PRESETS).join(',') },
+      seeds: { type: 'string', default: '3001,3002,3003' },
+      from: { type: 'string', default: '2026-10-01' },
+      days: { type: 'string', default: '3' },
+      'train-days': { type: 'string', default: '1' },
+      jobs: { type: 'string', default: '2' },
+      work: { type: 'string' },
+      card: { type: 'string', default: 'docs/model.md' },
+      // default: docs/model-sweep.json, or docs/model-sweep-polymarket.json with --venue polymarket
+      json: { type: 'string' },
+      // write the table from the jobs already done in --work (crowds with every seed), run nothing
+      'table-only': { type: 'boolean', default: false },
+      venue: { type: 'string', default: 'kalshi' },
+      marker: { type: 'string' },
+      // internal: one preset × seed, its figures written to --part
+      job: { type: 'string' },
+      part: { type: 'string' },
+    },
   },
-})
+)
 // a Polymarket sweep (--venue polymarket) judges that venue's series by its own rule
 const VENUE = values.venue === 'polymarket' ? 'polymarket' : 'kalshi'
 const SERIES = VENUE === 'polymarket' ? POLYMARKET_SIM_SERIES : 'KXBTC15M'

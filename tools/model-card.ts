@@ -12,7 +12,6 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type BacktestSignal, summarize, Z95 } from '../src/domain/backtest.ts'
 import { clusteredMean, type Estimate, type EvaluationReport } from '../src/domain/evaluation.ts'
@@ -30,21 +29,26 @@ import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import { type CardTailRow, cardTailRow, pooledCardTail, pooledTailText } from './card-tails.ts'
 import { trainingText } from './fit/fit-source.ts'
 import { paramsTable, replaceBlock } from './model-params-table.ts'
+import { parseToolArgs } from './tool-args.ts'
 
-const { values } = parseArgs({
-  options: {
-    seeds: { type: 'string', default: '2001,2002,2003' },
-    from: { type: 'string', default: '2026-09-01' },
-    days: { type: 'string', default: '30' },
-    jobs: { type: 'string', default: '2' },
-    work: { type: 'string' },
-    card: { type: 'string', default: 'docs/model.md' },
-    json: { type: 'string', default: 'docs/model-card.json' },
-    // internal: one seed's pipeline, its figures written to --part
-    'seed-run': { type: 'string' },
-    part: { type: 'string' },
+const { values } = parseToolArgs(
+  'model:card',
+  'the held-out card through sim tape → replay → evaluate (docs/model.md)',
+  {
+    options: {
+      seeds: { type: 'string', default: '2001,2002,2003' },
+      from: { type: 'string', default: '2026-09-01' },
+      days: { type: 'string', default: '30' },
+      jobs: { type: 'string', default: '2' },
+      work: { type: 'string' },
+      card: { type: 'string', default: 'docs/model.md' },
+      json: { type: 'string', default: 'docs/model-card.json' },
+      // internal: one seed's pipeline, its figures written to --part
+      'seed-run': { type: 'string' },
+      part: { type: 'string' },
+    },
   },
-})
+)
 const SERIES = 'KXBTC15M'
 const from = Date.parse(`${values.from}T00:00:00Z`)
 const days = Number(values.days)

@@ -10,7 +10,6 @@
 // Usage: node tools/model-floor.ts [--seeds 2001,2002,2003] [--from 2026-09-01] [--days 30]
 //        [--card docs/model.md] [--json docs/model-floor.json]
 import { readFileSync, writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { gbmEwma1Model } from '../src/domain/model.ts'
 import { clusteredMean, clusteredRatio, type Estimate, logLossOf, ratioSumsOf } from '../src/domain/scores.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
@@ -19,14 +18,19 @@ import { modelV2Version } from '../src/model/params.ts'
 import { settlementMeanProbability } from '../src/model/settlement-mean-model.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { CARD_SPAN_OPTIONS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
+import { parseToolArgs } from './tool-args.ts'
 
-const { values } = parseArgs({
-  options: {
-    ...CARD_SPAN_OPTIONS,
-    card: { type: 'string', default: 'docs/model.md' },
-    json: { type: 'string', default: 'docs/model-floor.json' },
+const { values } = parseToolArgs(
+  'model:floor',
+  'v1 and v2 against the exact referee, and what the proxy’s basis costs (docs/model.md)',
+  {
+    options: {
+      ...CARD_SPAN_OPTIONS,
+      card: { type: 'string', default: 'docs/model.md' },
+      json: { type: 'string', default: 'docs/model-floor.json' },
+    },
   },
-})
+)
 const log = (msg: string) => process.stderr.write(`model:floor: ${msg}\n`)
 
 /** Log loss minus the referee's on the same readings, per pricing. */

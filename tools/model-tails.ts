@@ -9,7 +9,6 @@
 // Usage: node tools/model-tails.ts [--seeds 2001,2002,2003] [--from 2026-09-01] [--days 30]
 //        [--card docs/model.md] [--json docs/model-tails.json]
 import { readFileSync, writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { minutesLeftOf } from '../src/domain/graded-reading.ts'
 import type { ScoredPoint } from '../src/domain/scores.ts'
 import { pooledTailRow, type TailRow, tailRatioText, tailTable } from '../src/domain/tail-table.ts'
@@ -19,14 +18,19 @@ import { modelV2Version } from '../src/model/params.ts'
 import { settlementMeanProbability } from '../src/model/settlement-mean-model.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { CARD_SPAN_OPTIONS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
+import { parseToolArgs } from './tool-args.ts'
 
-const { values } = parseArgs({
-  options: {
-    ...CARD_SPAN_OPTIONS,
-    card: { type: 'string', default: 'docs/model.md' },
-    json: { type: 'string', default: 'docs/model-tails.json' },
+const { values } = parseToolArgs(
+  'model:tails',
+  'v2’s long shots against the exact referee’s probability (docs/model.md)',
+  {
+    options: {
+      ...CARD_SPAN_OPTIONS,
+      card: { type: 'string', default: 'docs/model.md' },
+      json: { type: 'string', default: 'docs/model-tails.json' },
+    },
   },
-})
+)
 const log = (msg: string) => process.stderr.write(`model:tails: ${msg}\n`)
 
 const PRICINGS = ['v2', 'v2 alone'] as const

@@ -4,7 +4,6 @@
 // tapes are written outside the repository and nothing of them is ever committed.
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import { MINUTE_GRAIN, type TapeHeader } from '../src/tape/tape-format.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import {
@@ -17,6 +16,7 @@ import {
   SPOT_SOURCE,
   settledContests,
 } from './real-data/kalshi-minute-history.ts'
+import { parseToolArgs } from './tool-args.ts'
 
 export const DEFAULT_REAL_DATA = path.join(import.meta.dirname, '..', '..', 'shared', 'real-data')
 const DAY_MS = 86_400_000
@@ -87,9 +87,13 @@ export function builtLine(b: BuiltTapes): string {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: { data: { type: 'string', default: DEFAULT_REAL_DATA }, out: { type: 'string' } },
-  })
+  const { values } = parseToolArgs(
+    'real-data-tapes',
+    'builds minute-grained day tapes from ../shared/real-data (never committed)',
+    {
+      options: { data: { type: 'string', default: DEFAULT_REAL_DATA }, out: { type: 'string' } },
+    },
+  )
   if (!values.out) {
     process.stderr.write('real-data-tapes: --out DIR is required (where the day tapes are written)\n')
     process.exit(2)
