@@ -7,6 +7,7 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { keepFresh, setWarmUpHour } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
@@ -40,7 +41,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   let url: string
   let key: string
   let stream: SseClient
-  let ticking: NodeJS.Timeout
+  let stopTicking = (): void => {}
   const tickers = { btc: '', btcB: '', btcC: '', btcNext: '' }
 
   const get = keyedGet(() => ({ url, key }))
@@ -59,21 +60,12 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   before(async () => {
     kalshi = await startKalshiFixture({ pageSize: 2 })
     exchanges = await startExchangeFixtures({ bid: 68_433.1, ask: 68_433.2 })
-    // an hour of one-minute candles, so the model has its minimum history from the start (decisions §11)
-    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
-    const hour = Array.from({ length: 60 }, (_, i) => ({
-      time: (minuteNow - (60 - i) * MINUTE) / 1000,
-      close: 68_433 + 3 * Math.sin(i),
-    }))
-    for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(hour)
-    // live exchanges print all the time: keep every source fresh with a gentle walk
-    let drift = 0
-    ticking = setInterval(() => {
-      drift = (drift + 0.7) % 5
-      exchanges.coinbase.setPrice(68_433.1 + drift, 68_433.2 + drift)
-      exchanges.kraken.setPrice(68_433.4 + drift, 68_433.6 + drift)
-      exchanges.bitstamp.setPrice(68_432.9 + drift, 68_433.3 + drift)
-    }, 1000)
+    setWarmUpHour(exchanges, 68_433)
+    stopTicking = keepFresh(exchanges, {
+      coinbase: [68_433.1, 68_433.2],
+      kraken: [68_433.4, 68_433.6],
+      bitstamp: [68_432.9, 68_433.3],
+    })
 
     // BTC opens without a strike (set later), with a sub-cent YES ask: 1 − 0.9650 = 0.035 → 3.5¢
     const btc = makeMarket({ series: BTC, openTime: opensAt, closeTime: closesAt, status: 'active' })
@@ -137,7 +129,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
   })
 
   after(async () => {
-    clearInterval(ticking)
+    stopTicking()
     stream?.close()
     await service?.kill()
     await kalshi?.close()

@@ -10,6 +10,7 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
+import { setWarmUpHour } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import {
   bootstrapKeyFrom,
@@ -191,13 +192,7 @@ describe('VENUE=kalshi operating for real (real CLI)', { concurrency: true }, ()
         publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       })
       exchanges = await startExchangeFixtures()
-      // an hour of one-minute candles, so the model has its minimum history from the start (decisions §11)
-      const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
-      const hour = Array.from({ length: 60 }, (_, i) => ({
-        time: (minuteNow - (60 - i) * MINUTE) / 1000,
-        close: 68_433 + 3 * Math.sin(i),
-      }))
-      for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(hour)
+      setWarmUpHour(exchanges, 68_433)
       const keyFile = path.join(tmp.dir, 'kalshi.pem')
       writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600 })
       // the exchanges put bitcoin well under the strike; BRTI, the settlement index, well over it

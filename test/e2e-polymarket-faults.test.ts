@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { DOWN_TOKEN, makeGammaEvent, resolvedGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
+import { keepFresh } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
@@ -37,7 +38,7 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
   let url: string
   let metricsUrl: string
   let key: string
-  let ticking: NodeJS.Timeout
+  let stopTicking = (): void => {}
   const get = keyedGet(() => ({ url, key }))
   const metric = async (name: string, labels: Record<string, string>) =>
     sample(await scrape(metricsUrl), name, labels) ?? 0
@@ -46,13 +47,11 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
   before(async () => {
     pm = await startPolymarketFixture()
     exchanges = await startExchangeFixtures({ bid: 84_000, ask: 84_000.2 })
-    let drift = 0
-    ticking = setInterval(() => {
-      drift = (drift + 0.7) % 5
-      exchanges.coinbase.setPrice(84_000 + drift, 84_000.2 + drift)
-      exchanges.kraken.setPrice(84_000.1 + drift, 84_000.3 + drift)
-      exchanges.bitstamp.setPrice(83_999.9 + drift, 84_000.1 + drift)
-    }, 1000)
+    stopTicking = keepFresh(exchanges, {
+      coinbase: [84_000, 84_000.2],
+      kraken: [84_000.1, 84_000.3],
+      bitstamp: [83_999.9, 84_000.1],
+    })
     // the just-ended window's outcomes are no JSON: skipped, counted, never a contest
     const previous = resolvedGammaEvent(S - 900, 'up', { priceToBeat: 83_950, finalPrice: 84_001 })
     marketOf(previous).outcomes = '["Up", "Down"'
@@ -84,7 +83,7 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
   })
 
   after(async () => {
-    clearInterval(ticking)
+    stopTicking()
     await service?.kill()
     await pm?.close()
     await exchanges?.close()

@@ -19,6 +19,7 @@ import {
   UP_TOKEN,
 } from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
+import { keepFresh, quotesAround, setWarmUpHour } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { shiftToMinute13 } from './support/polymarket-window.ts'
@@ -49,7 +50,7 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
   let url: string
   let key: string
   let stream: SseClient
-  let ticking: NodeJS.Timeout
+  let stopTicking = (): void => {}
 
   const get = keyedGet(() => ({ url, key }))
   const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
@@ -68,19 +69,8 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
     pm = await startPolymarketFixture()
     exchanges = await startExchangeFixtures({ bid: SPOT - 0.1, ask: SPOT + 0.1 })
     // an hour of one-minute candles: the model's history, and the proxy over the minute before the open
-    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
-    const hour = Array.from({ length: 60 }, (_, i) => ({
-      time: (minuteNow - (60 - i) * MINUTE) / 1000,
-      close: SPOT + 3 * Math.sin(i),
-    }))
-    for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(hour)
-    let drift = 0
-    ticking = setInterval(() => {
-      drift = (drift + 0.7) % 5
-      exchanges.coinbase.setPrice(SPOT - 0.1 + drift, SPOT + 0.1 + drift)
-      exchanges.kraken.setPrice(SPOT - 0.2 + drift, SPOT + 0.2 + drift)
-      exchanges.bitstamp.setPrice(SPOT - 0.3 + drift, SPOT + 0.1 + drift)
-    }, 1000)
+    setWarmUpHour(exchanges, SPOT)
+    stopTicking = keepFresh(exchanges, quotesAround(SPOT))
 
     // the window just ended, resolved, its final price (the live one's price to beat) not published
     // yet; the live one (no price to beat yet); the next one
@@ -146,7 +136,7 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
   })
 
   after(async () => {
-    clearInterval(ticking)
+    stopTicking()
     stream?.close()
     await service?.kill()
     await pm?.close()

@@ -23,6 +23,7 @@ import {
   UP_TOKEN,
 } from './fixtures/polymarket-bodies.ts'
 import { type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
+import { keepFresh, quotesAround, setWarmUpHour } from './support/exchange-motion.ts'
 import { deadPort, exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { sample } from './support/metrics-scrape.ts'
@@ -64,7 +65,7 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
   let key: string
   let kalshiTicker: string
   const streams: Record<string, SseClient> = {}
-  let ticking: NodeJS.Timeout
+  let stopTicking = (): void => {}
   let env: Record<string, string>
 
   const get = keyedGet(() => ({ url, key }))
@@ -96,19 +97,8 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
     pm = await startPolymarketFixture()
     exchanges = await startExchangeFixtures({ bid: SPOT - 0.1, ask: SPOT + 0.1 })
     // an hour of one-minute candles: the model's history, and the proxy over the minute before the open
-    const minuteNow = Math.floor(Date.now() / MINUTE) * MINUTE
-    const hour = Array.from({ length: 60 }, (_, i) => ({
-      time: (minuteNow - (60 - i) * MINUTE) / 1000,
-      close: SPOT + 3 * Math.sin(i),
-    }))
-    for (const ex of [exchanges.coinbase, exchanges.kraken, exchanges.bitstamp]) ex.setCandles(hour)
-    let drift = 0
-    ticking = setInterval(() => {
-      drift = (drift + 0.7) % 5
-      exchanges.coinbase.setPrice(SPOT - 0.1 + drift, SPOT + 0.1 + drift)
-      exchanges.kraken.setPrice(SPOT - 0.2 + drift, SPOT + 0.2 + drift)
-      exchanges.bitstamp.setPrice(SPOT - 0.3 + drift, SPOT + 0.1 + drift)
-    }, 1000)
+    setWarmUpHour(exchanges, SPOT)
+    stopTicking = keepFresh(exchanges, quotesAround(SPOT))
 
     // one quarter hour on both venues: Kalshi with its strike, Polymarket before its price to beat
     const market = makeMarket({
@@ -167,7 +157,7 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
   })
 
   after(async () => {
-    clearInterval(ticking)
+    stopTicking()
     for (const stream of Object.values(streams)) stream.close()
     await service?.kill()
     await kalshi?.close()
