@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { formatTicker } from '../src/domain/ticker.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
-import { checkModelV2Params, modelV2Version } from '../src/model/params.ts'
+import { checkModelV2Params, modelV2Version, type PoolBucket } from '../src/model/params.ts'
 import {
   kalshiCandleBookRecord,
   kalshiSettledMarketRecords,
@@ -26,6 +26,8 @@ const CONTESTS = 8
 const TRAIN = 5
 const UNTIL = FIRST_OPEN + TRAIN * QUARTER
 const TOOL = path.join(import.meta.dirname, '..', 'tools', 'fit-model.ts')
+const CLI = path.join(import.meta.dirname, '..', 'src', 'cli', 'main.ts')
+const SHIPPED = path.join(import.meta.dirname, '..', 'src', 'model', 'params', 'settle-mean-t-2.json')
 
 const tmp = tempDir('cs-fit-tapes-')
 after(() => tmp.remove())
@@ -82,6 +84,25 @@ async function writeTapes(dir: string): Promise<void> {
   await writer.close()
 }
 
+/** What a fit on the training part of the constructed tapes names as its data. */
+const TRAINED = {
+  source: 'tapes',
+  tapes: ['tape-2026-11-20.ndjson.gz'],
+  origin: 'constructed minute history',
+  from: new Date(FIRST_OPEN).toISOString(),
+  until: new Date(UNTIL).toISOString(),
+  contests: TRAIN,
+  readings: TRAIN * 14,
+}
+/** The minutes-left buckets every pool has, as [from, to]. */
+const POOL_BUCKETS = [
+  [1, 1],
+  [2, 2],
+  [3, 7],
+  [8, 14],
+]
+const bucketsOf = (pool: readonly PoolBucket[]) => pool.map((b) => [b.fromMinutesLeft, b.toMinutesLeft])
+
 const fit = (args: string[]) => spawnSync(process.execPath, [TOOL, ...args], { encoding: 'utf8' })
 
 describe('fit:model --tapes', () => {
@@ -91,30 +112,65 @@ describe('fit:model --tapes', () => {
     const r = fit(['--tapes', tmp.dir, '--until', new Date(UNTIL).toISOString(), '--out', out])
     assert.equal(r.status, 0, r.stderr)
     const params = checkModelV2Params(JSON.parse(readFileSync(out, 'utf8')))
-    assert.deepEqual(params.training, {
-      source: 'tapes',
-      tapes: ['tape-2026-11-20.ndjson.gz'],
-      origin: 'constructed minute history',
-      from: new Date(FIRST_OPEN).toISOString(),
-      until: new Date(UNTIL).toISOString(),
-      contests: TRAIN,
-      readings: TRAIN * 14,
-    })
-    assert.deepEqual(
-      params.pool.map((b) => [b.fromMinutesLeft, b.toMinutesLeft]),
-      [
-        [1, 1],
-        [2, 2],
-        [3, 7],
-        [8, 14],
-      ],
-    )
+    assert.deepEqual(params.training, TRAINED)
+    assert.deepEqual(bucketsOf(params.pool), POOL_BUCKETS)
     assert.ok(params.sigmaBar > 0 && params.sigmaBar !== V2_PARAMS.sigmaBar)
     assert.notEqual(modelV2Version(params), modelV2Version(V2_PARAMS))
     assert.match(r.stderr, /70 readings of 5 settled contests/)
     // one price a minute gives no minute a range: the returns-only dynamics alone
     assert.equal(params.ranged, undefined)
     assert.match(r.stderr, /0 minutes with a range, under a day: returns only/)
+  })
+
+  it('refits the one-minute pool alone with --base: stages A–D as the file had them, stage E on the tapes', async () => {
+    const dir = path.join(tmp.dir, 'minute')
+    mkdirSync(dir, { recursive: true })
+    await writeTapes(dir)
+    const out = path.join(tmp.dir, 'minute-pool.json')
+    const r = fit([
+      '--base',
+      SHIPPED,
+      '--minute-tapes',
+      dir,
+      '--until',
+      new Date(UNTIL).toISOString(),
+      '--out',
+      out,
+    ])
+    assert.equal(r.status, 0, r.stderr)
+    const { returnsOnlyPool, ...rest } = checkModelV2Params(JSON.parse(readFileSync(out, 'utf8')))
+    const { returnsOnlyPool: _, ...base } = V2_PARAMS
+    assert.deepEqual(rest, base)
+    assert.ok(returnsOnlyPool)
+    assert.deepEqual(returnsOnlyPool.training, TRAINED)
+    assert.deepEqual(bucketsOf(returnsOnlyPool.pool), POOL_BUCKETS)
+    assert.match(r.stderr, /stage E: 70 readings of 5 settled contests priced from their returns alone/)
+  })
+
+  it('answers stage E without one-minute history, or --base without its tapes, with one line and exit 2', async () => {
+    const missing = fit(['--base', SHIPPED, '--out', path.join(tmp.dir, 'x.json')])
+    assert.equal(missing.status, 2)
+    assert.equal(missing.stderr.trim(), 'fit:model: --base refits stage E alone: give --minute-tapes DIR')
+    const notParams = path.join(tmp.dir, 'not-params.json')
+    writeFileSync(notParams, '{"model": "x"}')
+    const bad = fit(['--base', notParams, '--minute-tapes', tmp.dir, '--out', path.join(tmp.dir, 'x.json')])
+    assert.equal(bad.status, 2)
+    assert.match(bad.stderr.trim(), /^fit:model: --base .*not-params\.json: model parameters: /)
+    // a sandbox day: every reading priced from whole minutes, none from closes alone
+    mkdirSync(path.join(tmp.dir, 'sim'), { recursive: true })
+    const sim = path.join(tmp.dir, 'sim', 'day.ndjson.gz')
+    const made = spawnSync(
+      process.execPath,
+      [CLI, 'sim', 'tape', '--days', '1', '--seed', '5', '--from', '2026-10-01T00:00:00Z', '--out', sim],
+      { encoding: 'utf8' },
+    )
+    assert.equal(made.status, 0, made.stderr)
+    const ranged = fit(['--base', SHIPPED, '--minute-tapes', sim, '--out', path.join(tmp.dir, 'x.json')])
+    assert.equal(ranged.status, 2, ranged.stderr)
+    assert.match(
+      ranged.stderr.trim(),
+      /fit:model: --minute-tapes: no settled reading priced from one-minute closes alone: stage E needs one-minute history$/,
+    )
   })
 
   it('answers a bad --until or an empty span with one line and exit 2', () => {

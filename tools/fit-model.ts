@@ -10,7 +10,9 @@
 //      t's ν by log loss on the outcomes, then the pooling with the book per minutes-left bucket and
 //      the book weight's dependence on its spread and age;
 //   D. (--polymarket-tapes) Polymarket's own pool and the error of the engine's strike estimate,
-//      measured at window edges, on that venue's readings (tools/fit/polymarket-stage.ts).
+//      measured at window edges, on that venue's readings (tools/fit/polymarket-stage.ts);
+//   E. (--minute-tapes) the pool of readings priced from one-minute closes alone, on a real venue's
+//      one-minute history (tools/fit/minute-stage.ts).
 // Usage: node tools/fit-model.ts [--seeds 1001,…,1008] [--crowds ewma,shrink,drift,ewma-late]
 //        [--from 2026-06-01] [--days 10] [--out FILE]
 //        node tools/fit-model.ts --tapes DIR [--since T] [--until T] [--out FILE]
@@ -18,18 +20,18 @@
 //        per crowd for a mixture, or recorded)
 //        … [--polymarket-certainty-powers 0,0.25,…]: the mid's fading powers Polymarket's pool may
 //        choose from (default POLYMARKET_CERTAINTY_POWERS: 0.5, chosen on validation seeds)
+//        … [--minute-tapes DIR]: one-minute history of a real venue (`history import`, `real-data:tapes`)
+//        node tools/fit-model.ts --base FILE --minute-tapes DIR [--since T] [--until T] [--out FILE]:
+//        stage E alone on FILE's stages A–D
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { MINUTE_MS } from '../src/domain/contest.ts'
 import { parseInstant } from '../src/domain/instant.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
-import { estimateBasis } from '../src/model/basis.ts'
-import { pricingParams } from '../src/model/dynamics.ts'
 import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/model/params.ts'
-import { closeNoiseOf } from '../src/model/settlement-mean-model.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
+import { fitReturnsOnlyPool } from './fit/minute-stage.ts'
 import { fitPolymarket, POLYMARKET_CERTAINTY_POWERS } from './fit/polymarket-stage.ts'
 import { fitRealizedDynamics, measureSeconds } from './fit/realized-stage.ts'
 import { sandboxFitSource } from './fit/sandbox-source.ts'
@@ -37,8 +39,6 @@ import {
   type BasisError,
   basisErrorOf,
   basisErrorVariance,
-  type FitObservation,
-  fitBook,
   fitPool,
   fitRangeScale,
   fitSeasonal,
@@ -46,10 +46,11 @@ import {
   fitVarianceDynamics,
   flatSeasonal,
   modelProbability,
-  unscaledPricing,
+  type PricedObservation,
+  pricedObservation,
   withoutRanges,
 } from './fit/stages.ts'
-import { tapeFitSource } from './fit/tape-source.ts'
+import { type TapeSpan, tapeFitSource } from './fit/tape-source.ts'
 import { parseToolArgs } from './tool-args.ts'
 
 const { values } = parseToolArgs(
@@ -69,6 +70,10 @@ const { values } = parseToolArgs(
       out: { type: 'string', default: 'src/model/params/settle-mean-t-2.json' },
       'polymarket-tapes': { type: 'string' },
       'polymarket-certainty-powers': { type: 'string', default: POLYMARKET_CERTAINTY_POWERS.join(',') },
+      // stage E: tapes of one-minute history from a real venue (returnsOnlyPool)
+      'minute-tapes': { type: 'string' },
+      // stage E alone, stages A–D taken from this parameter file (--since/--until then bound the minute tapes)
+      base: { type: 'string' },
     },
   },
 )
@@ -86,14 +91,19 @@ const instant = (flag: string, text: string | undefined): number | undefined => 
   return parseInstant(text) ?? fail(`${flag} must be an RFC 3339 instant or a YYYY-MM-DD date`)
 }
 
+/** A tape set read as a fit's source, or one line (after `prefix`) when it cannot be read. */
+async function tapeSource(target: string, span: TapeSpan, prefix = ''): Promise<FitSource> {
+  try {
+    return await tapeFitSource(target, span)
+  } catch (err) {
+    return fail(`${prefix}${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
 async function sourceOf(): Promise<FitSource> {
   if (values.tapes !== undefined) {
     const span = { since: instant('--since', values.since), until: instant('--until', values.until) }
-    try {
-      return await tapeFitSource(values.tapes, span)
-    } catch (err) {
-      return fail(err instanceof Error ? err.message : String(err))
-    }
+    return tapeSource(values.tapes, span)
   }
   if (values.since !== undefined || values.until !== undefined) fail('--since and --until go with --tapes')
   const seeds = values.seeds.split(',').map(Number)
@@ -121,151 +131,163 @@ async function orBadTape<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-const source = await sourceOf()
-const runs = await orBadTape(source.closeRuns())
-log(
-  `${runs.reduce((a, r) => a + r.length, 0)} closes; contests expiring ${new Date(source.from).toISOString()} – ${new Date(source.until).toISOString()}`,
-)
+/** Stages A–D on the training data: a whole parameter file but for stage E. */
+async function fitMain(): Promise<ModelV2Params> {
+  const source = await sourceOf()
+  const runs = await orBadTape(source.closeRuns())
+  log(
+    `${runs.reduce((a, r) => a + r.length, 0)} closes; contests expiring ${new Date(source.from).toISOString()} – ${new Date(source.until).toISOString()}`,
+  )
 
-let params: ModelV2Params = {
-  model: 'settle-mean-t-2',
-  sigmaBar: 0.0006,
-  seasonal: flatSeasonal(),
-  variance: {
-    fastHalfLifeMin: 20,
-    slowHalfLifeMin: 480,
-    fastWeight: 0.5,
-    slowWeight: 0.4,
-    winsorSd: 5,
-    scale: 1,
-  },
-  nu: 12,
-  basis: { samples: 16, shrink: 1, variance: 0 },
-  pool: [],
-  book: { spreadPower: 1, agePower: 1 },
-  training: source.training(0, 0),
+  let params: ModelV2Params = {
+    model: 'settle-mean-t-2',
+    sigmaBar: 0.0006,
+    seasonal: flatSeasonal(),
+    variance: {
+      fastHalfLifeMin: 20,
+      slowHalfLifeMin: 480,
+      fastWeight: 0.5,
+      slowWeight: 0.4,
+      winsorSd: 5,
+      scale: 1,
+    },
+    nu: 12,
+    basis: { samples: 16, shrink: 1, variance: 0 },
+    pool: [],
+    book: { spreadPower: 1, agePower: 1 },
+    training: source.training(0, 0),
+  }
+
+  // ---- stage A
+  const stageA = fitSeasonal(runs, source.closesFrom, source.until)
+  params = { ...params, seasonal: stageA.seasonal, sigmaBar: stageA.sigmaBar }
+  log(
+    `stage A: σ̄ ${stageA.sigmaBar} over ${stageA.returns} returns, minute groups ${JSON.stringify(stageA.seasonal.minute)}, weekend ${stageA.seasonal.weekend}`,
+  )
+
+  // ---- stage B: the returns-only dynamics on the closes without their ranges, then the ranged ones
+  const stageB = fitVarianceDynamics(withoutRanges(runs), source.closesFrom, source.until, params)
+  params = { ...params, variance: stageB.variance }
+  log(
+    `stage B: ${JSON.stringify(stageB.variance)} (QLIKE ${stageB.qlike.toFixed(4)} over ${stageB.points} points)`,
+  )
+  const ranges = fitRangeScale(runs, source.closesFrom, source.until)
+  if (ranges.rangeScale === undefined) {
+    log(`stage B: ${ranges.minutes} minutes with a range, under a day: returns only`)
+  } else {
+    const rangeScale = ranges.rangeScale
+    // where the closes carry their minutes' seconds, the whole-minute level is the realised filter's,
+    // else the ranges' EWMA: only one of the two is fitted
+    const seconds = measureSeconds(runs, source.closesFrom, source.until)
+    if (seconds === undefined) {
+      const ranged = fitVarianceDynamics(runs, source.closesFrom, source.until, {
+        ...params,
+        variance: { ...params.variance, rangeScale },
+      })
+      params = { ...params, ranged: { variance: { ...ranged.variance, rangeScale }, nu: params.nu } }
+      log(
+        `stage B, ranged (under a day of minutes with their seconds): range scale ${rangeScale} over ${ranges.minutes} minutes; ${JSON.stringify(ranged.variance)} (QLIKE ${ranged.qlike.toFixed(4)} over ${ranged.points} points)`,
+      )
+    } else {
+      const realized = fitRealizedDynamics(runs, source.closesFrom, source.until, params, seconds)
+      params = { ...params, ranged: { variance: { ...realized.variance, rangeScale }, nu: params.nu } }
+      log(
+        `stage B, seconds: range scale ${rangeScale}; noise floor ${seconds.noiseFloor}, scale ${seconds.secondsScale} over ${seconds.minutes} minutes; ${JSON.stringify(realized.variance)} (QLIKE against the seconds ${realized.qlike.toFixed(4)} over ${realized.points} points)`,
+      )
+    }
+  }
+
+  // ---- stage C: the readings the engine would make, priced with A and B
+  // each reading priced both ways where it has ranges: the returns-only tails are fitted on every
+  // reading (as a feed without ranges would price them), the ranged ones on those the engine prices so
+  const obs: PricedObservation[] = []
+  const basisErrors: BasisError[] = []
+  const contests = new Set<string>()
+  await orBadTape(
+    source.forEachReading((r) => {
+      if (r.settledSide === null) return
+      contests.add(r.ticker)
+      const { obs: o, basis, noise } = pricedObservation({ ...r, settledSide: r.settledSide }, params)
+      obs.push(o)
+      // the basis estimate at the last reading against the basis the settlement showed
+      const error = basisErrorOf(r, basis, noise)
+      if (error) basisErrors.push(error)
+    }),
+  )
+  if (obs.length === 0) fail('no graded reading in the span: nothing to fit stage C on')
+  log(`${obs.length} readings of ${contests.size} settled contests`)
+  // the basis estimate's error variance (relative, squared), added to the settlement variance
+  params = { ...params, basis: { ...params.basis, variance: basisErrorVariance(basisErrors) ?? 0 } }
+  log(`basis: error variance ${params.basis.variance} over ${basisErrors.length} settlements`)
+  const tails = fitTails(obs, params.basis.variance)
+  params = { ...params, nu: tails.nu, variance: { ...params.variance, scale: tails.scale } }
+  log(
+    `stage C: ν ${tails.nu}, scale ${tails.scale} (log loss ${tails.logLoss.toFixed(5)} over ${obs.length} readings)`,
+  )
+  const rangedObs = obs.flatMap((o) => (o.vRanged === undefined ? [] : [{ ...o, v: o.vRanged }]))
+  if (params.ranged && rangedObs.length > 0) {
+    const t = fitTails(rangedObs, params.basis.variance)
+    params = { ...params, ranged: { variance: { ...params.ranged.variance, scale: t.scale }, nu: t.nu } }
+    log(
+      `stage C, ranged: ν ${t.nu}, scale ${t.scale} (log loss ${t.logLoss.toFixed(5)} over ${rangedObs.length} readings)`,
+    )
+  } else if (params.ranged) {
+    // no reading the engine would price from ranges: nothing to fit their tails on, so none kept
+    const { ranged: _, ...rest } = params
+    params = rest
+  }
+  const fitted = params
+  const pooled = fitPool(
+    obs,
+    (o) =>
+      modelProbability(
+        { centre: o.centre, v: o.vRanged ?? o.v },
+        fitted.basis.variance + (o.noise ?? 0),
+        fitted,
+        o.vRanged !== undefined,
+      ),
+    log,
+  )
+  params = {
+    ...params,
+    pool: pooled.pool,
+    book: pooled.book,
+    training: source.training(obs.length, contests.size),
+  }
+
+  // ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
+  if (values['polymarket-tapes'] !== undefined) {
+    const source = await polymarketSource(values['polymarket-tapes'])
+    const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers))
+    params = { ...params, venuePools: { polymarket: poly } }
+  }
+  return params
 }
 
-// ---- stage A
-const stageA = fitSeasonal(runs, source.closesFrom, source.until)
-params = { ...params, seasonal: stageA.seasonal, sigmaBar: stageA.sigmaBar }
-log(
-  `stage A: σ̄ ${stageA.sigmaBar} over ${stageA.returns} returns, minute groups ${JSON.stringify(stageA.seasonal.minute)}, weekend ${stageA.seasonal.weekend}`,
-)
-
-// ---- stage B: the returns-only dynamics on the closes without their ranges, then the ranged ones
-const stageB = fitVarianceDynamics(withoutRanges(runs), source.closesFrom, source.until, params)
-params = { ...params, variance: stageB.variance }
-log(
-  `stage B: ${JSON.stringify(stageB.variance)} (QLIKE ${stageB.qlike.toFixed(4)} over ${stageB.points} points)`,
-)
-const ranges = fitRangeScale(runs, source.closesFrom, source.until)
-if (ranges.rangeScale === undefined) {
-  log(`stage B: ${ranges.minutes} minutes with a range, under a day: returns only`)
-} else {
-  const rangeScale = ranges.rangeScale
-  // where the closes carry their minutes' seconds, the whole-minute level is the realised filter's,
-  // else the ranges' EWMA: only one of the two is fitted
-  const seconds = measureSeconds(runs, source.closesFrom, source.until)
-  if (seconds === undefined) {
-    const ranged = fitVarianceDynamics(runs, source.closesFrom, source.until, {
-      ...params,
-      variance: { ...params.variance, rangeScale },
-    })
-    params = { ...params, ranged: { variance: { ...ranged.variance, rangeScale }, nu: params.nu } }
-    log(
-      `stage B, ranged (under a day of minutes with their seconds): range scale ${rangeScale} over ${ranges.minutes} minutes; ${JSON.stringify(ranged.variance)} (QLIKE ${ranged.qlike.toFixed(4)} over ${ranged.points} points)`,
-    )
-  } else {
-    const realized = fitRealizedDynamics(runs, source.closesFrom, source.until, params, seconds)
-    params = { ...params, ranged: { variance: { ...realized.variance, rangeScale }, nu: params.nu } }
-    log(
-      `stage B, seconds: range scale ${rangeScale}; noise floor ${seconds.noiseFloor}, scale ${seconds.secondsScale} over ${seconds.minutes} minutes; ${JSON.stringify(realized.variance)} (QLIKE against the seconds ${realized.qlike.toFixed(4)} over ${realized.points} points)`,
-    )
+/** The file a stage-E-only run starts from (--base): stages A–D as they were fitted. */
+function readBase(file: string): ModelV2Params {
+  try {
+    const { returnsOnlyPool: _, ...base } = checkModelV2Params(JSON.parse(readFileSync(file, 'utf8')))
+    return base
+  } catch (err) {
+    return fail(`--base ${file}: ${err instanceof Error ? err.message : String(err)}`)
   }
 }
 
-// ---- stage C: the readings the engine would make, priced with A and B
-// each reading priced both ways where it has ranges: the returns-only tails are fitted on every
-// reading (as a feed without ranges would price them), the ranged ones on those the engine prices so
-type Obs = FitObservation & { vRanged?: number }
-const obs: Obs[] = []
-const basisErrors: BasisError[] = []
-const contests = new Set<string>()
-await orBadTape(
-  source.forEachReading((r) => {
-    if (r.settledSide === null) return
-    const at = r.inputs.spotObservedAt
-    // the engine's own choice of dynamics for this reading: the returns-only ones are `params` itself
-    const q = pricingParams(r.inputs.closes, at, params)
-    // a spot that is the settlement index carries no basis (a keyed recording)
-    const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
-    contests.add(r.ticker)
-    const plain = unscaledPricing(r, params)
-    const ranged = q !== params ? unscaledPricing(r, q) : null
-    // the closes noise at the level the engine would price this reading with
-    const noise = r.inputs.spotIsIndex ? 0 : closeNoiseOf(r.inputs, q, (ranged ?? plain).level).basis
-    obs.push({
-      centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
-      v: plain.v,
-      ...(ranged ? { vRanged: ranged.v } : {}),
-      ...(noise > 0 ? { noise } : {}),
-      book: fitBook(r),
-      y: r.settledSide === 'up' ? 1 : 0,
-      left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
-    })
-    // the basis estimate at the last reading against the basis the settlement showed
-    const error = basisErrorOf(r, basis, noise)
-    if (error) basisErrors.push(error)
-  }),
-)
-if (obs.length === 0) fail('no graded reading in the span: nothing to fit stage C on')
-log(`${obs.length} readings of ${contests.size} settled contests`)
-// the basis estimate's error variance (relative, squared), added to the settlement variance
-params = { ...params, basis: { ...params.basis, variance: basisErrorVariance(basisErrors) ?? 0 } }
-log(`basis: error variance ${params.basis.variance} over ${basisErrors.length} settlements`)
-const tails = fitTails(obs, params.basis.variance)
-params = { ...params, nu: tails.nu, variance: { ...params.variance, scale: tails.scale } }
-log(
-  `stage C: ν ${tails.nu}, scale ${tails.scale} (log loss ${tails.logLoss.toFixed(5)} over ${obs.length} readings)`,
-)
-const rangedObs = obs.flatMap((o) => (o.vRanged === undefined ? [] : [{ ...o, v: o.vRanged }]))
-if (params.ranged && rangedObs.length > 0) {
-  const t = fitTails(rangedObs, params.basis.variance)
-  params = { ...params, ranged: { variance: { ...params.ranged.variance, scale: t.scale }, nu: t.nu } }
-  log(
-    `stage C, ranged: ν ${t.nu}, scale ${t.scale} (log loss ${t.logLoss.toFixed(5)} over ${rangedObs.length} readings)`,
-  )
-} else if (params.ranged) {
-  // no reading the engine would price from ranges: nothing to fit their tails on, so none kept
-  const { ranged: _, ...rest } = params
-  params = rest
-}
-const fitted = params
-const pooled = fitPool(
-  obs,
-  (o) =>
-    modelProbability(
-      { centre: o.centre, v: o.vRanged ?? o.v },
-      fitted.basis.variance + (o.noise ?? 0),
-      fitted,
-      o.vRanged !== undefined,
-    ),
-  log,
-)
-params = {
-  ...params,
-  pool: pooled.pool,
-  book: pooled.book,
-  training: source.training(obs.length, contests.size),
-}
+let params = values.base === undefined ? await fitMain() : readBase(values.base)
 
-// ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
-if (values['polymarket-tapes'] !== undefined) {
-  const source = await polymarketSource(values['polymarket-tapes'])
-  const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers))
-  params = { ...params, venuePools: { polymarket: poly } }
-}
+// ---- stage E: the pool of readings priced from one-minute closes alone, on one-minute history
+if (values['minute-tapes'] !== undefined) {
+  const span =
+    values.base === undefined
+      ? {}
+      : { since: instant('--since', values.since), until: instant('--until', values.until) }
+  const minute = await orBadTape(
+    fitReturnsOnlyPool(await tapeSource(values['minute-tapes'], span, '--minute-tapes: '), params, log),
+  )
+  if (typeof minute === 'string') fail(`--minute-tapes: ${minute}`)
+  else params = { ...params, returnsOnlyPool: minute }
+} else if (values.base !== undefined) fail('--base refits stage E alone: give --minute-tapes DIR')
 
 const checked = checkModelV2Params(params)
 writeFileSync(values.out, `${JSON.stringify(checked, null, 2)}\n`)

@@ -2,9 +2,12 @@
 // real contests"), computed at run time from the recorded research files in DIR (default
 // ../shared/real-data; no licence: nothing of them is committed, only the figures measured here).
 // Walk-forward, through the path a user takes: the files become minute-grained tapes
-// (real-data-tapes.ts); `fit:model --tapes --until T` fits v2 on the contests expiring by T (about
-// 60 % of them); `replay` runs the engine on the tapes once per model (v2 fitted on the real training
-// part, v2 as shipped — fitted on the sandbox — and v1) into fresh stores; `contest-signals evaluate
+// (real-data-tapes.ts); on the contests expiring by T (about 60 % of them) `fit:model --base --minute-tapes
+// --until T` refits the shipped file's one-minute pool (stage E: the shipped file's own was fitted on
+// every contest here, so it is never judged here) and `fit:model --tapes --until T` refits v2 whole;
+// `replay` runs the engine on the tapes once per model (v2 as shipped with that walk-forward pool,
+// v2 refitted whole, v2 without the one-minute pool — the sandbox fit alone — and v1) into fresh
+// stores; `contest-signals evaluate
 // --train-until T --json [--against]` judges the readings after T against the raw mid, the mid
 // recalibrated on the readings before T, the model alone and the other models, clustered by contest,
 // with day-block bootstrap intervals and the tail table. Money is the backtest module on the same
@@ -21,8 +24,8 @@ import type { Estimate } from '../src/domain/scores.ts'
 import { type TailRow, tailRatioText } from '../src/domain/tail-table.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
-import { checkModelV2Params } from '../src/model/params.ts'
+import { createReadingModel, V2_PARAMS } from '../src/model/models.ts'
+import { checkModelV2Params, type ModelV2Params } from '../src/model/params.ts'
 import { createSettlementMeanModel } from '../src/model/settlement-mean-model.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
@@ -43,6 +46,8 @@ const { values, positionals } = parseToolArgs(
 )
 const SERIES = 'KXBTC15M'
 const ROOT = path.join(import.meta.dirname, '..')
+/** the shipped parameter file, whose stages A–D the walk-forward keeps */
+const SHIPPED_PARAMS = path.join(ROOT, 'src', 'model', 'params', 'settle-mean-t-2.json')
 const EDGES = [0, 2, 5, 10] as const
 const BUCKETS = ['1–2', '3–7', '8–14'] as const
 /** Fewer judged UTC days than this and a day-block bootstrap resamples too few blocks to mean anything. */
@@ -66,32 +71,40 @@ const iso = (ms: number) => new Date(ms).toISOString()
 log(
   `training: the ${trainCount} contests expiring by ${iso(trainUntil)}; judged: the ${built.contests - trainCount} after`,
 )
-const paramsFile = path.join(work, 'params-real.json')
-execFileSync(
-  process.execPath,
-  [
-    path.join(ROOT, 'tools', 'fit-model.ts'),
-    '--tapes',
-    tapes,
-    '--until',
-    iso(trainUntil),
-    '--out',
-    paramsFile,
-  ],
-  { stdio: ['ignore', 'ignore', 'inherit'] },
-)
-const realParams = checkModelV2Params(JSON.parse(readFileSync(paramsFile, 'utf8')))
+/** `fit:model` with `args` on the training part: the parameter file it writes. */
+function fitOnTraining(name: string, args: readonly string[]): ModelV2Params {
+  const out = path.join(work, name)
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, 'tools', 'fit-model.ts'), ...args, '--until', iso(trainUntil), '--out', out],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  return checkModelV2Params(JSON.parse(readFileSync(out, 'utf8')))
+}
+const realParams = fitOnTraining('params-real.json', ['--tapes', tapes])
+const shippedWalkForward = fitOnTraining('params-minute-pool.json', [
+  '--base',
+  SHIPPED_PARAMS,
+  '--minute-tapes',
+  tapes,
+])
+const { returnsOnlyPool: _, ...sandboxAlone } = V2_PARAMS
 
 const MODELS = [
   {
+    key: 'v2-shipped',
+    label: 'v2 as shipped, its one-minute pool fitted on the real training part',
+    model: createSettlementMeanModel(shippedWalkForward),
+  },
+  {
     key: 'v2-real',
-    label: 'v2 fitted on the real training part',
+    label: 'v2 refitted whole on the real training part',
     model: createSettlementMeanModel(realParams),
   },
   {
     key: 'v2-sandbox',
-    label: 'v2 as shipped (fitted on the sandbox)',
-    model: createReadingModel(DEFAULT_MODEL),
+    label: 'v2 without the one-minute pool (the sandbox fit alone)',
+    model: createSettlementMeanModel(sandboxAlone),
   },
   { key: 'v1', label: 'v1', model: createReadingModel(V1_NAME) },
 ] as const
@@ -147,12 +160,12 @@ function evaluate(key: Key, against?: Key): EvaluationReport {
   })
   return JSON.parse(out) as EvaluationReport
 }
-const main = evaluate('v2-real', 'v1')
-const vsSandbox = evaluate('v2-real', 'v2-sandbox')
+const main = evaluate('v2-shipped', 'v1')
+const vsReal = evaluate('v2-shipped', 'v2-real')
+const vsSandbox = evaluate('v2-shipped', 'v2-sandbox')
+const real = evaluate('v2-real')
 const sandbox = evaluate('v2-sandbox')
 const v1 = evaluate('v1')
-const sandboxVsV1 = evaluate('v2-sandbox', 'v1')
-const v1Paired = () => sandboxVsV1.against?.difference.logLoss
 writeCard()
 
 function writeCard(): void {
@@ -175,23 +188,24 @@ function writeCard(): void {
   const o = main.overall
   const judgedContests = built.contests - trainCount
   const lines = [
-    `Development set: ${built.contests} consecutive real KXBTC15M contests (${iso((built.contestCloses[0] as number) - 15 * 60_000)} – ${iso(built.contestCloses.at(-1) as number)}), Kalshi's one-minute quote candles and Coinbase's one-minute closes, built into minute-grained tapes at run time (\`npm run model:card:real\`; the files are never committed). Walk-forward: v2 refitted by \`fit:model --tapes --until ${iso(trainUntil)}\` on the ${trainCount} contests expiring by then, the mid recalibrated on their readings (${main.recalibration?.readings ?? 0}); judged: the ${o.readings} readings of the ${judgedContests} contests after, over ${main.bootstrap.days} UTC days. ± one standard error clustered by contest${withBootstrap ? `; [ ] a day-block bootstrap 95 % interval (${main.bootstrap.draws} draws over ${main.bootstrap.days} days)` : ` (no day-block bootstrap interval: the judged readings span ${main.bootstrap.days} UTC days, too few blocks to resample)`}. Versions: v2 real \`${versions['v2-real']}\`, v2 sandbox \`${versions['v2-sandbox']}\`, v1 \`${versions.v1}\`.`,
+    `Development set: ${built.contests} consecutive real KXBTC15M contests (${iso((built.contestCloses[0] as number) - 15 * 60_000)} – ${iso(built.contestCloses.at(-1) as number)}), Kalshi's one-minute quote candles and Coinbase's one-minute closes, built into minute-grained tapes at run time (\`npm run model:card:real\`; the files are never committed). Walk-forward: on the ${trainCount} contests expiring by ${iso(trainUntil)} the shipped file's one-minute pool refitted (\`fit:model --base … --minute-tapes … --until\`; the shipped file's own pool saw every contest here, so it is not judged here) and v2 refitted whole (\`fit:model --tapes … --until\`), the mid recalibrated on their readings (${main.recalibration?.readings ?? 0}); judged: the ${o.readings} readings of the ${judgedContests} contests after, over ${main.bootstrap.days} UTC days. ± one standard error clustered by contest${withBootstrap ? `; [ ] a day-block bootstrap 95 % interval (${main.bootstrap.draws} draws over ${main.bootstrap.days} days)` : ` (no day-block bootstrap interval: the judged readings span ${main.bootstrap.days} UTC days, too few blocks to resample)`}. Versions: v2 as shipped with the walk-forward pool \`${versions['v2-shipped']}\`, refitted whole \`${versions['v2-real']}\`, without the one-minute pool \`${versions['v2-sandbox']}\`, v1 \`${versions.v1}\`.`,
     '',
-    '| forecaster | readings | log loss | Brier | slope 1–2 | slope 3–7 | slope 8–14 | v2 (real fit) − this, log loss paired |',
+    '| forecaster | readings | log loss | Brier | slope 1–2 | slope 3–7 | slope 8–14 | v2 as shipped (walk-forward pool) − this, log loss paired |',
     '|---|---|---|---|---|---|---|---|',
-    `| v2 fitted on the real training part | ${o.readings} | ${pm(o.model.logLoss)} | ${f(o.model.brier.value)} | ${slopes(main, (g) => g.model)} | |`,
-    `| v2 as shipped (sandbox fit) | ${sandbox.overall.readings} | ${pm(sandbox.overall.model.logLoss)} | ${f(sandbox.overall.model.brier.value)} | ${slopes(sandbox, (g) => g.model)} | ${diff(vsSandbox.against?.difference.logLoss)} (${vsSandbox.against?.matched ?? 0} matched) |`,
+    `| v2 as shipped, its one-minute pool fitted on the training part | ${o.readings} | ${pm(o.model.logLoss)} | ${f(o.model.brier.value)} | ${slopes(main, (g) => g.model)} | |`,
+    `| v2 refitted whole on the training part | ${real.overall.readings} | ${pm(real.overall.model.logLoss)} | ${f(real.overall.model.brier.value)} | ${slopes(real, (g) => g.model)} | ${diff(vsReal.against?.difference.logLoss)} (${vsReal.against?.matched ?? 0} matched) |`,
+    `| v2 without the one-minute pool (sandbox fit alone) | ${sandbox.overall.readings} | ${pm(sandbox.overall.model.logLoss)} | ${f(sandbox.overall.model.brier.value)} | ${slopes(sandbox, (g) => g.model)} | ${diff(vsSandbox.against?.difference.logLoss)} (${vsSandbox.against?.matched ?? 0} matched) |`,
     `| v1 | ${v1.overall.readings} | ${pm(v1.overall.model.logLoss)} | ${f(v1.overall.model.brier.value)} | ${slopes(v1, (g) => g.model)} | ${diff(main.against?.difference.logLoss)} (${main.against?.matched ?? 0} matched) |`,
     `| raw mid | ${o.mid?.readings ?? 0} | ${pm(o.mid?.logLoss)} | ${f(o.mid?.brier.value)} | ${slopes(main, (g) => g.mid)} | ${diff(o.mid?.difference.logLoss)} |`,
     `| recalibrated mid | ${o.recalibratedMid?.readings ?? 0} | ${pm(o.recalibratedMid?.logLoss)} | ${f(o.recalibratedMid?.brier.value)} | ${slopes(main, (g) => g.recalibratedMid)} | ${diff(o.recalibratedMid?.difference.logLoss)} |`,
-    `| v2 (real fit), the model alone | ${o.modelAlone?.readings ?? 0} | ${pm(o.modelAlone?.logLoss)} | ${f(o.modelAlone?.brier.value)} | ${slopes(main, (g) => g.modelAlone)} | ${diff(o.modelAlone?.difference.logLoss)} |`,
-    `| v2 (sandbox fit), the model alone | ${sandbox.overall.modelAlone?.readings ?? 0} | ${pm(sandbox.overall.modelAlone?.logLoss)} | ${f(sandbox.overall.modelAlone?.brier.value)} | ${slopes(sandbox, (g) => g.modelAlone)} | |`,
+    `| v2 as shipped, the model alone (the sandbox fit's dynamics) | ${o.modelAlone?.readings ?? 0} | ${pm(o.modelAlone?.logLoss)} | ${f(o.modelAlone?.brier.value)} | ${slopes(main, (g) => g.modelAlone)} | ${diff(o.modelAlone?.difference.logLoss)} |`,
+    `| v2 refitted whole, the model alone | ${real.overall.modelAlone?.readings ?? 0} | ${pm(real.overall.modelAlone?.logLoss)} | ${f(real.overall.modelAlone?.brier.value)} | ${slopes(real, (g) => g.modelAlone)} | |`,
     '',
-    `v2 as shipped (sandbox fit), paired on its own readings: − raw mid ${diff(sandbox.overall.mid?.difference.logLoss)}; − recalibrated mid ${diff(sandbox.overall.recalibratedMid?.difference.logLoss)}; − v1 ${diff(v1Paired())}. By minutes left, v2 (real fit) − the recalibrated mid, log loss paired: ${main.byBucket.map((g) => `${g.label}: ${diff(g.recalibratedMid?.difference.logLoss)}`).join('; ')}. The recalibration fitted on the training part, logit P(up) = a + b·logit(mid): ${(main.recalibration?.buckets ?? []).map((b) => `${b.label} min left a ${pm(b.intercept, 2)}, b ${pm(b.slope, 2)}`).join('; ')}.`,
+    `Paired on their own readings — v2 refitted whole: − raw mid ${diff(real.overall.mid?.difference.logLoss)}; − recalibrated mid ${diff(real.overall.recalibratedMid?.difference.logLoss)}. v2 without the one-minute pool: − raw mid ${diff(sandbox.overall.mid?.difference.logLoss)}; − recalibrated mid ${diff(sandbox.overall.recalibratedMid?.difference.logLoss)}. By minutes left, v2 as shipped (walk-forward pool) − the recalibrated mid, log loss paired: ${main.byBucket.map((g) => `${g.label}: ${diff(g.recalibratedMid?.difference.logLoss)}`).join('; ')}. The recalibration fitted on the training part, logit P(up) = a + b·logit(mid): ${(main.recalibration?.buckets ?? []).map((b) => `${b.label} min left a ${pm(b.intercept, 2)}, b ${pm(b.slope, 2)}`).join('; ')}.`,
     '',
     '**Tails** (judged readings): realised / claimed wins of the long shot = the ratio ± its SE clustered by contest, by claimed P(up) (readings and contests in the bucket).',
     '',
-    '| claimed P(up) | v2 (real fit) | raw mid | recalibrated mid | v2 (real fit) alone |',
+    '| claimed P(up) | v2 as shipped (walk-forward pool) | raw mid | recalibrated mid | v2, the model alone |',
     '|---|---|---|---|---|',
     ...main.tails.model.map((row, i) => {
       const cell = (r: TailRow | undefined) =>

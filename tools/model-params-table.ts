@@ -41,8 +41,9 @@ function wholeMinuteText(v: NonNullable<ModelV2Params['ranged']>['variance']): s
 
 export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
   const poly = P.venuePools?.polymarket
+  const minute = P.returnsOnlyPool
   return [
-    `\`${createReadingModel(DEFAULT_MODEL).version}\`, fitted on ${trainingText(P.training)}${poly ? `; Polymarket's pool on ${trainingText(poly.training)}` : ''}:`,
+    `\`${createReadingModel(DEFAULT_MODEL).version}\`, fitted on ${trainingText(P.training)}${poly ? `; Polymarket's pool on ${trainingText(poly.training)}` : ''}${minute ? `; the one-minute pool on ${trainingText(minute.training)}` : ''}:`,
     '',
     '| parameter | value |',
     '|---|---|',
@@ -62,6 +63,7 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
     `| Student t ν (returns only) | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
     `| basis (proxy spot only) | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
     ...poolRows('Kalshi', P.pool, P.book),
+    ...(minute ? poolRows('One-minute history (returns only)', minute.pool, minute.book) : []),
     ...(poly
       ? [
           ...poolRows('Polymarket', poly.pool, poly.book),

@@ -63,7 +63,8 @@ export async function buildRealDataTapes(dataDir: string, outDir: string): Promi
       // the engine starts at the first quoted contest; what comes before it only builds its state
       from: new Date(first ? history.startsAt : day).toISOString(),
       to: new Date(Math.min(day + DAY_MS, history.endsAt)).toISOString(),
-      origin: `built by tools/real-data-tapes.ts from ${path.resolve(dataDir)}: Kalshi settlements and 1-minute quote candles, Coinbase 1-minute closes`,
+      // the folder's own name, not this machine's path: the origin lands in a parameter file's provenance
+      origin: `built by tools/real-data-tapes.ts from ${path.basename(path.resolve(dataDir))}/: Kalshi settlements and 1-minute quote candles, Coinbase 1-minute closes`,
       grain: MINUTE_GRAIN,
     }
     const writer = await createTapeWriter(file, { header })

@@ -14,28 +14,43 @@ import {
   poolAtWeight,
   poolWithBook,
 } from './book-pool.ts'
+import { pricedFromRanges } from './dynamics.ts'
 import { V2_PARAMS } from './models.ts'
+import type { PoolBucket } from './params.ts'
 import { settlementMeanProbability } from './settlement-mean-model.ts'
 
 const MINUTE = 60_000
 const OPEN = Date.parse('2026-11-24T15:00:00Z')
 
+/**
+ * What the spot feed saw: `live`, every minute whole (its range: priced with the ranged dynamics and
+ * the main pool), or `minute`, one-minute closes alone (one-minute history: the one-minute pool).
+ */
+type Feed = 'live' | 'minute'
+const FEEDS: readonly Feed[] = ['live', 'minute']
+
 /** A day of closes of a seeded walk (σ ≈ 5 bp a minute) ending at the reading. */
-function closes(end: number): MinuteClose[] {
+function closes(end: number, feed: Feed): MinuteClose[] {
   let seed = 11
   let px = 90_000
   const out: MinuteClose[] = []
   for (let m = end - 1_440 * MINUTE; m <= end; m += MINUTE) {
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
     px *= Math.exp(0.0005 * (seed / 2 ** 31 - 0.5) * 3.46)
-    out.push({ at: m, priceDollars: px })
+    const range = feed === 'live' ? { highDollars: px * 1.0003, lowDollars: px * 0.9997 } : {}
+    out.push({ at: m, priceDollars: px, ...range })
   }
   return out
 }
 
-function inputs(minute: number, spotOverStrike: number, book: BookState | null): ModelInputs {
+function inputs(
+  minute: number,
+  spotOverStrike: number,
+  book: BookState | null,
+  feed: Feed = 'live',
+): ModelInputs {
   const at = OPEN + minute * MINUTE
-  const c = closes(at)
+  const c = closes(at, feed)
   const spot = (c.at(-1) as MinuteClose).priceDollars
   return {
     spotDollars: spot,
@@ -58,15 +73,15 @@ const fresh = (up: number | null, down: number | null): BookState => ({
   downAskCents: down,
   ageMs: 0,
 })
-const published = (minute: number, ratio: number, book: BookState | null) =>
-  settlementMeanProbability(inputs(minute, ratio, book), V2_PARAMS)
+const published = (minute: number, ratio: number, book: BookState | null, feed: Feed = 'live') =>
+  settlementMeanProbability(inputs(minute, ratio, book, feed), V2_PARAMS)
 
 /** The book moved a tenth of a cent at a time along `path`; the largest step of the published P(up). */
-function largestStep(minute: number, ratio: number, path: BookState[]): number {
+function largestStep(minute: number, ratio: number, path: BookState[], feed: Feed): number {
   let prev: number | null = null
   let largest = 0
   for (const book of path) {
-    const p = published(minute, ratio, book).probabilityUp
+    const p = published(minute, ratio, book, feed).probabilityUp
     if (prev !== null) largest = Math.max(largest, Math.abs(p - prev))
     prev = p
   }
@@ -81,10 +96,12 @@ const tenths = (a: number, b: number): number[] =>
  * The bound the continuity tests hold the published probability to, per 0.1 ¢ move of the book. The
  * largest steps are at the edge, where one tick is a large change of evidence: a 1 ¢ book's down ask
  * falling from 0.2 to 0.1 ¢ halves the long shot's price (its log-odds move by 0.7), and with the
- * model far from the book (0.38 against 99.9 ¢) the pool follows by about 0.024. A jump — a side
- * appearing or vanishing — is held to no step at all (asserted exactly below).
+ * model far from the book (0.38 against 99.9 ¢) the pool follows by its mid coefficient times that:
+ * about 0.024 for the main pool (the book's coefficient at most 0.34), about 0.04 for the one-minute
+ * pool, which leans on a real book up to 0.67 at eight to fourteen minutes (and wholly in the last).
+ * A jump — a side appearing or vanishing — is held to no step at all (asserted exactly below).
  */
-const STEP_BOUND = 0.03
+const STEP_BOUND: Record<Feed, number> = { live: 0.03, minute: 0.05 }
 
 describe('the book in the pool', () => {
   it('reads a lone ask as its limit: a missing side is an ask of 100 ¢, so P(up) ≤ the up ask', () => {
@@ -175,71 +192,125 @@ describe('the book in the pool', () => {
   })
 
   it('publishes the model alone from a very wide or very stale book', () => {
-    // the minutes whose bucket gives the book a say at all (a fit may leave a bucket to the model alone)
-    const heard = [1, 7, 13, 14].filter(
-      (minute) =>
-        (V2_PARAMS.pool.find((b) => b.fromMinutesLeft <= 15 - minute && 15 - minute <= b.toMinutesLeft)
-          ?.mid ?? 0) > 0,
-    )
-    assert.ok(heard.length >= 2, `minutes where the book is heard: ${heard}`)
-    for (const minute of heard)
-      for (const ratio of [0.999, 1, 1.0005]) {
-        const alone = published(minute, ratio, null).probabilityUp
-        assert.equal(published(minute, ratio, null).modelAloneUp, alone)
-        // a tight book against the model's side, so its pull is plain whatever the pool's weights
-        const [up, down] = alone > 0.5 ? [30.5, 70.5] : [70.5, 30.5]
-        const tight = published(minute, ratio, fresh(up, down)).probabilityUp
-        const pull = Math.abs(logitOf(tight) - logitOf(alone))
-        assert.ok(pull > 0.05, `the tight book moves the model (${minute}, ${ratio})`)
-        const wide = published(minute, ratio, fresh(99.9, 99.9)).probabilityUp
-        // ten days old: at most (left / age)^agePower of the book's pull is left
-        const stale = published(minute, ratio, { upAskCents: up, downAskCents: down, ageMs: 864_000_000 })
-        assert.ok(Math.abs(logitOf(wide) - logitOf(alone)) < 0.01 * pull, `wide ${wide} vs ${alone}`)
-        assert.ok(
-          Math.abs(logitOf(stale.probabilityUp) - logitOf(alone)) < 0.01 * pull,
-          `stale ${stale.probabilityUp} vs ${alone}`,
-        )
-        // a lone ask far above the model's view says only P(up) ≤ 99 ¢: next to nothing
-        const lone = published(minute, ratio, fresh(99, null)).probabilityUp
-        assert.ok(Math.abs(logitOf(lone) - logitOf(alone)) < 0.05 * pull, `lone ${lone} vs ${alone}`)
-      }
+    for (const feed of FEEDS) {
+      const pool = feed === 'live' ? V2_PARAMS.pool : (V2_PARAMS.returnsOnlyPool?.pool ?? [])
+      // the minutes whose bucket gives the book a say at all (a fit may leave a bucket to the model alone)
+      const heard = [1, 7, 13, 14].filter(
+        (minute) =>
+          (pool.find((b) => b.fromMinutesLeft <= 15 - minute && 15 - minute <= b.toMinutesLeft)?.mid ?? 0) >
+          0,
+      )
+      assert.ok(heard.length >= 2, `${feed}: minutes where the book is heard: ${heard}`)
+      const at = (minute: number, ratio: number, book: BookState | null) =>
+        published(minute, ratio, book, feed)
+      for (const minute of heard)
+        for (const ratio of [0.999, 1, 1.0005]) {
+          const alone = at(minute, ratio, null).probabilityUp
+          assert.equal(at(minute, ratio, null).modelAloneUp, alone)
+          // a tight book against the model's side, so its pull is plain whatever the pool's weights
+          const [up, down] = alone > 0.5 ? [30.5, 70.5] : [70.5, 30.5]
+          const tight = at(minute, ratio, fresh(up, down)).probabilityUp
+          const pull = Math.abs(logitOf(tight) - logitOf(alone))
+          assert.ok(pull > 0.05, `${feed}: the tight book moves the model (${minute}, ${ratio})`)
+          const wide = at(minute, ratio, fresh(99.9, 99.9)).probabilityUp
+          // ten days old: at most (left / age)^agePower of the book's pull is left
+          const stale = at(minute, ratio, { upAskCents: up, downAskCents: down, ageMs: 864_000_000 })
+          assert.ok(
+            Math.abs(logitOf(wide) - logitOf(alone)) < 0.01 * pull,
+            `${feed}: wide ${wide} vs ${alone}`,
+          )
+          assert.ok(
+            Math.abs(logitOf(stale.probabilityUp) - logitOf(alone)) < 0.01 * pull,
+            `${feed}: stale ${stale.probabilityUp} vs ${alone}`,
+          )
+          // a lone ask far above the model's view says only P(up) ≤ 99 ¢: next to nothing
+          const lone = at(minute, ratio, fresh(99, null)).probabilityUp
+          assert.ok(
+            Math.abs(logitOf(lone) - logitOf(alone)) < 0.05 * pull,
+            `${feed}: lone ${lone} vs ${alone}`,
+          )
+        }
+    }
+  })
+
+  it('pools a reading from one-minute closes with the one-minute pool, any other with its own', () => {
+    const minutePool = V2_PARAMS.returnsOnlyPool
+    assert.ok(minutePool, 'the shipped file has a one-minute pool')
+    const { returnsOnlyPool: _, ...withoutIt } = V2_PARAMS
+    for (const book of [fresh(30.5, 70.5), fresh(52.05, 48.05), fresh(70.5, 30.5)]) {
+      const minute = inputs(13, 1.0002, book, 'minute')
+      const live = inputs(13, 1.0002, book, 'live')
+      assert.equal(pricedFromRanges(minute.closes, minute.spotObservedAt, V2_PARAMS), false)
+      assert.equal(pricedFromRanges(live.closes, live.spotObservedAt, V2_PARAMS), true)
+      // the model alone is the same either way; the pool is not
+      const withPool = settlementMeanProbability(minute, V2_PARAMS)
+      const withMain = settlementMeanProbability(minute, withoutIt)
+      assert.equal(withPool.modelAloneUp, withMain.modelAloneUp)
+      assert.notEqual(withPool.probabilityUp, withMain.probabilityUp)
+      // and it is the one-minute bucket's: two minutes left, the book's coefficient is that bucket's
+      const bucket: PoolBucket | undefined = minutePool.pool.find(
+        (b) => b.fromMinutesLeft <= 2 && 2 <= b.toMinutesLeft,
+      )
+      assert.ok(bucket)
+      const e = bookEvidence(book, 2 * MINUTE)
+      assert.ok(e)
+      assert.equal(
+        withPool.probabilityUp,
+        poolWithBook(withPool.modelAloneUp ?? Number.NaN, e, bucket, minutePool.book),
+      )
+      // a reading from whole minutes, or a Polymarket one, never sees it
+      assert.equal(
+        settlementMeanProbability(live, V2_PARAMS).probabilityUp,
+        settlementMeanProbability(live, withoutIt).probabilityUp,
+      )
+      const poly = { ...minute, venue: 'polymarket' as const }
+      assert.equal(
+        settlementMeanProbability(poly, V2_PARAMS).probabilityUp,
+        settlementMeanProbability(poly, withoutIt).probabilityUp,
+      )
+    }
   })
 
   it('moves continuously as the spread widens from 1 ¢ to 99 ¢ and a side vanishes', () => {
-    for (const minute of [1, 2, 5, 13])
-      for (const ratio of [0.9995, 1, 1.0003]) {
-        const widening = tenths(50.5, 99.9).map((a) => fresh(a, a))
-        const vanishing = [...tenths(50.5, 100).map((d) => fresh(99.9, d)), fresh(99.9, null)]
-        const step = Math.max(largestStep(minute, ratio, widening), largestStep(minute, ratio, vanishing))
-        assert.ok(step <= STEP_BOUND, `minute ${minute}, S/K ${ratio}: a step of ${step}`)
-        // the side's vanishing is the limit of its ask reaching 100 ¢: no step at all
-        assert.equal(
-          published(minute, ratio, fresh(99.9, 100)).probabilityUp,
-          published(minute, ratio, fresh(99.9, null)).probabilityUp,
-        )
-      }
+    for (const feed of FEEDS)
+      for (const minute of [1, 2, 5, 13])
+        for (const ratio of [0.9995, 1, 1.0003]) {
+          const widening = tenths(50.5, 99.9).map((a) => fresh(a, a))
+          const vanishing = [...tenths(50.5, 100).map((d) => fresh(99.9, d)), fresh(99.9, null)]
+          const step = Math.max(
+            largestStep(minute, ratio, widening, feed),
+            largestStep(minute, ratio, vanishing, feed),
+          )
+          assert.ok(step <= STEP_BOUND[feed], `${feed}, minute ${minute}, S/K ${ratio}: a step of ${step}`)
+          // the side's vanishing is the limit of its ask reaching 100 ¢: no step at all
+          assert.equal(
+            published(minute, ratio, fresh(99.9, 100), feed).probabilityUp,
+            published(minute, ratio, fresh(99.9, null), feed).probabilityUp,
+          )
+        }
   })
 
   it('moves continuously as a 1 ¢ book slides to the edge and its far side vanishes', () => {
-    for (const minute of [1, 2, 5, 13])
-      for (const ratio of [0.9995, 1, 1.0003]) {
-        // both asks move a tick: the mid slides from 50 ¢ to 99.4 ¢ at 1 ¢ wide, then the down ask
-        // falls to its last tick, the up ask climbs to 100 ¢, and the up side vanishes
-        const path = [
-          ...tenths(50.5, 99.9).map((up) => fresh(up, Math.round((101 - up) * 10) / 10)),
-          ...tenths(0.1, 1.1)
-            .reverse()
-            .map((down) => fresh(99.9, down)),
-          fresh(100, 0.1),
-          fresh(null, 0.1),
-        ]
-        const step = largestStep(minute, ratio, path)
-        assert.ok(step <= STEP_BOUND, `minute ${minute}, S/K ${ratio}: a step of ${step}`)
-        // the up side vanishing is the limit of its ask reaching 100 ¢: no step at all
-        assert.equal(
-          published(minute, ratio, fresh(100, 0.1)).probabilityUp,
-          published(minute, ratio, fresh(null, 0.1)).probabilityUp,
-        )
-      }
+    for (const feed of FEEDS)
+      for (const minute of [1, 2, 5, 13])
+        for (const ratio of [0.9995, 1, 1.0003]) {
+          // both asks move a tick: the mid slides from 50 ¢ to 99.4 ¢ at 1 ¢ wide, then the down ask
+          // falls to its last tick, the up ask climbs to 100 ¢, and the up side vanishes
+          const path = [
+            ...tenths(50.5, 99.9).map((up) => fresh(up, Math.round((101 - up) * 10) / 10)),
+            ...tenths(0.1, 1.1)
+              .reverse()
+              .map((down) => fresh(99.9, down)),
+            fresh(100, 0.1),
+            fresh(null, 0.1),
+          ]
+          const step = largestStep(minute, ratio, path, feed)
+          assert.ok(step <= STEP_BOUND[feed], `${feed}, minute ${minute}, S/K ${ratio}: a step of ${step}`)
+          // the up side vanishing is the limit of its ask reaching 100 ¢: no step at all
+          assert.equal(
+            published(minute, ratio, fresh(100, 0.1), feed).probabilityUp,
+            published(minute, ratio, fresh(null, 0.1), feed).probabilityUp,
+          )
+        }
   })
 })

@@ -22,9 +22,14 @@ export function sawMinutesWhole(closes: readonly MinuteClose[], at: number): boo
   return false
 }
 
+/** Whether a reading at `at` is priced with `p`'s ranged dynamics (else from the returns alone). */
+export function pricedFromRanges(closes: readonly MinuteClose[], at: number, p: ModelV2Params): boolean {
+  return p.ranged !== undefined && sawMinutesWhole(closes, at)
+}
+
 /** The parameters a reading from `closes` is priced with: `p`, its ranged dynamics and ν where they apply. */
 export function pricingParams(closes: readonly MinuteClose[], at: number, p: ModelV2Params): ModelV2Params {
-  return p.ranged !== undefined && sawMinutesWhole(closes, at)
+  return p.ranged !== undefined && pricedFromRanges(closes, at, p)
     ? { ...p, variance: p.ranged.variance, nu: p.ranged.nu }
     : p
 }

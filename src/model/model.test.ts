@@ -403,6 +403,23 @@ describe('basis', () => {
       )
   })
 
+  it('refuses a one-minute pool that is not a pool with its book weighting and provenance', () => {
+    const good = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    assert.doesNotThrow(() => checkModelV2Params(flatParams({ returnsOnlyPool: good })))
+    const bad: [unknown, RegExp][] = [
+      [null, /returnsOnlyPool\.pool must be a list/],
+      [{ ...good, pool: {} }, /returnsOnlyPool\.pool must be a list/],
+      [
+        { ...good, pool: [{ fromMinutesLeft: 3, toMinutesLeft: 1, intercept: 0, model: 1, mid: 0 }] },
+        /returnsOnlyPool\.pool\[0\] must have whole minutes from ≤ to/,
+      ],
+      [{ ...good, book: { spreadPower: 0.5, agePower: 1 } }, /returnsOnlyPool\.book must have spreadPower/],
+      [{ ...good, training: { source: 'guess' } }, /training\.source must be/],
+    ]
+    for (const [returnsOnlyPool, message] of bad)
+      assert.throws(() => checkModelV2Params({ ...flatParams(), returnsOnlyPool }), message)
+  })
+
   it('prices a published strike against the proxy’s own where the venue’s pool measured that the more precise', () => {
     const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
     const withPool = (strikeEstimateVariance: number) =>

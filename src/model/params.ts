@@ -78,6 +78,14 @@ export type ModelV2Params = {
    * buckets replace `pool` on that venue's readings. Absent: `pool` everywhere.
    */
   venuePools?: { polymarket?: VenuePool }
+  /**
+   * The pool (and book weighting) for readings priced from the closes' returns alone (dynamics.ts:
+   * one-minute history, where no minute has a range), fitted on such readings of a real venue
+   * (`fit:model --minute-tapes`): a minute close says far less than a live feed, and a real book far
+   * more than a sandbox crowd's, so the mid earns more there. Replaces `pool` and `book` on those
+   * readings of the default venue; absent: `pool` everywhere.
+   */
+  returnsOnlyPool?: FittedPool
   /** what the fit saw: part of the version's digest, so two fits on different data never share a name */
   training: Training
 }
@@ -130,13 +138,14 @@ export type RealizedDynamics = {
   persistence: number
 }
 
+/** A pool fitted apart, with its book weighting and what it was fitted on. */
+export type FittedPool = { pool: PoolBucket[]; book: BookWeighting; training: Training }
+
 /**
  * A venue's own pool, its provenance beside it, and (Polymarket) the measured error of the engine's
  * own estimate of a strike not yet published: relative, squared log units.
  */
-export type VenuePool = {
-  pool: PoolBucket[]
-  book: BookWeighting
+export type VenuePool = FittedPool & {
   /** the variance the engine's strike estimate adds, measured at window edges; absent: the engine's default */
   strikeEstimateVariance?: number
   /**
@@ -149,7 +158,6 @@ export type VenuePool = {
    * its settlements (the decay whose estimate erred least); absent: 1, the main fit's plain mean
    */
   basisDecay?: number
-  training: Training
 }
 
 export type PoolBucket = {
@@ -241,6 +249,14 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     if (decay !== undefined && !(typeof decay === 'number' && decay >= 0 && decay <= 1))
       fail('venuePools.polymarket.basisDecay must be between 0 and 1')
     checkTraining(poly.training, fail)
+  }
+  const minute = p.returnsOnlyPool
+  if (minute !== undefined) {
+    if (typeof minute !== 'object' || minute === null || !Array.isArray(minute.pool))
+      fail('returnsOnlyPool.pool must be a list')
+    checkPool(minute.pool, 'returnsOnlyPool.pool', fail)
+    checkBookWeighting(minute.book, 'returnsOnlyPool.book', fail)
+    checkTraining(minute.training, fail)
   }
   checkTraining(p.training, fail)
   return p

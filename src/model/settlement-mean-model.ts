@@ -4,7 +4,7 @@
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
-import { pricingParams } from './dynamics.ts'
+import { pricedFromRanges, pricingParams } from './dynamics.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { seasonalVariance } from './seasonal.ts'
 import { unitStudentTCdf } from './student-t.ts'
@@ -65,13 +65,17 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   const book = bookStateOf(input)
   const evidence = book ? bookEvidence(book, msLeft) : null
   const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
-  const buckets = venuePool?.pool ?? p.pool
+  // a reading from the returns alone (one-minute history) pools as such readings of a real venue did
+  const grainPool =
+    venuePool === undefined && !pricedFromRanges(input.closes, input.spotObservedAt, fitted)
+      ? fitted.returnsOnlyPool
+      : undefined
+  const pooling = venuePool ?? grainPool
+  const buckets = pooling?.pool ?? p.pool
   const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
   const bucket = buckets.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
   const probabilityUp =
-    evidence && bucket
-      ? poolWithBook(modelAloneUp, evidence, bucket, venuePool?.book ?? p.book)
-      : modelAloneUp
+    evidence && bucket ? poolWithBook(modelAloneUp, evidence, bucket, pooling?.book ?? p.book) : modelAloneUp
   return {
     probabilityUp,
     modelAloneUp,

@@ -4,6 +4,7 @@
 import { MINUTE_MS } from '../../src/domain/contest.ts'
 import type { MinuteClose } from '../../src/domain/price-history.ts'
 import type { ModelInputs } from '../../src/domain/reading-model.ts'
+import { estimateBasis } from '../../src/model/basis.ts'
 import {
   type BookEvidence,
   bookEvidence,
@@ -13,6 +14,7 @@ import {
   poolAtWeight,
   poolWeight,
 } from '../../src/model/book-pool.ts'
+import { pricingParams } from '../../src/model/dynamics.ts'
 import {
   type BookWeighting,
   MINUTE_GROUPS,
@@ -22,6 +24,7 @@ import {
 } from '../../src/model/params.ts'
 import { rangeSquareOf, scaledReturns } from '../../src/model/returns.ts'
 import { isWeekend, minuteGroup } from '../../src/model/seasonal.ts'
+import { closeNoiseOf } from '../../src/model/settlement-mean-model.ts'
 import { unitStudentTCdf } from '../../src/model/student-t.ts'
 import { levelOver, settlementVariance, volatilityLevel } from '../../src/model/variance.ts'
 import type { FitReading } from './fit-source.ts'
@@ -344,6 +347,42 @@ export function modelProbability(
 ): number {
   const q = ranged && params.ranged ? params.ranged : params
   return unitStudentTCdf(o.centre / Math.sqrt(q.variance.scale * o.v + extra), q.nu)
+}
+
+/** A reading as stage C sees it, priced both ways where it has ranges (`vRanged`: the ranged one). */
+export type PricedObservation = FitObservation & { vRanged?: number }
+
+/**
+ * One settled reading as the fit's regressions see it under `params`' dynamics and basis estimate —
+ * the engine's own choice of dynamics for it — with the basis estimate and its closes noise beside
+ * (for the basis error at settlement).
+ */
+export function pricedObservation(
+  r: FitReading & { settledSide: 'up' | 'down' },
+  params: ModelV2Params,
+): { obs: PricedObservation; basis: number; noise: number } {
+  const at = r.inputs.spotObservedAt
+  // the returns-only dynamics are `params` itself
+  const q = pricingParams(r.inputs.closes, at, params)
+  // a spot that is the settlement index carries no basis (a keyed recording)
+  const basis = r.inputs.spotIsIndex ? 0 : estimateBasis(r.inputs.basisSamples, at, params.basis)
+  const plain = unscaledPricing(r, params)
+  const ranged = q !== params ? unscaledPricing(r, q) : null
+  // the closes noise at the level the engine would price this reading with
+  const noise = r.inputs.spotIsIndex ? 0 : closeNoiseOf(r.inputs, q, (ranged ?? plain).level).basis
+  return {
+    obs: {
+      centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
+      v: plain.v,
+      ...(ranged ? { vRanged: ranged.v } : {}),
+      ...(noise > 0 ? { noise } : {}),
+      book: fitBook(r),
+      y: r.settledSide === 'up' ? 1 : 0,
+      left: Math.ceil((r.expiresAt - at) / MINUTE_MS - 1e-9),
+    },
+    basis,
+    noise,
+  }
 }
 
 /** What a reading's book said, as the model reads it. */
