@@ -27,9 +27,12 @@ export function pricedFromRanges(closes: readonly MinuteClose[], at: number, p: 
   return p.ranged !== undefined && sawMinutesWhole(closes, at)
 }
 
+/** `p` with its ranged dynamics and ν in place, where it has them. */
+export function withRangedDynamics(p: ModelV2Params): ModelV2Params {
+  return p.ranged === undefined ? p : { ...p, variance: p.ranged.variance, nu: p.ranged.nu }
+}
+
 /** The parameters a reading from `closes` is priced with: `p`, its ranged dynamics and ν where they apply. */
 export function pricingParams(closes: readonly MinuteClose[], at: number, p: ModelV2Params): ModelV2Params {
-  return p.ranged !== undefined && pricedFromRanges(closes, at, p)
-    ? { ...p, variance: p.ranged.variance, nu: p.ranged.nu }
-    : p
+  return pricedFromRanges(closes, at, p) ? withRangedDynamics(p) : p
 }

@@ -4,7 +4,7 @@
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
-import { pricedFromRanges, pricingParams } from './dynamics.ts'
+import { pricedFromRanges, withRangedDynamics } from './dynamics.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { seasonalVariance } from './seasonal.ts'
 import { unitStudentTCdf } from './student-t.ts'
@@ -15,7 +15,8 @@ const HALF_CENT = 0.005
 const MINUTE_MS = 60_000
 
 export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
-  const p = pricingParams(input.closes, input.spotObservedAt, fitted)
+  const ranged = pricedFromRanges(input.closes, input.spotObservedAt, fitted)
+  const p = ranged ? withRangedDynamics(fitted) : fitted
   const level = levelOver(
     input.closes,
     input.spotObservedAt,
@@ -66,10 +67,7 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   const evidence = book ? bookEvidence(book, msLeft) : null
   const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   // a reading from the returns alone (one-minute history) pools as such readings of a real venue did
-  const grainPool =
-    venuePool === undefined && !pricedFromRanges(input.closes, input.spotObservedAt, fitted)
-      ? fitted.returnsOnlyPool
-      : undefined
+  const grainPool = venuePool === undefined && !ranged ? fitted.returnsOnlyPool : undefined
   const pooling = venuePool ?? grainPool
   const buckets = pooling?.pool ?? p.pool
   const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
