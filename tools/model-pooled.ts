@@ -135,6 +135,7 @@ function venueLooks(): { venue: string; looks: Look[] }[] {
         ...sweepLooks('card', 'docs/model-card-polymarket.json', ['ewma', 'floor']),
         ...sweepLooks('30 days', 'docs/model-card-polymarket-shrink30.json'),
         ...sweepLooks('fresh', 'docs/model-card-polymarket-fresh.json'),
+        ...sweepLooks('fresh', 'docs/model-card-polymarket-fresh-floor.json'),
       ],
     },
   ]
