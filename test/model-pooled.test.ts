@@ -10,14 +10,18 @@ import { gapClosed } from '../tools/model-pooled.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 
+let output: string | undefined
+/** The tool's table, as `--print` writes it (run once for the file). */
 function printed(): string {
+  if (output !== undefined) return output
   const r = spawnSync(process.execPath, ['tools/model-pooled.ts', '--print'], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000,
   })
   assert.equal(r.status, 0, r.stderr)
-  return r.stdout
+  output = r.stdout
+  return output
 }
 
 /** "39.6 → 37 (0.93)" → [39.6, 37] */

@@ -9,7 +9,7 @@
 // Usage: node tools/model-pooled.ts [--card docs/model.md] [--print]
 import { readFileSync, writeFileSync } from 'node:fs'
 import { type TailRow, tailRatioText } from '../src/domain/tail-table.ts'
-import { type CardTailRow, pooledCardTail } from './card-tails.ts'
+import { type CardTailRow, pooledCardTail, pooledTailText } from './card-tails.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { parseToolArgs } from './tool-args.ts'
 
@@ -26,7 +26,7 @@ type SeedLook = {
 }
 
 /** `version`: the v2 the look judged */
-type Look = { name: string; file: string; crowd: string; version: string; seeds: SeedLook[] }
+type Look = { name: string; crowd: string; version: string; seeds: SeedLook[] }
 
 type KalshiCard = {
   figures: Array<{
@@ -47,7 +47,7 @@ type SweepRow = {
   seed: number
   v2Version: string
   readings: number
-  logLoss: { v1: number; v2: number; oracleV2: number }
+  logLoss: { v1: number; v2: number; oracleV2: number | null }
   tails: CardTailRow[]
   oracleTails?: CardTailRow[]
 }
@@ -76,7 +76,6 @@ function kalshiCard(file: string): Look {
   const card = readJson<KalshiCard>(file)
   return {
     name: 'card',
-    file,
     crowd: 'ewma',
     version: versionOf(
       card.figures.map((f) => f.v2.version),
@@ -102,7 +101,6 @@ function sweepLooks(name: string, file: string, only?: readonly string[]): Look[
     const mine = rows.filter((r) => r.preset === crowd)
     return {
       name,
-      file,
       crowd,
       version: versionOf(
         mine.map((r) => r.v2Version),
@@ -113,7 +111,7 @@ function sweepLooks(name: string, file: string, only?: readonly string[]): Look[
         readings: r.readings,
         v1: r.logLoss.v1,
         v2: r.logLoss.v2,
-        oracle: r.logLoss.oracleV2,
+        oracle: r.logLoss.oracleV2 ?? fail(`${file} has no referee log loss for ${crowd} seed ${r.seed}`),
         tails: r.tails,
         oracleTails: r.oracleTails ?? null,
       })),
@@ -163,11 +161,6 @@ function lookCell(row: TailRow | null): string {
   return `${row.claimed.toFixed(1)} → ${row.realised} (${row.ratio!.toFixed(2)})`
 }
 
-function pooledCell(row: TailRow | null): string {
-  if (!row || !(row.claimed > 0)) return '–'
-  return `${row.claimed.toFixed(1)} → ${row.realised} (${tailRatioText(row)}; ${row.contests} contests)`
-}
-
 function verdict(row: TailRow | null): string {
   if (!row || row.claimed < GATE.minClaimed) return `under ${GATE.minClaimed} claimed`
   return row.ratio! >= GATE.low && row.ratio! <= GATE.high ? 'inside' : '**outside**'
@@ -196,7 +189,13 @@ function crowdRows(venue: string, crowd: string, looks: readonly Look[]): string
     )
     const referee = everyReferee ? pooledCardTail(refereeTables as CardTailRow[][], bucket) : null
     const lead = i === 0 ? [`${venue} · \`${crowd}\``, looks.map(lookLabel).join(', '), gap] : ['', '', '']
-    const cells = [...lead, bucket, each, pooledCell(pooled), referee ? tailRatioText(referee) : 'not kept']
+    const cells = [
+      ...lead,
+      bucket,
+      each,
+      pooled ? pooledTailText(pooled) : '–',
+      referee ? tailRatioText(referee) : 'not kept',
+    ]
     return `| ${[...cells, verdict(pooled)].join(' | ')} |`
   })
 }
