@@ -10,6 +10,7 @@ const TOOLS = {
   'fit:model': 'tools/fit-model.ts',
   'model:card': 'tools/model-card.ts',
   'model:card:real': 'tools/model-card-real.ts',
+  'model:card:real:polymarket': 'tools/model-card-real-polymarket.ts',
   'model:sweep': 'tools/model-card-sweep.ts',
   'model:floor': 'tools/model-floor.ts',
   'model:tails': 'tools/model-tails.ts',

@@ -29,6 +29,7 @@ import { checkModelV2Params, type ModelV2Params } from '../src/model/params.ts'
 import { createSettlementMeanModel } from '../src/model/settlement-mean-model.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { replaceBlock } from './model-params-table.ts'
 import { buildRealDataTapes, builtLine, DEFAULT_REAL_DATA } from './real-data-tapes.ts'
 import { parseToolArgs } from './tool-args.ts'
 
@@ -224,13 +225,7 @@ function writeCard(): void {
         `| ${label} | ${(money[key] ?? []).map((m) => `${f(m.cents, 2)} ± ${f(m.se, 2)} (${m.signals})`).join(' | ')} |`,
     ),
   ]
-  let card = readFileSync(values.card, 'utf8')
-  const start = '<!-- model:card:real start -->'
-  const end = '<!-- model:card:real end -->'
-  const a = card.indexOf(start)
-  const b = card.indexOf(end)
-  if (a < 0 || b < a) throw new Error(`${values.card} has no ${start} … ${end} markers`)
-  card = `${card.slice(0, a + start.length)}\n${lines.join('\n')}\n${card.slice(b)}`
-  writeFileSync(values.card, card)
+  const card = readFileSync(values.card, 'utf8')
+  writeFileSync(values.card, replaceBlock(card, 'model:card:real', lines.join('\n'), values.card))
   log(`wrote ${values.card} (work directory ${work})`)
 }
