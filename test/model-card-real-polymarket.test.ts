@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test'
 import { gzipSync } from 'node:zlib'
 import { createSeededRandom } from '../src/feeds/sim/seeded-random.ts'
 import { HistoryInputError } from '../tools/real-data/kalshi-minute-history.ts'
+import { polymarketBookWindows } from '../tools/real-data/polymarket-book.ts'
 import { binanceMinutes, polymarketWindows } from '../tools/real-data/polymarket-week.ts'
 import { tempDir } from './support/service-process.ts'
 
@@ -32,7 +33,10 @@ let dirs = 0
  * by the walk's close at its end against its close at the open — except `flipped` windows, resolved
  * the other way (an oracle the proxy disagrees with) — and one window not yet resolved.
  */
-function dataDir(opts: { flipped?: number[]; outcomesText?: string } = {}): { dir: string; windows: number } {
+function dataDir(opts: { flipped?: number[]; outcomesText?: string; bookText?: string } = {}): {
+  dir: string
+  windows: number
+} {
   const dir = path.join(tmp.dir, `data-${++dirs}`)
   mkdirSync(path.join(dir, 'polymarket'), { recursive: true })
   mkdirSync(path.join(dir, 'spot'), { recursive: true })
@@ -62,10 +66,37 @@ function dataDir(opts: { flipped?: number[]; outcomesText?: string } = {}): { di
   )
   const klines = closes.map((c, i) => `${naive(START + i * MINUTE)},${c},${c},${c},${c},1.0`)
   writeFileSync(
+    path.join(dir, 'polymarket', 'polymarket_btc15m_book_1s_test.csv.gz'),
+    gzipSync(opts.bookText ?? bookText()),
+  )
+  writeFileSync(
     path.join(dir, 'spot', 'binance_btcusdt_1m_test.csv.gz'),
     gzipSync(`open_time,open,high,low,close,volume\n${klines.join('\n')}\n`),
   )
   return { dir, windows }
+}
+
+const BOOK_HEAD =
+  'Timestamp,TargetTime,Expiration,UpBid,UpAsk,UpMid,UpSpread,UpBidLiquidity,UpAskLiquidity,DownBid,DownAsk,DownMid,DownSpread,DownBidLiquidity,DownAskLiquidity'
+const BOOK_OPENS = Date.UTC(2025, 11, 26, 10, 30)
+/** One book row at `ms` of the window opening at `opens` (other columns as the recorder wrote them). */
+const bookRow = (ms: number, opens: number, up: [number, number], down: [number, number]) =>
+  `${naive(ms)},${naive(opens)},${naive(opens + 15 * MINUTE)},${up[0]},${up[1]},0,0,1,1,${down[0]},${down[1]},0,0,1,1`
+
+/**
+ * Two recorded windows: the first a row every 5 s, a 2¢ book (up 40/42, down 58/60) until its last
+ * two minutes, then one-sided (up bid 0.97, no up ask), decided up; the second stops after 3 minutes
+ * (undecided, left out).
+ */
+function bookText(): string {
+  const rows: string[] = []
+  for (let t = BOOK_OPENS; t < BOOK_OPENS + 15 * MINUTE; t += 5000) {
+    const late = t >= BOOK_OPENS + 12 * MINUTE
+    rows.push(bookRow(t, BOOK_OPENS, late ? [0.97, 0] : [0.4, 0.42], late ? [0.02, 0.03] : [0.58, 0.6]))
+  }
+  const next = BOOK_OPENS + 15 * MINUTE
+  for (let t = next; t < next + 3 * MINUTE; t += 5000) rows.push(bookRow(t, next, [0.5, 0.51], [0.49, 0.5]))
+  return `${BOOK_HEAD}\n${rows.join('\n')}\n`
 }
 
 function cardFile(): string {
@@ -103,6 +134,15 @@ describe('the real Polymarket card', () => {
     assert.ok(logLoss('v1') < 0.55, text)
     assert.equal(logLoss('even odds \\(50 %\\)'), Number(Math.LN2.toFixed(4)))
     assert.match(text, /\| 0\.5–2 % \| /)
+    // the crowd: 2 windows recorded, 1 decided; its 14 minutes, the last two one-sided, 2¢ wide
+    assert.match(text, /2 windows on 1 UTC day \(2025-12-26\), 1 decided by their final bids/)
+    assert.match(text, /\| all \| 14 \| 2 \(14\.3 %\) \| 2\.0 \| 12 \| /)
+    assert.match(text, /\| 1–2 \| 2 \| 2 \(100\.0 %\) \| – \| 0 \| /)
+    assert.match(
+      text,
+      /Of the one-sided books, 2 had only the long shot's ask \(at most 50¢; median 3\.0¢\), 0 only the favourite's, and 0 no ask at all\./,
+    )
+    assert.match(text, /The mid's tails \(.*\): no book claimed a long shot\./)
   })
 
   it('refuses a malformed file in one line naming it, and leaves the card as it was', () => {
@@ -124,6 +164,52 @@ describe('the real Polymarket card', () => {
     const r = runTool(path.join(tmp.dir, 'nowhere'), '--card', cardFile())
     assert.equal(r.status, 1)
     assert.match(r.stderr, /^model:card:real:polymarket: .*nowhere[\\/]polymarket: no such folder\n$/)
+  })
+})
+
+describe('the Polymarket book recordings', () => {
+  it('reads each minute’s book from the last row a second before its boundary, at most 10 s old', () => {
+    const o = BOOK_OPENS
+    const text = [
+      BOOK_HEAD,
+      bookRow(o + 50_000, o, [0.4, 0.42], [0.58, 0.6]), // minute 1: 10 s before its boundary
+      bookRow(o + 60_000, o, [0.1, 0.11], [0.89, 0.9]), // at minute 1's boundary: too late for it
+      bookRow(o + 115_000, o, [0.3, 0], [0.7, 0.71]), // minute 2: no up ask
+      bookRow(o + 15 * MINUTE - 1000, o, [0.99, 0], [0, 0.01]),
+    ].join('\n')
+    const [w] = polymarketBookWindows('b.csv', text)
+    assert.equal(w?.opensAt, o)
+    assert.equal(w?.up, true)
+    assert.deepEqual(w?.minutes.slice(0, 2), [
+      { minute: 1, upAsk: 0.42, downAsk: 0.6 },
+      { minute: 2, upAsk: null, downAsk: 0.71 },
+    ])
+    // minute 3's newest row is minute 2's, 65 s old: no reading; minute 14's is 59 s old: none either
+    assert.deepEqual(
+      w?.minutes.map((m) => m.minute),
+      [1, 2],
+    )
+  })
+
+  it('decides a window only by final bids in its last 10 s, and refuses a row outside its window', () => {
+    const o = BOOK_OPENS
+    const undecided = [BOOK_HEAD, bookRow(o + 15 * MINUTE - 1000, o, [0.6, 0.61], [0.39, 0.4])].join('\n')
+    assert.equal(polymarketBookWindows('b.csv', undecided)[0]?.up, null)
+    const early = [BOOK_HEAD, bookRow(o + 10 * MINUTE, o, [0.99, 0], [0, 0.01])].join('\n')
+    assert.equal(
+      polymarketBookWindows('b.csv', early)[0]?.up,
+      null,
+      'a recording that stopped early decides nothing',
+    )
+    const down = [BOOK_HEAD, bookRow(o + 15 * MINUTE - 2000, o, [0.01, 0.02], [0.98, 0.99])].join('\n')
+    assert.equal(polymarketBookWindows('b.csv', down)[0]?.up, false)
+    const outside = [BOOK_HEAD, bookRow(o + 15 * MINUTE, o, [0.5, 0.51], [0.49, 0.5])].join('\n')
+    assert.throws(() => polymarketBookWindows('b.csv', outside), /line 2: .* is outside its window/)
+    const bad = [BOOK_HEAD, bookRow(o, o, [0.5, 1.5], [0.49, 0.5])].join('\n')
+    assert.throws(
+      () => polymarketBookWindows('b.csv', bad),
+      /line 2: "UpAsk" is not a price between 0 and 1: 1\.5/,
+    )
   })
 })
 

@@ -12,7 +12,7 @@ const SLUG_PREFIX = 'btc-updown-15m-'
 export type PolymarketWindow = { slug: string; opensAt: number; up: boolean | null }
 
 /** `"2026-02-21 14:30:00+00:00"` (with an offset) or `"2026-02-21 14:26:00"` (naive: UTC) as Unix ms. */
-function utcInstant(file: string, line: number, column: string, text: string): number {
+export function utcInstant(file: string, line: number, column: string, text: string): number {
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(Z|[+-]\d{2}:\d{2})?$/.exec(text)
   const ms = m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? 'Z'}`) : Number.NaN
   if (!Number.isFinite(ms))
