@@ -29,6 +29,7 @@ import { checkModelV2Params, type ModelV2Params } from '../src/model/params.ts'
 import { createSettlementMeanModel } from '../src/model/settlement-mean-model.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { f, pm } from './card-text.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { buildRealDataTapes, builtLine, DEFAULT_REAL_DATA } from './real-data-tapes.ts'
 import { parseToolArgs } from './tool-args.ts'
@@ -171,9 +172,6 @@ writeCard()
 
 function writeCard(): void {
   const withBootstrap = main.bootstrap.days >= MIN_BOOTSTRAP_DAYS
-  const f = (x: number | null | undefined, d = 4) =>
-    x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d)
-  const pm = (e: Estimate | null | undefined, d = 4) => (e ? `${f(e.value, d)} ± ${f(e.se, d)}` : '–')
   const diff = (d: (Estimate & { interval?: { low: number; high: number } | null }) | null | undefined) =>
     d
       ? `${f(d.value, 4)} ± ${f(d.se, 4)} (${d.se ? f(d.value / d.se, 1) : '–'} SE)${d.interval && withBootstrap ? ` [${f(d.interval.low, 4)}, ${f(d.interval.high, 4)}]` : ''}`

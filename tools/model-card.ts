@@ -27,6 +27,7 @@ import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import { type CardTailRow, cardTailRow, pooledCardTail, pooledTailText } from './card-tails.ts'
+import { f, pm } from './card-text.ts'
 import { trainingText } from './fit/fit-source.ts'
 import { paramsTable, replaceBlock } from './model-params-table.ts'
 import { parseToolArgs } from './tool-args.ts'
@@ -332,9 +333,6 @@ async function seedRun(seed: number): Promise<void> {
 }
 
 function writeCard(seeds: number[], figures: SeedFigures[]): void {
-  const f = (x: number | null | undefined, d = 4) =>
-    x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d)
-  const pm = (e: Estimate | null, d = 4) => (e ? `${f(e.value, d)} ± ${f(e.se, d)}` : '–')
   const lines: string[] = []
   lines.push(
     `Held-out sandbox seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the fit saw ${trainingText(V2_PARAMS.training)}); v2 is \`${figures[0]?.v2.version}\`. Each seed: \`sim tape\` → \`replay\` (once per model) → \`evaluate --sim-seed\`. ± is one standard error clustered by contest.`,
