@@ -228,7 +228,7 @@ describe('the Polymarket week files', () => {
     ])
   })
 
-  it('refuses a price outside [0, 1], a window off the quarter-hour and a missing column', () => {
+  it('refuses a price outside [0, 1], a window off the quarter-hour, a missing column and a window twice', () => {
     const head = 'timestamp,slug,yes_price,clob_token_id\n'
     assert.throws(
       () => polymarketWindows(F, `${head}2026-02-21 14:30:00+00:00,btc-updown-15m-1771684200,1.5,1\n`),
@@ -239,9 +239,14 @@ describe('the Polymarket week files', () => {
       /line 2: 2026-02-21 14:31:00\+00:00 is not a quarter-hour/,
     )
     assert.throws(() => polymarketWindows(F, 'timestamp,slug\n'), /line 1: no column "yes_price"/)
+    const row = '2026-02-21 14:30:00+00:00,btc-updown-15m-1771684200,1.0,1\n'
+    assert.throws(
+      () => polymarketWindows(F, `${head}${row}${row}`),
+      /line 3: the window starting at .* appears twice/,
+    )
   })
 
-  it('reads a naive kline start as UTC and refuses a close that is not a price', () => {
+  it('reads a naive kline start as UTC and refuses a close that is not a price, or a minute twice', () => {
     const head = 'open_time,open,high,low,close,volume\n'
     assert.deepEqual(binanceMinutes(F, `${head}2026-02-21 14:26:00,1,2,0.5,68484.35,7\n`), [
       { minuteStart: Date.UTC(2026, 1, 21, 14, 26), close: 68_484.35 },
@@ -257,6 +262,11 @@ describe('the Polymarket week files', () => {
     assert.throws(
       () => binanceMinutes(F, `${head}21/02/2026 14:26,1,2,0.5,1,7\n`),
       /"open_time" is not a UTC date-time/,
+    )
+    const kline = '2026-02-21 14:26:00,1,2,0.5,1,7\n'
+    assert.throws(
+      () => binanceMinutes(F, `${head}${kline}${kline}`),
+      /line 3: the minute 2026-02-21 14:26:00 appears twice/,
     )
   })
 })

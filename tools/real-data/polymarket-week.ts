@@ -26,6 +26,7 @@ export function utcInstant(file: string, line: number, column: string, text: str
  * resolved then, kept with `up` null). A slug that names another start than its timestamp is refused.
  */
 export function polymarketWindows(file: string, text: string): PolymarketWindow[] {
+  const seen = new Set<number>()
   return csvRows(file, text, ['timestamp', 'slug', 'yes_price']).map((row) => {
     const opensAt = utcInstant(file, row.line, 'timestamp', row.get('timestamp'))
     const slug = row.get('slug')
@@ -37,6 +38,13 @@ export function polymarketWindows(file: string, text: string): PolymarketWindow[
       )
     if (opensAt % CONTEST_MS !== 0)
       throw new HistoryInputError(file, row.line, `${row.get('timestamp')} is not a quarter-hour`)
+    if (seen.has(opensAt))
+      throw new HistoryInputError(
+        file,
+        row.line,
+        `the window starting at ${row.get('timestamp')} appears twice`,
+      )
+    seen.add(opensAt)
     const price = Number(row.get('yes_price'))
     if (row.get('yes_price') === '' || !(price >= 0 && price <= 1))
       throw new HistoryInputError(
@@ -53,10 +61,14 @@ export type ProxyMinute = { minuteStart: number; close: number }
 
 /** Binance klines: `open_time` (the minute's start, naive UTC) and `close`. */
 export function binanceMinutes(file: string, text: string): ProxyMinute[] {
+  const seen = new Set<number>()
   return csvRows(file, text, ['open_time', 'close']).map((row) => {
     const minuteStart = utcInstant(file, row.line, 'open_time', row.get('open_time'))
     if (minuteStart % MINUTE_MS !== 0)
       throw new HistoryInputError(file, row.line, `${row.get('open_time')} is not a whole minute`)
+    if (seen.has(minuteStart))
+      throw new HistoryInputError(file, row.line, `the minute ${row.get('open_time')} appears twice`)
+    seen.add(minuteStart)
     const close = Number(row.get('close'))
     if (row.get('close') === '' || !(close > 0 && Number.isFinite(close)))
       throw new HistoryInputError(file, row.line, `"close" is not a positive price: ${row.get('close')}`)
