@@ -122,12 +122,14 @@ function tailLines(t: TailTables): string[] {
     ['mid', t.mid],
     ['recal. mid', t.recalibratedMid],
     ['model alone', t.modelAlone],
+    ['model vs oracle', t.modelAgainstOracle],
   ]
   const shown = columns.filter((c): c is [string, TailRow[]] => c[1] !== null)
+  // against the oracle "realised" is an expectation, not a count
   const cell = (row: TailRow) =>
-    `${row.readings} · ${f(row.claimed, 2)} → ${row.realised} (${tailRatioText(row)})`
+    `${row.readings} · ${f(row.claimed, 2)} → ${Number.isInteger(row.realised) ? row.realised : f(row.realised, 2)} (${tailRatioText(row)})`
   return [
-    "tail: the long shot's wins by claimed P(up) — readings · claimed (Σ its probability) → realised (ratio ± SE clustered by contest)",
+    `tail: the long shot's wins by claimed P(up) — readings · claimed (Σ its probability) → realised (ratio ± SE clustered by contest)${t.modelAgainstOracle ? "; model vs oracle: the oracle's expected wins in the outcomes' place (no luck: above 1, the model too sure)" : ''}`,
     ['P(up)'.padEnd(11), 'long shot'.padEnd(9), ...shown.map(([name]) => name.padStart(34))].join('  '),
     ...(shown[0]?.[1] ?? []).map((row, i) =>
       [

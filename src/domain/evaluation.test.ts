@@ -125,6 +125,25 @@ describe('evaluate', () => {
     const lo = -Math.log(0.9)
     assert.ok(close(r.gapClosed as number, (lmid - lm) / (lmid - lo)))
   })
+
+  it("puts the oracle's probability in the outcome's place for a tail table without the paths' luck", () => {
+    // X claims up at 1 % where the oracle says 2 %; Y claims down at 3 % where the oracle says 6 %;
+    // neither long shot came in, so the outcomes' table says 0 where the oracle's says 2 × the claim
+    const tails = [reading('X', 12, 0.01, 'down', [2, 99]), reading('Y', 12, 0.97, 'up', [98, 4])]
+    const r = evaluateReadings({
+      series: 'S',
+      readings: tails,
+      oracle: (x) => (x.ticker === 'X' ? 0.02 : 0.94),
+    })
+    const row = (rows: typeof r.tails.model | null, label: string) => rows?.find((t) => t.label === label)
+    for (const label of ['0.5–2 %', '95–98 %']) {
+      assert.equal(row(r.tails.model, label)?.realised, 0)
+      const against = row(r.tails.modelAgainstOracle, label)
+      assert.equal(against?.readings, 1)
+      assert.ok(close(against?.ratio as number, 2), `${label}: ${against?.ratio}`)
+    }
+    assert.equal(evaluateReadings({ series: 'S', readings: tails }).tails.modelAgainstOracle, null)
+  })
 })
 
 describe('calibration', () => {

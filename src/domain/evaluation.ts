@@ -68,6 +68,13 @@ export type TailTables = {
   mid: TailRow[]
   recalibratedMid: TailRow[] | null
   modelAlone: TailRow[]
+  /**
+   * The model's own buckets with the oracle's probability in each outcome's place: "realised" is then
+   * the long shot's expected wins under the oracle's law on the same readings, so the ratio says how
+   * much more often (above 1) the long shot comes in than the model claims, without the outcomes'
+   * luck. Null without an oracle; readings it cannot price are left out.
+   */
+  modelAgainstOracle: TailRow[] | null
 }
 
 export type EvaluationReport = {
@@ -207,6 +214,9 @@ export function evaluateReadings(input: EvaluationInput): EvaluationReport {
       mid: tailTable(present(mid)),
       recalibratedMid: recalibrated ? tailTable(present(recalibrated)) : null,
       modelAlone: tailTable(present(alone)),
+      modelAgainstOracle: oracle
+        ? tailTable(model.flatMap((pt, i) => (oracle[i] ? [{ ...pt, y: (oracle[i] as DatedPoint).p }] : [])))
+        : null,
     },
     bootstrap: { draws: plan?.draws ?? 0, days: new Set(model.map((p) => p.day)).size },
     against: input.against
