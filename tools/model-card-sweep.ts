@@ -85,6 +85,9 @@ type JobFigures = {
   /** the exact referee's tail table as if it had published on the same readings: what the paths'
    * luck alone gives, so a far bucket outside the gate can be told from a model's fault */
   oracleTails?: CardTailRow[]
+  /** v2's tail table with the referee's probability in each outcome's place: its expected long-shot
+   * wins on v2's own claims, so v2's miscalibration shows without the paths' luck */
+  refereeOnV2Tails?: CardTailRow[]
   wallMs: number
 }
 
@@ -236,6 +239,9 @@ async function job(spec: string): Promise<void> {
     ),
     tails: v2.tails.model.map(cardTailRow),
     oracleTails: truthReport.tails.model.map(cardTailRow),
+    ...(v2.tails.modelAgainstOracle
+      ? { refereeOnV2Tails: v2.tails.modelAgainstOracle.map(cardTailRow) }
+      : {}),
     wallMs: Date.now() - started,
   }
   writeFileSync(values.part as string, JSON.stringify(figures))

@@ -23,6 +23,8 @@ type SeedLook = {
   oracle: number
   tails: CardTailRow[]
   oracleTails: CardTailRow[] | null
+  /** v2's tail table with the referee's probability in each outcome's place, where the look kept it */
+  refereeOnV2: CardTailRow[] | null
 }
 
 /** `version`: the v2 the look judged */
@@ -50,6 +52,7 @@ type SweepRow = {
   logLoss: { v1: number; v2: number; oracleV2: number | null }
   tails: CardTailRow[]
   oracleTails?: CardTailRow[]
+  refereeOnV2Tails?: CardTailRow[]
 }
 
 function fail(message: string): never {
@@ -89,6 +92,7 @@ function kalshiCard(file: string): Look {
       oracle: f.v2.oracle.logLoss,
       tails: f.v2.tails,
       oracleTails: null,
+      refereeOnV2: null,
     })),
   }
 }
@@ -114,6 +118,7 @@ function sweepLooks(name: string, file: string, only?: readonly string[]): Look[
         oracle: r.logLoss.oracleV2 ?? fail(`${file} has no referee log loss for ${crowd} seed ${r.seed}`),
         tails: r.tails,
         oracleTails: r.oracleTails ?? null,
+        refereeOnV2: r.refereeOnV2Tails ?? null,
       })),
     }
   })
@@ -172,6 +177,8 @@ function crowdRows(venue: string, crowd: string, looks: readonly Look[]): string
   const gap = `${(100 * gapClosed(seeds)).toFixed(1)} % (${byLook})`
   const refereeTables = seeds.map((s) => s.oracleTails)
   const everyReferee = refereeTables.every((t) => t !== null)
+  const onV2Tables = seeds.map((s) => s.refereeOnV2)
+  const everyOnV2 = onV2Tables.every((t) => t !== null)
   return BUCKETS.map((bucket, i) => {
     const each = looks
       .map((l) =>
@@ -188,6 +195,7 @@ function crowdRows(venue: string, crowd: string, looks: readonly Look[]): string
       bucket,
     )
     const referee = everyReferee ? pooledCardTail(refereeTables as CardTailRow[][], bucket) : null
+    const onV2 = everyOnV2 ? pooledCardTail(onV2Tables as CardTailRow[][], bucket) : null
     const lead = i === 0 ? [`${venue} · \`${crowd}\``, looks.map(lookLabel).join(', '), gap] : ['', '', '']
     const cells = [
       ...lead,
@@ -195,6 +203,7 @@ function crowdRows(venue: string, crowd: string, looks: readonly Look[]): string
       each,
       pooled ? pooledTailText(pooled) : '–',
       referee ? tailRatioText(referee) : 'not kept',
+      onV2 ? tailRatioText(onV2) : 'not kept',
     ]
     return `| ${[...cells, verdict(pooled)].join(' | ')} |`
   })
@@ -202,10 +211,10 @@ function crowdRows(venue: string, crowd: string, looks: readonly Look[]): string
 
 function pooledTable(): string {
   const out: string[] = [
-    `Every held-out look the card keeps, pooled by venue and crowd (the committed JSON; disjoint paths; each look names the v2 it judged). Each look: claimed → realised long-shot wins (realised / claimed); pooled: ratio ± SE clustered by contest, and the exact referee's own ratio on the same readings where every look of the row kept it. Gate: [${GATE.low}, ${GATE.high}] where ≥ ${GATE.minClaimed} wins are claimed.`,
+    `Every held-out look the card keeps, pooled by venue and crowd (the committed JSON; disjoint paths; each look names the v2 it judged). Each look: claimed → realised long-shot wins (realised / claimed); pooled: ratio ± SE clustered by contest, the exact referee's own ratio on the same readings (its own claims against the outcomes: the paths' luck) and the referee's expected wins over v2's claims on v2's readings (v2's miscalibration without that luck; above 1: v2 too sure), each where every look of the row kept it. Gate: [${GATE.low}, ${GATE.high}] where ≥ ${GATE.minClaimed} wins are claimed.`,
     '',
-    '| venue · crowd | looks (seeds; v2) | v1 → referee gap closed, summed (each look) | bucket | each look | pooled | referee, pooled | gate |',
-    '|---|---|---|---|---|---|---|---|',
+    '| venue · crowd | looks (seeds; v2) | v1 → referee gap closed, summed (each look) | bucket | each look | pooled | referee, pooled | referee on v2’s claims, pooled | gate |',
+    '|---|---|---|---|---|---|---|---|---|',
   ]
   for (const { venue, looks } of venueLooks()) {
     for (const crowd of new Set(looks.map((l) => l.crowd))) {
