@@ -12,10 +12,8 @@
 // block between the model:card:real:polymarket markers of docs/model.md.
 
 import { readFileSync, writeFileSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { gunzipSync } from 'node:zlib'
-import { utcDayOf } from '../src/domain/bootstrap.ts'
+import { BOOTSTRAP_DRAWS, utcDayOf } from '../src/domain/bootstrap.ts'
 import { CONTEST_MS, MINUTE_MS } from '../src/domain/contest.ts'
 import { MINUTES_LEFT_BUCKETS } from '../src/domain/evaluation.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
@@ -42,7 +40,7 @@ import {
   type ProxyMinute,
   polymarketWindows,
 } from './real-data/polymarket-week.ts'
-import { DEFAULT_REAL_DATA } from './real-data-tapes.ts'
+import { DEFAULT_REAL_DATA, filesOf, readAll } from './real-data-tapes.ts'
 import { parseToolArgs } from './tool-args.ts'
 
 const { values, positionals } = parseToolArgs(
@@ -60,39 +58,31 @@ const SOURCE = 'binance'
 const SPOT_MAX_AGE_MS = 10_000
 /** the seed of the day-block bootstrap's draws: the card is then the same on every run */
 const BOOTSTRAP_SEED = 15
-const BOOTSTRAP_DRAWS = 1000
 /** Fewer UTC days than this and a day-block bootstrap resamples too few blocks to mean anything. */
 const MIN_BOOTSTRAP_DAYS = 5
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 const log = (msg: string) => process.stderr.write(`model:card:real:polymarket: ${msg}\n`)
 const iso = (ms: number) => new Date(ms).toISOString()
 
-async function filesOf(dir: string, folder: string, prefix: string, suffix: string): Promise<string[]> {
-  const where = path.join(dir, folder)
-  const names = await readdir(where).catch(() => null)
-  if (names === null) throw new HistoryInputError(where, 0, 'no such folder')
-  const found = names.filter((n) => n.startsWith(prefix) && n.endsWith(suffix)).sort()
-  if (found.length === 0) throw new HistoryInputError(where, 0, `no ${prefix}*${suffix} file`)
-  return found.map((n) => path.join(where, n))
-}
-
 type Week = { windows: PolymarketWindow[]; minutes: ProxyMinute[]; books: BookWindow[] }
 
 async function readWeek(dir: string): Promise<Week> {
-  const windows: PolymarketWindow[] = []
-  for (const file of await filesOf(dir, 'polymarket', 'polymarket_btc_updown_15m_outcomes_', '.csv'))
-    windows.push(...polymarketWindows(path.basename(file), await readFile(file, 'utf8')))
-  const minutes: ProxyMinute[] = []
-  for (const file of await filesOf(dir, 'spot', 'binance_btcusdt_1m_', '.csv.gz'))
-    minutes.push(...binanceMinutes(path.basename(file), gunzipSync(await readFile(file)).toString('utf8')))
-  const books: BookWindow[] = []
-  for (const file of await filesOf(dir, 'polymarket', 'polymarket_btc15m_book_1s_', '.csv.gz'))
-    books.push(
-      ...polymarketBookWindows(path.basename(file), gunzipSync(await readFile(file)).toString('utf8')),
-    )
-  windows.sort((a, b) => a.opensAt - b.opensAt)
-  minutes.sort((a, b) => a.minuteStart - b.minuteStart)
-  books.sort((a, b) => a.opensAt - b.opensAt)
+  const byStart =
+    <T>(at: (x: T) => number) =>
+    (a: T, b: T) =>
+      at(a) - at(b)
+  const windows = await readAll(
+    await filesOf(dir, 'polymarket', 'polymarket_btc_updown_15m_outcomes_'),
+    polymarketWindows,
+  )
+  const minutes = await readAll(await filesOf(dir, 'spot', 'binance_btcusdt_1m_', '.csv.gz'), binanceMinutes)
+  const books = await readAll(
+    await filesOf(dir, 'polymarket', 'polymarket_btc15m_book_1s_', '.csv.gz'),
+    polymarketBookWindows,
+  )
+  windows.sort(byStart((w) => w.opensAt))
+  minutes.sort(byStart((m) => m.minuteStart))
+  books.sort(byStart((w) => w.opensAt))
   return { windows, minutes, books }
 }
 
@@ -224,13 +214,12 @@ function cardLines(week: Week, s: Awaited<ReturnType<typeof score>>): string[] {
     .filter(([, n]) => n > 0)
     .map(([why, n]) => `${n} ${why}`)
     .join(', ')
-  const tails = (pts: Point[]) => tailTable(pts)
   const cell = (r: TailRow | undefined) =>
     r && r.readings > 0
       ? `${f(r.realised, 0)} / ${f(r.claimed, 2)} = ${tailRatioText(r)} (${r.readings} readings, ${r.contests} windows)`
       : '–'
-  const v2Tails = tails(v2)
-  const v1Tails = tails(of('v1'))
+  const v2Tails = tailTable(v2)
+  const v1Tails = tailTable(of('v1'))
   const dayList = [...new Set(v2.map((p) => p.day))].sort((a, b) => a - b)
   return [
     `Real Polymarket btc-updown-15m windows ${iso(first)} – ${iso(last)}: ${week.windows.length} windows in the file, ${unresolved} not resolved when it was fetched (left out); Binance BTCUSDT one-minute klines (${week.minutes.length} minutes) as the proxy, read at run time (\`npm run model:card:real:polymarket\`; the files are never committed). ${v2.length} readings of ${contests} windows over ${days} UTC days${skippedText ? ` (minutes without a reading: ${skippedText})` : ''}. No book, no price to beat and no final price are in these files: each reading is the model's own evidence, priced against the proxy's own strike (its close at the open: these windows settled on point prices), doubted as the engine doubts an unpublished strike (v2 by its Polymarket pool's measured error), and judged against the venue's outcome. No parameter of either model was fitted on these windows or on any Polymarket data of this period. ± one standard error clustered by window${withBootstrap ? `; [ ] a day-block bootstrap 95 % interval (${BOOTSTRAP_DRAWS} draws over ${days} days)` : ` (no day-block bootstrap interval: ${days} UTC days are too few blocks)`}. Versions: ${versions}.`,

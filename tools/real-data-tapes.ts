@@ -4,6 +4,7 @@
 // tapes are written outside the repository and nothing of them is ever committed.
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { MINUTE_GRAIN, type TapeHeader } from '../src/tape/tape-format.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import {
@@ -21,19 +22,30 @@ import { parseToolArgs } from './tool-args.ts'
 export const DEFAULT_REAL_DATA = path.join(import.meta.dirname, '..', '..', 'shared', 'real-data')
 const DAY_MS = 86_400_000
 
-/** The files of one kind in a folder of DIR, by name prefix, in name order. */
-async function filesOf(dir: string, folder: string, prefix: string): Promise<string[]> {
+/** The files of one kind in a folder of DIR, by name prefix and ending, in name order. */
+export async function filesOf(
+  dir: string,
+  folder: string,
+  prefix: string,
+  suffix = '.csv',
+): Promise<string[]> {
   const where = path.join(dir, folder)
   const names = await readdir(where).catch(() => null)
   if (names === null) throw new HistoryInputError(where, 0, 'no such folder')
-  const found = names.filter((n) => n.startsWith(prefix) && n.endsWith('.csv')).sort()
-  if (found.length === 0) throw new HistoryInputError(where, 0, `no ${prefix}*.csv file`)
+  const found = names.filter((n) => n.startsWith(prefix) && n.endsWith(suffix)).sort()
+  if (found.length === 0) throw new HistoryInputError(where, 0, `no ${prefix}*${suffix} file`)
   return found.map((n) => path.join(where, n))
 }
 
-async function readAll<T>(files: string[], parse: (file: string, text: string) => T[]): Promise<T[]> {
+/** Every file's rows as `parse` reads them, in order; a `.gz` file is read through gunzip. */
+export async function readAll<T>(files: string[], parse: (file: string, text: string) => T[]): Promise<T[]> {
   const out: T[] = []
-  for (const file of files) out.push(...parse(path.basename(file), await readFile(file, 'utf8')))
+  for (const file of files) {
+    const bytes = await readFile(file)
+    out.push(
+      ...parse(path.basename(file), (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')),
+    )
+  }
   return out
 }
 

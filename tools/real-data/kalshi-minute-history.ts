@@ -45,15 +45,27 @@ export function csvRows(file: string, text: string, columns: readonly string[]):
   return rows
 }
 
-/** "2026-08-20 11:46:00+00:00" (or with a T) as Unix ms. */
-function instant(file: string, row: Row, column: string): number {
-  const text = row.get(column)
-  const ms = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})$/.test(text)
-    ? Date.parse(text.replace(' ', 'T'))
-    : Number.NaN
+/**
+ * `"2026-08-20 11:46:00+00:00"` (or with a T) as Unix ms; with `naiveIsUtc`, a time without an offset
+ * (`"2026-02-21 14:26:00"`, as some research files write UTC) is read as UTC too.
+ */
+export function utcInstant(
+  file: string,
+  line: number,
+  column: string,
+  text: string,
+  naiveIsUtc = false,
+): number {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(Z|[+-]\d{2}:\d{2})?$/.exec(text)
+  const offset = m?.[3] ?? (naiveIsUtc ? 'Z' : null)
+  const ms = m && offset !== null ? Date.parse(`${m[1]}T${m[2]}${offset}`) : Number.NaN
   if (!Number.isFinite(ms))
-    throw new HistoryInputError(file, row.line, `"${column}" is not a UTC date-time: ${text}`)
+    throw new HistoryInputError(file, line, `"${column}" is not a UTC date-time: ${text}`)
   return ms
+}
+
+function instant(file: string, row: Row, column: string): number {
+  return utcInstant(file, row.line, column, row.get(column))
 }
 
 function number(file: string, row: Row, column: string): number {

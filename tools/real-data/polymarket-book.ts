@@ -3,8 +3,7 @@
 // bids show. Pure parsing: the files are read and scored by model-card-real-polymarket.ts. There is
 // no spot in these files, so they say how the venue's own crowd priced its windows, nothing of a model.
 import { CONTEST_MS, MINUTE_MS } from '../../src/domain/contest.ts'
-import { csvRows, HistoryInputError } from './kalshi-minute-history.ts'
-import { utcInstant } from './polymarket-week.ts'
+import { csvRows, HistoryInputError, utcInstant } from './kalshi-minute-history.ts'
 
 /** A book older than this at a minute's boundary is no reading (READING_MAX_LATE_S's default). */
 const MAX_AGE_MS = 10_000
@@ -34,10 +33,10 @@ export function polymarketBookWindows(file: string, text: string): BookWindow[] 
   const rows = csvRows(file, text, ['Timestamp', 'TargetTime', 'UpBid', 'UpAsk', 'DownBid', 'DownAsk'])
   const byWindow = new Map<number, Row[]>()
   for (const row of rows) {
-    const opensAt = utcInstant(file, row.line, 'TargetTime', row.get('TargetTime'))
+    const opensAt = utcInstant(file, row.line, 'TargetTime', row.get('TargetTime'), true)
     if (opensAt % CONTEST_MS !== 0)
       throw new HistoryInputError(file, row.line, `${row.get('TargetTime')} is not a quarter-hour`)
-    const t = utcInstant(file, row.line, 'Timestamp', row.get('Timestamp'))
+    const t = utcInstant(file, row.line, 'Timestamp', row.get('Timestamp'), true)
     if (t < opensAt || t >= opensAt + CONTEST_MS)
       throw new HistoryInputError(file, row.line, `${row.get('Timestamp')} is outside its window`)
     const p = (c: string) => price(file, row.line, c, row.get(c))

@@ -7,6 +7,7 @@ import { MINUTES_LEFT_BUCKETS } from '../../src/domain/evaluation.ts'
 import type { DatedPoint } from '../../src/domain/paired-comparison.ts'
 import { scoresOf } from '../../src/domain/scores.ts'
 import { tailRatioText, tailTable } from '../../src/domain/tail-table.ts'
+import { median } from '../../src/feeds/spot/median.ts'
 import { f, pm } from '../card-text.ts'
 import type { BookWindow } from './polymarket-book.ts'
 
@@ -36,10 +37,6 @@ export function crowdLines(books: readonly BookWindow[]): string[] {
         width: two ? (m.upAsk as number) + (m.downAsk as number) - 1 : null,
       })
     }
-  const median = (xs: number[]) => {
-    const v = [...xs].sort((a, b) => a - b)
-    return v.length === 0 ? null : ((v[(v.length - 1) >> 1] as number) + (v[v.length >> 1] as number)) / 2
-  }
   const row = (label: string, pts: Seen[]) => {
     const two = pts.filter((x) => x.width !== null)
     const sc = scoresOf(two)

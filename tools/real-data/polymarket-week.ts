@@ -4,21 +4,12 @@
 // model-card-real-polymarket.ts. The files hold no price to beat, no final price and no book, so
 // what they can judge is the model's own evidence against the venue's outcome.
 import { CONTEST_MS, MINUTE_MS } from '../../src/domain/contest.ts'
-import { csvRows, HistoryInputError } from './kalshi-minute-history.ts'
+import { csvRows, HistoryInputError, utcInstant } from './kalshi-minute-history.ts'
 
 const SLUG_PREFIX = 'btc-updown-15m-'
 
 /** One window and how the venue resolved it: null when the file's price is not yet 0 or 1. */
 export type PolymarketWindow = { slug: string; opensAt: number; up: boolean | null }
-
-/** `"2026-02-21 14:30:00+00:00"` (with an offset) or `"2026-02-21 14:26:00"` (naive: UTC) as Unix ms. */
-export function utcInstant(file: string, line: number, column: string, text: string): number {
-  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(Z|[+-]\d{2}:\d{2})?$/.exec(text)
-  const ms = m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? 'Z'}`) : Number.NaN
-  if (!Number.isFinite(ms))
-    throw new HistoryInputError(file, line, `"${column}" is not a UTC date-time: ${text}`)
-  return ms
-}
 
 /**
  * The outcomes file: `timestamp` (the window's start), `slug` (`btc-updown-15m-<start, Unix s>`),
@@ -28,7 +19,7 @@ export function utcInstant(file: string, line: number, column: string, text: str
 export function polymarketWindows(file: string, text: string): PolymarketWindow[] {
   const seen = new Set<number>()
   return csvRows(file, text, ['timestamp', 'slug', 'yes_price']).map((row) => {
-    const opensAt = utcInstant(file, row.line, 'timestamp', row.get('timestamp'))
+    const opensAt = utcInstant(file, row.line, 'timestamp', row.get('timestamp'), true)
     const slug = row.get('slug')
     if (!slug.startsWith(SLUG_PREFIX) || Number(slug.slice(SLUG_PREFIX.length)) * 1000 !== opensAt)
       throw new HistoryInputError(
@@ -63,7 +54,7 @@ export type ProxyMinute = { minuteStart: number; close: number }
 export function binanceMinutes(file: string, text: string): ProxyMinute[] {
   const seen = new Set<number>()
   return csvRows(file, text, ['open_time', 'close']).map((row) => {
-    const minuteStart = utcInstant(file, row.line, 'open_time', row.get('open_time'))
+    const minuteStart = utcInstant(file, row.line, 'open_time', row.get('open_time'), true)
     if (minuteStart % MINUTE_MS !== 0)
       throw new HistoryInputError(file, row.line, `${row.get('open_time')} is not a whole minute`)
     if (seen.has(minuteStart))
