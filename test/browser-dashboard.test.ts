@@ -100,17 +100,21 @@ describe('dashboard and API reference in a real browser', () => {
     await page.goto(`${base}/dashboard`)
     await page.fill('#key', key)
     await page.click('#key-form button[type=submit]')
-    const res = await fetch(`${base}/v1/contests/active?series=${SERIES}`, {
-      headers: { Authorization: `Bearer ${key}` },
+    // At 60× a contest lives 15 wall seconds, so the page and the API are read together and
+    // compared as a pair, again until they agree: a rollover between two reads is not a failure.
+    const shown = await waitFor('the live contest on the page, as the API gives it', async () => {
+      const res = await fetch(`${base}/v1/contests/active?series=${SERIES}`, {
+        headers: { Authorization: `Bearer ${key}` },
+      })
+      const active = (await res.json()) as { ticker: string; venue_refs: { event_ticker: string } }
+      // one DOM read (document order) so the two lines come from the same render
+      const [ticker, venue] = await page.locator('#live-ticker, #live-venue').allTextContents()
+      return ticker === active.ticker ? { active, venue } : undefined
     })
-    const active = (await res.json()) as { ticker: string; venue_refs: { event_ticker: string } }
-    await waitFor('the live ticker on the page', async () =>
-      (await page.locator('#live-ticker').textContent()) === active.ticker ? true : undefined,
-    )
     // under it, what a bot trades it by (decisions §16): the simulator presents Kalshi's market
     assert.equal(
-      await page.locator('#live-venue').textContent(),
-      `Kalshi · market ${active.ticker} · event ${active.venue_refs.event_ticker}`,
+      shown.venue,
+      `Kalshi · market ${shown.active.ticker} · event ${shown.active.venue_refs.event_ticker}`,
     )
     await page.waitForSelector('#stream-state[data-state="open"]')
     assert.equal(await page.evaluate(() => sessionStorage.getItem('contest-signals.key')), key)
