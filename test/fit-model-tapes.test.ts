@@ -206,6 +206,14 @@ describe('fit:model --tapes', () => {
     }
   })
 
+  it('answers a tails grid it does not have with one line naming those it has, exit 2, fitting nothing', () => {
+    const out = path.join(tmp.dir, 'grid.json')
+    const r = fit(['--tapes', tmp.dir, '--tails-grid', 'finest', '--out', out])
+    assert.equal(r.status, 2)
+    assert.equal(r.stderr.trim(), 'fit:model: --tails-grid must be one of coarse, fine')
+    assert.throws(() => readFileSync(out), /ENOENT/)
+  })
+
   it('stops at a line that is not JSON wherever it is, naming the file and the line, exit 2', async () => {
     const source = path.join(tmp.dir, 'source')
     mkdirSync(source, { recursive: true })

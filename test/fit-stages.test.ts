@@ -22,9 +22,11 @@ import {
   type FitObservation,
   fitPool,
   fitRangeScale,
+  fitTails,
   logisticFit,
   modelProbability,
   type PoolRow,
+  TAILS_GRIDS,
 } from '../tools/fit/stages.ts'
 
 const QUARTER = 15 * 60_000
@@ -490,5 +492,30 @@ describe('the model’s own price in the fit', () => {
     assert.equal(modelProbability(o, 2e-7, p, true), unitStudentTCdf(0.001 / Math.sqrt(0.8e-6 + 2e-7), 50))
     const { ranged: _, ...returnsOnly } = p
     assert.equal(modelProbability(o, 2e-7, returnsOnly, true), modelProbability(o, 2e-7, p, false))
+  })
+})
+
+describe('the tails’ fit (stage C)', () => {
+  // Each observation's outcome is the true probability itself (log loss is proper, so its expectation
+  // is least at the truth): the fit's optimum is then the law the outcomes were drawn from, exactly.
+  const truth = { nu: 7, scale: 1.03 }
+  const v = 1e-6
+  const basisVariance = 2e-9
+  const obs: FitObservation[] = Array.from({ length: 400 }, (_, i) => {
+    const centre = ((i - 200) / 200) * 4e-3
+    const y = unitStudentTCdf(centre / Math.sqrt(truth.scale * v + basisVariance), truth.nu)
+    return { centre, v, book: null, y, left: 5 }
+  })
+
+  it('finds ν and the scale at a hundredth on the fine grid', () => {
+    const fitted = fitTails(obs, basisVariance, 'fine')
+    assert.deepEqual({ nu: fitted.nu, scale: fitted.scale }, truth)
+  })
+
+  it('keeps to its own points on the coarse grid, the one the shipped file was made with', () => {
+    const fitted = fitTails(obs, basisVariance)
+    assert.ok((TAILS_GRIDS.coarse.nus as readonly number[]).includes(fitted.nu), `ν ${fitted.nu}`)
+    assert.notEqual(fitted.nu, truth.nu)
+    assert.equal(Math.round(fitted.scale * 20), fitted.scale * 20, `scale ${fitted.scale}`)
   })
 })

@@ -20,6 +20,8 @@
 //        per crowd for a mixture, or recorded)
 //        … [--polymarket-certainty-powers 0,0.25,…]: the mid's fading powers Polymarket's pool may
 //        choose from (default POLYMARKET_CERTAINTY_POWERS: 0.5, chosen on validation seeds)
+//        … [--tails-grid coarse|fine]: stage C's grid of ν and variance scales (coarse: the shipped
+//        file's; fine: scales by 0.01 and ν = 7 too)
 //        … [--minute-tapes DIR]: one-minute history of a real venue (`history import`, `real-data:tapes`)
 //        node tools/fit-model.ts --base FILE --minute-tapes DIR [--since T] [--until T] [--out FILE]:
 //        stage E alone on FILE's stages A–D
@@ -48,6 +50,8 @@ import {
   modelProbability,
   type PricedObservation,
   pricedObservation,
+  TAILS_GRIDS,
+  type TailsGrid,
   withoutRanges,
 } from './fit/stages.ts'
 import { type TapeSpan, tapeFitSource } from './fit/tape-source.ts'
@@ -74,6 +78,8 @@ const { values } = parseToolArgs(
       'minute-tapes': { type: 'string' },
       // stage E alone, stages A–D taken from this parameter file (--since/--until then bound the minute tapes)
       base: { type: 'string' },
+      // stage C's grid of ν and variance scales (TAILS_GRIDS): coarse made the shipped file
+      'tails-grid': { type: 'string', default: 'coarse' },
     },
   },
 )
@@ -86,6 +92,9 @@ const powerTexts = values['polymarket-certainty-powers'].split(',')
 const certaintyPowers = powerTexts.map(Number)
 if (powerTexts.some((t) => !/^\d+(\.\d+)?$/.test(t.trim())))
   fail('--polymarket-certainty-powers must be numbers of at least 0, separated by commas')
+const tailsGrid = values['tails-grid']
+if (!Object.hasOwn(TAILS_GRIDS, tailsGrid))
+  fail(`--tails-grid must be one of ${Object.keys(TAILS_GRIDS).join(', ')}`)
 const instant = (flag: string, text: string | undefined): number | undefined => {
   if (text === undefined) return undefined
   return parseInstant(text) ?? fail(`${flag} must be an RFC 3339 instant or a YYYY-MM-DD date`)
@@ -219,14 +228,14 @@ async function fitMain(): Promise<ModelV2Params> {
   // the basis estimate's error variance (relative, squared), added to the settlement variance
   params = { ...params, basis: { ...params.basis, variance: basisErrorVariance(basisErrors) ?? 0 } }
   log(`basis: error variance ${params.basis.variance} over ${basisErrors.length} settlements`)
-  const tails = fitTails(obs, params.basis.variance)
+  const tails = fitTails(obs, params.basis.variance, tailsGrid as TailsGrid)
   params = { ...params, nu: tails.nu, variance: { ...params.variance, scale: tails.scale } }
   log(
     `stage C: ν ${tails.nu}, scale ${tails.scale} (log loss ${tails.logLoss.toFixed(5)} over ${obs.length} readings)`,
   )
   const rangedObs = obs.flatMap((o) => (o.vRanged === undefined ? [] : [{ ...o, v: o.vRanged }]))
   if (params.ranged && rangedObs.length > 0) {
-    const t = fitTails(rangedObs, params.basis.variance)
+    const t = fitTails(rangedObs, params.basis.variance, tailsGrid as TailsGrid)
     params = { ...params, ranged: { variance: { ...params.ranged.variance, scale: t.scale }, nu: t.nu } }
     log(
       `stage C, ranged: ν ${t.nu}, scale ${t.scale} (log loss ${t.logLoss.toFixed(5)} over ${rangedObs.length} readings)`,

@@ -408,14 +408,27 @@ export function logLoss(p: number, y: number): number {
   return -(y * Math.log(q) + (1 - y) * Math.log(1 - q))
 }
 
+/**
+ * The ν and variance scales stage C tries. `coarse` made the shipped file; `fine` steps by a
+ * hundredth and adds ν = 7, where the training outcomes' own optimum lies a few hundredths from the
+ * coarse grid's points (docs/model.md, "Stage C at a finer step").
+ */
+export const TAILS_GRIDS = {
+  coarse: { nus: [4, 5, 6, 8, 10, 12, 16, 24, 50, 1000], scaleStep: 0.05 },
+  fine: { nus: [4, 5, 6, 7, 8, 10, 12, 16, 24, 50, 1000], scaleStep: 0.01 },
+} as const
+export type TailsGrid = keyof typeof TAILS_GRIDS
+
 /** Stage C, first part: ν and the variance scale by log loss on the outcomes. */
 export function fitTails(
   obs: readonly FitObservation[],
   basisVariance: number,
+  grid: TailsGrid = 'coarse',
 ): { nu: number; scale: number; logLoss: number } {
+  const { nus, scaleStep } = TAILS_GRIDS[grid]
   let best = { loss: Number.POSITIVE_INFINITY, nu: 12, scale: 1 }
-  for (const nu of [4, 5, 6, 8, 10, 12, 16, 24, 50, 1000]) {
-    for (let scale = 0.6; scale <= 1.6001; scale += 0.05) {
+  for (const nu of nus) {
+    for (let scale = 0.6; scale <= 1.6001; scale += scaleStep) {
       let loss = 0
       for (const o of obs)
         loss += logLoss(
