@@ -92,9 +92,9 @@ const powerTexts = values['polymarket-certainty-powers'].split(',')
 const certaintyPowers = powerTexts.map(Number)
 if (powerTexts.some((t) => !/^\d+(\.\d+)?$/.test(t.trim())))
   fail('--polymarket-certainty-powers must be numbers of at least 0, separated by commas')
-const tailsGrid = values['tails-grid']
-if (!Object.hasOwn(TAILS_GRIDS, tailsGrid))
-  fail(`--tails-grid must be one of ${Object.keys(TAILS_GRIDS).join(', ')}`)
+const tailsGrid: TailsGrid = Object.hasOwn(TAILS_GRIDS, values['tails-grid'])
+  ? (values['tails-grid'] as TailsGrid)
+  : fail(`--tails-grid must be one of ${Object.keys(TAILS_GRIDS).join(', ')}`)
 const instant = (flag: string, text: string | undefined): number | undefined => {
   if (text === undefined) return undefined
   return parseInstant(text) ?? fail(`${flag} must be an RFC 3339 instant or a YYYY-MM-DD date`)
@@ -228,14 +228,14 @@ async function fitMain(): Promise<ModelV2Params> {
   // the basis estimate's error variance (relative, squared), added to the settlement variance
   params = { ...params, basis: { ...params.basis, variance: basisErrorVariance(basisErrors) ?? 0 } }
   log(`basis: error variance ${params.basis.variance} over ${basisErrors.length} settlements`)
-  const tails = fitTails(obs, params.basis.variance, tailsGrid as TailsGrid)
+  const tails = fitTails(obs, params.basis.variance, tailsGrid)
   params = { ...params, nu: tails.nu, variance: { ...params.variance, scale: tails.scale } }
   log(
     `stage C: ν ${tails.nu}, scale ${tails.scale} (log loss ${tails.logLoss.toFixed(5)} over ${obs.length} readings)`,
   )
   const rangedObs = obs.flatMap((o) => (o.vRanged === undefined ? [] : [{ ...o, v: o.vRanged }]))
   if (params.ranged && rangedObs.length > 0) {
-    const t = fitTails(rangedObs, params.basis.variance, tailsGrid as TailsGrid)
+    const t = fitTails(rangedObs, params.basis.variance, tailsGrid)
     params = { ...params, ranged: { variance: { ...params.ranged.variance, scale: t.scale }, nu: t.nu } }
     log(
       `stage C, ranged: ν ${t.nu}, scale ${t.scale} (log loss ${t.logLoss.toFixed(5)} over ${rangedObs.length} readings)`,

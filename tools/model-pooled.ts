@@ -175,10 +175,9 @@ function crowdRows(venue: string, crowd: string, looks: readonly Look[]): string
   const seeds = looks.flatMap((l) => l.seeds)
   const byLook = looks.map((l) => (100 * gapClosed(l.seeds)).toFixed(1)).join(' · ')
   const gap = `${(100 * gapClosed(seeds)).toFixed(1)} % (${byLook})`
-  const refereeTables = seeds.map((s) => s.oracleTails)
-  const everyReferee = refereeTables.every((t) => t !== null)
-  const onV2Tables = seeds.map((s) => s.refereeOnV2)
-  const everyOnV2 = onV2Tables.every((t) => t !== null)
+  /** a table the looks may not all have kept, pooled only where every one did */
+  const pooledWhereKept = (tables: (CardTailRow[] | null)[], bucket: string) =>
+    tables.every((t) => t !== null) ? pooledCardTail(tables as CardTailRow[][], bucket) : null
   return BUCKETS.map((bucket, i) => {
     const each = looks
       .map((l) =>
@@ -194,8 +193,14 @@ function crowdRows(venue: string, crowd: string, looks: readonly Look[]): string
       seeds.map((s) => s.tails),
       bucket,
     )
-    const referee = everyReferee ? pooledCardTail(refereeTables as CardTailRow[][], bucket) : null
-    const onV2 = everyOnV2 ? pooledCardTail(onV2Tables as CardTailRow[][], bucket) : null
+    const referee = pooledWhereKept(
+      seeds.map((s) => s.oracleTails),
+      bucket,
+    )
+    const onV2 = pooledWhereKept(
+      seeds.map((s) => s.refereeOnV2),
+      bucket,
+    )
     const lead = i === 0 ? [`${venue} · \`${crowd}\``, looks.map(lookLabel).join(', '), gap] : ['', '', '']
     const cells = [
       ...lead,
