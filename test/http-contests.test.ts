@@ -291,6 +291,39 @@ describe('GET /v1/contests', () => {
     assert.equal(frac.json.contests.length, 2)
   })
 
+  test('reads every fractional digit of since and before, not only the milliseconds', async () => {
+    const series = newSeries()
+    const history = await seedHistory(world.store, series, 3)
+    const exp = iso(history[1]!.expiresAt)
+    const tickers = async (query: string) =>
+      (await api.get(`/v1/contests?series=${series}&${query}`, world.key)).json.contests.map(
+        (c: { ticker: string }) => c.ticker,
+      )
+    // A hundred nanoseconds past an expiry is after it: since excludes that contest, before keeps it.
+    const justAfter = exp.replace('Z', '.0000001Z')
+    assert.deepEqual(await tickers(`since=${justAfter}`), [history[0]!.ticker])
+    assert.deepEqual(await tickers(`before=${justAfter}`), [history[1]!.ticker, history[2]!.ticker])
+    assert.deepEqual(await tickers(`since=${exp.replace('Z', '.000000000Z')}&before=${justAfter}`), [
+      history[1]!.ticker,
+    ])
+    assertInvalidParam(
+      await api.get(
+        '/v1/contests?series=S&since=2026-11-22T14:15:00.0009Z&before=2026-11-22T14:15:00.0001Z',
+        world.key,
+      ),
+      'since',
+    )
+    assert.equal(
+      (
+        await api.get(
+          '/v1/contests?series=S&since=2026-11-22T14:15:00.0001Z&before=2026-11-22T14:15:00.0009Z',
+          world.key,
+        )
+      ).status,
+      200,
+    )
+  })
+
   test('pages exactly as spec 4.3 says, with no gap and no duplicate', async () => {
     const series = newSeries()
     const history = await seedHistory(world.store, series, 23)

@@ -5,17 +5,10 @@ import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { AccessLog } from './access-log.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
-import { parserFault } from './parser-faults.ts'
-import {
-  EVERY_RESPONSE_HEADERS,
-  PROBLEM_MEDIA_TYPE,
-  PROBLEMS,
-  problemBody,
-  sendProblem,
-  TICKER_NOT_FOUND,
-} from './problems.ts'
+import { failedRequest, parserFault } from './parser-faults.ts'
+import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
 import type { RateLimiter } from './rate-limit.ts'
-import { setEdgeHeaders } from './request-id.ts'
+import { edgeHeaders, requestIdFrom, setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
 import { answerRefusal, type RequestRules } from './request-rules.ts'
 
@@ -77,21 +70,25 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     const raw = error.rawPacket
     const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD '
     const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? ''
-    const always = Object.entries(EVERY_RESPONSE_HEADERS)
+    // No header was parsed, so the client's own X-Request-Id cannot be trusted to be read: a fresh one.
+    const reqId = requestIdFrom(undefined)
+    const always = edgeHeaders(reqId)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     socket.end(
       `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${head ? '' : body}`,
     )
-    // No request was parsed: the line has what the socket knows (no method, target or request id).
+    // The line has what the bytes say: method and target when the first line is shaped like a
+    // request line, empty when the bytes are no request at all.
+    const request = failedRequest(error.rawPacket, error.bytesParsed)
     deps.accessLog.write({
-      method: '',
-      path: '',
+      method: request?.method ?? '',
+      path: request?.target ?? '',
       status,
       bytes: Buffer.byteLength(body),
       durationMs: 0,
       address,
-      reqId: '',
+      reqId,
     })
   }
 

@@ -50,7 +50,18 @@ export function parserFault(code: string | undefined, raw: unknown, at: unknown)
   return { name: 'bad-request', ...(DETAILS[code ?? ''] ? { detail: DETAILS[code ?? ''] } : {}) }
 }
 
-/** The line of the request the parser failed in: after the last complete head before `at`. */
+/**
+ * The method and target of the request the parser failed in, when its first line is shaped like a
+ * request line (an unknown method, a bad header below a good line); null for bytes that are none.
+ */
+export function failedRequest(raw: unknown, at: unknown): { method: string; target: string } | null {
+  const line = failingLine(raw, at)
+  if (line === null || !isRequestLine(line)) return null
+  const [method = '', target = ''] = line.split(' ')
+  return { method, target }
+}
+
+/** The first line of the request the parser failed in: after the last complete head before `at`. */
 function failingLine(raw: unknown, at: unknown): string | null {
   if (!Buffer.isBuffer(raw)) return null
   const stop = typeof at === 'number' && at >= 0 ? Math.min(at, raw.length) : 0

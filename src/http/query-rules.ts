@@ -116,16 +116,43 @@ export function reasonFor(prop: PropertySchema): string {
   return 'is invalid'
 }
 
-/** Epoch ms of a date-time that passed the schema; leap seconds (23:59:60) pass RFC 3339 but not Date. */
-export function parseInstant(name: string, value: string | undefined): number | undefined {
+/**
+ * A date-time bound as given, to the nanosecond RFC 3339 allows: the store keeps milliseconds, so a
+ * bound is rounded only where it is applied (`sinceMs`, `beforeMs`), in the direction that keeps
+ * both bounds inclusive; comparing two bounds uses every digit.
+ */
+export type InstantBound = { readonly floorMs: number; readonly nanosPastMs: number }
+
+const FRACTION = /\.([0-9]+)/
+
+/**
+ * The bound of a date-time that passed the schema. Leap seconds (23:59:60) are refused: the schema's
+ * seconds are 00–59 (docs/api-contract.md), and the POSIX time the store counts in has no such second.
+ */
+export function parseInstant(name: string, value: string | undefined): InstantBound | undefined {
   if (value === undefined) return undefined
-  const ms = Date.parse(value.toUpperCase())
-  if (Number.isNaN(ms)) {
+  const digits = FRACTION.exec(value)?.[1] ?? ''
+  const floorMs = Date.parse(value.toUpperCase().replace(FRACTION, `.${digits.slice(0, 3).padEnd(3, '0')}`))
+  if (Number.isNaN(floorMs)) {
     throw new ProblemError('invalid-parameter', {
       invalidParams: [{ name, reason: reasonFor({ format: 'date-time' }) }],
     })
   }
-  return ms
+  return { floorMs, nanosPastMs: Number(digits.slice(3, 9).padEnd(6, '0')) }
+}
+
+/** The first whole millisecond at or after the bound: `expires_at >= since` in the store's unit. */
+export function sinceMs(bound: InstantBound): number {
+  return bound.nanosPastMs > 0 ? bound.floorMs + 1 : bound.floorMs
+}
+
+/** The last whole millisecond at or before the bound: `expires_at <= before` in the store's unit. */
+export function beforeMs(bound: InstantBound): number {
+  return bound.floorMs
+}
+
+export function isAfter(a: InstantBound, b: InstantBound): boolean {
+  return a.floorMs > b.floorMs || (a.floorMs === b.floorMs && a.nanosPastMs > b.nanosPastMs)
 }
 
 function decodePointer(pointer: string): string {

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ContestCache } from '../contest-cache.ts'
 import { PATHS } from '../paths.ts'
 import { ProblemError, TICKER_NOT_FOUND } from '../problems.ts'
-import { guardQueryShape, parseInstant } from '../query-rules.ts'
+import { beforeMs, guardQueryShape, isAfter, parseInstant, sinceMs } from '../query-rules.ts'
 import { CONTEST_CACHE_CONTROL, sendRepresentation } from '../representation.ts'
 import {
   ActiveQuerySchema,
@@ -124,9 +124,9 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
     },
     async (request, reply) => {
       const { series, limit, since, before } = request.query
-      const sinceMs = parseInstant('since', since)
-      const beforeMs = parseInstant('before', before)
-      if (sinceMs !== undefined && beforeMs !== undefined && sinceMs > beforeMs) {
+      const sinceBound = parseInstant('since', since)
+      const beforeBound = parseInstant('before', before)
+      if (sinceBound && beforeBound && isAfter(sinceBound, beforeBound)) {
         throw new ProblemError('invalid-parameter', {
           invalidParams: [{ name: 'since', reason: 'must not be after before' }],
         })
@@ -134,8 +134,8 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
       const rep = await cache.history({
         series,
         limit: limit ?? LIMIT_DEFAULT,
-        since: sinceMs,
-        before: beforeMs,
+        since: sinceBound && sinceMs(sinceBound),
+        before: beforeBound && beforeMs(beforeBound),
       })
       return sendRepresentation(request, reply, rep, CONTEST_CACHE_CONTROL)
     },
