@@ -95,7 +95,15 @@ async function runServer(): Promise<void> {
     contestHistoryEvents: async () => [],
     eventsAfter: async () => [],
   } as unknown as Store
-  const hub = createStreamHub({ store, follower, epoch: 'e1', heartbeatMs: 60_000, logger: console })
+  const hub = createStreamHub({
+    store,
+    follower,
+    epoch: 'e1',
+    retentionMs: 3_600_000,
+    wallClock: { now: Date.now },
+    heartbeatMs: 60_000,
+    logger: console,
+  })
   const bare = new Set<ServerResponse>()
   let toHub = true
   const server = createServer((_req, res) => {

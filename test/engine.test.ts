@@ -475,10 +475,10 @@ describe('engine', () => {
       const firstSeq = (await w.store.eventsAfter(0, 1))[0]?.seq
       assert.ok(firstSeq)
       await runTicks([engine], w.time, Q + 10_000, Q + 3_600_000, 60_000)
-      assert.equal(await w.store.hasEvent(firstSeq), true)
+      assert.equal(await w.store.hasEvent(firstSeq, 0), true)
       w.time.set(Q + 3_600_000 + 200)
       await engine.tick()
-      assert.equal(await w.store.hasEvent(firstSeq), false)
+      assert.equal(await w.store.hasEvent(firstSeq, 0), false)
       assert.ok((await w.store.latestSeq()) > firstSeq)
     } finally {
       await w.close()

@@ -158,6 +158,8 @@ async function createTestWorldWithRealHub(): Promise<TestWorld> {
     store: w.store,
     follower: w.follower,
     epoch: await w.store.epoch(),
+    retentionMs: 3_600_000,
+    wallClock: { now: Date.now },
     heartbeatMs: 15_000,
     logger: pino({ level: 'silent' }),
   })

@@ -845,16 +845,21 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
 
       const hasEventClock = createManualClock(1_000_000)
       test(
-        'hasEvent is true for a retained event and false for a pruned or never appended one',
+        'hasEvent is true for a retained event appended since the bound, false for a pruned, older or never appended one',
         async (store) => {
           const old = await store.appendEvent(customEvent())
           hasEventClock.advance(5)
           const kept = await store.appendEvent(customEvent())
+          hasEventClock.advance(5)
+          const newest = await store.appendEvent(customEvent())
           await store.pruneEvents(kept.appendedAt)
-          assert.equal(await store.hasEvent(kept.seq), true)
-          assert.equal(await store.hasEvent(old.seq), false)
-          assert.equal(await store.hasEvent(kept.seq + 1), false)
-          assert.equal(await store.hasEvent(0), false)
+          assert.equal(await store.hasEvent(kept.seq, 0), true)
+          assert.equal(await store.hasEvent(kept.seq, kept.appendedAt), true, 'the bound is inclusive')
+          assert.equal(await store.hasEvent(kept.seq, kept.appendedAt + 1), false, 'older than the bound')
+          assert.equal(await store.hasEvent(newest.seq, kept.appendedAt + 1), true)
+          assert.equal(await store.hasEvent(old.seq, 0), false)
+          assert.equal(await store.hasEvent(newest.seq + 1, 0), false)
+          assert.equal(await store.hasEvent(0, 0), false)
         },
         { wallClock: hasEventClock },
       )

@@ -171,7 +171,7 @@ describe('stream hub › resume', () => {
     const opened = await w.open(live)
     const signal = await w.signal(live, 1)
     assert.ok((await w.store.pruneEvents(wall.now())) >= 4)
-    assert.equal(await w.store.hasEvent(oldOpened.seq), false)
+    assert.equal(await w.store.hasEvent(oldOpened.seq, 0), false)
     await waitUntil(() => w.follower.cursor >= signal.seq, 'the follower to catch up')
 
     const foreignEpoch = w.epoch === 'aaaaaaaa' ? 'bbbbbbbb' : 'aaaaaaaa'
@@ -192,6 +192,32 @@ describe('stream hub › resume', () => {
         `Last-Event-ID ${ids[i]}`,
       )
     }
+  })
+
+  test('an id older than EVENT_RETENTION_HOURS gets the snapshot before any prune removes it', async (t) => {
+    const wall = createManualClock(1_000_000)
+    const w = await createStreamWorld(t, { wallClock: wall, retentionMs: 60_000 })
+    const series = newSeries()
+    const live = makeNextContest(series)
+    const opened = await w.open(live)
+    const first = await w.signal(live, 1)
+    wall.advance(30_000)
+    const second = await w.signal(live, 2)
+    await waitUntil(() => w.follower.cursor >= second.seq, 'the follower to catch up')
+    wall.advance(30_001) // `first` is now 60.001 s old, `second` 30.001 s: nothing was pruned
+    assert.equal(await w.store.hasEvent(first.seq, 0), true)
+
+    const expired = await w.connect(series, w.expect(first).id)
+    const retained = await w.connect(series, w.expect(second).id)
+    await waitUntil(() => w.hub.size() === 2, 'both streams to attach')
+    const fence = await w.signal(live, 3)
+    assert.deepEqual(await eventsUpTo(expired, w.expect(fence).id), [
+      w.expect(opened),
+      w.expect(first),
+      w.expect(second),
+      w.expect(fence),
+    ])
+    assert.deepEqual(await eventsUpTo(retained, w.expect(fence).id), [w.expect(fence)])
   })
 
   test('resumes racing a busy writer each get exactly the events after their id', async (t) => {

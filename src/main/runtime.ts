@@ -218,6 +218,8 @@ async function startApi(parts: ApiParts): Promise<string> {
     store,
     follower,
     epoch: await store.epoch(),
+    retentionMs: config.eventRetentionHours * 3_600_000,
+    wallClock,
     heartbeatMs: config.streamHeartbeatS * 1000,
     logger,
   })

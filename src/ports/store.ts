@@ -70,8 +70,11 @@ export interface Store {
   eventsAfter(afterSeq: number, limit: number, scope?: EventScope): Promise<StoredEvent[]>
   /** Public events of one contest (contest.opened, signal.emitted) with seq <= uptoSeq, in order. */
   contestHistoryEvents(ticker: string, uptoSeq: number): Promise<StoredEvent[]>
-  /** True when an event with this seq is still retained. */
-  hasEvent(seq: number): Promise<boolean>
+  /**
+   * True when an event with this seq is retained and was appended at or after `appendedSince` (wall
+   * ms): a resume point older than the retention is expired even before the next prune removes it.
+   */
+  hasEvent(seq: number, appendedSince: number): Promise<boolean>
   /** Highest seq appended so far (0 when none). */
   latestSeq(): Promise<number>
   /** Deletes events appended before `appendedBefore` (wall ms); returns how many. */

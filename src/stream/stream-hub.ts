@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { formatEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
+import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import { createFanOut } from './fan-out.ts'
@@ -43,6 +44,10 @@ export type StreamHubOptions = {
   follower: LogFollower
   /** this store's epoch (`store.epoch()`): the prefix of every event id */
   epoch: string
+  /** EVENT_RETENTION_HOURS in ms: an older Last-Event-ID gets the snapshot */
+  retentionMs: number
+  /** the wall clock the store stamps events with */
+  wallClock: Clock
   /** wall-clock ms between keep-alive comments */
   heartbeatMs: number
   /** a connection with more than this many bytes queued is cut off (decisions §6); default 1 MiB */
@@ -187,7 +192,16 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
     }
   }
 
-  const open = createStreamOpener({ store, follower, epoch, subscribers, deliver, frameOf })
+  const open = createStreamOpener({
+    store,
+    follower,
+    epoch,
+    retentionMs: opts.retentionMs,
+    wallClock: opts.wallClock,
+    subscribers,
+    deliver,
+    frameOf,
+  })
 
   const unsubscribe = follower.onEvents(onEvents)
   const keepAliveTimer = setInterval(keepAlive, heartbeatMs)

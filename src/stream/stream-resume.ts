@@ -3,6 +3,7 @@
 // hand it to live dispatch under the follower's `exclusive`, so no event is lost or doubled.
 import { parseEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
+import type { Clock } from '../ports/clock.ts'
 import type { EventScope, Store } from '../ports/store.ts'
 import type { LogFollower } from './log-follower.ts'
 import type { Subscriber, SubscriberIndex } from './subscriber-index.ts'
@@ -24,6 +25,9 @@ export type StreamOpenerDeps = {
   follower: LogFollower
   /** this store's epoch: ids of other deployments are foreign */
   epoch: string
+  /** how long an event stays a resume point (EVENT_RETENTION_HOURS), on the wall clock the store stamps events with */
+  retentionMs: number
+  wallClock: Clock
   subscribers: SubscriberIndex
   /** the hub's write of one event, skipped when the stream already had it; false when it must wait for drain */
   deliver(sub: Subscriber, event: StoredEvent, frame: Buffer): boolean
@@ -32,12 +36,17 @@ export type StreamOpenerDeps = {
 
 /** Returns open(sub, request): brings a new stream up to date, then makes it live. */
 export function createStreamOpener(deps: StreamOpenerDeps) {
-  const { store, follower, epoch, subscribers, deliver, frameOf } = deps
+  const { store, follower, epoch, subscribers, deliver, frameOf, retentionMs, wallClock } = deps
 
   async function resolveStart(request: StreamOpenRequest): Promise<Start> {
     const parsed = parseEventId(request.lastEventId)
-    const resumeAfter =
-      parsed !== null && parsed.epoch === epoch && (await store.hasEvent(parsed.seq)) ? parsed.seq : null
+    // Expired by age, not only once pruned: the engine prunes hourly, and an id past the retention
+    // gets the snapshot whether or not its row is still there (decisions §6).
+    const resumable =
+      parsed !== null &&
+      parsed.epoch === epoch &&
+      (await store.hasEvent(parsed.seq, wallClock.now() - retentionMs))
+    const resumeAfter = resumable ? parsed.seq : null
     // A ticker selects its contest while it is live, and still on a resume of a stream opened that
     // way, so the client does not lose that contest's settlement (decisions §6).
     const contest = await store.getContest(request.series)

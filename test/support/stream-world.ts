@@ -43,7 +43,10 @@ export async function createStreamWorld(
   opts: {
     heartbeatMs?: number
     maxQueuedBytes?: number
+    /** the clock the store stamps events with and the hub measures the retention on */
     wallClock?: Clock
+    /** EVENT_RETENTION_HOURS in ms (48 h by default) */
+    retentionMs?: number
     /** false: the follower learns of writes only by polling, so it lags behind the store */
     wakeOnWrite?: boolean
     /** a Store method that fails when the hub calls it */
@@ -72,6 +75,8 @@ export async function createStreamWorld(
     store: hubStore,
     follower,
     epoch,
+    retentionMs: opts.retentionMs ?? 48 * 3_600_000,
+    wallClock: opts.wallClock ?? { now: Date.now },
     heartbeatMs: opts.heartbeatMs ?? 60_000,
     maxQueuedBytes: opts.maxQueuedBytes,
     logger,

@@ -68,7 +68,7 @@ export const SQL = {
   eventsAfterTicker: 'SELECT * FROM events WHERE ticker = $1 AND seq > $2 ORDER BY seq LIMIT $3',
   contestHistory: `SELECT * FROM events
     WHERE ticker = $1 AND seq <= $2 AND type IN ('contest.opened', 'signal.emitted') ORDER BY seq`,
-  hasEvent: 'SELECT 1 AS found FROM events WHERE seq = $1',
+  hasEvent: 'SELECT 1 AS found FROM events WHERE seq = $1 AND appended_at >= $2',
   // the counter, not the sequence: it keeps the highest seq after pruning and never runs ahead of commits
   latestSeq: 'SELECT latest_seq FROM event_counter',
   prune: 'DELETE FROM events WHERE appended_at < $1',

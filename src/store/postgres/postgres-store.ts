@@ -194,8 +194,8 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     async contestHistoryEvents(ticker, uptoSeq) {
       return (await read(SQL.contestHistory, [ticker, uptoSeq])).rows.map(toStoredEvent)
     },
-    async hasEvent(seq) {
-      return (await read(SQL.hasEvent, [seq])).rows.length > 0
+    async hasEvent(seq, appendedSince) {
+      return (await read(SQL.hasEvent, [seq, appendedSince])).rows.length > 0
     },
     async latestSeq() {
       const row = first(await read(SQL.latestSeq))

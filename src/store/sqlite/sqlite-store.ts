@@ -82,7 +82,7 @@ const SQL = {
   eventsAfterTicker: 'SELECT * FROM events WHERE ticker = ? AND seq > ? ORDER BY seq LIMIT ?',
   contestHistory: `SELECT * FROM events
     WHERE ticker = ? AND seq <= ? AND type IN ('contest.opened', 'signal.emitted') ORDER BY seq`,
-  hasEvent: 'SELECT 1 AS found FROM events WHERE seq = ?',
+  hasEvent: 'SELECT 1 AS found FROM events WHERE seq = ? AND appended_at >= ?',
   // sqlite_sequence remembers the highest seq ever handed out, even once pruning empties the table
   latestSeq: `SELECT seq FROM sqlite_sequence WHERE name = 'events'`,
   prune: 'DELETE FROM events WHERE appended_at < ?',
@@ -305,8 +305,8 @@ export function createSqliteStore(path: string, opts: SqliteStoreOptions = {}): 
     async contestHistoryEvents(ticker, uptoSeq) {
       return all('contestHistory', ticker, uptoSeq).map(toStoredEvent)
     },
-    async hasEvent(seq) {
-      return get('hasEvent', seq) !== undefined
+    async hasEvent(seq, appendedSince) {
+      return get('hasEvent', seq, appendedSince) !== undefined
     },
     async latestSeq() {
       const row = get('latestSeq')
