@@ -19,6 +19,11 @@ export type MinuteBook = {
    * before (so the price the minute opened at is counted) and at least MIN_PRICES_FOR_RANGE came in it.
    */
   wholeMinuteOf(minuteStart: number): WholeMinute | undefined
+  /**
+   * A token that changes whenever the minute's entry does (a price, a candle, its removal): what a
+   * merged minute was made from is still there exactly when every source's token is the same.
+   */
+  stampOf(minuteStart: number): number | undefined
 }
 
 type Entry = {
@@ -38,9 +43,14 @@ type Entry = {
   squares: number
   crosses: number
   largest: number
+  /** taken from `stamps` at each change of the entry */
+  stamp: number
 }
 
 const SECONDS_PER_MINUTE = 60
+
+// One sequence for every book, so a token never repeats, even for an entry removed and made again.
+let stamps = 0
 
 export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
   const entries = new Map<number, Entry>()
@@ -67,6 +77,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
         entry.high = Math.max(entry.high, mid)
         entry.low = Math.min(entry.low, mid)
         entry.prices++
+        entry.stamp = ++stamps
       } else {
         // the minute's first live price: it opened where the source's last price left it
         const open = lastLive !== null && lastLive.minute === minute - MINUTE_MS ? lastLive.mid : null
@@ -84,6 +95,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
           squares: 0,
           crosses: 0,
           largest: 0,
+          stamp: ++stamps,
         }
         // the seconds before the first price inside the minute are the open's
         countSeconds(made, minute, at, open ?? mid)
@@ -110,6 +122,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
           squares: 0,
           crosses: 0,
           largest: 0,
+          stamp: ++stamps,
         })
       }
       // candles can be newer than any live price when the socket has not delivered yet
@@ -118,6 +131,7 @@ export function createMinuteBook(opts: { keepMinutes: number }): MinuteBook {
       else prune()
     },
     closeOf: (minuteStart) => entries.get(minuteStart)?.close,
+    stampOf: (minuteStart) => entries.get(minuteStart)?.stamp,
     wholeMinuteOf(minuteStart) {
       const e = entries.get(minuteStart)
       if (!(e?.live && e.opened && e.prices >= MIN_PRICES_FOR_RANGE)) return undefined

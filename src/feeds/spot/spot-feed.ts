@@ -53,9 +53,15 @@ export type SpotFeedOptions = {
 }
 
 /** What the median and the health checks read of a source: live exchanges, or a replayed tape's. */
-export type FeedSource = Pick<SpotSource, 'snapshot' | 'closeOf' | 'wholeMinuteOf' | 'start' | 'close'> & {
+export type FeedSource = Pick<
+  SpotSource,
+  'snapshot' | 'closeOf' | 'wholeMinuteOf' | 'stampOf' | 'start' | 'close'
+> & {
   readonly name: string
 }
+
+/** Merged minutes kept at once: a few days of them, far more than any reading looks back at. */
+const MERGED_MINUTES_KEPT = 8_192
 
 export type SpotFeedCoreOptions = Pick<
   SpotFeedOptions,
@@ -124,15 +130,36 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
     return m === null ? null : { priceDollars: round2(m), observedAt: now, freshSources: mids.length }
   }
 
+  // Each reading asks for a day of minutes, nearly all of them the ones the last reading merged: a
+  // merged minute is kept with its sources' stamps and used again while every stamp is the same.
+  const merged = new Map<number, { stamps: (number | undefined)[]; close: MinuteClose | null }>()
+  const unchanged = (stamps: readonly (number | undefined)[], m: number): boolean => {
+    for (let i = 0; i < sources.length; i++)
+      if ((sources[i] as FeedSource).stampOf(m) !== stamps[i]) return false
+    return true
+  }
+  const mergeMinute = (m: number): MinuteClose | null => {
+    const close = median(sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined))
+    if (close === null) return null
+    const wholes = sources.map((s) => s.wholeMinuteOf(m)).filter((r) => r !== undefined)
+    const made = { at: m + MINUTE_MS, priceDollars: round2(close), ...mergedWholeMinute(wholes) }
+    // shared by every reading that asks for the minute: nobody may change it
+    if (made.seconds) Object.freeze(made.seconds)
+    return Object.freeze(made)
+  }
+
   // closes stamped with their minute's end; a minute no source closed is left out, never closed up
   const stampedCloses = (at: number, count: number): MinuteClose[] => {
     const last = Math.floor(at / MINUTE_MS) * MINUTE_MS - MINUTE_MS
+    if (merged.size > MERGED_MINUTES_KEPT) merged.clear()
     const out: MinuteClose[] = []
     for (let m = last - (count - 1) * MINUTE_MS; m <= last; m += MINUTE_MS) {
-      const close = median(sources.map((s) => s.closeOf(m)).filter((c): c is number => c !== undefined))
-      if (close === null) continue
-      const wholes = sources.map((s) => s.wholeMinuteOf(m)).filter((r) => r !== undefined)
-      out.push({ at: m + MINUTE_MS, priceDollars: round2(close), ...mergedWholeMinute(wholes) })
+      let kept = merged.get(m)
+      if (!kept || !unchanged(kept.stamps, m)) {
+        kept = { stamps: sources.map((s) => s.stampOf(m)), close: mergeMinute(m) }
+        merged.set(m, kept)
+      }
+      if (kept.close) out.push(kept.close)
     }
     return out
   }

@@ -79,6 +79,8 @@ export type SpotSource = {
   closeOf(minuteStart: number): number | undefined
   /** the minute's highest and lowest live price, when live prices saw it whole (minute-book.ts) */
   wholeMinuteOf(minuteStart: number): WholeMinute | undefined
+  /** changes whenever the minute does (minute-book.ts): merged minutes are kept while it holds */
+  stampOf(minuteStart: number): number | undefined
   /** resolves on the first price, once socket and REST have both answered without one, or at startTimeoutMs */
   start(): Promise<void>
   close(): Promise<void>
@@ -302,6 +304,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     snapshot: () => ({ startedAt, lastOkAt, mid, midAt, exchangeAt, maintenance }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
     wholeMinuteOf: (minuteStart) => book.wholeMinuteOf(minuteStart),
+    stampOf: (minuteStart) => book.stampOf(minuteStart),
     start() {
       if (started) return started
       startedAt = wallClock.now()

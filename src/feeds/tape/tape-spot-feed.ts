@@ -42,6 +42,7 @@ function createTapeSource(name: string, keepMinutes: number): TapeSource {
     snapshot: () => ({ startedAt, lastOkAt: midAt, mid, midAt, exchangeAt, maintenance: false }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
     wholeMinuteOf: (minuteStart) => book.wholeMinuteOf(minuteStart),
+    stampOf: (minuteStart) => book.stampOf(minuteStart),
     start: async () => {},
     close: async () => {},
   }
