@@ -78,6 +78,26 @@ describe('contest-signals --version and --help', () => {
     assert.equal(r.code, 2)
     assert.match(r.stderr, /--grid/)
   })
+
+  it('refuses a stray argument or an option meant for another action, before touching any store', async () => {
+    const tmp = tempDir()
+    try {
+      const db = path.join(tmp.dir, 'never.db')
+      for (const [args, reason] of [
+        [['migrate', 'extra'], /unexpected argument "extra"/],
+        [['keys', 'list', 'extra'], /unexpected argument "extra"/],
+        [['keys', 'revoke', 'ID', 'extra'], /unexpected argument "extra"/],
+        [['keys', 'list', '--label', 'x'], /--label goes with keys create/],
+      ] as const) {
+        const r = await runCli([...args], { DATABASE_URL: `sqlite:${db}` })
+        assert.equal(r.code, 2, args.join(' '))
+        assert.match(r.stderr, reason)
+      }
+      assert.equal(existsSync(db), false)
+    } finally {
+      tmp.remove()
+    }
+  })
 })
 
 describe('contest-signals backtest', () => {
@@ -140,6 +160,16 @@ describe('contest-signals backtest', () => {
     // no reading claimed a long shot: every tail bucket is empty, its ratio a dash
     assert.match(text.stdout, /realised \(ratio ± SE clustered by contest\)$/m)
     assert.match(text.stdout, /^2–5 % +up +0 · 0\.00 → 0 \(–\)/m)
+  })
+
+  it('evaluate --against takes another store by its path or its URL, paired reading by reading', async () => {
+    for (const store of [file, `sqlite:${file}`]) {
+      const r = await runCli(['evaluate', '--series', SERIES, '--against', store, '--json'], env)
+      assert.equal(r.code, 0, r.stderr)
+      const { against } = JSON.parse(r.stdout)
+      assert.equal(against.matched, 4, store)
+      assert.deepEqual(against.unmatched, { here: 0, against: 0 })
+    }
   })
 
   it('evaluate refuses bad arguments with exit code 2 and a reason', async () => {

@@ -3,7 +3,7 @@
 // minute the venue or an exchange has no data for stays a gap on the tape, and an answer that is not
 // JSON or not the documented shape ends in one line naming the endpoint, a non-zero exit and no day file.
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import type { TapeRecord } from '../src/tape/tape-format.ts'
@@ -102,6 +102,18 @@ describe('history import when the venues misbehave', () => {
       tape.some((x) => x.k === 'spot' && x.src === src && x.t === gapMinute + MINUTE - 1)
     assert.equal(spotAt('coinbase'), false)
     assert.equal(spotAt('bitstamp'), true)
+  })
+
+  it('says in one line that --out is a file, and asks the venue nothing', async () => {
+    const { fixture: f, out } = await start()
+    writeFileSync(out, 'not a directory')
+    const r = await importDay(f, out)
+    assert.equal(r.code, 1)
+    assert.equal(
+      r.stderr,
+      `contest-signals history import: --out ${out}: is a file, not a directory: name a directory for the day files\n`,
+    )
+    assert.equal(f.requests.length, 0)
   })
 
   it('names the endpoint in one line and writes no day when an answer is not JSON', async () => {

@@ -23,7 +23,7 @@ export type EvaluateArgs = {
   simSeed: string | undefined
   /** walk-forward: fit the recalibrated mid before this instant, judge the readings from it on */
   trainUntil: string | undefined
-  /** another store (a DATABASE_URL) holding the same contests' readings under another model */
+  /** another store (a DATABASE_URL, or a SQLite file's path) holding the same contests' readings under another model */
   against: string | undefined
 }
 
@@ -82,7 +82,9 @@ export async function runEvaluateCommand(
   let against: GradedReading[] | undefined
   if (args.against !== undefined) {
     try {
-      against = await readGraded({ ...config, databaseUrl: args.against }, query)
+      // a bare path is a SQLite file, as the message above promises; a URL is read as DATABASE_URL is
+      const databaseUrl = /^[a-z][a-z0-9+.-]*:/i.test(args.against) ? args.against : `sqlite:${args.against}`
+      against = await readGraded({ ...config, databaseUrl }, query)
     } catch (err) {
       const message = err instanceof Error ? err.message.split('\n')[0] : String(err)
       return fail(`--against: ${message?.replace(/^DATABASE_URL: /, '')}`)

@@ -39,6 +39,8 @@ function scoreRow(g: EvaluationGroup, oracle: boolean): string {
     est(g.model.logLoss).padStart(17),
     est(g.model.brier).padStart(17),
     slope(g.model).padStart(12),
+    // the mid exists only where the book had both sides: its log loss is over these readings alone
+    String(g.mid?.readings ?? 0).padStart(9),
     (g.mid ? est(g.mid.logLoss) : '–').padStart(17),
     (g.mid ? est(g.mid.difference.logLoss) : '–').padStart(17),
   ]
@@ -54,6 +56,7 @@ function scoreHeader(oracle: boolean): string {
     'log loss'.padStart(17),
     'Brier'.padStart(17),
     'cal. slope'.padStart(12),
+    'mid reads'.padStart(9),
     'mid log loss'.padStart(17),
     'model − mid'.padStart(17),
   ]

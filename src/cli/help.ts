@@ -87,7 +87,8 @@ entry, a void is refunded.
 
 Prints: signals passing, wins/losses/voids, win rate with a Wilson 95% interval, average entry,
 profit per contract, the Brier score, and the calibration table by confidence bucket.`,
-  evaluate: `usage: contest-signals evaluate [--series S] [--since T] [--before T] [--sim-seed N] [--json]
+  evaluate: `usage: contest-signals evaluate [--series S] [--since T] [--before T] [--sim-seed N]
+                                [--train-until T] [--against STORE] [--json]
 
 Scores the graded readings in the store against their outcomes (decisions §13): log loss and Brier
 score over all readings and by minutes left (buckets 1–2, 3–7, 8–14 and each minute), calibration
@@ -100,6 +101,10 @@ clustered by contest: the readings of one contest share one outcome.
                         date YYYY-MM-DD meaning its midnight UTC)
   --sim-seed N          a sandbox store: also score the sandbox's hidden truth of seed N (the oracle)
                         and the share of the mid's gap to it that the model closes
+  --train-until T       walk forward: fit the recalibrated mid (the mid with its own biases undone) on
+                        the readings of contests expired by T, and judge only those expiring after T
+  --against STORE       another store of the same contests under another model (a SQLite file's path,
+                        sqlite:PATH or postgres://…): the two paired reading by reading, clustered SE
   --json                the same numbers as JSON`,
   backup: `usage: contest-signals backup PATH
 

@@ -36,6 +36,14 @@ describe('planImport', () => {
     assert.match(String(planImport({ ...args, since: 'yesterday' }, NOW)), /--since "yesterday" is not/)
     assert.match(String(planImport({ ...args, out: undefined }, NOW)), /--out DIR is required/)
     assert.match(
+      String(planImport({ ...args, venue: 'kalshi', series: 'btc-updown-15m' }, NOW)),
+      /--series btc-updown-15m is a polymarket series, not a kalshi one/,
+    )
+    assert.match(
+      String(planImport({ ...args, venue: 'polymarket', series: 'KXBTC15M' }, NOW)),
+      /--series KXBTC15M is a kalshi series, not a polymarket one/,
+    )
+    assert.match(
       String(planImport({ ...args, until: '2026-06-20T01:00:00Z' }, NOW)),
       /2026-06-20, a day not over yet/,
     )

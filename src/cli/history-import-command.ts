@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises'
 import type { Config } from '../config/config.ts'
 import { SPOT_SOURCES, type SpotSourceName } from '../config/settings.ts'
 import { parseInstant } from '../domain/instant.ts'
-import type { RealVenueName } from '../domain/venues.ts'
+import { type RealVenueName, venueOfSeries } from '../domain/venues.ts'
 import { writeDayFile, writtenDayHeader } from '../history/day-files.ts'
 import { createHistoryHost, HistoryError, type HttpCounts } from '../history/history-http.ts'
 import { emptyTotals, type ImportTotals, progressBar, summaryLine } from '../history/import-report.ts'
@@ -56,6 +56,10 @@ export function planImport(args: HistoryImportArgs, now: number): Plan | string 
   if (!venue) return `--venue must be ${REAL_VENUE_NAMES.join(' or ')}`
   const series = args.series ?? venue.defaultSeries
   if (series === '' || /[\s,]/.test(series)) return '--series must name one series'
+  // the series' prefix names its venue (SERIES, decisions §14): another venue's series would be asked of the wrong API
+  const owner = venueOfSeries(series)
+  if (owner !== null && owner !== venue.name)
+    return `--series ${series} is a ${owner} series, not a ${venue.name} one`
   if (args.out === undefined || args.out === '') return '--out DIR is required'
   const sources = (args.sources ?? DEFAULT_SOURCES).split(',').filter((s) => s !== '')
   const unknown = sources.find((s) => !(SPOT_SOURCES as readonly string[]).includes(s))
@@ -133,7 +137,17 @@ export async function runHistoryImport(
   const redraw = tty ? setInterval(draw, PROGRESS_EVERY_MS) : null
 
   try {
-    await mkdir(plan.out, { recursive: true })
+    try {
+      await mkdir(plan.out, { recursive: true })
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      throw new HistoryError(
+        `--out ${plan.out}`,
+        code === 'EEXIST' || code === 'ENOTDIR'
+          ? 'is a file, not a directory: name a directory for the day files'
+          : `cannot be made: ${(err as Error).message}`,
+      )
+    }
     for (const [i, dayStart] of plan.days.entries()) {
       const dayName = new Date(dayStart).toISOString().slice(0, 10)
       drawn = { done: i, day: dayName }

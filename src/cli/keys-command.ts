@@ -30,6 +30,18 @@ export async function runKeysCommand(config: Config, args: string[], opts: KeysO
     process.stderr.write('contest-signals: keys revoke needs the key ID (see keys list)\n')
     return 2
   }
+  // one key per revoke, none for the others: a stray word is a mistake to say, not to ignore
+  const extra = args[action === 'revoke' ? 2 : 1]
+  if (extra !== undefined) {
+    process.stderr.write(
+      `contest-signals: keys ${action}: unexpected argument "${extra}" (see keys --help)\n`,
+    )
+    return 2
+  }
+  if (label !== undefined && action !== 'create') {
+    process.stderr.write('contest-signals: --label goes with keys create\n')
+    return 2
+  }
   const { store } = await openCommandStore(config)
   try {
     // Created, last used and revoked all on one clock: the deployment's, as the api records last use.

@@ -119,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
     case 'keys':
       return runKeysCommand(config, positionals, { label: str('label'), json: values.json === true })
     case 'migrate':
+      if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
       return runMigrate(config)
     case 'backtest':
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
