@@ -19,7 +19,7 @@ import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
 import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { createVenueSet } from '../src/feeds/venue-set/venue-set.ts'
 import { createReadingModel, DEFAULT_MODEL, MODEL_NAMES } from '../src/model/models.ts'
-import type { PriceFeed, SpotSourceStatus, Venue } from '../src/ports/venue.ts'
+import { NO_ANSWER, type PriceFeed, type SpotSourceStatus, type Venue } from '../src/ports/venue.ts'
 import { ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
 
 const SERIES = 'KXBTC15M'
@@ -75,7 +75,7 @@ describe('takeReading', () => {
     const now = OPEN + 6 * MINUTE_MS + 1_234
     const signal = await takeReading(deps, contest, 6, now)
     const quote = await venue.quote(contest.ticker, now)
-    assert.ok(!isSkipped(signal) && quote && signal.inputs)
+    assert.ok(!isSkipped(signal) && quote && quote !== NO_ANSWER && signal.inputs)
     assert.equal(signal.raisedAt, now)
     assert.equal(signal.modelVersion, deps.model.version)
     assert.equal(signal.inputs.spotObservedAt, now)
@@ -98,6 +98,41 @@ describe('takeReading', () => {
       expected,
     )
     assert.ok(Math.abs(signal.edgeCents - (signal.confidence - signal.entryPriceCents)) < 1e-9)
+  })
+
+  it('is made when its last input came: a book fetched after the start stamps it, and may make it late', async () => {
+    const { venue, deps, contest } = await setup()
+    const boundary = OPEN + 4 * MINUTE_MS
+    const bookAt = (observedAt: number): Venue => ({
+      ...venue,
+      quote: async (ticker, at) => {
+        const q = await venue.quote(ticker, at)
+        return q === null || q === NO_ANSWER ? q : { ...q, observedAt }
+      },
+    })
+    const signal = await takeReading({ ...deps, venue: bookAt(boundary + 4_000) }, contest, 4, boundary + 100)
+    assert.ok(!isSkipped(signal) && signal.inputs)
+    assert.equal(signal.raisedAt, boundary + 4_000, 'raised once the book came, not when it was asked for')
+    assert.equal(signal.inputs.bookObservedAt, boundary + 4_000)
+    const observed = await observeReadingInputs(
+      { ...deps, venue: bookAt(boundary + 4_000) },
+      contest,
+      4,
+      boundary + 100,
+    )
+    assert.ok(!('skipped' in observed))
+    assert.equal(observed.model.book?.ageMs, 0, 'a book that came last is no older than the reading')
+    // asked for in time, answered past READING_MAX_LATE_S
+    assert.deepEqual(
+      await takeReading({ ...deps, venue: bookAt(boundary + 10_001) }, contest, 4, boundary + 100),
+      { skipped: 'late' },
+    )
+    assert.ok(
+      !isSkipped(
+        await takeReading({ ...deps, venue: bookAt(boundary + 10_000) }, contest, 4, boundary + 100),
+      ),
+      'the limit itself is in time',
+    )
   })
 
   it('counts the time left from the instant the spot was observed, not from the boundary', async () => {
@@ -221,6 +256,11 @@ describe('takeReading', () => {
     })
     const bookless: Venue = { ...venue, quote: async () => ({ upAskCents: null, downAskCents: null }) }
     assert.deepEqual(await takeReading({ ...deps, venue: bookless }, contest, 2, at), { skipped: 'no-quote' })
+    // a book request with no answer says nothing of the asks: not `no-quote`
+    const unanswered: Venue = { ...venue, quote: async () => NO_ANSWER }
+    assert.deepEqual(await takeReading({ ...deps, venue: unanswered }, contest, 2, at), {
+      skipped: 'no-book',
+    })
     const stale: PriceFeed = { ...feed, spotAt: async () => null, observeSpot: async () => null }
     assert.deepEqual(await takeReading({ ...deps, feed: stale }, contest, 2, at), { skipped: 'no-spot' })
   })

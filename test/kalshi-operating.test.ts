@@ -1,11 +1,14 @@
 // Running on Kalshi for real (decisions §8), the adapter against the fixture venue over real sockets:
 // the close-window listing and the bytes it saves, the exchange's pause, settling only on a final
 // result, unknown statuses, quotes that stop parsing, and the client's own manners.
+
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { KALSHI_USER_AGENT } from '../src/feeds/kalshi/kalshi-client.ts'
+import { NO_ANSWER } from '../src/ports/venue.ts'
 import { makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
+import { asksOf } from './support/venue-quote.ts'
 import { eventually } from './support/wait.ts'
 
 const QUARTER = 15 * MINUTE
@@ -242,7 +245,7 @@ describe('Kalshi on the real venue › health that tells the truth', () => {
       venue: { orderbookMinIntervalMs: 0, malformedAfterMs: 400 },
     })
     try {
-      assert.equal(await w.venue.quote(live.ticker, NOW), null)
+      assert.equal(await w.venue.quote(live.ticker, NOW), NO_ANSWER, 'an unreadable book is not had')
       assert.equal(w.venue.status().check, 'ok', 'one bad book is not yet a pattern')
       await eventually(
         async () => {
@@ -259,7 +262,7 @@ describe('Kalshi on the real venue › health that tells the truth', () => {
 
       // one good book ends it; a count with 3 decimals is a count
       w.kalshi.setOrderbook(live.ticker, { yes: [['0.4000', '12.125']], no: [['0.5500', '0.001']] })
-      assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 45, downAskCents: 60 })
+      assert.deepEqual(asksOf(await w.venue.quote(live.ticker, NOW)), { upAskCents: 45, downAskCents: 60 })
       assert.equal(w.venue.status().check, 'ok')
     } finally {
       await w.close()
@@ -292,7 +295,7 @@ describe('Kalshi on the real venue › health that tells the truth', () => {
         for (let minute = 0; minute < 3; minute++) {
           for (let s = 0; s <= 10; s += 2) {
             now = t0 + minute * MINUTE + s * 1000
-            assert.equal(await w.venue.quote(m.ticker, now), null)
+            assert.equal(await w.venue.quote(m.ticker, now), NO_ANSWER)
           }
           now = t0 + minute * MINUTE + 30_000
           checks.push(w.venue.status().check ?? 'ok')

@@ -1,11 +1,13 @@
 // The Kalshi adapter under venue faults, over real sockets: rate limiting and server errors with
 // backoff and pacing, slow answers, malformed markets, late-appearing markets, outages, signing.
+
 import assert from 'node:assert/strict'
 import { constants, generateKeyPairSync, verify } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, it } from 'node:test'
 import { createKalshiVenue } from '../src/feeds/kalshi/kalshi-venue.ts'
+import { NO_ANSWER } from '../src/ports/venue.ts'
 import { fixtureTicker, type KalshiFixture, makeMarket } from './fixtures/kalshi-fixture.ts'
 import { type KalshiVenueWorld, MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
 import { createManualClock } from './support/manual-clock.ts'
@@ -291,7 +293,7 @@ describe('Kalshi venue › outages and lifecycle', () => {
       )
       await within(w.venue.close(), 'close() to abort the request in flight')
       w.kalshi.releaseHeld()
-      assert.equal(await quote, null)
+      assert.equal(await quote, NO_ANSWER)
       // close() has returned once its poll loop did: a request of ours is the only one the venue sees now
       const seen = w.kalshi.requests.length
       await (await fetch(`${w.kalshi.baseUrl}/exchange/status`)).arrayBuffer()

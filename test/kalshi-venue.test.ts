@@ -2,9 +2,11 @@
 // from the order book and settlement, as the engine sees them through the Venue port.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { NO_ANSWER, type QuoteAnswer } from '../src/ports/venue.ts'
 import { fixtureTicker, makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
 import { createManualClock } from './support/manual-clock.ts'
+import { asksOf } from './support/venue-quote.ts'
 
 // whole minutes, so fixture tickers (which carry the close minute) are distinct per window
 const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
@@ -144,7 +146,7 @@ describe('Kalshi venue › quotes', () => {
       },
     })
     try {
-      assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 3.5, downAskCents: 98 })
+      assert.deepEqual(asksOf(await w.venue.quote(live.ticker, NOW)), { upAskCents: 3.5, downAskCents: 98 })
       assert.deepEqual(
         w.telemetry.requests.filter((r) => r.endpoint === 'orderbook').map((r) => r.status),
         ['200'],
@@ -163,7 +165,10 @@ describe('Kalshi venue › quotes', () => {
       const yes: Array<[string, string]> = [['0.4200', '13.00']]
       for (const book of [{ yes, no: [] }, { yes }, { yes, no: null }]) {
         w.kalshi.setOrderbook(live.ticker, book)
-        assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: null, downAskCents: 58 })
+        assert.deepEqual(asksOf(await w.venue.quote(live.ticker, NOW)), {
+          upAskCents: null,
+          downAskCents: 58,
+        })
       }
       for (const book of [{ yes: [], no: [] }, {}, { yes: null, no: null }]) {
         w.kalshi.setOrderbook(live.ticker, book)
@@ -184,16 +189,25 @@ describe('Kalshi venue › quotes', () => {
       venue: { orderbookMinIntervalMs: 300, wallClock: clock },
     })
     try {
+      const fetchedAt = clock.now()
       const first = await Promise.all([1, 2, 3].map(() => w.venue.quote(live.ticker, NOW)))
-      assert.deepEqual(first, Array(3).fill({ upAskCents: 45, downAskCents: 60 }))
+      assert.deepEqual(first.map(asksOf), Array(3).fill({ upAskCents: 45, downAskCents: 60 }))
+      const observedAt = (q: QuoteAnswer) => (q === null || q === NO_ANSWER ? q : q.observedAt)
+      assert.equal(observedAt(first[0]!), fetchedAt, 'stamped when the book came back')
       w.kalshi.setOrderbook(live.ticker, { yes: [['0.4100', '1.00']], no: [['0.5500', '1.00']] })
-      assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 45, downAskCents: 60 })
+      assert.deepEqual(asksOf(await w.venue.quote(live.ticker, NOW)), { upAskCents: 45, downAskCents: 60 })
       assert.equal(w.requestsTo(`/markets/${live.ticker}/orderbook`).length, 1)
       clock.advance(299)
-      assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 45, downAskCents: 60 })
+      const shared = await w.venue.quote(live.ticker, NOW)
+      assert.deepEqual(asksOf(shared), { upAskCents: 45, downAskCents: 60 })
+      assert.equal(
+        observedAt(shared),
+        fetchedAt,
+        'a shared answer keeps its instant, so the reading sees its age',
+      )
       assert.equal(w.requestsTo(`/markets/${live.ticker}/orderbook`).length, 1)
       clock.advance(1)
-      assert.deepEqual(await w.venue.quote(live.ticker, NOW), { upAskCents: 45, downAskCents: 59 })
+      assert.deepEqual(asksOf(await w.venue.quote(live.ticker, NOW)), { upAskCents: 45, downAskCents: 59 })
       assert.equal(w.requestsTo(`/markets/${live.ticker}/orderbook`).length, 2)
     } finally {
       await w.close()

@@ -2,6 +2,7 @@
 // the loopback fixture, its tap feeding the day-file recorder. The tape holds every Gamma event body
 // exactly as the venue returned it and every token's /book body exactly as served (worst-first levels
 // kept), each book naming its market's slug and its token; the recording replays.
+
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
@@ -10,6 +11,7 @@ import { slugForStart, windowStartS } from '../src/feeds/polymarket/window-slug.
 import { runReplay } from '../src/main/replay.ts'
 import { systemClock } from '../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
+import { NO_ANSWER } from '../src/ports/venue.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { BookRecord, TapeRecord } from '../src/tape/tape-format.ts'
 import { openTape } from '../src/tape/tape-reader.ts'
@@ -83,6 +85,7 @@ describe('recording on Polymarket', () => {
         (await w.venue.marketAt('btc-updown-15m', w.now())) ? true : undefined,
       )
       const quote = await w.venue.quote(CURRENT, w.now())
+      assert.ok(quote !== NO_ANSWER)
       assert.deepEqual([quote?.upAskCents, quote?.downAskCents], [55, 45.5])
       for (const slug of [slugForStart(S - 900), CURRENT, slugForStart(S + 900)])
         served[slug] = w.pm.event(slug)

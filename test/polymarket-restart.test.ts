@@ -1,13 +1,16 @@
 // Polymarket's weekly matching-engine restart against the fixture CLOB: a minute in which the CLOB
 // answers HTTP 425 pauses readings (health `paused`, scheduled: the venue said so), and so does the
 // configured weekly window while the books still answer (post-only: their asks cannot be taken).
+
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { inWeeklyWindow, type WeeklyWindow } from '../src/domain/weekly-window.ts'
 import { slugForStart, windowStartS } from '../src/feeds/polymarket/window-slug.ts'
+import { NO_ANSWER } from '../src/ports/venue.ts'
 import { DOWN_TOKEN, makeGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import type { PolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { startPolymarketVenueWorld } from './support/polymarket-venue-world.ts'
+import { asksOf } from './support/venue-quote.ts'
 
 const MINUTE = 60_000
 const S = windowStartS(Date.now())
@@ -27,7 +30,7 @@ describe('Polymarket › the weekly matching-engine restart', () => {
     try {
       assert.equal(w.venue.tradingPaused(w.now(), SERIES), false)
       w.pm.failNext(2, 425, { path: /\/clob\/book/ })
-      assert.equal(await w.venue.quote(CURRENT, w.now()), null)
+      assert.equal(await w.venue.quote(CURRENT, w.now()), NO_ANSWER)
       assert.equal(w.venue.tradingPaused(w.now(), SERIES), true)
       const status = w.venue.status()
       assert.deepEqual([status.check, status.scheduledPause], ['paused', true])
@@ -35,7 +38,7 @@ describe('Polymarket › the weekly matching-engine restart', () => {
       await w.lookups(CURRENT, 1)
       assert.equal(w.venue.tradingPaused(w.now(), SERIES), false)
       assert.equal(w.venue.status().check, 'ok')
-      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 42, downAskCents: 59 })
+      assert.deepEqual(asksOf(await w.venue.quote(CURRENT, w.now())), { upAskCents: 42, downAskCents: 59 })
     } finally {
       await w.close()
     }

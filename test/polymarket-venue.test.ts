@@ -2,9 +2,11 @@
 // discovery by slug with the listing fallback, quotes from each side's own book, late results waited
 // on, and the faults of decisions §8 — 429/5xx bursts backed off, slow answers timed out, malformed
 // events skipped by field, a market missing for a while, an outage that invents nothing.
+
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { slugForStart, windowStartS } from '../src/feeds/polymarket/window-slug.ts'
+import { NO_ANSWER } from '../src/ports/venue.ts'
 import {
   DOWN_TOKEN,
   EXAMPLE_UP_BOOK_LEVELS,
@@ -14,6 +16,7 @@ import {
 } from './fixtures/polymarket-bodies.ts'
 import { marketOf, type PolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { type PolymarketVenueWorld, startPolymarketVenueWorld } from './support/polymarket-venue-world.ts'
+import { asksOf } from './support/venue-quote.ts'
 import { waitFor, within } from './support/wait.ts'
 
 const MINUTE = 60_000
@@ -105,7 +108,7 @@ describe('Polymarket venue › discovery and quotes', () => {
       return w.venue.quote(CURRENT, w.now())
     }
     try {
-      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 55, downAskCents: 46 })
+      assert.deepEqual(asksOf(await w.venue.quote(CURRENT, w.now())), { upAskCents: 55, downAskCents: 46 })
       const books = w.requestsTo('/clob/book').map((r) => r.query.get('token_id'))
       assert.deepEqual(books.sort(), [DOWN_TOKEN, UP_TOKEN].sort())
       // sub-cent ticks near the ends are kept
@@ -126,12 +129,16 @@ describe('Polymarket venue › discovery and quotes', () => {
         ],
       )
       const asked = w.requestsTo('/clob/book').length
-      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 55, downAskCents: 46 }, 'cached')
+      assert.deepEqual(
+        asksOf(await w.venue.quote(CURRENT, w.now())),
+        { upAskCents: 55, downAskCents: 46 },
+        'cached',
+      )
       assert.equal(w.requestsTo('/clob/book').length, asked, 'one pair of books per interval')
-      assert.deepEqual(await fresh(), { upAskCents: 99.5, downAskCents: 0.5 })
+      assert.deepEqual(asksOf(await fresh()), { upAskCents: 99.5, downAskCents: 0.5 })
       // no book yet (404) on one side: that side has no ask; on both: no quote
       w.pm.removeBook(DOWN_TOKEN)
-      assert.deepEqual(await fresh(), { upAskCents: 99.5, downAskCents: null })
+      assert.deepEqual(asksOf(await fresh()), { upAskCents: 99.5, downAskCents: null })
       w.pm.removeBook(UP_TOKEN)
       assert.equal(await fresh(), null)
       assert.equal(w.rejected.length, 0, 'a 404 book is no malformed body')
@@ -266,7 +273,7 @@ describe('Polymarket venue › faults', () => {
       assert.equal((await w.venue.marketAt('btc-updown-15m', w.now()))?.ticker, CURRENT)
       // slow books are timed out too: the quote waits for no one
       w.pm.holdNext(4, { path: /\/book/ })
-      assert.equal(await within(w.venue.quote(CURRENT, w.now()), 'the quote to give up', 15_000), null)
+      assert.equal(await within(w.venue.quote(CURRENT, w.now()), 'the quote to give up', 15_000), NO_ANSWER)
       w.pm.releaseHeld()
       assert.equal(w.telemetry.requests.filter((r) => r.status === 'timeout').length, 5)
     } finally {
@@ -306,7 +313,7 @@ describe('Polymarket venue › faults', () => {
     }
   })
 
-  it('counts a malformed book by field, quotes the other side, and says malformed once every book fails', async () => {
+  it('counts a malformed book by field, gives no quote rather than the other side alone, and says malformed once every book fails', async () => {
     const w = await startPolymarketVenueWorld({
       shiftMs: SHIFT,
       seed: (pm) => {
@@ -315,7 +322,8 @@ describe('Polymarket venue › faults', () => {
       },
     })
     try {
-      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: null, downAskCents: 46 })
+      // the up book was not had: the down ask alone would read as a bound the venue never showed
+      assert.equal(await w.venue.quote(CURRENT, w.now()), NO_ANSWER)
       assert.deepEqual(w.rejected, [{ endpoint: 'book', field: 'asks.price' }])
       assert.equal(w.venue.status().check, 'ok', 'one bad book is no format change')
       // every quote failing in 3 reading minutes on the adapter's clock (a minute apart, as readings
@@ -329,7 +337,7 @@ describe('Polymarket venue › faults', () => {
       assert.equal(w.venue.status().check, 'malformed')
       w.pm.setBook(UP_TOKEN, [], [{ price: '0.55', size: '10' }])
       w.shift(2_000)
-      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 55, downAskCents: 46 })
+      assert.deepEqual(asksOf(await w.venue.quote(CURRENT, w.now())), { upAskCents: 55, downAskCents: 46 })
       await w.lookups(CURRENT, 1) // a poll on the moved clock: the venue itself answered throughout
       assert.equal(w.venue.status().check, 'ok')
     } finally {
@@ -346,7 +354,7 @@ describe('Polymarket venue › faults', () => {
       },
     })
     try {
-      assert.deepEqual(await w.venue.quote(CURRENT, w.now()), { upAskCents: 55, downAskCents: 46 })
+      assert.deepEqual(asksOf(await w.venue.quote(CURRENT, w.now())), { upAskCents: 55, downAskCents: 46 })
     } finally {
       await w.close()
     }

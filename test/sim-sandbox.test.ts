@@ -1,6 +1,7 @@
 // The sandbox is independent of the model (decisions §3): the simulator imports no model code (a
 // lint rule, proven to fire here), its quotes are not the model's probability, its crowd errs the
 // way the specification says, and its hidden truth (the oracle) is calibrated and beats the crowd.
+
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -15,6 +16,7 @@ import { type SimParams, withParams } from '../src/feeds/sim/sim-params.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
 import { createSimWorld } from '../src/feeds/sim/sim-world.ts'
+import { NO_ANSWER } from '../src/ports/venue.ts'
 
 const SERIES = 'KXBTC15M'
 const START = Date.parse('2026-09-01T00:00:00Z')
@@ -54,7 +56,14 @@ async function readings(
       const at = m.opensAt + minute * MINUTE_MS
       const quote = await venue.quote(m.ticker, at)
       const spot = feed.spotAtSync(at)
-      if (!quote || quote.upAskCents === null || quote.downAskCents === null || spot === null) continue
+      if (
+        !quote ||
+        quote === NO_ANSWER ||
+        quote.upAskCents === null ||
+        quote.downAskCents === null ||
+        spot === null
+      )
+        continue
       const closes = feed.minuteClosesBeforeSync(at, EWMA_CLOSES)
       const minutesLeft = 15 - minute
       const strike = m.strikePriceDollars

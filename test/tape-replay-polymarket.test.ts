@@ -187,7 +187,7 @@ describe('replay of a Polymarket tape', () => {
     })
   })
 
-  it('answers a quote from each side’s own token book: the lowest ask of a worst-first book, a 0.1 ¢ tick kept, no reading when a side’s book is missing within 5 s', async () => {
+  it('answers a quote from each side’s own token book: the lowest ask of a worst-first book, a 0.1 ¢ tick kept; a side’s book never had is no one-sided book but a late minute', async () => {
     // a market of the older kind, whose price to beat is published 10 s into the window
     const books = [
       { t: at(1, 2_000) },
@@ -202,15 +202,18 @@ describe('replay of a Polymarket tape', () => {
       model: V1_MODEL,
     })
     assert.ok(contest)
+    // minute 2's down book never comes: its up book alone is not read as a one-sided book; minute
+    // 4's books come 6 s after the boundary, past the first request's 5 s, and a retry has them
     assert.deepEqual(
       contest.signals.map((s) => s.minute),
-      [1, 3],
+      [1, 3, 4],
     )
     for (const s of contest.signals) {
       assert.equal(s.side, 'down')
       assert.equal(s.entryPriceCents, 60.5)
     }
-    assert.equal(skipped['no-quote'], 12)
+    assert.equal(contest.signals[2]?.raisedAt, at(4, 6_300), 'raised when its second book came')
+    assert.deepEqual(skipped, { late: 11 })
     assert.equal(contest.settledSide, 'down')
   })
 

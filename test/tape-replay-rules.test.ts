@@ -1,7 +1,7 @@
 // Replay semantics (decisions §12) on hand-built tapes, and the answers the real CLI gives to bad
 // tapes: one line naming the line and what is wrong, a non-zero exit, and a store left valid.
 import assert from 'node:assert/strict'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { gzipSync } from 'node:zlib'
@@ -89,6 +89,7 @@ const tapeLines = (records: TapeRecord[], h: object = header): string[] => [
 
 async function replayInto(
   file: string,
+  readingMaxLateMs = 10_000,
 ): Promise<{ store: Store; contest: Contest | null; skipped: Record<string, number> }> {
   const store = createSqliteStore(path.join(tmp.dir, `store-${++files}.db`))
   await store.migrate()
@@ -98,7 +99,7 @@ async function replayInto(
     logger: createRecordingLogger(),
     spotMaxAgeMs: 10_000,
     model: createReadingModel(DEFAULT_MODEL),
-    readingMaxLateMs: 10_000,
+    readingMaxLateMs,
     wallClock: systemClock,
   })
   assert.equal(summary.stopped, null)
@@ -106,20 +107,46 @@ async function replayInto(
 }
 
 describe('replay: nothing after t is visible at t', () => {
-  it('answers a minute’s book request from a book up to 5 s after the boundary, never one 6 s after', async () => {
+  it('answers a book request from a book up to 5 s after it, retries as live, and raises when the book came', async () => {
     const { store, contest, skipped } = await replayInto(
-      writeTape(tapeLines(contestTape([at(1, 5_000), at(2, 6_000), at(3)]))),
+      writeTape(tapeLines(contestTape([at(1, 5_000), at(2, 6_000), at(3), at(4, 10_500)]))),
     )
     try {
       assert.ok(contest)
+      // minute 2's book is past the first request's 5 s and a retry a tick later has it; minute 4's
+      // comes 10.5 s after its boundary, past READING_MAX_LATE_S
       assert.deepEqual(
         contest.signals.map((s) => s.minute),
-        [1, 3],
+        [1, 2, 3],
       )
+      assert.deepEqual(
+        contest.signals.map((s) => s.raisedAt),
+        [at(1, 5_000), at(2, 6_000), at(3)],
+        'a reading is made when its last input came, not at the boundary',
+      )
+      const [reading] = await store.listGradedReadings({ series: SERIES })
+      assert.equal(reading?.inputs?.bookObservedAt, at(1, 5_000))
+      assert.equal(reading?.inputs?.spotObservedAt, at(1, 5_000))
       assert.equal(contest.signals[0]?.entryPriceCents, 60)
-      assert.equal(skipped['no-quote'], 12)
+      assert.deepEqual(skipped, { late: 11 })
       assert.equal(contest.settledSide, 'down')
       assert.equal(contest.settledPriceDollars, 98_990.12)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('skips as late a minute whose book came within 5 s of its boundary but past READING_MAX_LATE_S', async () => {
+    const { store, contest, skipped } = await replayInto(
+      writeTape(tapeLines(contestTape([at(1, 4_000), at(2, 2_000)]))),
+      3_000,
+    )
+    try {
+      assert.deepEqual(
+        contest?.signals.map((s) => [s.minute, s.raisedAt]),
+        [[2, at(2, 2_000)]],
+      )
+      assert.deepEqual(skipped, { late: 13 })
     } finally {
       await store.close()
     }
@@ -234,6 +261,20 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
     })
   }
 
+  it('refuses a missing tape and a series not on it before making any store', async () => {
+    const missing = await replay(path.join(tmp.dir, 'no-such-tape.ndjson'))
+    assert.equal(missing.code, 1, missing.stderr)
+    assert.match(oneLine(missing.stderr), /no-such-tape\.ndjson/)
+    assert.equal(existsSync(missing.db), false, 'no store was made for it')
+    const db = path.join(tmp.dir, `cli-${++files}.db`)
+    const other = await runCli(['replay', '--tape', writeTape(tapeLines(good)), '--series', 'KXETH15M'], {
+      DATABASE_URL: `sqlite:${db}`,
+    })
+    assert.equal(other.code, 1, other.stderr)
+    assert.match(oneLine(other.stderr), /series KXETH15M is not on this tape \(it has KXBTC15M\)/)
+    assert.equal(existsSync(db), false, 'no store was made for it')
+  })
+
   it('reads a gzip tape whose last member is truncated, saying so, and replays what is whole', async () => {
     const full = gzipSync(
       tapeLines(good)
@@ -248,7 +289,7 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
     assert.match(stderr, /the last gzip member is truncated; read up to line \d+, the last complete line/)
     assert.match(
       stdout,
-      /replay KXBTC15M: 1 contests opened, 1 settled \(0 void\), 2 signals raised, minutes skipped: no-quote 12;/,
+      /replay KXBTC15M: 1 contests opened, 1 settled \(0 void\), 2 signals raised, minutes skipped: late 12;/,
     )
   })
 

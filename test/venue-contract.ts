@@ -9,10 +9,12 @@
 // changes what the venue shows (a fixture, a tape, the simulator's clock) and hands back the instant
 // to ask at; the contract asks only through the port. A capability the venue does not have (a
 // simulator cannot be made to time out) is left out of the world, and its test is not registered.
+
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { Side } from '../src/domain/contest.ts'
 import type { Venue, VenueMarket } from '../src/ports/venue.ts'
+import { NO_ANSWER } from '../src/ports/venue.ts'
 
 export type ContractWorld = {
   venue: Venue
@@ -110,7 +112,7 @@ export function venueContract(adapter: ContractAdapter): void {
       assert.equal(await w.venue.marketAt(`${w.series}X`, at), null, 'a series it does not follow')
       assert.equal(await w.venue.marketOpenedAt(`${w.series}X`, w.opensAt), null, 'nor opened there')
       const quote = await w.venue.quote(w.ticker, at)
-      assert.ok(quote, 'a trading market with books is quoted')
+      assert.ok(quote && quote !== NO_ANSWER, 'a trading market with books is quoted')
       if (asks) {
         assert.equal(quote.upAskCents, asks.up)
         assert.equal(quote.downAskCents, asks.down)
@@ -190,18 +192,21 @@ export function venueContract(adapter: ContractAdapter): void {
       })
 
     if (probe.timeoutBooks)
-      story('answers a book that never comes as no quote, in bounded time', async (w) => {
-        await w.live()
-        const at = await w.timeoutBooks!()
-        assert.equal(await within('the quote', 10_000, w.venue.quote(w.ticker, at)), null)
-        assert.ok(w.venue.status().name)
-      })
+      story(
+        'answers a book that never comes as no answer (not an empty book), in bounded time',
+        async (w) => {
+          await w.live()
+          const at = await w.timeoutBooks!()
+          assert.equal(await within('the quote', 10_000, w.venue.quote(w.ticker, at)), NO_ANSWER)
+          assert.ok(w.venue.status().name)
+        },
+      )
 
     if (probe.malformedBook)
-      story('answers a book body that does not parse as no quote', async (w) => {
+      story('answers a book body that does not parse as no answer (not an empty book)', async (w) => {
         await w.live()
         const at = await w.malformedBook!()
-        assert.equal(await w.venue.quote(w.ticker, at), null)
+        assert.equal(await w.venue.quote(w.ticker, at), NO_ANSWER)
       })
 
     if (probe.malformedMarket)

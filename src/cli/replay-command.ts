@@ -6,7 +6,7 @@
 import type { Config } from '../config/config.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { createLogger } from '../main/logger.ts'
-import { ReplayRefused, type ReplaySummary, runReplay } from '../main/replay.ts'
+import { checkReplayable, ReplayRefused, type ReplaySummary, runReplay } from '../main/replay.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { createReadingModel, isModelName, MODEL_NAMES } from '../model/models.ts'
 import { TapeError } from '../tape/tape-reader.ts'
@@ -46,7 +46,6 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
   // the engine's own log goes to stderr, warnings and up unless LOG_LEVEL asks for more detail
   const level = config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn'
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : level, process.stderr)
-  const { store } = await openCommandStore(config)
   const tty = process.stderr.isTTY === true
   let lastDrawn = 0
   const fail = (message: string): number => {
@@ -54,6 +53,19 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
     process.stderr.write(`contest-signals replay: ${message}\n`)
     return 1
   }
+  const refused = (err: unknown): number => {
+    if (err instanceof TapeError)
+      return fail(err.file === null ? `bad tape ${args.tape}: ${err.message}` : `bad tape ${err.message}`)
+    if (err instanceof ReplayRefused) return fail(err.message)
+    throw err
+  }
+  // a missing or bad tape, or a series not on it, is refused before any store is made for it
+  try {
+    await checkReplayable(args.tape, series)
+  } catch (err) {
+    return refused(err)
+  }
+  const { store } = await openCommandStore(config)
   try {
     const summary = await runReplay({
       tapePath: args.tape,
@@ -90,10 +102,7 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
     }
     return 0
   } catch (err) {
-    if (err instanceof TapeError)
-      return fail(err.file === null ? `bad tape ${args.tape}: ${err.message}` : `bad tape ${err.message}`)
-    if (err instanceof ReplayRefused) return fail(err.message)
-    throw err
+    return refused(err)
   } finally {
     await store.close()
   }

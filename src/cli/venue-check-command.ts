@@ -9,6 +9,7 @@ import { createFeeds, type Feeds, type FeedVenue } from '../main/feeds.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { venueKind } from '../main/venue-kinds.ts'
 import type { Logger } from '../ports/logger.ts'
+import { NO_ANSWER } from '../ports/venue.ts'
 
 export type VenueCheckOutput = { out: (line: string) => void; err: (line: string) => void }
 
@@ -78,7 +79,9 @@ export async function runVenueCheck(
         lines.push(
           `  ${series}: ${market.ticker} ${market.phase} ${iso(market.opensAt)} → ${iso(market.expiresAt)}` +
             ` strike ${market.strikePriceDollars ?? noStrike(v.name)}` +
-            ` asks up ${quote?.upAskCents ?? '—'}¢ down ${quote?.downAskCents ?? '—'}¢`,
+            (quote === NO_ANSWER
+              ? ' book: no answer'
+              : ` asks up ${quote?.upAskCents ?? '—'}¢ down ${quote?.downAskCents ?? '—'}¢`),
         )
       }
     }

@@ -70,6 +70,8 @@ export async function advanceContest(ctx: StepContext, contest: Contest, now: nu
     await published(ctx, await ctx.store.expireContest(current.ticker))
     // null means another writer moved it on already; settling below is safe either way
     state = 'expired'
+    // its last minute is read no more
+    ctx.skips.flush(current.ticker)
   }
   if (state === 'live') await raiseCurrentReading(ctx, current, now)
   else if (state === 'expired') await settleIfDecided(ctx, current.ticker, now)
@@ -115,6 +117,7 @@ async function raiseCurrentReading(ctx: StepContext, contest: Contest, now: numb
     return
   }
   await published(ctx, await ctx.store.addSignal(reading))
+  ctx.skips.raised(contest.ticker, minute)
 }
 
 async function settleIfDecided(ctx: StepContext, ticker: string, now: number): Promise<void> {

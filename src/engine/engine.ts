@@ -59,6 +59,10 @@ export type Engine = {
   /** One pass of the loop; a call while a tick runs joins that tick instead of starting another. */
   tick(): Promise<void>
   isLeader(): boolean
+  /** Counts the minutes still being retried as skipped, with their reasons (a replay's end; stop() does it too). */
+  flushSkipped(): void
+  /** The last tick left a minute waiting for an input a moment may bring: tick again soon, as live. */
+  retryDue(): boolean
 }
 
 export const DEFAULT_TICK_MS = 250
@@ -240,6 +244,7 @@ export function createEngine(deps: EngineDeps): Engine {
       running = false
       clearTimeout(timer)
       if (inFlight) await inFlight
+      ctx.skips.flush()
       try {
         await leadership.release()
       } catch (err) {
@@ -248,5 +253,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     tick,
     isLeader,
+    flushSkipped: () => ctx.skips.flush(),
+    retryDue: () => ctx.skips.retryDue(),
   }
 }

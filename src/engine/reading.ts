@@ -7,7 +7,7 @@ import { chooseSide } from '../domain/model.ts'
 import { type BasisSample, spanMeanOfCloses } from '../domain/price-history.ts'
 import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
 import { venueOfSeries } from '../domain/venues.ts'
-import type { PriceFeed, Venue, VenueQuote } from '../ports/venue.ts'
+import { NO_ANSWER, type PriceFeed, type Venue, type VenueQuote } from '../ports/venue.ts'
 
 /** Readings are taken at minutes 1..14: minute 0 has no price history inside the window yet. */
 export const FIRST_READING_MINUTE = 1
@@ -39,6 +39,7 @@ export function readingLookbackMs(model: Pick<ReadingModel, 'historyMinutes'>): 
 export const SKIP_REASONS = [
   'no-strike',
   'no-quote',
+  'no-book',
   'no-spot',
   'few-sources',
   'short-history',
@@ -68,12 +69,18 @@ export type ObservedInputs = {
   quote: VenueQuote
   bookObservedAt: number
   freshSources: number
+  /**
+   * When the reading was made: once its last input was observed (a book fetched after the boundary,
+   * a spot read after it). Its `raised_at`; the lateness limit is judged on it.
+   */
+  madeAt: number
 }
 
 /**
- * The reading for `minute`, made at `now`: skipped when `now` is more than maxLateMs past the
- * minute's boundary (a minute missed stays missed), while the exchange has paused trading, the strike is unknown, no side has an ask, the spot
- * is missing or from fewer than 2 fresh sources, or the model lacks its minimum history.
+ * The reading for `minute`, started at `now`: skipped when its inputs were had more than maxLateMs
+ * past the minute's boundary (a minute missed stays missed), while the exchange has paused trading,
+ * the strike is unknown, no side has an ask, the spot is missing or from fewer than 2 fresh sources,
+ * or the model lacks its minimum history. Raised at the instant its last input was observed.
  */
 export async function takeReading(
   deps: ReadingDeps,
@@ -90,7 +97,7 @@ export async function takeReading(
   return {
     ticker: contest.ticker,
     minute,
-    raisedAt: now,
+    raisedAt: observed.madeAt,
     ...reading,
     outcome: 'pending',
     modelVersion: deps.model.version,
@@ -121,7 +128,8 @@ export async function observeReadingInputs(
   now: number,
 ): Promise<ObservedInputs | SkippedReading> {
   const boundary = contest.opensAt + minute * MINUTE_MS
-  if (now - boundary > deps.maxLateMs) return { skipped: 'late' }
+  const late = (at: number): boolean => at - boundary > deps.maxLateMs
+  if (late(now)) return { skipped: 'late' }
   // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
   // the exchange of this contest's venue only: a Kalshi pause holds no Polymarket reading (§14)
   if (deps.venue.tradingPaused(now, contest.series)) return { skipped: 'paused' }
@@ -134,9 +142,14 @@ export async function observeReadingInputs(
   const strike = contest.strikePriceDollars ?? estimate?.dollars ?? null
   if (strike === null) return { skipped: 'no-strike' }
   const quote = await deps.venue.quote(contest.ticker, now)
+  if (quote === NO_ANSWER) return { skipped: 'no-book' }
   if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
   const spot = await deps.feed.observeSpot(now)
   if (spot === null) return { skipped: 'no-spot' }
+  const bookObservedAt = quote.observedAt ?? now
+  // a book or a spot that came after the start: the reading is made once it has both (decisions §11)
+  const madeAt = Math.max(now, bookObservedAt, spot.observedAt)
+  if (late(madeAt)) return { skipped: 'late' }
   // the settlement index itself needs no second source: there is no median to protect
   if (!spot.index && spot.freshSources < Math.min(MIN_FRESH_SOURCES, deps.feed.sources().length))
     return { skipped: 'few-sources' }
@@ -147,7 +160,6 @@ export async function observeReadingInputs(
   // a one-sided book has no mid; what its one side says reaches the model through `book`
   const midProbability =
     upAskCents !== null && downAskCents !== null ? (upAskCents + 100 - downAskCents) / 200 : null
-  const bookObservedAt = quote.observedAt ?? now
   const venue = venueOfSeries(contest.series)
   return {
     model: {
@@ -159,7 +171,7 @@ export async function observeReadingInputs(
       closes,
       basisSamples,
       midProbability,
-      book: { upAskCents, downAskCents, ageMs: Math.max(0, now - bookObservedAt) },
+      book: { upAskCents, downAskCents, ageMs: madeAt - bookObservedAt },
       spotIsIndex: spot.index !== undefined,
       ...(venue ? { venue } : {}),
       ...(rule ? { averagingS: rule.averagingS } : {}),
@@ -170,6 +182,7 @@ export async function observeReadingInputs(
     quote,
     bookObservedAt,
     freshSources: spot.freshSources,
+    madeAt,
   }
 }
 

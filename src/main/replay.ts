@@ -4,7 +4,7 @@
 // exchange's status); between those instants nothing it could see has changed.
 import { MINUTE_MS } from '../domain/contest.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
-import { createEngine } from '../engine/engine.ts'
+import { createEngine, DEFAULT_TICK_MS } from '../engine/engine.ts'
 import type { SkipReason } from '../engine/reading.ts'
 import { createReplayClock } from '../feeds/tape/replay-clock.ts'
 import { withRecordedIndex } from '../feeds/tape/tape-index-feed.ts'
@@ -14,7 +14,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
-import type { TapeRecord } from '../tape/tape-format.ts'
+import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
 import { MINUTE_GRAIN } from '../tape/tape-format.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
@@ -116,22 +116,42 @@ function countingStore(store: Store, counts: Counts): Store {
   })
 }
 
+/** The tape's venue kind and the series to replay, or why this tape cannot be replayed at all. */
+function replayable(header: TapeHeader, only: readonly string[] | undefined) {
+  const kind = venueKind(header.venue)
+  if (!kind)
+    throw new TapeError(
+      1,
+      `unknown venue "${header.venue}" (this version replays: ${REAL_VENUE_NAMES.join(', ')})`,
+    )
+  const series = only ?? header.series
+  for (const s of series)
+    if (!header.series.includes(s))
+      throw new ReplayRefused(`series ${s} is not on this tape (it has ${header.series.join(', ')})`)
+  return { kind, series }
+}
+
+/**
+ * Reads the tape's headers and throws what runReplay would refuse it for (a missing or bad tape, a
+ * series not on it) before any store exists: a command checks this first and creates no store for
+ * a replay that cannot run.
+ */
+export async function checkReplayable(tapePath: string, series?: readonly string[]): Promise<void> {
+  const tape = await openTapeSet(tapePath)
+  try {
+    replayable(tape.header, series)
+  } finally {
+    tape.close()
+  }
+}
+
 export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
   const { store, logger, wallClock } = opts
   const startedWall = wallClock.now()
   const tape = await openTapeSet(opts.tapePath, opts.onNotice ? { onNotice: opts.onNotice } : {})
   try {
     const { header } = tape
-    const kind = venueKind(header.venue)
-    if (!kind)
-      throw new TapeError(
-        1,
-        `unknown venue "${header.venue}" (this version replays: ${REAL_VENUE_NAMES.join(', ')})`,
-      )
-    const series = opts.series ?? header.series
-    for (const s of series)
-      if (!header.series.includes(s))
-        throw new ReplayRefused(`series ${s} is not on this tape (it has ${header.series.join(', ')})`)
+    const { kind, series } = replayable(header, opts.series)
     for (const s of series)
       if ((await store.countContests(s)) > 0)
         throw new ReplayRefused(
@@ -218,13 +238,19 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
         // the next whole minute of the clock and of every known window (which need not sit on the clock's)
         const wholeMinute = Math.floor(clock.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS
         const boundary = Math.min(wholeMinute, venue.nextBoundaryAfter(clock.now()))
-        clock.advanceTo(await player.playUntil(Math.min(boundary, to)))
+        // a minute still waiting for a book or a spot is tried again a tick later, as live
+        const next = engine.retryDue() ? Math.min(boundary, clock.now() + DEFAULT_TICK_MS) : boundary
+        clock.advanceTo(await player.playUntil(Math.min(next, to)))
         await engine.tick()
         opts.onProgress?.({ at: clock.now(), from, to, opened: counts.opened, signals: counts.signals })
       }
+      engine.flushSkipped()
       return summary(null)
     } catch (err) {
-      if (err instanceof TapeError) return summary({ file: err.file, line: err.line, problem: err.problem })
+      if (err instanceof TapeError) {
+        engine.flushSkipped()
+        return summary({ file: err.file, line: err.line, problem: err.problem })
+      }
       throw err
     } finally {
       await engine.stop()

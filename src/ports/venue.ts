@@ -43,6 +43,15 @@ export type VenueQuote = {
   observedAt?: number
 }
 
+/**
+ * A book request that got no usable answer — an error, a timeout, an unreadable body: the book was
+ * not had, which says nothing of its asks (a reading retries it, and is `late` if it never comes).
+ */
+export const NO_ANSWER = 'no-answer'
+
+/** What a venue answers to a book request. */
+export type QuoteAnswer = VenueQuote | null | typeof NO_ANSWER
+
 /** The spot as the engine observed it (decisions §11): the price, when, and from how many sources. */
 export type SpotObservation = {
   priceDollars: number
@@ -110,10 +119,11 @@ export interface Venue {
   /** The venue's current view of one market it listed (strike and window may change), else null. */
   market(ticker: string, at: number): Promise<VenueMarket | null>
   /**
-   * Best asks for the market at `at`, or null when neither side is quotable. Never a quote taken
-   * after the market stopped trading.
+   * Best asks for the market at `at`, or null when neither side is quotable (not trading, or no ask
+   * on either side); NO_ANSWER when the book request got no usable answer. Never a quote taken after
+   * the market stopped trading.
    */
-  quote(ticker: string, at: number): Promise<VenueQuote | null>
+  quote(ticker: string, at: number): Promise<QuoteAnswer>
   /** The result once the venue has determined it (as seen at `at`), else null. */
   result(ticker: string, at: number): Promise<Settlement | null>
   status(): SourceStatus

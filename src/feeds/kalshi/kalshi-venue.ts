@@ -6,7 +6,7 @@
 
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { Venue, VenueTelemetry } from '../../ports/venue.ts'
+import { NO_ANSWER, type Venue, type VenueTelemetry } from '../../ports/venue.ts'
 import { createPolledVenue } from '../venue-http/polled-venue.ts'
 import type { QuoteHealth } from '../venue-http/quote-health.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
@@ -125,7 +125,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
           { venue: 'kalshi', ticker, status: reply.status, error: reply.message },
           'kalshi order book failed',
         )
-      return null
+      return NO_ANSWER
     }
     if (reply.ok) tap?.book(ticker, reply.body)
     const asks = reply.ok ? asksFromOrderbook(reply.body) : ({ ok: false, field: 'json' } as const)
@@ -133,7 +133,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
       rejected('orderbook', asks.field)
       health.failed(clock.now())
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
-      return null
+      return NO_ANSWER
     }
     health.parsed()
     const { upAskCents, downAskCents } = asks.value

@@ -1,7 +1,9 @@
 // Kalshi's market book as its tapes fill it (decisions §12): recorded market bodies through the live
 // adapter's book, recorded order books through its ask derivation, recorded exchange-status bodies
 // through its status parsing. The one tape venue (feeds/tape/tape-venue.ts) plays it.
+
 import type { Logger } from '../../ports/logger.ts'
+import { NO_ANSWER } from '../../ports/venue.ts'
 import type { RecordedVenue } from '../venue-http/market-view.ts'
 import { parseExchangeStatus } from './exchange-status.ts'
 import { createMarketBook, kalshiMarketView } from './market-book.ts'
@@ -38,7 +40,7 @@ export function recordedKalshi(series: readonly string[], logger: Logger): Recor
       const asks = asksFromOrderbook(body)
       if (!asks.ok) {
         logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
-        return null
+        return NO_ANSWER
       }
       const { upAskCents, downAskCents } = asks.value
       return upAskCents === null && downAskCents === null ? null : asks.value

@@ -6,7 +6,7 @@
 import { inWeeklyWindow, type WeeklyWindow } from '../../domain/weekly-window.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { Venue, VenueTelemetry } from '../../ports/venue.ts'
+import { NO_ANSWER, type Venue, type VenueTelemetry } from '../../ports/venue.ts'
 import { describeFailure } from '../venue-http/json-client.ts'
 import { createPolledVenue } from '../venue-http/polled-venue.ts'
 import type { QuoteHealth } from '../venue-http/quote-health.ts'
@@ -66,7 +66,8 @@ const MINUTE_MS = 60_000
 /** A quote serves one reading: one retry, then the engine asks again on a later tick. */
 const BOOK_ATTEMPTS = 2
 
-type SideAsk = { ask: number | null; malformed: string | null }
+/** One token's best ask; `answered` false when its book was not had (an error, a 425, an unreadable body). */
+type SideAsk = { ask: number | null; malformed: string | null; answered: boolean }
 
 export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   const clock = opts.wallClock
@@ -117,13 +118,13 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     if (!reply.ok && reply.status === 'invalid_json') {
       // a 2xx body that is not JSON is as unreadable as a malformed one
       rejected('book', 'json')
-      return { ask: null, malformed: 'json' }
+      return { ask: null, malformed: 'json', answered: false }
     }
     if (!reply.ok && reply.status === '425') {
       // the matching engine is restarting (HTTP 425 Too Early): this minute's readings pause
       if (tooEarlyMinutes.size >= 10) tooEarlyMinutes.delete(tooEarlyMinutes.values().next().value as number)
       tooEarlyMinutes.add(minuteOf(clock.now()))
-      return { ask: null, malformed: null }
+      return { ask: null, malformed: null, answered: false }
     }
     if (!reply.ok) {
       if (reply.status !== 'aborted' && reply.status !== '404')
@@ -131,7 +132,8 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
           { venue: 'polymarket', ticker, side, status: reply.status, error: reply.message },
           'polymarket book failed',
         )
-      return { ask: null, malformed: null }
+      // a 404 is an answer: the token has no book, so that side has no ask
+      return { ask: null, malformed: null, answered: reply.status === '404' }
     }
     opts.tap?.book(ticker, tokenId, reply.body)
     const top = bookTop(reply.body, tokenId)
@@ -141,9 +143,9 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
         { venue: 'polymarket', ticker, side, field: top.field },
         'polymarket book malformed; skipped',
       )
-      return { ask: null, malformed: top.field }
+      return { ask: null, malformed: top.field, answered: false }
     }
-    return { ask: top.value.bestAskCents, malformed: null }
+    return { ask: top.value.bestAskCents, malformed: null, answered: true }
   }
 
   async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
@@ -157,7 +159,11 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     if (up.malformed !== null || down.malformed !== null) health.failed(now)
     else health.parsed()
     // an answer that arrives after the end is no quote: trading has stopped (venue facts §3.1.3)
-    if (now >= market.expiresAt || (up.ask === null && down.ask === null)) return null
+    if (now >= market.expiresAt) return null
+    // one side's book not had is no one-sided book: what the other side says alone would be read
+    // as a bound the venue never showed
+    if (!up.answered || !down.answered) return NO_ANSWER
+    if (up.ask === null && down.ask === null) return null
     return { upAskCents: up.ask, downAskCents: down.ask }
   }
 

@@ -2,7 +2,9 @@
 // through the live adapter's own book (market-book.ts: validation, merging, results, the inherited
 // strike), each recorded CLOB `/book` body through clob-book.ts. The one tape venue
 // (feeds/tape/tape-venue.ts) plays it; Polymarket has no exchange-wide status (no weekly pause).
+
 import type { Logger } from '../../ports/logger.ts'
+import { NO_ANSWER } from '../../ports/venue.ts'
 import type { RecordedVenue } from '../venue-http/market-view.ts'
 import { bookTop } from './clob-book.ts'
 import type { OutcomeLabel } from './gamma-event.ts'
@@ -44,7 +46,9 @@ export function recordedPolymarket(series: readonly string[], logger: Logger): R
     quoteOf(ticker, bodies) {
       const up = askOf(ticker, 'up', bodies[0])
       const down = askOf(ticker, 'down', bodies[1])
-      if (up === undefined || down === undefined || (up === null && down === null)) return null
+      // an unreadable side is a book not had, as live: no one-sided quote from the other
+      if (up === undefined || down === undefined) return NO_ANSWER
+      if (up === null && down === null) return null
       return { upAskCents: up, downAskCents: down }
     },
   }

@@ -6,7 +6,13 @@
 // ticker (and token) in [t, t + 5 s] answers each.
 import type { Settlement } from '../../domain/contest.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { SourceStatus, Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
+import {
+  NO_ANSWER,
+  type QuoteAnswer,
+  type SourceStatus,
+  type Venue,
+  type VenueMarket,
+} from '../../ports/venue.ts'
 import type { TapeRecord } from '../../tape/tape-format.ts'
 import type { RecordedVenue } from '../venue-http/market-view.ts'
 import { createReadingWindows } from './reading-windows.ts'
@@ -103,7 +109,7 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
     async result(ticker: string): Promise<Settlement | null> {
       return view.result(ticker, clock.now())
     },
-    async quote(ticker: string): Promise<VenueQuote | null> {
+    async quote(ticker: string): Promise<QuoteAnswer> {
       const now = clock.now()
       // as live: never a quote of a market that is not trading, or after its close
       if (!view.quotable(ticker, now)) return null
@@ -112,12 +118,15 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
       for (const token of recorded.bookTokens(ticker))
         books.push(await opts.player().bookBetween(ticker, now, now + BOOK_WINDOW_MS, token))
       // a book not within the window: the request failed like a timeout
-      if (books.some((b) => b === null)) return null
-      clock.advanceTo(Math.max(...books.map((b) => b!.t)))
-      return recorded.quoteOf(
+      if (books.some((b) => b === null)) return NO_ANSWER
+      // the books came when they were recorded: the reading is made then, not at the request
+      const observedAt = Math.max(...books.map((b) => b!.t))
+      clock.advanceTo(observedAt)
+      const quote = recorded.quoteOf(
         ticker,
         books.map((b) => b!.ob),
       )
+      return quote === null || quote === NO_ANSWER ? quote : { ...quote, observedAt }
     },
     status(): SourceStatus {
       return { name, state: 'ok', lastOkAt: clock.now() }

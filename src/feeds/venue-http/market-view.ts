@@ -3,7 +3,7 @@
 // (venue-http/polled-venue.ts) and its tape (tape/tape-venue.ts), so a replay reads a tape exactly
 // as live read the venue. No I/O: what fills the book is the caller's business.
 import type { Settlement } from '../../domain/contest.ts'
-import type { VenueMarket, VenueQuote } from '../../ports/venue.ts'
+import type { QuoteAnswer, VenueMarket } from '../../ports/venue.ts'
 
 export type MarketView = {
   /** The trading or paused market of `series` whose window contains `at`. */
@@ -36,8 +36,8 @@ export type RecordedVenue = {
   known(ticker: string): boolean
   /** The books one quote of `ticker` asks, by token (undefined: the market's one book). */
   bookTokens(ticker: string): readonly (string | undefined)[]
-  /** The quote the books make, in bookTokens' order; null (warned) when one does not parse. */
-  quoteOf(ticker: string, bodies: readonly unknown[]): VenueQuote | null
+  /** The quote the books make, in bookTokens' order; NO_ANSWER (warned) when one does not parse. */
+  quoteOf(ticker: string, bodies: readonly unknown[]): QuoteAnswer
   /** An exchange-status body: whether trading is paused, null when unreadable; absent: none recorded. */
   exchangePaused?(body: unknown): boolean | null
 }

@@ -7,7 +7,14 @@
 import type { Settlement } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { SourceStatus, Venue, VenueCheck, VenueMarket, VenueQuote } from '../../ports/venue.ts'
+import {
+  NO_ANSWER,
+  type QuoteAnswer,
+  type SourceStatus,
+  type Venue,
+  type VenueCheck,
+  type VenueMarket,
+} from '../../ports/venue.ts'
 import type { MarketView } from './market-view.ts'
 import { livenessOf, pollEvery } from './poll-loop.ts'
 import { createQuoteHealth, type QuoteHealth } from './quote-health.ts'
@@ -34,7 +41,7 @@ export type PolledVenueSpec = {
   /** one poll of the venue; true when it was clean (a failure is told through `failed`) */
   poll(signal: AbortSignal): Promise<boolean>
   /** the book request of a market the view says is quotable; `health` told of each body read */
-  fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth): Promise<VenueQuote | null>
+  fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth): Promise<QuoteAnswer>
   /** the exchange says trading is paused at `at` (a live venue answers for now) */
   tradingPaused(at: number): boolean
   /** inside a pause the venue scheduled at `now`, given the last clean poll: then an outage is no fault */
@@ -110,11 +117,16 @@ export function createPolledVenue(spec: PolledVenueSpec): PolledVenue {
       spec.follow(ticker)
       return view.result(ticker, clock.now())
     },
-    async quote(ticker: string): Promise<VenueQuote | null> {
+    async quote(ticker: string): Promise<QuoteAnswer> {
       const now = clock.now()
       // quotes after the close are stale, then an empty book: never use one
       if (!view.quotable(ticker, now)) return null
-      return quotes.get(ticker, now, () => spec.fetchQuote(ticker, stop.signal, health))
+      // stamped when the book came back: a reading is made once it has it (decisions §11), and a
+      // quote shared by later ticks shows its age
+      return quotes.get(ticker, now, async () => {
+        const quote = await spec.fetchQuote(ticker, stop.signal, health)
+        return quote === null || quote === NO_ANSWER ? quote : { ...quote, observedAt: clock.now() }
+      })
     },
     status,
     statuses: () => [status()],

@@ -1,17 +1,17 @@
 // One book request per market per interval: the engine asks for a quote on every tick, and every
 // reading in an interval shares the answer (settled or still in flight) of the first request. The
 // cache holds at most QUOTES_KEPT markets; past that, entries older than the interval are dropped.
-import type { VenueQuote } from '../../ports/venue.ts'
+import type { QuoteAnswer } from '../../ports/venue.ts'
 
 const QUOTES_KEPT = 100
 
 export type QuoteThrottle = {
   /** the quote fetched for `ticker` within `minIntervalMs` of `now`, else `fetch()`'s, remembered */
-  get(ticker: string, now: number, fetch: () => Promise<VenueQuote | null>): Promise<VenueQuote | null>
+  get(ticker: string, now: number, fetch: () => Promise<QuoteAnswer>): Promise<QuoteAnswer>
 }
 
 export function createQuoteThrottle(minIntervalMs: number): QuoteThrottle {
-  const quotes = new Map<string, { fetchedAt: number; quote: Promise<VenueQuote | null> }>()
+  const quotes = new Map<string, { fetchedAt: number; quote: Promise<QuoteAnswer> }>()
   return {
     get(ticker, now, fetch) {
       const cached = quotes.get(ticker)

@@ -1,7 +1,7 @@
 // Several venues behind the one Venue port (decisions §14): each series belongs to one venue, and
 // every call goes to the venue that owns the series or ticker it names, so the engine follows
 // Kalshi and Polymarket at once without knowing there are two. No I/O of its own: it only routes.
-import type { SourceStatus, Venue, VenueMarket, VenueQuote } from '../../ports/venue.ts'
+import type { QuoteAnswer, SourceStatus, Venue, VenueMarket } from '../../ports/venue.ts'
 
 export type VenueMember = { venue: Venue; series: readonly string[] }
 
@@ -42,7 +42,7 @@ export function createVenueSet(members: readonly VenueMember[]): Venue {
     async market(ticker: string, at: number): Promise<VenueMarket | null> {
       return (await ownerOfTicker(ticker)?.market(ticker, at)) ?? null
     },
-    async quote(ticker: string, at: number): Promise<VenueQuote | null> {
+    async quote(ticker: string, at: number): Promise<QuoteAnswer> {
       return (await ownerOfTicker(ticker)?.quote(ticker, at)) ?? null
     },
     async result(ticker: string, at: number) {
