@@ -98,8 +98,13 @@ async function* linesOf(
       onTruncated(line)
       return
     }
+    // zlib fails the whole block it was given, so the good lines just before a damaged member (or
+    // bytes after the last one) are not read either: say where reading stopped, not where the damage is
     if (gzip && (code === 'Z_DATA_ERROR' || code === 'Z_STREAM_ERROR'))
-      throw new TapeError(line + 1, `not valid gzip data (${(err as Error).message})`)
+      throw new TapeError(
+        line + 1,
+        `not valid gzip data (${(err as Error).message}): a damaged gzip member or bytes after the last one, somewhere from this line's block on; nothing from this line on was read`,
+      )
     throw new TapeError(line + 1, `cannot be read (${(err as Error).message})`)
   }
   rest += decoder.end()

@@ -228,6 +228,18 @@ describe('tape files', () => {
     assert.match((await failure(notGzip)).message, /\.ndjson(?:\.gz)?: line 1: not valid gzip data/)
   })
 
+  it('stops at bytes after the last gzip member, saying that nothing from the line it names on was read', async () => {
+    const lines = [JSON.stringify(header), ...Array.from({ length: 50 }, () => JSON.stringify(records[1]))]
+    const file = path.join(dir, 'trailing.ndjson.gz')
+    writeFileSync(file, Buffer.concat([gzipSync(`${lines.join('\n')}\n`), Buffer.from('GARBAGE\n')]))
+    const err = await failure(file)
+    assert.match(
+      err.message,
+      /not valid gzip data .*bytes after the last one.*nothing from this line on was read/,
+    )
+    assert.ok(err.line !== null && err.line >= 1 && err.line <= lines.length + 1, `line ${err.line}`)
+  })
+
   it('names a missing file', async () => {
     const err = await failure(path.join(dir, 'nope.ndjson'))
     assert.match(err.message, /no such file/)
