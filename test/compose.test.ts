@@ -3,19 +3,38 @@
 // PostgreSQL (a schema of its own) and Redis: the engine writes, both api replicas answer with the
 // same contest, and one key works on both.
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'yaml'
 import { dropSchema, POSTGRES_TEST_URL, uniqueSchemaUrl } from './support/postgres.ts'
 import { deletePrefix, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
-import { REPO_ROOT, runCli, startProcess } from './support/service-process.ts'
+import { childEnv, REPO_ROOT, runCli, startProcess } from './support/service-process.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
 import { eventually } from './support/wait.ts'
 
-type Service = { command?: string[]; environment?: Record<string, string>; image?: string }
+type Service = {
+  command?: string[]
+  environment?: Record<string, string>
+  image?: string
+  healthcheck?: { test?: string[] }
+}
 const compose = parse(readFileSync(path.join(REPO_ROOT, 'deploy/compose.yaml'), 'utf8'), { merge: true }) as {
   services: Record<string, Service>
+}
+
+/** A port nothing listens on now: the engine's metrics, which the health check must find. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
 }
 
 describe('deploy/compose.yaml', () => {
@@ -37,22 +56,43 @@ describe('deploy/compose.yaml', () => {
     SIM_SPEED: '60',
     SIM_BACKFILL_DAYS: '0',
   })
-  const run = (name: string) => {
+  let engineMetricsPort = ''
+  const run = (name: string, extra: Record<string, string> = {}) => {
     const service = compose.services[name]!
     assert.deepEqual(service.command?.slice(0, 2), ['node', 'src/cli/main.ts'], name)
-    const p = startProcess(service.command!.slice(2), envOf(service))
+    const p = startProcess(service.command!.slice(2), { ...envOf(service), ...extra })
     started.push(p)
     return p
   }
 
   before(async () => {
-    run('engine')
+    engineMetricsPort = String(await freePort())
+    run('engine', { METRICS_PORT: engineMetricsPort })
     for (const api of ['api-1', 'api-2']) urls.push(await run(api).url)
   })
   after(async () => {
     await Promise.all(started.map((p) => p.kill('SIGTERM')))
     await dropSchema(databaseUrl)
     await deletePrefix(redisPrefix)
+  })
+
+  it('gives the engine a health check it can pass: its metrics port, since it serves no API', async () => {
+    const [kind, command, ...args] = compose.services.engine!.healthcheck!.test!
+    assert.deepEqual([kind, command], ['CMD', 'node'])
+    const check = () =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, args, {
+          env: childEnv({ METRICS_PORT: engineMetricsPort }),
+          stdio: 'ignore',
+        })
+        child.on('exit', (code) => resolve(code))
+      })
+    await eventually(check, (code) => code === 0, 20_000)
+    // the image's own check asks PORT's /v1/health, which the engine never opens
+    assert.match(
+      readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'),
+      /HEALTHCHECK[^\n]*\n[^\n]*\/v1\/health/,
+    )
   })
 
   it('defines the scaled-out set: PostgreSQL, Redis, one engine and two api replicas of one image', () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import type { ContestView } from '../src/domain/contest-view.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { storedServiceClock } from '../src/main/service-clock.ts'
 import { systemClock } from '../src/main/system-clock.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
@@ -81,7 +82,10 @@ describe('restart after SIGKILL', () => {
       await stored.close()
       const resultOut = Date.parse(liveAtKill.window.expires_at) + 90_000
       await waitUntil(() => deploymentClock.now() > resultOut, 'the contest to expire while down', 30_000)
-      second = startProcess(['serve'], env)
+      // started as `npm start` restarts, without SIM_SEED: the store's timeline keeps its seed, so the
+      // contest struck before the kill settles on the same price path
+      const { SIM_SEED: _, ...restartEnv } = env
+      second = startProcess(['serve'], restartEnv)
       const url2 = await second.url
       assert.equal(bootstrapKeyFrom(second.stdout()), null)
 
@@ -97,8 +101,18 @@ describe('restart after SIGKILL', () => {
         100,
       )
       assert.ok(settled.signals.length >= liveAtKill.signals.length)
+      assert.equal(settled.strike_price_dollars, liveAtKill.strike_price_dollars)
+      assert.ok(settled.settled_price_dollars !== null && settled.strike_price_dollars !== null)
+      assert.equal(
+        settled.settled_side,
+        settled.settled_price_dollars >= settled.strike_price_dollars ? 'up' : 'down',
+        'settled on the path it was struck on (a tie goes up)',
+      )
+      // and it is seed 5's own settlement, the one a run without the restart gives
+      const world = sharedSimWorld(Number(env.SIM_SEED))
+      assert.equal(settled.settled_price_dollars, world.contestOf(settled.ticker)!.settlementCents / 100)
       for (const s of settled.signals) {
-        const expected =
+        const expected: string =
           settled.settled_side === null ? 'void' : s.side === settled.settled_side ? 'win' : 'loss'
         assert.equal(s.outcome, expected)
       }

@@ -68,7 +68,7 @@ export async function runEvaluateCommand(
   if (args.simSeed !== undefined) {
     if (!/^[0-9]{1,15}$/.test(args.simSeed)) return fail('--sim-seed must be a whole number')
     if (!oracleFor) return fail('--sim-seed needs the sandbox, which this build does not have')
-    oracle = oracleFor(Number(args.simSeed), config.simParams)
+    oracle = oracleFor(Number(args.simSeed), config.simParams ?? undefined)
   }
   let trainUntil: number | undefined
   if (args.trainUntil !== undefined) {

@@ -5,8 +5,10 @@ import { existsSync } from 'node:fs'
 import type { Config } from '../config/config.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { QUARTER_MS } from '../domain/ticker.ts'
+import { SIM_PARAMS } from '../feeds/sim/sim-params.ts'
 import { sharedSimWorld } from '../feeds/sim/sim-world.ts'
 import { simTapeWarmupMs } from '../main/sim-tape-warmup.ts'
+import { drawSimSeed } from '../main/sim-timeline.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { REAL_VENUE_NAMES, venueKind } from '../main/venue-kinds.ts'
 import { createTapeWriter } from '../tape/tape-writer.ts'
@@ -44,7 +46,7 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
   const days = Number(args.days)
   if (args.seed !== undefined && (!/^[0-9]+$/.test(args.seed) || !Number.isSafeInteger(Number(args.seed))))
     return usage('--seed must be a whole number')
-  const seed = args.seed === undefined ? config.simSeed : Number(args.seed)
+  const seed = args.seed === undefined ? (config.simSeed ?? drawSimSeed()) : Number(args.seed)
   let from: number
   if (args.from === undefined) {
     // the last N whole days before today (UTC)
@@ -65,7 +67,7 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
   }
 
   const opts = {
-    world: sharedSimWorld(seed, config.simParams),
+    world: sharedSimWorld(seed, config.simParams ?? SIM_PARAMS),
     // the configured SERIES (a venue with one series of its own writes that one)
     series: config.series,
     from,

@@ -23,7 +23,9 @@ describe('loadConfig', () => {
     assert.equal(c.eventRetentionHours, 48)
     assert.equal(c.logLevel, 'info')
     assert.equal(c.bootstrapKey, true)
-    assert.ok(Number.isInteger(c.simSeed) && c.simSeed > 0)
+    // unset: a store's timeline keeps its own seed and settings (src/main/sim-timeline.ts)
+    assert.equal(c.simSeed, null)
+    assert.equal(c.simParams, null)
   })
 
   it('returns a frozen object', () => {
@@ -58,8 +60,8 @@ describe('loadConfig', () => {
     assert.deepEqual(c.series, ['KXBTC15M', 'KXETH15M'])
     assert.equal(c.simSpeed, 60)
     assert.equal(c.simSeed, 42)
-    assert.equal(c.simParams.crowd.volEstimator, 'ewma')
-    assert.equal(loadConfig({ SIM_PARAMS: 'informed' }).simParams.crowd.volEstimator, 'true')
+    assert.equal(loadConfig({ SIM_PARAMS: 'ewma' }).simParams?.crowd.volEstimator, 'ewma')
+    assert.equal(loadConfig({ SIM_PARAMS: 'informed' }).simParams?.crowd.volEstimator, 'true')
     assert.equal(c.simBackfillDays, 0)
     assert.equal(c.simStart, Date.parse('2026-11-23T17:00:00Z'))
     assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '::1'])

@@ -2,11 +2,10 @@
 // table (settings.ts), then the rules across settings and the defaults derived from others, every
 // problem reported at once, the result frozen.
 
-import { randomInt } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { type VenueName, venueOfSeries } from '../domain/venues.ts'
 import type { WeeklyWindow } from '../domain/weekly-window.ts'
-import { SIM_PARAMS, type SimParams } from '../feeds/sim/sim-params.ts'
+import type { SimParams } from '../feeds/sim/sim-params.ts'
 import { type Env, readSettings } from './read-settings.ts'
 import { httpUrl } from './setting-parsers.ts'
 import type { SettingName, SpotSourceName } from './settings.ts'
@@ -47,9 +46,10 @@ export type Config = Readonly<{
   /** a reading whose inputs cannot be had this long after its minute's boundary is skipped (decisions §11) */
   readingMaxLateS: number
   simSpeed: number
-  simSeed: number
-  /** the sandbox's parameters (SIM_PARAMS: a crowd preset, name=value pairs or JSON) */
-  simParams: SimParams
+  /** SIM_SEED; null when unset: a store's timeline then keeps its own (src/main/sim-timeline.ts) */
+  simSeed: number | null
+  /** the sandbox's parameters (SIM_PARAMS: a crowd preset, name=value pairs or JSON); null when unset */
+  simParams: SimParams | null
   simBackfillDays: number
   /** where a new sandbox timeline begins (Unix ms); null: the wall clock's now */
   simStart: number | null
@@ -164,8 +164,8 @@ export function loadConfig(env: Env = process.env): Config {
     model: v.MODEL,
     readingMaxLateS: v.READING_MAX_LATE_S,
     simSpeed: v.SIM_SPEED,
-    simSeed: v.SIM_SEED ?? randomInt(1, 2 ** 31),
-    simParams: v.SIM_PARAMS ?? SIM_PARAMS,
+    simSeed: v.SIM_SEED,
+    simParams: v.SIM_PARAMS,
     simBackfillDays: v.SIM_BACKFILL_DAYS,
     simStart: v.SIM_START,
     trustProxy: Object.freeze(v.TRUST_PROXY),

@@ -101,17 +101,17 @@ const SERVICE = {
   },
   SIM_SEED: {
     default: null,
-    shownDefault: 'random',
+    shownDefault: 'random, then the store’s',
     emptyMeansUnset: true,
     parser: seed,
-    doc: "the simulator's seed: the same seed gives the same prices, quotes, signals and results",
+    doc: "the simulator's seed: the same seed gives the same prices, quotes, strikes and results (and the same backfilled history; live readings also depend on when the engine ticks). A store keeps the seed of its first start: a restart without SIM_SEED continues the same timeline, and another seed on it is refused",
   },
   SIM_PARAMS: {
     default: null,
-    shownDefault: 'the `ewma` crowd',
+    shownDefault: 'the `ewma` crowd, then the store’s',
     emptyMeansUnset: true,
     parser: simParams,
-    doc: 'the sandbox\'s settings (`src/feeds/sim/README.md`): a crowd preset (`ewma`, `informed`, `ewma-late`, `shrink`, `floor`, `drift`, `wide-stale`, `one-sided`), or `name=value` pairs (`preset=shrink,crowd.lagSeconds=5,crowd.spreadTicks=1..10`), or JSON (`{"crowd":{"bias":"floor"}}`); the crowd settings it names hold on Polymarket\'s sandbox too, over that venue\'s own; `sim tape` and `evaluate --sim-seed` read it too, so give both the same',
+    doc: 'the sandbox\'s settings (`src/feeds/sim/README.md`): a crowd preset (`ewma`, `informed`, `ewma-late`, `shrink`, `floor`, `drift`, `wide-stale`, `one-sided`), or `name=value` pairs (`preset=shrink,crowd.lagSeconds=5,crowd.spreadTicks=1..10`), or JSON (`{"crowd":{"bias":"floor"}}`); the crowd settings it names hold on Polymarket\'s sandbox too, over that venue\'s own; `sim tape` and `evaluate --sim-seed` read it too, so give both the same. A store keeps the settings of its first start, as it keeps SIM_SEED',
   },
   SIM_BACKFILL_DAYS: {
     default: '7',

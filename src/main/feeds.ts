@@ -17,13 +17,12 @@ import type { Logger } from '../ports/logger.ts'
 import type { PriceFeed, SeriesCheck, Venue, VenueTelemetry } from '../ports/venue.ts'
 import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
 import { type Credentials, type LiveVenue, type VenueKind, venueKind } from './venue-kinds.ts'
+import type { SimWorldIdentity } from './sim-timeline.ts'
 import { VERSION } from './version.ts'
 
 export type FeedSettings = Pick<
   Config,
   | 'venues'
-  | 'simSeed'
-  | 'simParams'
   | 'series'
   | 'kalshiBaseUrl'
   | 'kalshiPollS'
@@ -70,13 +69,17 @@ type FeedDeps = {
   telemetry?: (venue: string) => VenueTelemetry
   /** minutes of closes the spot feed keeps: what the model reads (spotKeepMinutes) */
   spotKeepMinutes?: number
+  /** the sandbox of the store's timeline, when the venue is the simulator (resolveSimWorld) */
+  sim?: SimWorldIdentity
 }
 
 export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise<Feeds> {
   if (config.venues.includes('sim')) {
-    const world = sharedSimWorld(config.simSeed, config.simParams)
-    const feed = createSimPriceFeed({ seed: config.simSeed, world })
-    const venue = createSimVenue({ seed: config.simSeed, world, feed, series: config.series })
+    if (!deps.sim) throw new Error('the simulator needs its timeline’s sandbox (resolveSimWorld)')
+    const { seed, params } = deps.sim
+    const world = sharedSimWorld(seed, params)
+    const feed = createSimPriceFeed({ seed, world })
+    const venue = createSimVenue({ seed, world, feed, series: config.series })
     return {
       venue,
       venues: [{ name: 'sim', venue, series: config.series, baseUrl: null, seriesCheck: null }],

@@ -26,6 +26,7 @@ import { createFeeds } from './feeds.ts'
 import { releaseHeap } from './heap-release.ts'
 import { openStoreAt } from './open-store.ts'
 import { createServiceClock } from './service-clock.ts'
+import { resolveSimWorld } from './sim-timeline.ts'
 import { spotKeepMinutes } from './spot-history.ts'
 import { systemClock } from './system-clock.ts'
 import { VERSION } from './version.ts'
@@ -89,9 +90,12 @@ export async function startService(
     if (role !== 'api') {
       const feedLogger = logger.child({ role: 'engine', component: 'feeds' })
       const model = createReadingModel(config.model)
+      // the sandbox this store's timeline runs on, fixed at its first start (a restart continues it)
+      const sim = usesSimulator(config) ? await resolveSimWorld(store, config) : undefined
       const { venue, venues, feed, recorder } = await createFeeds(config, {
         wallClock,
         logger: feedLogger,
+        ...(sim ? { sim } : {}),
         spotKeepMinutes: spotKeepMinutes(model),
         ...(metrics ? { telemetry: metrics.venueTelemetry } : {}),
       })
@@ -138,7 +142,7 @@ export async function startService(
       metrics?.watchEngine(() => engine.isLeader())
       logger.info(
         usesSimulator(config)
-          ? { series: config.series, venue: venue.name, simSpeed: config.simSpeed, simSeed: config.simSeed }
+          ? { series: config.series, venue: venue.name, simSpeed: config.simSpeed, simSeed: sim?.seed }
           : {
               series: config.series,
               // each venue with its series and where it is reached (decisions §14)
