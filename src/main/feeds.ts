@@ -16,8 +16,8 @@ import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { PriceFeed, SeriesCheck, Venue, VenueTelemetry } from '../ports/venue.ts'
 import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
-import { type Credentials, type LiveVenue, type VenueKind, venueKind } from './venue-kinds.ts'
 import type { SimWorldIdentity } from './sim-timeline.ts'
+import { type Credentials, type LiveVenue, type VenueKind, venueKind } from './venue-kinds.ts'
 import { VERSION } from './version.ts'
 
 export type FeedSettings = Pick<
