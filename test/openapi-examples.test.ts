@@ -73,7 +73,11 @@ async function record(): Promise<OpenApiExamples> {
     const history = await get(world, `/v1/contests?series=${SERIES}&limit=2`)
     const health = await get(world, '/v1/health')
     const invalid = await get(world, `/v1/contests?series=${SERIES}&limit=0&since=yesterday`)
+    const seriesRequired = await get(world, '/v1/contests/active')
+    const streamSeriesRequired = await get(world, '/v1/stream/contests')
+    const badEscape = await get(world, '/v1/contests/KXBTC15M%ZZ')
     const notFound = await get(world, `/v1/contests/${newest.ticker.slice(0, -3)}`)
+    const noLive = await get(world, `/v1/contests/active?series=${SERIES}`)
     const unauthorized = await rawRequest(`${world.baseUrl}/v1/contests/active?series=${SERIES}`)
     let tooMany = await get(world, `/v1/contests/active?series=${SERIES}`)
     while (tooMany.status !== 429) tooMany = await get(world, `/v1/contests/active?series=${SERIES}`)
@@ -114,6 +118,10 @@ async function record(): Promise<OpenApiExamples> {
       },
       problems: {
         'invalid-parameter': base(invalid.json),
+        'series-required': base(seriesRequired.json),
+        'stream-series-required': base(streamSeriesRequired.json),
+        'bad-request': base(badEscape.json),
+        'no-live-contest': base(noLive.json),
         unauthorized: base(JSON.parse(unauthorized.body.toString())),
         'not-found': base(notFound.json),
         'rate-limited': base(tooMany.json),
@@ -165,5 +173,23 @@ describe('OpenAPI examples', () => {
     assert.equal(recorded.problems['invalid-parameter'].status, 400)
     assert.equal(recorded.problems.unavailable.status, 503)
     assert.match(recorded.stream['signal.emitted'], /^event: signal\.emitted\nid: \S+\ndata: \{.*\}\n\n$/s)
+  })
+
+  it('shows under each operation the problem it really answers, not another operation’s', () => {
+    const doc = JSON.parse(readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8'))
+    const shown = (p: string, status: string) =>
+      Object.values(
+        doc.paths[p].get.responses[status]?.content?.['application/problem+json']?.examples ?? {},
+      ).map((e) => {
+        const value = (e as { value: { detail: string; invalid_params?: { name: string }[] } }).value
+        return value.invalid_params ? value.invalid_params.map((i) => i.name).join(',') : value.detail
+      })
+    assert.deepEqual(shown('/v1/contests', '400'), ['limit,since'])
+    assert.deepEqual(shown('/v1/contests/active', '400'), ['series'])
+    assert.deepEqual(shown('/v1/stream/contests', '400'), ['series'])
+    assert.deepEqual(shown('/v1/contests/{ticker}', '400'), ['The URL has invalid percent-encoding.'])
+    assert.deepEqual(shown('/v1/contests/active', '404'), ['No live contest matches this series.'])
+    assert.deepEqual(shown('/v1/contests/{ticker}', '404'), ['No contest has this ticker.'])
+    assert.equal(shown('/v1/contests', '401').length, 1, 'statuses alike everywhere keep their one example')
   })
 })

@@ -12,6 +12,7 @@ export const EXAMPLE_EPOCH = 'd02w08rn'
 export type OpenApiExamples = {
   contests: { live: Json; settled: Json; history: Json; etag: string }
   health: Json
+  /** by name; PROBLEMS_BY_OPERATION says which operation shows which */
   problems: Record<string, Json>
   stream: Record<'contest.opened' | 'signal.emitted' | 'contest.settled' | 'lastEventId', string>
   parameters: { series: string; ticker: string; limit: number; since: string; before: string }
@@ -19,6 +20,21 @@ export type OpenApiExamples = {
 
 // biome-ignore lint/suspicious/noExplicitAny: the document and the examples are plain JSON walked by key
 type Json = any
+
+/**
+ * The problems an operation really answers with, where a status means something of its own there:
+ * a 400 of the history names its bad `limit`, the active contest's names a missing `series`. Other
+ * statuses (401, 429, 431, 503) show the one recorded problem of that status.
+ */
+const PROBLEMS_BY_OPERATION: Record<string, Record<string, string[]>> = {
+  '/v1/contests': { '400': ['invalid-parameter'], '404': [] },
+  '/v1/contests/active': { '400': ['series-required'], '404': ['no-live-contest'] },
+  '/v1/contests/{ticker}': { '400': ['bad-request'], '404': ['not-found'] },
+  '/v1/stream/contests': { '400': ['stream-series-required'], '404': [] },
+}
+
+/** Problems recorded for one operation only, never shown under another's status. */
+const OPERATION_ONLY = new Set(Object.values(PROBLEMS_BY_OPERATION).flatMap((s) => Object.values(s).flat()))
 
 const JSON_TYPE = 'application/json'
 const SSE_TYPE = 'text/event-stream'
@@ -64,7 +80,12 @@ export function attachExamples(doc: Json, baseUrl: string): Json {
         if (json && method === 'get' && status === '200' && bodies[path]) json.examples = bodies[path]
         const problem = response.content?.[PROBLEM_MEDIA_TYPE]
         if (problem) {
-          const matching = Object.entries(ex.problems).filter(([, body]) => String(body.status) === status)
+          const own = PROBLEMS_BY_OPERATION[path]?.[status]
+          const matching = own
+            ? own.map((name) => [name, ex.problems[name]] as const)
+            : Object.entries(ex.problems).filter(
+                ([name, body]) => !OPERATION_ONLY.has(name) && String(body.status) === status,
+              )
           if (matching.length > 0)
             problem.examples = Object.fromEntries(matching.map(([name, value]) => [name, { value }]))
         }
