@@ -26,7 +26,7 @@ import {
   tempDir,
 } from './support/service-process.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
-import { waitFor } from './support/wait.ts'
+import { eventually, waitFor } from './support/wait.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -134,6 +134,56 @@ describe('dashboard and API reference in a real browser', () => {
     )
     const rows = await liveRows()
     assert.equal(new Set(rows).size, rows.length, 'one row per reading')
+  })
+
+  it('labels the raised times UTC, the zone they are shown in (Kalshi’s tickers are New York time)', async () => {
+    await waitFor('a live signal row', async () => ((await liveRows()).length > 0 ? true : undefined))
+    assert.equal(await page.locator('#live-signals thead th').first().textContent(), 'Raised UTC')
+    // one DOM read: each row's time as shown, beside the instant it stands for
+    const rows = await page
+      .locator('#live-signals tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.getAttribute('data-raised-at') ?? '', tr.firstElementChild?.textContent ?? '']),
+      )
+    for (const [raisedAt, shown] of rows)
+      assert.equal(shown, raisedAt!.slice(11, 19), `${raisedAt} shown in UTC`)
+    assert.match(
+      (await page.locator('#live-closes').textContent()) ?? '',
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/,
+    )
+  })
+
+  it('fits every column of the live signals and the settled list at phone width; a wider table says it scrolls', async () => {
+    await waitFor('live signals and a full settled list', async () =>
+      (await liveRows()).length >= 2 && (await page.locator('#settled-table tbody tr').count()) === 10
+        ? true
+        : undefined,
+    )
+    await page.setViewportSize({ width: 390, height: 844 })
+    try {
+      // What is cut or out of view, table by table (the markup is read in the page, in one go): the
+      // live signals and the settled list must fit whole; any other table that must scroll sideways
+      // says so above it.
+      const problems = () =>
+        page.locator('.scroll').evaluateAll((boxes) =>
+          boxes.flatMap((box) => {
+            const table = box.querySelector('table')!
+            const right = box.getBoundingClientRect().right
+            const cut = [...table.querySelectorAll('th, td')]
+              .filter((c) => c.getBoundingClientRect().right > right + 1 || c.scrollWidth > c.clientWidth + 1)
+              .map((c) => c.textContent)
+            const scrolls = box.scrollWidth > box.clientWidth + 1
+            if (table.id === 'live-signals' || table.id === 'settled-table')
+              return scrolls || cut.length > 0 ? [`${table.id}: ${cut.join(' | ') || 'scrolls'}`] : []
+            const hint = box.ownerDocument.defaultView?.getComputedStyle(box, '::before').content ?? ''
+            return scrolls && !hint.includes('Scroll sideways') ? [`${table.id} scrolls with no hint`] : []
+          }),
+        )
+      // the page marks a scrolling table after its resize settles: wait for that, not for a time
+      await eventually(problems, (list) => list.length === 0, 5_000)
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 })
+    }
   })
 
   it('survives a server restart by resuming the stream, without duplicating a row', async () => {

@@ -1,6 +1,8 @@
-// The dashboard's calls to the API: the key in the Authorization header, a 429 answered by waiting
-// Retry-After plus exponential backoff with jitter (as the spec advises), and history read page by
-// page through the spec's `before` cursor.
+// The dashboard's calls to the API: the key in the Authorization header; a 429 or 503 answered by
+// waiting Retry-After plus exponential backoff with jitter (as the spec advises), and a service that
+// cannot be reached tried again the same way, for as long as the caller wants the answer (until its
+// signal aborts); history read page by page through the spec's `before` cursor.
+import { retryWait, sleep, type Wait } from './retry.ts'
 import type { ContestJson } from './types.ts'
 
 export class ApiError extends Error {
@@ -11,20 +13,47 @@ export class ApiError extends Error {
   }
 }
 
-const MAX_ATTEMPTS = 5
+export type CallOptions = {
+  /** stop waiting and trying: the page no longer wants the answer */
+  signal?: AbortSignal
+  /** told each wait before a retry, and null once an answer came after one */
+  onWait?: (wait: Wait | null) => void
+}
 
-export async function getJson<T>(path: string, key: string): Promise<T> {
+export async function getJson<T>(path: string, key: string, opts: CallOptions = {}): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(path, { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' } })
-    if (res.status === 429 && attempt < MAX_ATTEMPTS) {
-      const seconds = Number(res.headers.get('retry-after') ?? '1')
-      const base = (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000
-      await new Promise((r) => setTimeout(r, base * 2 ** attempt + Math.random() * 1000))
+    let res: Response | null
+    let text = ''
+    try {
+      res = await fetch(path, {
+        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+        signal: opts.signal,
+      })
+      if (res.status === 429 || res.status === 503) await res.body?.cancel()
+      else text = await res.text()
+    } catch (err) {
+      // aborted, or the network failed (the service is down or unreachable): the latter is retried
+      if (opts.signal?.aborted) throw err
+      res = null
+    }
+    if (res === null || res.status === 429 || res.status === 503) {
+      const wait = retryWait(res, attempt)
+      opts.onWait?.(wait)
+      await sleep(wait.ms, opts.signal)
       continue
     }
-    const body = (await res.json().catch(() => null)) as (T & { detail?: string }) | null
+    if (attempt > 0) opts.onWait?.(null)
+    const body = parse(text) as (T & { detail?: string }) | null
     if (!res.ok) throw new ApiError(res.status, body?.detail ?? `HTTP ${res.status}`)
     return body as T
+  }
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
   }
 }
 
@@ -34,13 +63,14 @@ export async function settledBetween(
   since: string,
   before: string,
   key: string,
+  opts: CallOptions = {},
 ): Promise<ContestJson[]> {
   const out: ContestJson[] = []
   const seen = new Set<string>()
   let cursor = before
   for (;;) {
     const q = new URLSearchParams({ series, limit: '100', since, before: cursor })
-    const page = await getJson<{ contests: ContestJson[] }>(`/v1/contests?${q}`, key)
+    const page = await getJson<{ contests: ContestJson[] }>(`/v1/contests?${q}`, key, opts)
     const fresh = page.contests.filter((c) => !seen.has(c.ticker))
     for (const c of fresh) {
       seen.add(c.ticker)

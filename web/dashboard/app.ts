@@ -2,11 +2,14 @@
 // settled contests, and what thresholds would have paid over a chosen window; with several series
 // (one per venue), the same quarter hour on each venue side by side. It respects the rate limit: one
 // history read per window change and one stream per series for live data, never polling the API.
+// The status line says what the page is waiting for (rate limited, the service unreachable, the stream
+// down) and for how long; every wait ends in a retry, and a new key clears what the last one showed.
 import { type Analysis, analyse, type Filter, toBacktestContests } from './analysis.ts'
-import { ApiError, getJson, settledBetween } from './api.ts'
-import { drawCalibration } from './calibration-chart.ts'
+import { ApiError, type CallOptions, getJson, settledBetween } from './api.ts'
+import { clearCalibration, drawCalibration } from './calibration-chart.ts'
 import { venueRefsLine } from './domain/venue-refs.ts'
-import { openStream, type StreamEvent } from './sse.ts'
+import { type Wait, waitText } from './retry.ts'
+import { openStream, type StreamEvent, type StreamState } from './sse.ts'
 import type { ContestJson, SignalJson } from './types.ts'
 import { createVenueView, type VenueView } from './venues.ts'
 
@@ -16,17 +19,32 @@ const SERIES_STORAGE = 'contest-signals.series'
 const THEME_STORAGE = 'contest-signals.theme'
 const SETTLED_SHOWN = 10
 
+/** A wait the status line counts down: what waits, why, and until when (page clock). */
+type Waiting = { wait: Wait; until: number }
+
 type Session = {
   key: string
   /** the first series given: the live panel, the settled list and the analysis follow it */
   series: string
+  /** every series given, as the status line names them */
+  label: string
   stream: { close(): void } | null
   live: ContestJson | null
   /** with several series: the side-by-side view, and the streams of the series after the first */
   venues: VenueView | null
   otherStreams: { close(): void }[]
+  /** aborted when the session ends: its calls stop waiting and retrying, and render nothing */
+  abort: AbortController
+  /** false until the first view (live contest and settled list) has been read */
+  connected: boolean
+  streamState: StreamState | null
+  /** what the first view's calls, the stream and the history read are waiting for, if anything */
+  waits: { firstView: Waiting | null; stream: Waiting | null; history: Waiting | null }
+  historyError: string | null
 }
 let session: Session | null = null
+/** What the status line says with no session: the prompt, a refused key, "Key forgotten." */
+let notice = $('status').textContent ?? ''
 let history: ReturnType<typeof toBacktestContests> = []
 let range = { since: '', before: '' }
 let lastAnalysis: Analysis | null = null
@@ -57,6 +75,7 @@ async function syncClock(): Promise<void> {
 
 // ---- rendering helpers
 const fmt2 = (n: number) => n.toFixed(2)
+/** hh:mm:ss of an instant, in UTC (the column header says so) */
 const time = (iso: string) => iso.slice(11, 19)
 function cell(text: string, cls = ''): HTMLTableCellElement {
   const td = document.createElement('td')
@@ -70,16 +89,64 @@ function span(text: string, cls: string): HTMLSpanElement {
   el.className = cls
   return el
 }
+/** A ticker that may break after its hyphens on a narrow screen, never inside a date or a number. */
+function tickerCell(ticker: string): HTMLTableCellElement {
+  const td = document.createElement('td')
+  const parts = ticker.split('-')
+  parts.forEach((part, i) => {
+    td.append(i < parts.length - 1 ? `${part}-` : part)
+    if (i < parts.length - 1) td.append(document.createElement('wbr'))
+  })
+  return td
+}
+
+// ---- the status line: with a session, what it is doing and waiting for; without one, the notice
+function renderStatus(): void {
+  const s = session
+  if (!s) {
+    $('status').textContent = notice
+    return
+  }
+  const waiting = (w: Waiting) => waitText(w.wait, w.until)
+  const parts: string[] = []
+  const { firstView, stream, history } = s.waits
+  if (!s.connected) parts.push(`Connecting to ${s.label}…${firstView ? ` ${cap(waiting(firstView))}.` : ''}`)
+  else if (s.streamState === 'open') parts.push(`Connected to ${s.label}.`)
+  else if (stream?.wait.reason === 'rate-limited') parts.push(`Live stream: ${waiting(stream)}.`)
+  else if (stream) parts.push(`Live stream down: ${waiting(stream)}.`)
+  else parts.push(`Opening the live stream of ${s.series}…`)
+  if (history) parts.push(`History: ${waiting(history)}.`)
+  else if (s.historyError) parts.push(`History could not be read: ${s.historyError}`)
+  $('status').textContent = parts.join(' ')
+}
+const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
+/** The session ended (or never began): say `text`, and keep it until the next connect. */
 function status(text: string): void {
-  $('status').textContent = text
+  notice = text
+  renderStatus()
+}
+
+/** Call options of `s` that report a wait in its `slot` of the status line. */
+function waitsFor(s: Session, slot: keyof Session['waits']): CallOptions {
+  return {
+    signal: s.abort.signal,
+    onWait: (wait) => {
+      if (session !== s) return
+      s.waits[slot] = wait ? { wait, until: Date.now() + wait.ms } : null
+      renderStatus()
+    },
+  }
 }
 
 function signalRow(s: SignalJson, fresh: boolean): HTMLTableRowElement {
   const tr = document.createElement('tr')
   tr.dataset.raisedAt = s.raised_at
   if (fresh) tr.className = 'fresh'
+  const raised = cell(time(s.raised_at))
+  raised.title = s.raised_at
   tr.append(
-    cell(time(s.raised_at)),
+    raised,
     cell(s.side, s.side),
     cell(fmt2(s.confidence)),
     cell(String(s.entry_price_cents)),
@@ -89,16 +156,20 @@ function signalRow(s: SignalJson, fresh: boolean): HTMLTableRowElement {
   return tr
 }
 
-function renderLive(contest: ContestJson | null): void {
+/** The live contest, or `none` said in its place (the API has none; "—": nothing read yet). */
+function renderLive(contest: ContestJson | null, none = 'no live contest'): void {
   if (session) session.live = contest
-  $('live-ticker').textContent = contest?.ticker ?? 'no live contest'
+  $('live-ticker').textContent = contest?.ticker ?? none
   $('live-strike').textContent =
     contest?.strike_price_dollars == null ? '—' : `$${contest.strike_price_dollars.toFixed(2)}`
-  $('live-closes').textContent = contest ? contest.window.expires_at.replace('T', ' ') : '—'
+  $('live-closes').textContent = contest
+    ? `${contest.window.expires_at.slice(0, 10)} ${time(contest.window.expires_at)} UTC`
+    : '—'
   $('live-venue').textContent = contest ? venueRefsLine(contest.venue, contest.venue_refs) : '—'
   const body = $('live-signals').querySelector('tbody')!
   body.replaceChildren(...[...(contest?.signals ?? [])].reverse().map((s) => signalRow(s, false)))
   tickCountdown()
+  markOverflow()
 }
 
 function addLiveSignal(signal: SignalJson): void {
@@ -106,6 +177,7 @@ function addLiveSignal(signal: SignalJson): void {
   // a resumed stream never repeats an event, but a snapshot after a reconnect may: one row per reading
   if (body.querySelector(`tr[data-raised-at="${CSS.escape(signal.raised_at)}"]`)) return
   body.prepend(signalRow(signal, true))
+  markOverflow()
 }
 
 function tickCountdown(): void {
@@ -115,8 +187,9 @@ function tickCountdown(): void {
     return
   }
   const left = Date.parse(live.window.expires_at) - serverNow()
-  const s = Math.max(0, Math.round(left / 1000))
-  $('live-left').textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
+  const s = Math.round(left / 1000)
+  // past its close the contest awaits its result (and the stream the next contest): no frozen 0:00
+  $('live-left').textContent = s <= 0 ? 'closed' : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
 }
 
 function renderSettled(contests: readonly ContestJson[]): void {
@@ -132,7 +205,7 @@ function renderSettled(contests: readonly ContestJson[]): void {
       span(count('void'), 'void'),
     )
     tr.append(
-      cell(c.ticker),
+      tickerCell(c.ticker),
       cell(c.settled_side ?? 'void', c.settled_side ?? 'void'),
       cell(c.settled_price_dollars == null ? '—' : c.settled_price_dollars.toFixed(2)),
       graded,
@@ -142,6 +215,43 @@ function renderSettled(contests: readonly ContestJson[]): void {
   $('settled-table')
     .querySelector('tbody')!
     .replaceChildren(...rows)
+  markOverflow()
+}
+
+/**
+ * A table wider than its box scrolls sideways: the CSS says so above it and keeps its caption (as wide
+ * as the box, `--box`) and its first column in view.
+ */
+function markOverflow(): void {
+  for (const el of document.querySelectorAll<HTMLElement>('.scroll')) {
+    el.classList.remove('overflowing')
+    const overflowing = el.scrollWidth > el.clientWidth + 1
+    el.classList.toggle('overflowing', overflowing)
+    if (overflowing) el.style.setProperty('--box', `${el.clientWidth}px`)
+  }
+}
+
+/** Nothing of a previous key stays on screen: the live contest, signals, settled list and analysis. */
+function clearView(): void {
+  renderLive(null, '—')
+  renderSettled([])
+  history = []
+  lastAnalysis = null
+  range = { since: '', before: '' }
+  $('summary').replaceChildren()
+  $('calibration-table').querySelector('tbody')!.replaceChildren()
+  $('grid-table').querySelector('thead')!.replaceChildren()
+  $('grid-table').querySelector('tbody')!.replaceChildren()
+  clearCalibration($('calibration-chart'))
+  $('window-range').textContent = ''
+  for (const name of ['since', 'before']) delete $('window-range').dataset[name]
+  delete $('analysis').dataset.loaded
+  $('venues').hidden = true
+  delete $('venues').dataset.streams
+  $('venue-windows').replaceChildren()
+  $('stream-state').textContent = 'not connected'
+  delete $('stream-state').dataset.state
+  markOverflow()
 }
 
 function renderAnalysis(a: Analysis): void {
@@ -218,6 +328,7 @@ function renderAnalysis(a: Analysis): void {
   )
   lastAnalysis = a
   drawCalibration($('calibration-chart'), a.calibration)
+  markOverflow()
 }
 
 /** The chart takes its colours and width when drawn: draw again when either changes. */
@@ -236,8 +347,10 @@ function currentFilter(): Filter {
 }
 
 async function loadWindow(): Promise<void> {
-  if (!session) return
+  const s = session
+  if (!s) return
   await syncClock()
+  if (session !== s) return
   const windowMs = Number(($('window') as HTMLSelectElement).value)
   const before = new Date(serverNow()).toISOString()
   const since = new Date(Date.parse(before) - windowMs).toISOString()
@@ -245,15 +358,18 @@ async function loadWindow(): Promise<void> {
   $('window-range').textContent = `Settled contests with expires_at from ${since} to ${before}.`
   $('window-range').dataset.since = since
   $('window-range').dataset.before = before
+  s.historyError = null
   try {
-    history = toBacktestContests(
-      session.series,
-      await settledBetween(session.series, since, before, session.key),
-    )
+    const read = await settledBetween(s.series, since, before, s.key, waitsFor(s, 'history'))
+    // a newer window (or another session) took over meanwhile: its read renders, this one does not
+    if (session !== s || range.before !== before) return
+    history = toBacktestContests(s.series, read)
     renderAnalysis(analyse(history, currentFilter()))
     $('analysis').dataset.loaded = range.before
   } catch (err) {
-    status(`History could not be read: ${(err as Error).message}`)
+    if (session !== s) return
+    s.historyError = (err as Error).message
+    renderStatus()
   }
 }
 
@@ -282,86 +398,139 @@ function onStreamEvent(e: StreamEvent): void {
       addLiveSignal(signal)
     }
   } else if (e.event === 'contest.settled') {
-    const settled = data as ContestJson
-    void getJson<{ contests: ContestJson[] }>(
-      `/v1/contests?${new URLSearchParams({ series: session.series, limit: String(SETTLED_SHOWN) })}`,
-      session.key,
-    )
-      .then((page) => renderSettled(page.contests))
-      .catch(() => renderSettled([settled]))
+    refreshSettled(session, data as ContestJson)
   }
 }
 
+/** The settled list read again after a settlement: one read at a time, one more if others settled meanwhile. */
+let refreshing: { session: Session; again: boolean } | null = null
+function refreshSettled(s: Session, settled: ContestJson): void {
+  if (refreshing?.session === s) {
+    refreshing.again = true
+    return
+  }
+  refreshing = { session: s, again: false }
+  void getJson<{ contests: ContestJson[] }>(
+    `/v1/contests?${new URLSearchParams({ series: s.series, limit: String(SETTLED_SHOWN) })}`,
+    s.key,
+    { signal: s.abort.signal },
+  )
+    .then((page) => {
+      if (session === s) renderSettled(page.contests)
+    })
+    .catch(() => {
+      if (session === s) renderSettled([settled])
+    })
+    .finally(() => {
+      const again = refreshing?.session === s && refreshing.again
+      if (refreshing?.session === s) refreshing = null
+      if (again && session === s) refreshSettled(s, settled)
+    })
+}
+
 /** The live contest of `series` (null when none) and its last settled ones. */
-async function firstView(series: string, key: string): Promise<[ContestJson | null, ContestJson[]]> {
+async function firstView(
+  series: string,
+  key: string,
+  opts: CallOptions,
+): Promise<[ContestJson | null, ContestJson[]]> {
   const [active, settled] = await Promise.all([
-    getJson<ContestJson>(`/v1/contests/active?series=${encodeURIComponent(series)}`, key).catch((err) => {
-      if (err instanceof ApiError && err.status === 404) return null
-      throw err
-    }),
+    getJson<ContestJson>(`/v1/contests/active?series=${encodeURIComponent(series)}`, key, opts).catch(
+      (err) => {
+        if (err instanceof ApiError && err.status === 404) return null
+        throw err
+      },
+    ),
     getJson<{ contests: ContestJson[] }>(
       `/v1/contests?${new URLSearchParams({ series, limit: String(SETTLED_SHOWN) })}`,
       key,
+      opts,
     ),
   ])
   return [active, settled.contests]
 }
 
-function closeStreams(): void {
+/** Ends the session: its streams close, its waiting calls stop, nothing it started renders again. */
+function endSession(): void {
   session?.stream?.close()
   for (const stream of session?.otherStreams ?? []) stream.close()
+  session?.abort.abort()
+  session = null
+}
+
+/** The key was refused: what it (or the key before it) showed goes, and the page says why. */
+function refused(): void {
+  endSession()
+  sessionStorage.removeItem(KEY_STORAGE)
+  clearView()
+  status('That key was refused (401). Check it and try again.')
 }
 
 async function connect(key: string, seriesList: string): Promise<void> {
-  closeStreams()
+  endSession()
+  // what a previous key (or series) showed is not this session's: it goes at once
+  clearView()
   const allSeries = [...new Set(seriesList.split(',').map((s) => s.trim()))].filter(Boolean)
   const series = allSeries[0] ?? ''
   const several = allSeries.length > 1
   $('venues').hidden = !several
-  session = {
+  const s: Session = {
     key,
     series,
+    label: allSeries.join(', '),
     stream: null,
     live: null,
     venues: several ? createVenueView($('venue-windows'), allSeries, serverNow) : null,
     otherStreams: [],
+    abort: new AbortController(),
+    connected: false,
+    streamState: null,
+    waits: { firstView: null, stream: null, history: null },
+    historyError: null,
   }
+  session = s
   sessionStorage.setItem(KEY_STORAGE, key)
   sessionStorage.setItem(SERIES_STORAGE, allSeries.join(','))
-  status(`Connecting to ${allSeries.join(', ')}…`)
+  renderStatus()
   await syncClock()
+  if (session !== s) return
   try {
-    const views = await Promise.all(allSeries.map((s) => firstView(s, key)))
+    // a 429, a 503 or an unreachable service is waited out and tried again (the status says which)
+    const opts = waitsFor(s, 'firstView')
+    const views = await Promise.all(allSeries.map((one) => firstView(one, key, opts)))
+    if (session !== s) return
     const [active, settled] = views[0]!
     renderLive(active)
     renderSettled(settled)
-    if (session.venues) {
+    if (s.venues) {
       views.forEach(([live, done], i) => {
-        for (const c of [...done, ...(live ? [live] : [])]) session?.venues?.put(allSeries[i]!, c)
+        for (const c of [...done, ...(live ? [live] : [])]) s.venues?.put(allSeries[i]!, c)
       })
-      session.venues.render()
+      s.venues.render()
     }
   } catch (err) {
-    const unauthorized = err instanceof ApiError && err.status === 401
-    status(
-      unauthorized
-        ? 'That key was refused (401). Check it and try again.'
-        : `Error: ${(err as Error).message}`,
-    )
-    if (unauthorized) sessionStorage.removeItem(KEY_STORAGE)
-    session = null
+    if (session !== s) return
+    if (err instanceof ApiError && err.status === 401) return refused()
+    endSession()
+    clearView()
+    status(`Could not connect: ${(err as Error).message}`)
     return
   }
-  status(`Connected to ${allSeries.join(', ')}.`)
+  s.connected = true
+  s.waits.firstView = null
+  renderStatus()
   // one stream per further series, scoped by it: the side-by-side view says when all are open
   const otherStates = new Map<string, string>()
   for (const other of allSeries.slice(1)) {
-    session.otherStreams.push(
+    s.otherStreams.push(
       openStream({
         url: `/v1/stream/contests?series=${encodeURIComponent(other)}`,
         key,
-        onEvent: (e) => toVenueView(other, e),
+        onEvent: (e) => {
+          if (session === s) toVenueView(other, e)
+        },
         onState: (state) => {
+          if (session !== s) return
           otherStates.set(other, state)
           const open =
             otherStates.size === allSeries.length - 1 && [...otherStates.values()].every((v) => v === 'open')
@@ -370,13 +539,22 @@ async function connect(key: string, seriesList: string): Promise<void> {
       }),
     )
   }
-  session.stream = openStream({
+  s.stream = openStream({
     url: `/v1/stream/contests?series=${encodeURIComponent(series)}`,
     key,
-    onEvent: onStreamEvent,
-    onState: (state, detail) => {
-      $('stream-state').textContent = detail ? `${state} (${detail})` : state
+    onEvent: (e) => {
+      if (session === s) onStreamEvent(e)
+    },
+    onState: (state, wait) => {
+      if (session !== s) return
+      if (state === 'unauthorized') return refused()
+      s.streamState = state
+      // a wait is shown until the next wait or the stream opens; a reconnect attempt keeps it
+      if (state === 'open') s.waits.stream = null
+      else if (wait) s.waits.stream = { wait, until: Date.now() + wait.ms }
+      $('stream-state').textContent = wait ? `${state} (${waitText(wait, Date.now() + wait.ms)})` : state
       $('stream-state').dataset.state = state
+      renderStatus()
     },
   })
   await loadWindow()
@@ -403,14 +581,20 @@ function start(): void {
     clearTimeout(resizing)
     resizing = setTimeout(redrawChart, 100)
   }).observe($('analysis'))
+  // before the next paint: a table that comes to overflow its box shows the hint in the same frame
+  const overflow = new ResizeObserver(markOverflow)
+  for (const box of document.querySelectorAll('.scroll')) {
+    overflow.observe(box)
+    overflow.observe(box.querySelector('table')!)
+  }
   $('key-form').addEventListener('submit', (ev) => {
     ev.preventDefault()
     void connect(($('key') as HTMLInputElement).value.trim(), ($('series') as HTMLInputElement).value.trim())
   })
   $('forget').addEventListener('click', () => {
     sessionStorage.removeItem(KEY_STORAGE)
-    closeStreams()
-    session = null
+    endSession()
+    clearView()
     ;($('key') as HTMLInputElement).value = ''
     status('Key forgotten.')
   })
@@ -419,7 +603,11 @@ function start(): void {
     // filters recompute from the window already read: no request
     $(id).addEventListener('input', () => renderAnalysis(analyse(history, currentFilter())))
   }
-  setInterval(tickCountdown, 1000)
+  setInterval(() => {
+    tickCountdown()
+    // the seconds of a wait count down
+    if (session && Object.values(session.waits).some(Boolean)) renderStatus()
+  }, 1000)
   // a live window turns to "awaiting the venue's result" at its close, with no event to say so
   setInterval(() => session?.venues?.render(), 5000)
   setInterval(() => void syncClock(), 10_000)

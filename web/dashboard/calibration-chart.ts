@@ -59,3 +59,10 @@ export function drawCalibration(el: HTMLElement, buckets: readonly CalibrationPo
   chart?.destroy()
   chart = new uPlot(opts, data, el)
 }
+
+/** No plot: the window it showed belongs to a session that ended. */
+export function clearCalibration(el: HTMLElement): void {
+  chart?.destroy()
+  chart = null
+  el.replaceChildren()
+}

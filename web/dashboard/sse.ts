@@ -1,6 +1,9 @@
 // A fetch-based Server-Sent Events reader for the contest stream: unlike the browser's EventSource it
 // sends the Authorization header, resumes with Last-Event-ID after any disconnect, and treats a 429
-// as "wait Retry-After (plus jitter) and try again" instead of closing for good.
+// as "wait Retry-After (plus jitter) and try again" instead of closing for good. Each wait is reported
+// once, with its reason (rate limited, the service unreachable, an error status, the stream ended),
+// so the page can say why the stream is not open.
+import { retryAfterMs, sleep, type Wait } from './retry.ts'
 
 export type StreamEvent = { event: string; id: string; data: string }
 
@@ -10,7 +13,8 @@ export type StreamOptions = {
   url: string
   key: string
   onEvent: (event: StreamEvent) => void
-  onState: (state: StreamState, detail?: string) => void
+  /** `wait` comes with 'waiting': why, and for how long */
+  onState: (state: StreamState, wait?: Wait) => void
   /** id to resume from on the first connect, if any */
   lastEventId?: string
 }
@@ -22,34 +26,37 @@ const DEFAULT_RETRY_MS = 3000
 export function openStream(opts: StreamOptions): { close(): void; lastEventId(): string | undefined } {
   let lastId = opts.lastEventId
   let retryMs = DEFAULT_RETRY_MS
-  let closed = false
-  let controller: AbortController | undefined
+  const stop = new AbortController()
   const jitter = () => Math.floor(Math.random() * JITTER_MS)
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-  async function connectOnce(): Promise<number | 'stop'> {
-    controller = new AbortController()
+  async function connectOnce(): Promise<Wait | 'stop'> {
     const headers: Record<string, string> = {
       Accept: 'text/event-stream',
       Authorization: `Bearer ${opts.key}`,
     }
     if (lastId) headers['Last-Event-ID'] = lastId
     opts.onState('connecting')
-    const res = await fetch(opts.url, { headers, signal: controller.signal, cache: 'no-store' })
+    let res: Response
+    try {
+      res = await fetch(opts.url, { headers, signal: stop.signal, cache: 'no-store' })
+    } catch {
+      return { reason: 'unreachable', ms: retryMs + jitter() }
+    }
     if (res.status === 401) {
       opts.onState('unauthorized')
       return 'stop'
     }
-    if (res.status === 429) {
-      const seconds = Number(res.headers.get('retry-after') ?? '1')
-      await res.body?.cancel()
-      const wait = (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000 + jitter()
-      opts.onState('waiting', `rate limited; retrying in ${Math.ceil(wait / 1000)} s`)
-      return wait
+    if (res.status === 429 || res.status === 503) {
+      await res.body?.cancel().catch(() => undefined)
+      return {
+        reason: res.status === 429 ? 'rate-limited' : 'unavailable',
+        status: res.status,
+        ms: retryAfterMs(res) + jitter(),
+      }
     }
     if (!res.ok || !res.body) {
-      await res.body?.cancel()
-      return retryMs + jitter()
+      await res.body?.cancel().catch(() => undefined)
+      return { reason: 'unavailable', status: res.status, ms: retryMs + jitter() }
     }
     opts.onState('open')
     await readFrames(res.body, (frame) => {
@@ -58,28 +65,23 @@ export function openStream(opts: StreamOptions): { close(): void; lastEventId():
       if (frame.data !== undefined)
         opts.onEvent({ event: frame.event ?? 'message', id: lastId ?? '', data: frame.data })
     })
-    return retryMs + jitter()
+    return { reason: 'ended', ms: retryMs + jitter() }
   }
 
   void (async () => {
-    while (!closed) {
-      let wait: number | 'stop'
-      try {
-        wait = await connectOnce()
-      } catch {
-        wait = retryMs + jitter()
-      }
-      if (wait === 'stop' || closed) break
-      if (!closed) opts.onState('waiting', `reconnecting in ${Math.ceil(wait / 1000)} s`)
-      await sleep(wait)
+    while (!stop.signal.aborted) {
+      const wait = await connectOnce()
+      if (wait === 'stop' || stop.signal.aborted) break
+      // said once per wait: the reason it waits is what the page shows until the next try
+      opts.onState('waiting', wait)
+      await sleep(wait.ms, stop.signal).catch(() => undefined)
     }
     opts.onState('closed')
   })()
 
   return {
     close() {
-      closed = true
-      controller?.abort()
+      stop.abort()
     },
     lastEventId: () => lastId,
   }
