@@ -3,15 +3,12 @@
 // key refused after another was accepted, and the rate limit (a long run of 429s, and the real limiter
 // with a one-request burst). The page must say what it waits for and come back by itself.
 import assert from 'node:assert/strict'
-import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { deadPort } from './support/feed-env.ts'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { dashboardServiceEnv, launchChromium, offlineContext } from './support/dashboard-browser.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
-import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SERIES = 'KXBTC15M'
 const CONNECTED = `Connected to ${SERIES}.`
 const REFUSED = 'That key was refused (401). Check it and try again.'
@@ -37,22 +34,6 @@ describe('the dashboard through outages, a refused key and the rate limit', () =
     if (service.child.exitCode !== null || service.child.signalCode !== null) await startService()
   }
 
-  /** A fresh context whose pages may only reach this server; `route` may answer a request itself. */
-  async function offlineContext(
-    route?: (url: URL) => { status: number; headers: Record<string, string>; body: string } | undefined,
-  ): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    await context.route('**/*', (r) => {
-      const url = new URL(r.request().url())
-      if (url.protocol !== 'data:' && url.hostname !== '127.0.0.1') {
-        external.push(url.href)
-        return r.abort()
-      }
-      const answer = route?.(url)
-      return answer ? r.fulfill(answer) : r.continue()
-    })
-    return context
-  }
   async function newPage(context: BrowserContext): Promise<Page> {
     const p = await context.newPage()
     p.on('pageerror', (err) => pageErrors.push(err.message))
@@ -88,21 +69,11 @@ describe('the dashboard through outages, a refused key and the rate limit', () =
   }
 
   before(async () => {
-    env = {
-      DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
-      // one port for every start: the page finds the service where it was
-      PORT: String(await deadPort()),
-      SIM_SPEED: '60',
-      SIM_START: OFF_PAUSE_START,
-      SIM_SEED: '17',
-      SIM_BACKFILL_DAYS: '1',
-      // as in browser-dashboard.test.ts: on a loaded machine at 60× no reading may be skipped as late
-      READING_MAX_LATE_S: '59',
-    }
+    env = await dashboardServiceEnv(tmp.dir)
     await startService()
     key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    page = await newPage(await offlineContext())
+    browser = await launchChromium()
+    page = await newPage(await offlineContext(browser, external))
     await page.goto(`${base}/dashboard`)
     await connect(page, key)
     await fullyShown(page)
@@ -220,7 +191,7 @@ describe('the dashboard through outages, a refused key and the rate limit', () =
     // Retry-After passes when the test says so. The test answers the page's API calls 429 itself.
     const limited = { rest: true, stream: false }
     const refusedPaths: string[] = []
-    const context = await offlineContext((url) => {
+    const context = await offlineContext(browser, external, (url) => {
       const rest = url.pathname.startsWith('/v1/contests')
       const stream = url.pathname.startsWith('/v1/stream/')
       if (!((rest && limited.rest) || (stream && limited.stream))) return undefined
@@ -284,7 +255,7 @@ describe('the dashboard through outages, a refused key and the rate limit', () =
     await service.kill('SIGTERM')
     // one token, one more every 2 s: the first view's two calls cannot both pass (Retry-After: 2)
     await startService({ RATE_LIMIT_BURST: '1', RATE_LIMIT_PER_SEC: '0.5' })
-    const context = await offlineContext()
+    const context = await offlineContext(browser, external)
     try {
       const p = await newPage(context)
       await p.goto(`${base}/dashboard`)

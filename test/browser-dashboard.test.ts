@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import {
   type Contest,
   MINUTE_MS,
@@ -16,6 +16,7 @@ import {
 import { formatTicker } from '../src/domain/ticker.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { kalshiVenue, polymarketVenue, quarterHourOf } from './support/contest-fixtures.ts'
+import { dashboardServiceEnv, launchChromium, offlineContext } from './support/dashboard-browser.ts'
 import { deadPort } from './support/feed-env.ts'
 import {
   bootstrapKeyFrom,
@@ -25,25 +26,15 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
-import { OFF_PAUSE_START } from './support/timeline.ts'
 import { eventually, waitFor } from './support/wait.ts'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /**
  * Chromium with one page that must work offline: anything not served by this service is refused
  * and its address pushed onto `external`.
  */
 async function openOfflinePage(external: string[]): Promise<{ browser: Browser; page: Page }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url())
-    if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue()
-    external.push(url.href)
-    return route.abort()
-  })
-  const page = await context.newPage()
+  const browser = await launchChromium()
+  const page = await (await offlineContext(browser, external)).newPage()
   mkdirSync(SHOTS, { recursive: true })
   return { browser, page }
 }
@@ -52,7 +43,6 @@ const SERIES = 'KXBTC15M'
 
 describe('dashboard and API reference in a real browser', () => {
   const tmp = tempDir()
-  let port: number
   let env: Record<string, string>
   let service: ServiceProcess
   let base: string
@@ -72,19 +62,7 @@ describe('dashboard and API reference in a real browser', () => {
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-raised-at') ?? ''))
 
   before(async () => {
-    port = await deadPort()
-    env = {
-      DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
-      PORT: String(port),
-      SIM_SPEED: '60',
-      SIM_START: OFF_PAUSE_START,
-      SIM_SEED: '17',
-      SIM_BACKFILL_DAYS: '1',
-      // At 60× the default 10 s of lateness is a sixth of a wall second: on a loaded machine (the
-      // browser, the service and another test file on two cores) every reading of a stretch can be
-      // skipped as late. The page is under test here, not the lateness rule.
-      READING_MAX_LATE_S: '59',
-    }
+    env = await dashboardServiceEnv(tmp.dir)
     await startService()
     key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
     ;({ browser, page } = await openOfflinePage(external))

@@ -137,31 +137,37 @@ describe('access log', () => {
     }
   })
 
-  test('a request Node cannot parse gets its line too, with what the bytes say and a request id', async () => {
+  /** Bytes sent on a raw socket: the answer, its X-Request-Id, and the access line it wrote. */
+  async function rawAnswerAndLine(bytes: string) {
     const before = lines[0].length
-    const text = await rawExchange(worlds[0].baseUrl, 'FROBNICATE /v1/health?x=1 HTTP/1.1\r\nHost: x\r\n\r\n')
-    assert.match(text, /^HTTP\/1\.1 501 /)
+    const text = await rawExchange(worlds[0].baseUrl, bytes)
     await waitUntil(() => lines[0].length > before, 'the line')
-    const line = lines[0].at(-1)!
+    return { text, sentId: /\r\nx-request-id: ([^\r]+)\r\n/i.exec(text)?.[1], line: lines[0].at(-1)! }
+  }
+
+  test('a request Node cannot parse gets its line too, with what the bytes say and a request id', async () => {
+    const { text, sentId, line } = await rawAnswerAndLine(
+      'FROBNICATE /v1/health?x=1 HTTP/1.1\r\nHost: x\r\n\r\n',
+    )
+    assert.match(text, /^HTTP\/1\.1 501 /)
     assert.equal(line.msg, 'request')
     assert.equal(line.status, 501)
     assert.equal(line.address, '127.0.0.1')
     assert.equal(line.method, 'FROBNICATE')
     assert.equal(line.path, '/v1/health?x=1')
-    const sent = /\r\nx-request-id: ([^\r]+)\r\n/i.exec(text)?.[1]
-    assert.ok(sent, 'the answer carries X-Request-Id')
-    assert.equal(line.reqId, sent)
+    assert.ok(sentId, 'the answer carries X-Request-Id')
+    assert.equal(line.reqId, sentId)
   })
 
   test('bytes that are no request at all get a line with no method or path, and a request id', async () => {
-    const before = lines[0].length
-    const text = await rawExchange(worlds[0].baseUrl, '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n')
+    const { text, sentId, line } = await rawAnswerAndLine(
+      '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n',
+    )
     assert.match(text, /^HTTP\/1\.1 400 /)
-    await waitUntil(() => lines[0].length > before, 'the line')
-    const line = lines[0].at(-1)!
     assert.equal(line.status, 400)
     assert.equal(line.method, '')
     assert.equal(line.path, '')
-    assert.equal(line.reqId, /\r\nx-request-id: ([^\r]+)\r\n/i.exec(text)?.[1])
+    assert.ok(sentId, 'the answer carries X-Request-Id')
+    assert.equal(line.reqId, sentId)
   })
 })

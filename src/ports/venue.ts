@@ -52,6 +52,11 @@ export const NO_ANSWER = 'no-answer'
 /** What a venue answers to a book request. */
 export type QuoteAnswer = VenueQuote | null | typeof NO_ANSWER
 
+/** The answer with its book stamped as seen at `observedAt`; no quote and no answer stay as they are. */
+export function observedAt(answer: QuoteAnswer, at: number): QuoteAnswer {
+  return answer === null || answer === NO_ANSWER ? answer : { ...answer, observedAt: at }
+}
+
 /** The spot as the engine observed it (decisions §11): the price, when, and from how many sources. */
 export type SpotObservation = {
   priceDollars: number

@@ -8,6 +8,7 @@ import type { Settlement } from '../../domain/contest.ts'
 import type { Logger } from '../../ports/logger.ts'
 import {
   NO_ANSWER,
+  observedAt,
   type QuoteAnswer,
   type SourceStatus,
   type Venue,
@@ -120,13 +121,13 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
       // a book not within the window: the request failed like a timeout
       if (books.some((b) => b === null)) return NO_ANSWER
       // the books came when they were recorded: the reading is made then, not at the request
-      const observedAt = Math.max(...books.map((b) => b!.t))
-      clock.advanceTo(observedAt)
+      const cameAt = Math.max(...books.map((b) => b!.t))
+      clock.advanceTo(cameAt)
       const quote = recorded.quoteOf(
         ticker,
         books.map((b) => b!.ob),
       )
-      return quote === null || quote === NO_ANSWER ? quote : { ...quote, observedAt }
+      return observedAt(quote, cameAt)
     },
     status(): SourceStatus {
       return { name, state: 'ok', lastOkAt: clock.now() }

@@ -8,7 +8,7 @@ import type { Settlement } from '../../domain/contest.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import {
-  NO_ANSWER,
+  observedAt,
   type QuoteAnswer,
   type SourceStatus,
   type Venue,
@@ -125,7 +125,7 @@ export function createPolledVenue(spec: PolledVenueSpec): PolledVenue {
       // quote shared by later ticks shows its age
       return quotes.get(ticker, now, async () => {
         const quote = await spec.fetchQuote(ticker, stop.signal, health)
-        return quote === null || quote === NO_ANSWER ? quote : { ...quote, observedAt: clock.now() }
+        return observedAt(quote, clock.now())
       })
     },
     status,
