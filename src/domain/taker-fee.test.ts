@@ -14,9 +14,18 @@ describe('takerFeeCents', () => {
     assert.equal(takerFeeCents(10), 1) // 0.63 ¢
   })
 
-  it('charges a cent on a sub-cent long shot, and nothing at 0 or 100', () => {
-    assert.equal(takerFeeCents(0.4), 1) // 0.0279 ¢ rounds up
-    assert.equal(takerFeeCents(0.4, 1000), 28) // 27.888 ¢
+  it("rounds an ordinary account's debit (cost + fee) up to the cent, not the fee alone, at a sub-cent price", () => {
+    // venue facts §2.7: the fee rounded up to $0.0001, then the debit up to the cent
+    assert.equal(takerFeeCents(0.4), 0.6) // 0.4 ¢ + 0.0279 ¢ → a 1 ¢ debit
+    assert.equal(takerFeeCents(97.5), 0.5) // 97.5 ¢ + 0.1706 ¢ = 97.6706 ¢ → 98 ¢
+    assert.equal(takerFeeCents(92.3), 0.7) // 92.3 ¢ + 0.4975 ¢ = 92.7975 ¢ → 93 ¢
+    assert.equal(takerFeeCents(97.8), 0.2) // 97.8 ¢ + 0.1507 ¢ = 97.9507 ¢ → 98 ¢
+    assert.equal(takerFeeCents(99.9), 0.1) // 99.9 ¢ + 0.0070 ¢ → 100 ¢
+    assert.equal(takerFeeCents(97.5, 2), 1) // 195 ¢ + 0.3413 ¢ → 196 ¢
+  })
+
+  it('charges nothing at 0 or 100, and the whole-cent fee on whole contracts at any price', () => {
+    assert.equal(takerFeeCents(0.4, 1000), 28) // 400 ¢ + 27.888 ¢ → 428 ¢
     assert.equal(takerFeeCents(99.6, 1000), 28)
     assert.equal(takerFeeCents(0), 0)
     assert.equal(takerFeeCents(100), 0)
