@@ -124,7 +124,8 @@ describe('contest-signals backtest', () => {
     // 3 wins of 4 in two contests (1 of 2, 2 of 2): 3 effective trials, Wilson on 2.25 of 3
     assert.match(out, /^win rate +75\.0% \(95% Wilson interval, clustered by contest: 25\.6% – 96\.3%\)$/m)
     assert.match(out, /^average entry +62\.00¢/m)
-    assert.match(out, /^edge +claimed \+13\.00¢, realised \+10\.00¢ per graded signal$/m)
+    // claimed over the same 4 graded signals as realised (the void's 25¢ claim was never tested)
+    assert.match(out, /^edge +claimed \+10\.00¢, realised \+10\.00¢ per graded signal$/m)
     assert.match(out, /^profit +\+8\.00¢ per contract \(95% .+\), \+40\.00¢ in all$/m)
     // four taker fees of 2¢ (entries 60, 65, 55, 80), the void's refunded
     assert.match(out, /^after the fee +\+6\.40¢ per contract \(95% .+\), \+32\.00¢ in all; fees \+8\.00¢$/m)

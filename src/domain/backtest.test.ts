@@ -228,6 +228,25 @@ describe('summarize and calibrationTable on their own', () => {
   })
 })
 
+describe('the fee and the edges a backtest prints', () => {
+  test('a sub-cent Kalshi entry pays what the venue debits: cost + fee rounded up to the cent, no more', () => {
+    const s = summarize([
+      sig('KXBTC15M-26OCT011200-00', 'up', 99, 97.5, 'win'), // pays 98 ¢ (97.5 + 0.17 fee), gets 100
+      sig('KXBTC15M-26OCT011215-15', 'down', 99.5, 0.4, 'loss'), // pays 1 ¢ (0.4 + 0.03 fee), gets 0
+    ])
+    close(s.totalFeeCents, 1.1) // 0.5 + 0.6, not 1 + 1
+    close(s.totalProfitAfterFeeCents, 1) // (100 − 98) + (0 − 1)
+    close(s.profitPerContractAfterFeeCents, 0.5)
+  })
+
+  test('the claimed edge is over the same graded signals as the realised one (a void claims nothing tested)', () => {
+    const r = runBacktest(history, { series: 'S' })
+    close(r.claimedEdgeCents, 10) // a, b, c, d: (20 + 5 + 5 + 10) / 4, not e's 25 as well
+    close(r.realisedEdgeCents, 10)
+    close(r.averageEdgeCents, 13) // every passing signal, the void included
+  })
+})
+
 describe('clustered intervals', () => {
   test('signals of one contest count as fewer trials than independent ones', () => {
     // 4 wins and 4 losses: in 8 contests, the plain Wilson interval; in 4 contests of 2 alike, wider

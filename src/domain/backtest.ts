@@ -68,7 +68,9 @@ export type OutcomeSummary = {
   totalProfitAfterFeeCents: number
   profitPerContractAfterFeeCents: number | null
   profitAfterFeeInterval: { low: number; high: number } | null
-  /** the edge the graded signals realised: mean of 100·won − entry (claimed: averageEdgeCents) */
+  /** the edge the graded signals claimed: mean edge_cents over wins and losses (voids claim nothing tested) */
+  claimedEdgeCents: number | null
+  /** the edge the same graded signals realised: mean of 100·won − entry */
   realisedEdgeCents: number | null
   /** mean of (confidence/100 − won)² over graded signals; 0 is perfect, 0.25 is a coin's guess */
   brierScore: number | null
@@ -250,6 +252,7 @@ export function summarize(signals: readonly BacktestSignal[]): OutcomeSummary {
   let fees = 0
   let brier = 0
   let realised = 0
+  let claimed = 0
   const profits: number[] = []
   const netProfits: number[] = []
   const clusters: string[] = []
@@ -268,6 +271,7 @@ export function summarize(signals: readonly BacktestSignal[]): OutcomeSummary {
     if (s.outcome === 'win' || s.outcome === 'loss') {
       graded.push({ cluster: s.ticker, success: s.outcome === 'win' })
       realised += p
+      claimed += s.edgeCents
     }
     if (s.outcome === 'win') wins++
     else if (s.outcome === 'loss') losses++
@@ -302,6 +306,7 @@ export function summarize(signals: readonly BacktestSignal[]): OutcomeSummary {
     totalProfitAfterFeeCents,
     profitPerContractAfterFeeCents: n === 0 ? null : totalProfitAfterFeeCents / n,
     profitAfterFeeInterval: interval(netProfits),
+    claimedEdgeCents: gradedCount === 0 ? null : claimed / gradedCount,
     realisedEdgeCents: gradedCount === 0 ? null : realised / gradedCount,
     brierScore: gradedCount === 0 ? null : brier / gradedCount,
   }

@@ -36,8 +36,9 @@ export type Analysis = {
   winRateLow: number | null
   winRateHigh: number | null
   avgEntryCents: number | null
+  /** the edge the graded signals claimed (voids claim nothing tested) */
   avgEdgeCents: number | null
-  /** the edge the graded signals realised, beside the claimed avgEdgeCents */
+  /** the edge the same graded signals realised, beside the claimed avgEdgeCents */
   realisedEdgeCents: number | null
   /** before or after the fee, as the filter asks */
   profitPerContractCents: number | null
@@ -84,7 +85,7 @@ export function analyse(contests: readonly BacktestContest[], filter: Filter): A
     winRateLow: report.winRateInterval?.low ?? null,
     winRateHigh: report.winRateInterval?.high ?? null,
     avgEntryCents: report.averageEntryCents,
-    avgEdgeCents: report.averageEdgeCents,
+    avgEdgeCents: report.claimedEdgeCents,
     realisedEdgeCents: report.realisedEdgeCents,
     profitPerContractCents: filter.afterFee
       ? report.profitPerContractAfterFeeCents
