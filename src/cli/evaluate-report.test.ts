@@ -37,3 +37,53 @@ describe('the evaluate report', () => {
     assert.doesNotMatch(formatEvaluation(evaluateReadings({ series: 'S', readings })), /model vs oracle/)
   })
 })
+
+describe('the walk-forward line (--train-until)', () => {
+  /** A reading at `minute` of the contest opening at `opensAt`, with a two-sided book. */
+  const reading = (
+    ticker: string,
+    opensAt: number,
+    minute: number,
+    settledSide: 'up' | 'down',
+  ): GradedReading => ({
+    ...longShot(ticker),
+    minute,
+    raisedAt: opensAt + minute * 60_000,
+    side: 'up',
+    confidence: 60,
+    outcome: settledSide === 'up' ? 'win' : 'loss',
+    opensAt,
+    expiresAt: opensAt + 15 * 60_000,
+    settledSide,
+    inputs: {
+      spotObservedAt: opensAt + minute * 60_000,
+      bookObservedAt: opensAt + minute * 60_000,
+      spotDollars: 100_000,
+      freshSources: 2,
+      upAskCents: 61,
+      downAskCents: 41,
+      sigmaPerMinute: 0.0005,
+      effectiveMinutes: 15 - minute,
+      probabilityUp: 0.6,
+      modelAloneUp: 0.6,
+    },
+  })
+
+  it('says which readings train and which are judged, a contest open at T in neither before T', () => {
+    const t = OPEN + 7 * 60_000 // inside the contest opening at OPEN
+    const readings = [
+      reading('W', OPEN - 15 * 60_000, 3, 'up'), // expired by T: trains
+      reading('W', OPEN - 15 * 60_000, 10, 'up'),
+      reading('X', OPEN, 3, 'down'), // raised before T of a contest open at T: neither
+      reading('X', OPEN, 10, 'down'), // raised after T: judged
+    ]
+    const report = evaluateReadings({ series: 'S', readings, trainUntil: t })
+    assert.equal(report.recalibration?.readings, 2)
+    assert.equal(report.overall.readings, 1)
+    const text = formatEvaluation(report)
+    assert.match(
+      text,
+      /^walk-forward: judged readings raised at or after 2026-11-23T10:07:00\.000Z; the recalibrated mid is fitted on the readings of contests expired by then \(a contest open at that instant: its earlier readings neither train nor are judged\)$/m,
+    )
+  })
+})

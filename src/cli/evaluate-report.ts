@@ -160,7 +160,9 @@ export function formatEvaluation(r: EvaluationReport): string {
   const judged =
     r.trainUntil === null
       ? []
-      : [`walk-forward: judged readings raised at or after ${iso(r.trainUntil)}; earlier ones only train`]
+      : [
+          `walk-forward: judged readings raised at or after ${iso(r.trainUntil)}; the recalibrated mid is fitted on the readings of contests expired by then (a contest open at that instant: its earlier readings neither train nor are judged)`,
+        ]
   const lines = [
     `evaluate ${r.series}: contests expiring ${iso(r.since)} to ${iso(r.before)} (inclusive)`,
     ...judged,

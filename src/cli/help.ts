@@ -102,7 +102,8 @@ clustered by contest: the readings of one contest share one outcome.
   --sim-seed N          a sandbox store: also score the sandbox's hidden truth of seed N (the oracle)
                         and the share of the mid's gap to it that the model closes
   --train-until T       walk forward: fit the recalibrated mid (the mid with its own biases undone) on
-                        the readings of contests expired by T, and judge only those expiring after T
+                        the readings of contests expired by T, and judge only the readings raised at or
+                        after T (a contest open at T: its earlier readings are in neither)
   --against STORE       another store of the same contests under another model (a SQLite file's path,
                         sqlite:PATH or postgres://…): the two paired reading by reading, clustered SE
   --json                the same numbers as JSON`,
