@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { clusteredRatio, ratioSumsOf } from './scores.ts'
+import { clusteredRatio, logLossOf, ratioSumsOf, scoresOf } from './scores.ts'
 
 describe('the clustered ratio', () => {
   it('sums each cluster before squaring, and gives the delta-method SE', () => {
@@ -28,5 +28,26 @@ describe('the clustered ratio', () => {
     const empty = clusteredRatio(ratioSumsOf([], [], []))
     assert.ok(Number.isNaN(empty.value))
     assert.equal(empty.se, null)
+  })
+})
+
+describe('a probability of 0 or 1', () => {
+  it('costs at most the log loss at the venue tick (ln 1000), never infinity or NaN', () => {
+    assert.equal(logLossOf(0, 1), -Math.log(0.001)) // scored at 0.001: ln 1000
+    assert.equal(logLossOf(1, 0), -Math.log(1 - 0.999))
+    assert.equal(logLossOf(1, 1), -Math.log(0.999))
+    const s = scoresOf([
+      { contest: 'a', y: 1, p: 0 },
+      { contest: 'b', y: 0, p: 1 },
+      { contest: 'c', y: 1, p: 1 },
+      { contest: 'd', y: 0, p: 0.3 },
+    ])
+    for (const x of [s.logLoss.value, s.logLoss.se, s.brier.value, s.brier.se]) assert.ok(Number.isFinite(x))
+    assert.ok(
+      Math.abs(
+        s.logLoss.value - (-Math.log(0.001) - Math.log(1 - 0.999) - Math.log(0.999) - Math.log(0.7)) / 4,
+      ) < 1e-12,
+    )
+    assert.equal(s.brier.value, (1 + 1 + 0 + 0.09) / 4) // the Brier score takes p as published
   })
 })
