@@ -112,6 +112,49 @@ describe('createClient on 429', () => {
   })
 })
 
+describe('settledHistory', () => {
+  // a history endpoint as the API serves it: newest first, `before` inclusive, `limit` rows at most
+  const EXPIRIES = [
+    '2026-11-22T15:00:00Z',
+    '2026-11-22T14:45:00Z',
+    '2026-11-22T14:30:00Z',
+    '2026-11-22T14:15:00Z',
+    '2026-11-22T14:00:00Z',
+  ]
+  function history() {
+    const limits: number[] = []
+    const client = createClient({
+      baseUrl: 'http://signals.test',
+      apiKey: 'cs_k',
+      fetch: async (input) => {
+        const q = new URL(String(input)).searchParams
+        const limit = Number(q.get('limit') ?? 20)
+        limits.push(limit)
+        const before = q.get('before')
+        const rows = EXPIRIES.filter((at) => before === null || at <= before)
+          .slice(0, limit)
+          .map((at) => ({ ticker: `KX-${at}`, window: { opens_at: at, expires_at: at } }))
+        return Response.json({ contests: rows })
+      },
+    })
+    return { client, limits }
+  }
+
+  for (const pageSize of [1, 2, 3, 100]) {
+    it(`yields every settled contest once, newest first, with pageSize ${pageSize}`, async () => {
+      const { client, limits } = history()
+      const seen: string[] = []
+      for await (const c of client.settledHistory({ series: 'KX', pageSize })) seen.push(c.window.expires_at)
+      assert.deepEqual(seen, EXPIRIES)
+      // no request asks for more than the API allows
+      assert.ok(
+        limits.every((l) => l >= 1 && l <= 100),
+        `limits ${limits}`,
+      )
+    })
+  }
+})
+
 describe('the stream reader', () => {
   const frame = (id: string, ticker: string) =>
     `event: contest.opened\nid: ${id}\ndata: ${JSON.stringify({ ticker })}\n\n`
@@ -165,6 +208,28 @@ describe('the stream reader', () => {
     }
     assert.deepEqual(seen, ['e-8'])
     assert.deepEqual(lastEventIds, ['e-7'])
+  })
+
+  it('waits out a 503 (a restarting or overloaded server) by its Retry-After and resumes', async () => {
+    const unavailable = () =>
+      Response.json(
+        { title: 'Service Unavailable', status: 503, detail: 'shutting down' },
+        { status: 503, headers: { 'retry-after': '4' } },
+      )
+    const { client, lastEventIds, slept } = scripted([
+      () => sse(frame('e-1', 'A')),
+      unavailable,
+      () => sse(frame('e-2', 'B')),
+    ])
+    const abort = new AbortController()
+    const ids: (string | null)[] = []
+    for await (const e of client.stream({ series: 'KX', signal: abort.signal })) {
+      ids.push(e.id)
+      if (ids.length === 2) abort.abort()
+    }
+    assert.deepEqual(ids, ['e-1', 'e-2'])
+    assert.deepEqual(lastEventIds, [null, 'e-1', 'e-1'])
+    assert.ok(slept[1]! >= 4000, `waited ${slept[1]} after the 503`)
   })
 
   it('ends with ApiError on a refused key rather than retrying', async () => {

@@ -10,11 +10,14 @@ import { backoffMs, retryAfterMs } from './waits.ts'
 
 export type RequestOptions = { signal?: AbortSignal }
 
+/** The most contests the history endpoint returns in one answer. */
+const MAX_LIMIT = 100
+
 export type HistoryQuery = Operations['listSettledContests']['parameters']
 
 export type HistoryPaging = {
   series: string
-  /** contests per request, 1–100 (default 100) */
+  /** contests per request, 1–100 (default 100); a page after the first asks for one more per repeated row */
   pageSize?: number
   since?: string
   before?: string
@@ -48,11 +51,13 @@ export function createClient(options: ClientOptions): ContestSignalsClient {
     contest: (ticker, opts) => get<Contest>(`/v1/contests/${encodeURIComponent(ticker)}`, {}, opts),
     settledContests,
     async *settledHistory(paging, opts) {
-      const limit = paging.pageSize ?? 100
+      const pageSize = paging.pageSize ?? 100
       let before = paging.before
       // contests already yielded that expire at `before`: the next page repeats them (inclusive bound)
       let boundary = new Set<string>()
       for (;;) {
+        // room for the repeated rows as well, so a page of 1 still moves on (the API allows up to 100)
+        const limit = Math.min(MAX_LIMIT, pageSize + boundary.size)
         const page = await settledContests(
           { series: paging.series, limit, since: paging.since, before },
           opts,

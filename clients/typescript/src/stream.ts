@@ -1,7 +1,8 @@
 // The contest stream as an async iterable of typed events that survives disconnects and restarts:
 // it remembers the id of the last event it handed out and reconnects with Last-Event-ID, after the
 // server's `retry:` delay (backing off while the server stays unreachable), or after Retry-After on a
-// 429. Any other refusal (a bad key, a bad series) ends it with ApiError: retrying cannot fix those.
+// 429 or a 503 (a server shutting down, or without its store; 502 and 504 from a proxy likewise). Any
+// other refusal (a bad key, a bad series) ends it with ApiError: retrying cannot fix those.
 import { ApiError, problemOf } from './errors.ts'
 import type { StreamEventData } from './generated/api-types.ts'
 import { BACKOFF_BASE_MS, type Settings } from './options.ts'
@@ -36,6 +37,8 @@ export type ContestStream = AsyncIterable<StreamEvent> & {
 const EVENT_NAMES: ReadonlySet<string> = new Set(['contest.opened', 'signal.emitted', 'contest.settled'])
 const DEFAULT_RETRY_MS = 3_000
 const MAX_RECONNECT_WAIT_MS = 30_000
+/** Answers that say "not now" rather than "never": a server shutting down or out of its store (503), a proxy before it (502, 504). */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504])
 
 export function openContestStream(settings: Settings, opts: StreamOptions): ContestStream {
   let lastEventId = opts.lastEventId ?? null
@@ -65,6 +68,16 @@ export function openContestStream(settings: Settings, opts: StreamOptions): Cont
             waitMs,
             retryAfterS: askedMs === null ? null : Math.ceil(askedMs / 1000),
           })
+          await settings.sleep(waitMs, signal)
+          continue
+        }
+        if (TRANSIENT_STATUSES.has(res.status)) {
+          // the server (or a proxy before it) is restarting or overloaded: wait as it asks, then resume
+          const askedMs = retryAfterMs(res.headers.get('retry-after'))
+          await res.body?.cancel()
+          const capMs = Math.max(retryMs, MAX_RECONNECT_WAIT_MS, Math.min(askedMs ?? 0, settings.maxWaitMs))
+          const waitMs = backoffMs(failures++, askedMs, retryMs, capMs)
+          tell({ kind: 'disconnected', waitMs, reason: `HTTP ${res.status}` })
           await settings.sleep(waitMs, signal)
           continue
         }
