@@ -11,7 +11,8 @@ What a trading bot needs, in the order it needs it:
   - every request retried on 429 after `Retry-After` seconds, with exponential backoff and
     jitter, a bounded number of times (429 is not a bad key);
   - the stream of contest events, resumed with `Last-Event-ID` after a dropped connection or a
-    server restart: no event lost, none repeated.
+    server restart (a 503 while it restarts is waited out by its Retry-After): no event lost, none
+    repeated.
 
     KEY=cs_... BASE=http://127.0.0.1:8080 SERIES=KXBTC15M python3 contest_signals.py
 
@@ -39,6 +40,10 @@ HISTORY_PAGES = int(os.environ["HISTORY_PAGES"]) if "HISTORY_PAGES" in os.enviro
 STOP_AFTER_S = float(os.environ["STOP_AFTER_S"]) if "STOP_AFTER_S" in os.environ else None
 
 MAX_RETRIES = 5
+MAX_LIMIT = 100  # the most contests one history answer holds
+# a server shutting down or without its store (503), or a proxy before it (502, 504): the stream
+# waits Retry-After and resumes rather than giving up
+TRANSIENT_STATUSES = (502, 503, 504)
 BACKOFF_BASE_S = 0.5
 MAX_WAIT_S = 60.0
 # the service sends a keep-alive comment well within this; silence this long means a dead connection
@@ -48,11 +53,12 @@ STREAM_READ_TIMEOUT_S = 60.0
 class ApiError(Exception):
     """A refusal that retrying cannot fix (or a 429 once the retries are spent)."""
 
-    def __init__(self, status, problem):
+    def __init__(self, status, problem, retry_after=None):
         detail = problem.get("detail", "") if isinstance(problem, dict) else ""
         super().__init__(f"HTTP {status}: {detail}".rstrip(": "))
         self.status = status
         self.problem = problem
+        self.retry_after = retry_after  # seconds the server asked to wait, or None
 
 
 class Stop(Exception):
@@ -84,9 +90,9 @@ def open_with_retries(path, query=None, headers=None, timeout=30.0, keyed=True):
                 problem = json.loads(body)
             except ValueError:
                 problem = None
-            if err.code != 429 or attempt == MAX_RETRIES:
-                raise ApiError(err.code, problem) from None
             asked = retry_after_s(err.headers)
+            if err.code != 429 or attempt == MAX_RETRIES:
+                raise ApiError(err.code, problem, asked) from None
             wait = backoff_s(attempt, asked)
             told = "not given" if asked is None else f"{asked:g} s"
             print(f"rate limited (429): waiting {wait:.2f} s (Retry-After {told}, attempt {attempt + 1})")
@@ -118,14 +124,15 @@ def settled_history():
     at_boundary = set()  # tickers already yielded that expire at `before`: the next page repeats them
     pages = 0
     while HISTORY_PAGES is None or pages < HISTORY_PAGES:
-        query = {"series": SERIES, "limit": PAGE_SIZE}
+        # room for the repeated rows as well, so a page of 1 still moves on
+        query = {"series": SERIES, "limit": min(MAX_LIMIT, PAGE_SIZE + len(at_boundary))}
         if before is not None:
             query["before"] = before
         page = get_json("/v1/contests", query)["contests"]
         pages += 1
         fresh = [c for c in page if c["ticker"] not in at_boundary]
         yield from fresh
-        if len(page) < PAGE_SIZE or not fresh:
+        if len(page) < query["limit"] or not fresh:
             return
         oldest = page[-1]["window"]["expires_at"]
         if oldest != before:
@@ -182,6 +189,7 @@ def follow_stream():
 
     try:
         while deadline is None or time.monotonic() < deadline:
+            asked_s = None  # what a refusing server asked us to wait
             headers = {"Accept": "text/event-stream"}
             if last_event_id is not None:
                 headers["Last-Event-ID"] = last_event_id
@@ -204,11 +212,13 @@ def follow_stream():
                         if deadline is not None and time.monotonic() >= deadline:
                             return events, connections, duplicates
                 reason = "the server ended the stream"
-            except ApiError:
-                raise
+            except ApiError as err:
+                if err.status not in TRANSIENT_STATUSES:
+                    raise
+                reason, asked_s = str(err), err.retry_after
             except (OSError, ValueError, http.client.HTTPException) as err:  # refused, reset, timed out, cut
                 reason = f"{type(err).__name__}: {err}"
-            wait = backoff_s(failures, retry_s[0])
+            wait = backoff_s(failures, max(retry_s[0], asked_s or 0.0))
             failures += 1
             print(f"disconnected ({reason}); reconnecting in {wait:.2f} s")
             time.sleep(wait)

@@ -1,0 +1,163 @@
+// examples/python/contest_signals.py against a loopback server that plays the API's answers, with its
+// waits in the test's hands (time.sleep records what it was asked and returns at once): history
+// paged at any PAGE_SIZE, and a stream that a restarting server first refuses with 503.
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { isExecutable } from './prerequisites/programs.ts'
+import { childEnv, REPO_ROOT } from './support/service-process.ts'
+import { waitFor } from './support/wait.ts'
+
+const PYTHON = isExecutable('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
+const SCRIPT = path.join(REPO_ROOT, 'examples/python/contest_signals.py')
+// runs the example as `python3 contest_signals.py` would, with time.sleep recorded instead of slept
+const HARNESS = `
+import runpy, sys, time
+slept = []
+time.sleep = lambda s: slept.append(s)
+try:
+    runpy.run_path(sys.argv[1], run_name="__main__")
+finally:
+    print("slept " + " ".join("%.3f" % s for s in slept), flush=True)
+`
+
+const EXPIRIES = [
+  '2026-11-22T15:00:00Z',
+  '2026-11-22T14:45:00Z',
+  '2026-11-22T14:30:00Z',
+  '2026-11-22T14:15:00Z',
+  '2026-11-22T14:00:00Z',
+]
+const contest = (expiresAt: string) => ({
+  ticker: `KXBTC15M-${expiresAt}`,
+  state: 'settled',
+  window: { opens_at: expiresAt, expires_at: expiresAt },
+  strike_price_dollars: 1,
+  settled_side: 'up',
+  settled_price_dollars: 2,
+  venue: 'kalshi',
+  venue_refs: { market_ticker: `KXBTC15M-${expiresAt}`, event_ticker: 'KXBTC15M' },
+  signals: [],
+})
+const frame = (id: string, c: ReturnType<typeof contest>) =>
+  `event: contest.opened\nid: ${id}\ndata: ${JSON.stringify({ ...c, state: 'live' })}\n\n`
+
+/** A stand-in for the API: health, the active contest, history (`before` inclusive) and a scripted stream. */
+function fakeApi(streamAnswers: ((req: IncomingMessage, res: ServerResponse) => void)[]) {
+  const limits: number[] = []
+  const lastEventIds: (string | null)[] = []
+  const server = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x')
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(body))
+    }
+    if (url.pathname === '/v1/health') return json({ status: 'ok', version: '1.0.0' })
+    if (url.pathname === '/v1/contests/active') return json({ ...contest(EXPIRIES[0]!), state: 'live' })
+    if (url.pathname === '/v1/contests') {
+      const limit = Number(url.searchParams.get('limit') ?? 20)
+      limits.push(limit)
+      if (!(limit >= 1 && limit <= 100)) {
+        res.writeHead(400, { 'content-type': 'application/problem+json' })
+        return res.end(
+          JSON.stringify({ type: 'x', title: 'Invalid Parameter', status: 400, detail: 'limit' }),
+        )
+      }
+      const beforeAt = url.searchParams.get('before')
+      return json({
+        contests: EXPIRIES.filter((at) => beforeAt === null || at <= beforeAt)
+          .slice(0, limit)
+          .map(contest),
+      })
+    }
+    if (url.pathname === '/v1/stream/contests') {
+      lastEventIds.push((req.headers['last-event-id'] as string | undefined) ?? null)
+      const answer = streamAnswers.shift()
+      if (answer) return answer(req, res)
+    }
+    res.writeHead(404).end()
+  })
+  return { server, limits, lastEventIds }
+}
+
+function runPython(env: Record<string, string>): {
+  child: ChildProcess
+  output(): string
+  exited: Promise<number>
+} {
+  const child = spawn(PYTHON, ['-c', HARNESS, SCRIPT], {
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  for (const stream of [child.stdout!, child.stderr!])
+    stream.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+    })
+  return { child, output: () => out, exited: once(child, 'exit').then(([code]) => code as number) }
+}
+
+describe('examples/python/contest_signals.py against a scripted API', () => {
+  const sse = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream' })
+  const api = fakeApi([
+    // first connection: two events, then the server goes away
+    (_req, res) => {
+      sse(res)
+      res.end(`retry: 3000\n\n${frame('e-1', contest(EXPIRIES[1]!))}${frame('e-2', contest(EXPIRIES[0]!))}`)
+    },
+    // the restarting server (or its replacement without its store yet) asks to come back later
+    (_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '7' })
+      res.end(
+        JSON.stringify({ type: 'x', title: 'Service Unavailable', status: 503, detail: 'shutting down' }),
+      )
+    },
+    // back: the events after the last one seen, then the stream stays open
+    (_req, res) => {
+      sse(res)
+      res.write(frame('e-3', contest(EXPIRIES[0]!)))
+    },
+  ])
+  let base = ''
+  before(async () => {
+    api.server.listen(0, '127.0.0.1')
+    await once(api.server, 'listening')
+    base = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`
+  })
+  after(() => {
+    api.server.closeAllConnections()
+    api.server.close()
+  })
+
+  it('pages every settled contest once at PAGE_SIZE 1, and resumes the stream after a 503', async () => {
+    const run = runPython({ BASE: base, KEY: 'cs_test', SERIES: 'KXBTC15M', PAGE_SIZE: '1' })
+    try {
+      // (or the example's exit, which the assertions below then explain)
+      await waitFor('the event after the 503', () =>
+        /^e-3 /m.test(run.output()) || run.child.exitCode !== null ? true : undefined,
+      )
+      run.child.kill('SIGTERM')
+      assert.equal(await run.exited, 0, run.output())
+    } finally {
+      run.child.kill('SIGKILL')
+    }
+    const out = run.output()
+    assert.match(out, /^history: 5 contests, 5 distinct, 0 signals, 0 wins$/m)
+    assert.ok(
+      api.limits.every((l) => l >= 1 && l <= 100),
+      `limits asked: ${api.limits}`,
+    )
+    assert.match(out, /^stopped: 3 events, 2 connections, 0 duplicates$/m)
+    assert.deepEqual(api.lastEventIds, [null, 'e-2', 'e-2'])
+    // after the 503 it waited at least the 7 s the server asked
+    const slept = /^slept (.*)$/m.exec(out)![1]!.split(' ').map(Number)
+    assert.ok(
+      slept.some((s) => s >= 7 && s < 8),
+      `slept ${slept}`,
+    )
+  })
+})
