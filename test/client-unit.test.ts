@@ -112,6 +112,37 @@ describe('createClient on 429', () => {
   })
 })
 
+describe('health', () => {
+  const client = (res: () => Response) =>
+    createClient({ baseUrl: 'http://signals.test', apiKey: 'cs_k', fetch: async () => res() })
+
+  it('gives the health body the service answers with 503 when its store cannot be reached', async () => {
+    const body = {
+      status: 'unavailable',
+      version: '1.0.0',
+      time: '2026-11-22T16:55:00.849Z',
+      checks: { store: 'unavailable', engine: 'unknown' },
+    }
+    const health = await client(() =>
+      Response.json(body, { status: 503, headers: { 'retry-after': '5' } }),
+    ).health()
+    assert.deepEqual(health, body)
+  })
+
+  it('throws ApiError on a 503 problem (a server shutting down)', async () => {
+    const problem = {
+      type: 'x/problems/unavailable',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'bye',
+    }
+    const err = await client(() => Response.json(problem, { status: 503, headers: { 'retry-after': '5' } }))
+      .health()
+      .catch((e: unknown) => e)
+    assert.ok(err instanceof ApiError && err.status === 503 && err.retryAfterS === 5)
+  })
+})
+
 describe('settledHistory', () => {
   // a history endpoint as the API serves it: newest first, `before` inclusive, `limit` rows at most
   const EXPIRIES = [

@@ -32,7 +32,7 @@ export type ContestSignalsClient = {
   settledContests(query: HistoryQuery, opts?: RequestOptions): Promise<Contest[]>
   /** Every settled contest matching the query, newest first, fetched page by page as you iterate. */
   settledHistory(paging: HistoryPaging, opts?: RequestOptions): AsyncGenerator<Contest>
-  /** The health check (needs no key). */
+  /** The health check (needs no key): also the 503 body that says the store cannot be reached. */
   health(opts?: RequestOptions): Promise<Health>
   /** The contest stream of a series, resumed with Last-Event-ID across disconnects (stream.ts). */
   stream(opts: StreamOptions): ContestStream
@@ -72,7 +72,8 @@ export function createClient(options: ClientOptions): ContestSignalsClient {
         before = next
       }
     },
-    health: (opts) => get<Health>('/v1/health', {}, opts, false),
+    health: (opts) =>
+      getJson<Health>(settings, urlOf(settings.baseUrl, '/v1/health', {}), opts?.signal, false, isHealth),
     stream: (opts) => openContestStream(settings, opts),
   }
 }
@@ -89,12 +90,21 @@ async function getJson<T>(
   url: string,
   signal: AbortSignal | undefined,
   keyed: boolean,
+  /** a 503 whose body this accepts is an answer, not an error (health: status "unavailable") */
+  answersOn503?: (body: unknown) => boolean,
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (keyed) headers.authorization = `Bearer ${settings.apiKey}`
   for (let attempt = 0; ; attempt++) {
     const res = await settings.fetch(url, { headers, signal })
     if (res.ok) return (await res.json()) as T
+    if (res.status === 503 && answersOn503) {
+      const body: unknown = await res
+        .clone()
+        .json()
+        .catch(() => null)
+      if (answersOn503(body)) return body as T
+    }
     const askedMs = retryAfterMs(res.headers.get('retry-after'))
     const retryAfterS = askedMs === null ? null : Math.ceil(askedMs / 1000)
     if (res.status !== 429 || attempt >= settings.maxRetries)
@@ -104,4 +114,11 @@ async function getJson<T>(
     settings.onRateLimited?.({ attempt, waitMs, retryAfterS })
     await settings.sleep(waitMs, signal)
   }
+}
+
+/** A health document (not a problem): the service sends one with 503 when its store cannot be reached. */
+function isHealth(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false
+  const { status, checks } = body as { status?: unknown; checks?: unknown }
+  return typeof status === 'string' && typeof checks === 'object' && checks !== null
 }
