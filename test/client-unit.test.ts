@@ -45,6 +45,9 @@ describe('waits', () => {
       const fourth = backoffMs(3, 1000, 500, 60_000)
       assert.ok(fourth >= 4000 && fourth < 4250)
       assert.ok(backoffMs(20, null, 500, 60_000) < 60_250)
+      // the cap bounds the backoff, never what the server asked: retrying earlier only meets another 429
+      const asked = backoffMs(0, 100_000, 500, 60_000)
+      assert.ok(asked >= 100_000 && asked < 100_250, `waited ${asked}`)
     }
   })
 })
@@ -100,6 +103,15 @@ describe('createClient on 429', () => {
     assert.equal(err.retryAfterS, 2)
     assert.deepEqual(err.problem, problem)
     assert.equal(slept.length, 2)
+  })
+
+  it('throws at once, rather than retry early, when Retry-After is longer than maxWaitMs', async () => {
+    const slow = () => Response.json(problem, { status: 429, headers: { 'retry-after': '100' } })
+    const { client, slept, urls } = scripted([slow, () => Response.json({ ticker: 'T' })])
+    const err = await client.activeContest('KX').catch((e: unknown) => e)
+    assert.ok(err instanceof ApiError && err.status === 429 && err.retryAfterS === 100, String(err))
+    assert.deepEqual(slept, [])
+    assert.equal(urls.length, 1)
   })
 
   it('does not retry a refused key', async () => {

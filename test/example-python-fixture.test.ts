@@ -1,6 +1,7 @@
 // examples/python/contest_signals.py against a loopback server that plays the API's answers, with its
 // waits in the test's hands (time.sleep records what it was asked and returns at once): history
-// paged at any PAGE_SIZE, and a stream that a restarting server first refuses with 503.
+// a 429 whose Retry-After is long, history paged at any PAGE_SIZE, and a stream that a restarting
+// server first refuses with 503.
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -50,6 +51,7 @@ const frame = (id: string, c: ReturnType<typeof contest>) =>
 function fakeApi(streamAnswers: ((req: IncomingMessage, res: ServerResponse) => void)[]) {
   const limits: number[] = []
   const lastEventIds: (string | null)[] = []
+  let activeAsks = 0
   const server = createServer((req, res) => {
     const url = new URL(req.url!, 'http://x')
     const json = (body: unknown) => {
@@ -57,7 +59,14 @@ function fakeApi(streamAnswers: ((req: IncomingMessage, res: ServerResponse) => 
       res.end(JSON.stringify(body))
     }
     if (url.pathname === '/v1/health') return json({ status: 'ok', version: '1.0.0' })
-    if (url.pathname === '/v1/contests/active') return json({ ...contest(EXPIRIES[0]!), state: 'live' })
+    if (url.pathname === '/v1/contests/active') {
+      // the first ask meets a slow bucket (RATE_LIMIT_PER_SEC 0.01): Retry-After beyond any backoff cap
+      if (activeAsks++ === 0) {
+        res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '100' })
+        return res.end(JSON.stringify({ type: 'x', title: 'Too Many Requests', status: 429, detail: 'slow' }))
+      }
+      return json({ ...contest(EXPIRIES[0]!), state: 'live' })
+    }
     if (url.pathname === '/v1/contests') {
       const limit = Number(url.searchParams.get('limit') ?? 20)
       limits.push(limit)
@@ -133,7 +142,7 @@ describe('examples/python/contest_signals.py against a scripted API', () => {
     api.server.close()
   })
 
-  it('pages every settled contest once at PAGE_SIZE 1, and resumes the stream after a 503', async () => {
+  it('waits a 429 out in full, pages every settled contest once at PAGE_SIZE 1, and resumes the stream after a 503', async () => {
     const run = runPython({ BASE: base, KEY: 'cs_test', SERIES: 'KXBTC15M', PAGE_SIZE: '1' })
     try {
       // (or the example's exit, which the assertions below then explain)
@@ -153,8 +162,13 @@ describe('examples/python/contest_signals.py against a scripted API', () => {
     )
     assert.match(out, /^stopped: 3 events, 2 connections, 0 duplicates$/m)
     assert.deepEqual(api.lastEventIds, [null, 'e-2', 'e-2'])
-    // after the 503 it waited at least the 7 s the server asked
     const slept = /^slept (.*)$/m.exec(out)![1]!.split(' ').map(Number)
+    // the 429 waited all the 100 s the server asked, not a capped minute
+    assert.ok(
+      slept.some((s) => s >= 100 && s < 101),
+      `slept ${slept}`,
+    )
+    // after the 503 it waited at least the 7 s the server asked
     assert.ok(
       slept.some((s) => s >= 7 && s < 8),
       `slept ${slept}`,

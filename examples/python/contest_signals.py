@@ -66,8 +66,9 @@ class Stop(Exception):
 
 
 def backoff_s(attempt, asked_s):
-    """At least what the server asked, doubling per attempt, capped, plus up to 250 ms of jitter."""
-    return min(MAX_WAIT_S, max(asked_s or 0.0, BACKOFF_BASE_S * 2**attempt)) + random.random() * 0.25
+    """Doubling per attempt, capped, but never less than what the server asked (a retry before
+    Retry-After only meets another 429), plus up to 250 ms of jitter."""
+    return max(asked_s or 0.0, min(MAX_WAIT_S, BACKOFF_BASE_S * 2**attempt)) + random.random() * 0.25
 
 
 def retry_after_s(headers):

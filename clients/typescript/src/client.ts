@@ -107,7 +107,9 @@ async function getJson<T>(
     }
     const askedMs = retryAfterMs(res.headers.get('retry-after'))
     const retryAfterS = askedMs === null ? null : Math.ceil(askedMs / 1000)
-    if (res.status !== 429 || attempt >= settings.maxRetries)
+    // a Retry-After beyond the longest wait the caller allows is theirs to decide on, not to cut short
+    const tooLong = askedMs !== null && askedMs > settings.maxWaitMs
+    if (res.status !== 429 || attempt >= settings.maxRetries || tooLong)
       throw new ApiError(res.status, await problemOf(res), retryAfterS)
     await res.body?.cancel()
     const waitMs = backoffMs(attempt, askedMs, BACKOFF_BASE_MS, settings.maxWaitMs)

@@ -16,7 +16,10 @@ export type ClientOptions = {
   apiKey: string
   /** retries of a request refused with 429 before ApiError is thrown (default 3) */
   maxRetries?: number
-  /** the longest single wait, ms (default 60 000) */
+  /**
+   * the longest single wait of a request, ms (default 60 000): a 429 asking for longer is thrown at
+   * once as ApiError with its retryAfterS (the stream waits whatever it is asked)
+   */
   maxWaitMs?: number
   /** told before each wait for a 429 */
   onRateLimited?: (info: RateLimitedInfo) => void

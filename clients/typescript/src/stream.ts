@@ -75,8 +75,7 @@ export function openContestStream(settings: Settings, opts: StreamOptions): Cont
           // the server (or a proxy before it) is restarting or overloaded: wait as it asks, then resume
           const askedMs = retryAfterMs(res.headers.get('retry-after'))
           await res.body?.cancel()
-          const capMs = Math.max(retryMs, MAX_RECONNECT_WAIT_MS, Math.min(askedMs ?? 0, settings.maxWaitMs))
-          const waitMs = backoffMs(failures++, askedMs, retryMs, capMs)
+          const waitMs = backoffMs(failures++, askedMs, retryMs, Math.max(retryMs, MAX_RECONNECT_WAIT_MS))
           tell({ kind: 'disconnected', waitMs, reason: `HTTP ${res.status}` })
           await settings.sleep(waitMs, signal)
           continue

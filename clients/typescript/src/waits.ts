@@ -11,13 +11,13 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 }
 
 /**
- * The wait before retry number `attempt` (0 for the first): at least what the server asked, at least
- * `baseMs` doubled per attempt, capped at `maxMs`, plus up to a quarter second of jitter so clients
- * refused together do not come back together.
+ * The wait before retry number `attempt` (0 for the first): `baseMs` doubled per attempt and capped at
+ * `maxMs`, but never less than what the server asked (a retry before Retry-After only meets another
+ * 429), plus up to a quarter second of jitter so clients refused together do not come back together.
  */
 export function backoffMs(attempt: number, askedMs: number | null, baseMs: number, maxMs: number): number {
-  const exponential = baseMs * 2 ** attempt
-  return Math.min(maxMs, Math.max(askedMs ?? 0, exponential)) + Math.floor(Math.random() * 250)
+  const exponential = Math.min(maxMs, baseMs * 2 ** attempt)
+  return Math.max(askedMs ?? 0, exponential) + Math.floor(Math.random() * 250)
 }
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
