@@ -3,7 +3,8 @@
 // against the real service: the active contest with its venue references, history paging through
 // 429s, a 429 surfaced once the bounded retries are spent, and the stream resumed across a restart.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { pathToFileURL } from 'node:url'
@@ -20,6 +21,7 @@ describe('@contest-signals/client installed from its tarball, against the real s
   const tmp = tempDir('cs-client-')
   let client: typeof ClientModule
   let installed: string
+  let project: string
   let world: SimService
   let port: number
   // a small bucket (3, refilled at 5 per second): paging a day 10 at a time meets 429s
@@ -31,7 +33,7 @@ describe('@contest-signals/client installed from its tarball, against the real s
   })
 
   before(async () => {
-    const project = path.join(tmp.dir, 'project')
+    project = path.join(tmp.dir, 'project')
     mkdirSync(project)
     installed = await installOffline(project, await pack(path.join(REPO_ROOT, 'clients/typescript'), tmp.dir))
     client = (await import(pathToFileURL(path.join(installed, 'dist/index.js')).href)) as typeof ClientModule
@@ -47,6 +49,52 @@ describe('@contest-signals/client installed from its tarball, against the real s
     for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/generated/api-types.d.ts', 'package.json'])
       assert.ok(existsSync(path.join(installed, file)), file)
     assert.ok(!existsSync(path.join(installed, 'src')))
+  })
+
+  it('types a TypeScript project that imports it: the declarations resolve, nothing falls back to any', () => {
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['es2022', 'dom'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ['bot.ts'],
+      }),
+    )
+    writeFileSync(
+      path.join(project, 'bot.ts'),
+      [
+        "import { ApiError, type Contest, createClient } from '@contest-signals/client'",
+        "const api = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'cs_x' })",
+        'export async function orderTarget(series: string): Promise<string> {',
+        '  const c: Contest = await api.activeContest(series)',
+        '  const refs = c.venue_refs',
+        "  if (refs !== null && 'market_ticker' in refs) return refs.market_ticker",
+        "  if (refs !== null && 'up_token_id' in refs) return refs.up_token_id + ' ' + refs.down_token_id",
+        '  return c.ticker',
+        '}',
+        'export function waitS(err: unknown): number | null {',
+        '  return err instanceof ApiError ? err.retryAfterS : null',
+        '}',
+        '// a type that fell back to any would make these unused, and the compile fail',
+        '// @ts-expect-error a ticker is a string',
+        'export const wrongTicker: number = ({} as Contest).ticker',
+        'export async function wrongEvent(): Promise<void> {',
+        "  for await (const e of api.stream({ series: 'KXBTC15M' }))",
+        "    // @ts-expect-error a signal's side is 'up' | 'down'",
+        "    if (e.event === 'signal.emitted') e.data.signal.side = 'sideways'",
+        '}',
+      ].join('\n'),
+    )
+    const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc')
+    execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' })
   })
 
   it('gets the active contest with the references a bot trades it by', async () => {
