@@ -2,7 +2,8 @@
 // (Retry-After, bounded exponential backoff), and the bounded 429 retries on a scripted fetch with
 // time in the test's hands (the sleep records what it was asked and returns at once).
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe, it, mock } from 'node:test'
+import { setImmediate as turn } from 'node:timers/promises'
 import { ApiError, createClient, createSseParser } from '../clients/typescript/src/index.ts'
 import { backoffMs, retryAfterMs } from '../clients/typescript/src/waits.ts'
 
@@ -273,6 +274,42 @@ describe('the stream reader', () => {
     assert.deepEqual(ids, ['e-1', 'e-2'])
     assert.deepEqual(lastEventIds, [null, 'e-1', 'e-1'])
     assert.ok(slept[1]! >= 4000, `waited ${slept[1]} after the 503`)
+  })
+
+  it('gives up on a connection silent past idleTimeoutMs (a dead peer sends no FIN) and resumes', {
+    timeout: 10_000,
+  }, async () => {
+    mock.timers.enable({ apis: ['setTimeout'] })
+    try {
+      // headers and one event, then nothing: no keep-alive, no end, as from a host that vanished
+      const silent = () =>
+        new Response(
+          new ReadableStream({
+            start(c) {
+              c.enqueue(new TextEncoder().encode(frame('e-1', 'A')))
+            },
+          }),
+          { status: 200, headers: { 'content-type': 'text/event-stream' } },
+        )
+      const { client, lastEventIds } = scripted([silent, () => sse(frame('e-2', 'B'))])
+      const abort = new AbortController()
+      const events = client
+        .stream({ series: 'KX', signal: abort.signal, idleTimeoutMs: 45_000 })
+        [Symbol.asyncIterator]()
+      assert.equal((await events.next()).value?.id, 'e-1')
+      const next = events.next()
+      for (let i = 0; i < 5; i++) await turn()
+      mock.timers.tick(44_000)
+      for (let i = 0; i < 5; i++) await turn()
+      assert.deepEqual(lastEventIds, [null], 'still waiting before the idle timeout')
+      mock.timers.tick(1_000)
+      assert.equal((await next).value?.id, 'e-2')
+      assert.deepEqual(lastEventIds, [null, 'e-1'])
+      abort.abort()
+      await events.return?.(undefined)
+    } finally {
+      mock.timers.reset()
+    }
   })
 
   it('ends with ApiError on a refused key rather than retrying', async () => {

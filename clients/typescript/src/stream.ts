@@ -1,10 +1,12 @@
 // The contest stream as an async iterable of typed events that survives disconnects and restarts:
-// it remembers the id of the last event it handed out and reconnects with Last-Event-ID, after the
+// it remembers the id of the last event it handed out and reconnects with Last-Event-ID (also when a
+// connection has been silent past idleTimeoutMs: a vanished host sends no FIN), after the
 // server's `retry:` delay (backing off while the server stays unreachable), or after Retry-After on a
 // 429 or a 503 (a server shutting down, or without its store; 502 and 504 from a proxy likewise). Any
 // other refusal (a bad key, a bad series) ends it with ApiError: retrying cannot fix those.
 import { ApiError, problemOf } from './errors.ts'
 import type { StreamEventData } from './generated/api-types.ts'
+import { watchIdle } from './idle-watch.ts'
 import { BACKOFF_BASE_MS, type Settings } from './options.ts'
 import { createSseParser } from './sse.ts'
 import { backoffMs, retryAfterMs } from './waits.ts'
@@ -27,6 +29,11 @@ export type StreamOptions = {
   signal?: AbortSignal
   /** told of each connection, wait and skipped frame */
   onStatus?: (status: StreamStatus) => void
+  /**
+   * how long a connection may stay silent (no event, no keep-alive) before it is dropped and resumed,
+   * ms (default 60 000: the service sends a keep-alive every 15 s by default); 0 waits forever
+   */
+  idleTimeoutMs?: number
 }
 
 export type ContestStream = AsyncIterable<StreamEvent> & {
@@ -36,6 +43,7 @@ export type ContestStream = AsyncIterable<StreamEvent> & {
 
 const EVENT_NAMES: ReadonlySet<string> = new Set(['contest.opened', 'signal.emitted', 'contest.settled'])
 const DEFAULT_RETRY_MS = 3_000
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000
 const MAX_RECONNECT_WAIT_MS = 30_000
 /** Answers that say "not now" rather than "never": a server shutting down or out of its store (503), a proxy before it (502, 504). */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504])
@@ -45,6 +53,7 @@ export function openContestStream(settings: Settings, opts: StreamOptions): Cont
   const { signal } = opts
   const url = `${settings.baseUrl}/v1/stream/contests?series=${encodeURIComponent(opts.series)}`
   const tell = (status: StreamStatus) => opts.onStatus?.(status)
+  const idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
 
   async function* events(): AsyncGenerator<StreamEvent> {
     let retryMs = DEFAULT_RETRY_MS
@@ -57,8 +66,10 @@ export function openContestStream(settings: Settings, opts: StreamOptions): Cont
       }
       if (lastEventId !== null) headers['last-event-id'] = lastEventId
       let reason: string
+      // aborts this connection when the caller aborts, or when it has been silent too long
+      const watch = watchIdle(idleTimeoutMs, signal)
       try {
-        const res = await settings.fetch(url, { headers, signal })
+        const res = await settings.fetch(url, { headers, signal: watch.signal })
         if (res.status === 429) {
           const askedMs = retryAfterMs(res.headers.get('retry-after'))
           await res.body?.cancel()
@@ -87,8 +98,9 @@ export function openContestStream(settings: Settings, opts: StreamOptions): Cont
         const decoder = new TextDecoder()
         try {
           for (;;) {
-            const { value, done } = await reader.read()
+            const { value, done } = await Promise.race([reader.read(), watch.aborted])
             if (done) break
+            watch.reset()
             for (const frame of parser.feed(decoder.decode(value, { stream: true }))) {
               // one chunk may hold many events (the snapshot on connect): stop at the abort, not after
               if (signal?.aborted) return
@@ -114,7 +126,13 @@ export function openContestStream(settings: Settings, opts: StreamOptions): Cont
       } catch (err) {
         if (signal?.aborted) return
         if (err instanceof ApiError) throw err
-        reason = err instanceof Error ? err.message : String(err)
+        reason = watch.signal.aborted
+          ? String(watch.signal.reason?.message)
+          : err instanceof Error
+            ? err.message
+            : String(err)
+      } finally {
+        watch.stop()
       }
       const waitMs = backoffMs(failures++, null, retryMs, Math.max(retryMs, MAX_RECONNECT_WAIT_MS))
       tell({ kind: 'disconnected', waitMs, reason })
