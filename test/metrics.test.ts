@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
+import { families, metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
 import { deletePrefix, freePort, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
 import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
@@ -161,6 +161,28 @@ describe('METRICS_PORT (engine and api roles apart)', () => {
     assert.ok(age !== undefined && age < 30, `heartbeat age ${age}`)
     assert.equal(sample(text, 'cs_streams_open'), undefined)
     assert.equal(sample(text, 'cs_http_requests_total'), undefined)
+  })
+
+  it('each role exports only its own families: no api family (not even at zero) on the engine, no engine family on the api', async () => {
+    const apiOnly = /^cs_(http_|streams_open$|events_fanned_out_total$|fanout_lag_seconds$|redis_up$)/
+    const engineOnly = /^cs_(venue_|spot_|readings_skipped_total$|engine_leader$)/
+    const onEngine = families(await scrape(engineMetrics))
+    const onApi = families(await scrape(apiMetrics))
+    assert.deepEqual(
+      onEngine.filter((name) => apiOnly.test(name)),
+      [],
+    )
+    assert.deepEqual(
+      onApi.filter((name) => engineOnly.test(name)),
+      [],
+    )
+    // both still say what they share
+    for (const shared of ['cs_build_info', 'cs_store_up', 'cs_engine_heartbeat_age_seconds']) {
+      assert.ok(onEngine.includes(shared), `engine exports ${shared}`)
+      assert.ok(onApi.includes(shared), `api exports ${shared}`)
+    }
+    assert.ok(onEngine.includes('cs_readings_skipped_total'))
+    assert.ok(onApi.includes('cs_http_requests_total'))
   })
 
   it('an api replica reads the engine heartbeat age from the store and reports Redis', async () => {

@@ -66,7 +66,10 @@ export async function startService(
   const metrics =
     config.metricsPort === null
       ? null
-      : createMetrics({ build: { version: VERSION, model: createReadingModel(config.model).version } })
+      : createMetrics({
+          role,
+          build: { version: VERSION, model: createReadingModel(config.model).version },
+        })
 
   try {
     const { store, faults: storeFaults, location } = await openStoreAt(config)

@@ -148,6 +148,34 @@ describe('metrics', () => {
     }
   })
 
+  it('exports only the families of its role: an engine has no HTTP or fan-out family, an api no venue or skip family', async () => {
+    const declared = async (metrics: ReturnType<typeof createMetrics>) =>
+      [...(await metrics.registry.metrics()).matchAll(/^# TYPE (cs_\S+) /gm)].map((m) => m[1])
+    const engine = createMetrics({ role: 'engine', build: { version: '1', model: 'm' } })
+    engine.countSkippedReading('late')
+    assert.deepEqual(await declared(engine), [
+      'cs_build_info',
+      'cs_venue_request_duration_seconds',
+      'cs_venue_retries_total',
+      'cs_venue_rejected_bodies_total',
+      'cs_venue_socket_connected',
+      'cs_venue_socket_drops_total',
+      'cs_readings_skipped_total',
+    ])
+    const api = createMetrics({ role: 'api', build: { version: '1', model: 'm' } })
+    api.countRequest('/v1/health', 'GET', 200, 0.001)
+    assert.deepEqual(await declared(api), [
+      'cs_http_requests_total',
+      'cs_http_request_duration_seconds',
+      'cs_build_info',
+      'cs_http_rate_limited_total',
+      'cs_events_fanned_out_total',
+      'cs_fanout_lag_seconds',
+    ])
+    // serve (the default) runs both roles, so it exports both
+    assert.equal((await declared(createMetrics())).length, 11)
+  })
+
   it('reads streams, leadership and Redis health at scrape time', async () => {
     const metrics = createMetrics()
     let open = 2

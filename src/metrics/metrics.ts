@@ -35,7 +35,12 @@ export type Metrics = {
   ): void
 }
 
+/** Which roles this process runs: each exports its own families only (`serve` runs both). */
+export type MetricsRole = 'serve' | 'api' | 'engine'
+
 export type MetricsOptions = {
+  /** default `serve`; an `engine` exports no HTTP or fan-out family, an `api` no venue, spot or skip family */
+  role?: MetricsRole
   /** cs_build_info's labels: the package version and the model_version readings are published with */
   build?: { version: string; model: string }
   /** a scrape reports the store down rather than wait longer than this for it; default 2 s */
@@ -49,12 +54,17 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const registers = [registry]
+  const role = opts.role ?? 'serve'
+  // A family of the other role is still created (its callers need no role check) but never
+  // registered, so it is not exported: not even as a 0 or a bare # TYPE line.
+  const apiRegisters = role === 'engine' ? [] : registers
+  const engineRegisters = role === 'api' ? [] : registers
 
   const httpRequests = new Counter({
     name: 'cs_http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status; a stream is counted when it ends',
     labelNames: ['route', 'method', 'status'] as const,
-    registers,
+    registers: apiRegisters,
   })
   const requestCounters = new Map<string, Map<string, Map<number, { inc(): void }>>>()
   const httpDuration = new Histogram({
@@ -62,7 +72,7 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     help: 'time from a request to its answer, by route pattern (streams excluded); p99 by histogram_quantile',
     labelNames: ['route'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers,
+    registers: apiRegisters,
   })
   const durationByRoute = new Map<string, { observe(seconds: number): void }>()
   if (opts.build)
@@ -75,19 +85,19 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const rateLimited = new Counter({
     name: 'cs_http_rate_limited_total',
     help: 'requests refused with 429',
-    registers,
+    registers: apiRegisters,
   })
   const eventsFannedOut = new Counter({
     name: 'cs_events_fanned_out_total',
     help: 'events read from the log and dispatched to this process’s streams and caches, by type',
     labelNames: ['type'] as const,
-    registers,
+    registers: apiRegisters,
   })
   const fanoutLag = new Histogram({
     name: 'cs_fanout_lag_seconds',
     help: 'wall time from an event’s append to its dispatch in this process (includes clock skew between hosts)',
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
+    registers: apiRegisters,
   })
 
   const venueRequests = new Histogram({
@@ -95,37 +105,37 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     help: 'requests to the venue by endpoint and status (HTTP code, timeout or error); _count is the request count',
     labelNames: ['venue', 'endpoint', 'status'] as const,
     buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
+    registers: engineRegisters,
   })
   const venueRetries = new Counter({
     name: 'cs_venue_retries_total',
     help: 'venue requests retried after a 429, a 5xx, a timeout or a network error, by endpoint',
     labelNames: ['venue', 'endpoint'] as const,
-    registers,
+    registers: engineRegisters,
   })
   const venueRejected = new Counter({
     name: 'cs_venue_rejected_bodies_total',
     help: 'venue answers the adapter could not use (a market, a book, the exchange status), by endpoint and the field that was wrong',
     labelNames: ['venue', 'endpoint', 'field'] as const,
-    registers,
+    registers: engineRegisters,
   })
   const venueSocket = new Gauge({
     name: 'cs_venue_socket_connected',
     help: '1 while the venue WebSocket (with an API key) is connected, else 0; REST polling carries on either way',
     labelNames: ['venue'] as const,
-    registers,
+    registers: engineRegisters,
   })
   const venueSocketDrops = new Counter({
     name: 'cs_venue_socket_drops_total',
     help: 'times the venue WebSocket ended or failed to connect (each followed by a reconnect with backoff)',
     labelNames: ['venue'] as const,
-    registers,
+    registers: engineRegisters,
   })
   const skippedReadings = new Counter({
     name: 'cs_readings_skipped_total',
     help: 'contest minutes whose reading could not be raised when first tried, by reason',
     labelNames: ['reason'] as const,
-    registers,
+    registers: engineRegisters,
   })
   const ageSeconds = (at: number | null, now: number): number =>
     at === null ? Number.POSITIVE_INFINITY : Math.max(0, now - at) / 1000

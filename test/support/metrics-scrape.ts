@@ -44,3 +44,8 @@ export async function scrape(url: string): Promise<string> {
   assert.match(res.headers.get('content-type') ?? '', /^text\/plain/)
   return res.text()
 }
+
+/** The names of the metric families the exposition text declares (its `# TYPE` lines). */
+export function families(text: string): string[] {
+  return [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!)
+}
