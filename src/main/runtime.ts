@@ -210,7 +210,7 @@ type ApiParts = {
 
 async function startApi(parts: ApiParts): Promise<string> {
   const { config, settings, store, notifier, clock, wallClock, logger, closers, metrics } = parts
-  const follower = createLogFollower({ store, notifier, pollMs: 250, logger })
+  const follower = createLogFollower({ store, notifier, pollMs: 250, logger, wallClock })
   // Registered first, so the lag is measured before the streams spend time writing the batch.
   if (metrics) follower.onEvents((events) => metrics.countFanout(events, wallClock.now()))
   await follower.start()

@@ -2,9 +2,11 @@
 // once, to its listeners (stream hub, cache invalidation). Wake-ups make it prompt; a periodic poll
 // makes it correct even when a wake-up is lost, because the log, not the notification, is the truth.
 import type { StoredEvent } from '../domain/events.ts'
+import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
+import { createOutageLog } from './outage-log.ts'
 
 export type LogFollower = {
   /** seq of the last event handed to listeners */
@@ -29,9 +31,14 @@ export function createLogFollower(opts: {
   store: Store
   notifier: EventNotifier
   pollMs: number
-  logger: Pick<Logger, 'error'>
+  /** errors are logged; an outage's recovery is a warn, so whoever saw it start sees it end */
+  logger: Pick<Logger, 'error' | 'warn'>
+  /** the wall clock an outage of the store is timed on */
+  wallClock: Clock
 }): LogFollower {
   const { store, notifier, pollMs, logger } = opts
+  // A store that is down fails every poll: its start, a count a minute and its end, not a line a poll.
+  const outage = createOutageLog(logger, opts.wallClock, 'reading the event log', 'retrying on the next poll')
   const listeners: Array<(events: readonly StoredEvent[]) => void> = []
   let cursor = 0
   let queue: Promise<unknown> = Promise.resolve()
@@ -69,8 +76,9 @@ export function createLogFollower(opts: {
       wakeQueued = false
       try {
         await drain()
+        outage.succeeded()
       } catch (err) {
-        logger.error({ err }, 'reading the event log failed; retrying on the next poll')
+        outage.failed(err)
       }
     })
   }

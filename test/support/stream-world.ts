@@ -62,7 +62,13 @@ export async function createStreamWorld(
     warn: (obj: unknown) => void logs.warn.push(obj),
     error: (obj: unknown) => void logs.error.push(obj),
   }
-  const follower = createLogFollower({ store, notifier: createMemoryEventNotifier(), pollMs: 50, logger })
+  const follower = createLogFollower({
+    store,
+    notifier: createMemoryEventNotifier(),
+    pollMs: 50,
+    logger,
+    wallClock: opts.wallClock ?? { now: () => Date.now() },
+  })
   await follower.start()
   const failing = opts.failingHubRead
   const hubStore: Store = failing

@@ -98,7 +98,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
   await rawStore.migrate()
   const store = opts.wrapStore ? opts.wrapStore(rawStore) : rawStore
   const notifier = createMemoryEventNotifier()
-  const follower = createLogFollower({ store: rawStore, notifier, pollMs: 25, logger })
+  const follower = createLogFollower({ store: rawStore, notifier, pollMs: 25, logger, wallClock })
   await follower.start()
   const buckets = opts.buckets
     ? opts.buckets(config, wallClock)
