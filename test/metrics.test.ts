@@ -129,6 +129,7 @@ describe('METRICS_PORT (engine and api roles apart)', () => {
   let api: ServiceProcess
   let engineMetrics: string
   let apiMetrics: string
+  let apiUrl: string
 
   before(async () => {
     engine = startProcess(['engine'], {
@@ -144,7 +145,7 @@ describe('METRICS_PORT (engine and api roles apart)', () => {
       REDIS_URL: REDIS_TEST_URL,
       REDIS_PREFIX: redisPrefix,
     })
-    await api.url
+    apiUrl = await api.url
     apiMetrics = await metricsUrlOf(api)
   })
   after(async () => {
@@ -193,5 +194,32 @@ describe('METRICS_PORT (engine and api roles apart)', () => {
     assert.ok(age !== undefined && age < 30, `heartbeat age ${age}`)
     assert.equal(sample(text, 'cs_redis_up'), 1)
     assert.equal(sample(text, 'cs_streams_open'), 0)
+  })
+
+  it('labels OPTIONS (preflight or plain) and other methods by the path pattern they asked about, or unknown: never the CORS catch-all', async () => {
+    const preflight = { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET' }
+    const options = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${apiUrl}${path}`, { method: 'OPTIONS', headers })
+      await res.body?.cancel()
+      return res.status
+    }
+    const before = await scrape(apiMetrics)
+    assert.equal(await options('/v1/contests', preflight), 204)
+    assert.equal(await options('/v1/contests/KXBTC15M-26NOV221415-15', preflight), 204)
+    assert.equal(await options('/v1/health'), 204)
+    assert.equal(await options('/v1/nothing-here'), 404)
+    const propfind = await fetch(`${apiUrl}/v1/contests`, { method: 'PROPFIND' })
+    await propfind.body?.cancel()
+    assert.equal(propfind.status, 405)
+    const text = await scrape(apiMetrics)
+    const moved = (labels: Record<string, string>) =>
+      (sample(text, 'cs_http_requests_total', labels) ?? 0) -
+      (sample(before, 'cs_http_requests_total', labels) ?? 0)
+    assert.equal(moved({ route: '/v1/contests', method: 'OPTIONS', status: '204' }), 1)
+    assert.equal(moved({ route: '/v1/contests/:ticker', method: 'OPTIONS', status: '204' }), 1)
+    assert.equal(moved({ route: '/v1/health', method: 'OPTIONS', status: '204' }), 1)
+    assert.equal(moved({ route: 'unknown', method: 'OPTIONS', status: '404' }), 1)
+    assert.equal(moved({ route: '/v1/contests', method: 'PROPFIND', status: '405' }), 1)
+    assert.doesNotMatch(text, /route="\*"/)
   })
 })
