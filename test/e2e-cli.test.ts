@@ -102,6 +102,17 @@ describe('contest-signals serve (first start)', () => {
     assert.deepEqual(health.checks, { store: 'ok', engine: 'ok' })
   })
 
+  it('with PORT=0 and no PUBLIC_BASE_URL, problem types and the OpenAPI servers name the port it took, and resolve', async () => {
+    assert.doesNotMatch(url, /:0$/)
+    const problem = (await (await fetch(`${url}/v1/contests?series=KXBTC15M`)).json()) as { type: string }
+    assert.equal(problem.type, `${url}/problems/unauthorized`)
+    const page = await fetch(problem.type)
+    assert.equal(page.status, 200)
+    await page.body?.cancel()
+    const openapi = (await (await fetch(`${url}/v1/openapi.json`)).json()) as { servers: { url: string }[] }
+    assert.deepEqual(openapi.servers, [{ url }])
+  })
+
   it('never logs the key it printed', () => {
     const logLines = service
       .stdout()

@@ -16,6 +16,8 @@ export type Config = Readonly<{
   databaseUrl: string
   redisUrl: string | null
   publicBaseUrl: string
+  /** true when PUBLIC_BASE_URL was not set: publicBaseUrl is `http(s)://HOST:PORT`, made here */
+  publicBaseUrlDefaulted: boolean
   series: readonly string[]
   /**
    * VENUE: the venues followed, in the order given (decisions §14): `['sim']`, or one or more real
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: v.DATABASE_URL,
     redisUrl: v.REDIS_URL,
     publicBaseUrl,
+    publicBaseUrlDefaulted: v.PUBLIC_BASE_URL === null,
     series: Object.freeze(v.SERIES),
     venues: Object.freeze(v.VENUE),
     kalshiBaseUrl: v.KALSHI_BASE_URL,

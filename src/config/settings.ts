@@ -82,7 +82,7 @@ const SERVICE = {
     default: null,
     shownDefault: '`http://HOST:PORT`',
     parser: httpUrl,
-    doc: "the spec's `{base_url}`: problem `type` URIs and the OpenAPI `servers` (`https` with the TLS files)",
+    doc: "the spec's `{base_url}`: problem `type` URIs and the OpenAPI `servers` (`https` with the TLS files; with `PORT=0`, the port taken)",
   },
   SERIES: {
     default: 'KXBTC15M',

@@ -1,6 +1,6 @@
 // The composition root: config → store → engine and/or api → listen, and the orderly shutdown.
 // Only this module (and cli/) knows which concrete implementations are in use.
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, createServer } from 'node:net'
 import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
 import { ConfigError, usesSimulator } from '../config/config.ts'
@@ -209,7 +209,10 @@ type ApiParts = {
 }
 
 async function startApi(parts: ApiParts): Promise<string> {
-  const { config, settings, store, notifier, clock, wallClock, logger, closers, metrics } = parts
+  const { store, notifier, clock, wallClock, logger, closers, metrics } = parts
+  // PORT=0 picks a free port; the default PUBLIC_BASE_URL (http://HOST:PORT) must name that port,
+  // not 0, or problem types and the OpenAPI servers would point nowhere: pick it before building.
+  const { config, settings } = await withChosenPort(parts.config, parts.settings)
   const follower = createLogFollower({ store, notifier, pollMs: 250, logger, wallClock })
   // Registered first, so the lag is measured before the streams spend time writing the batch.
   if (metrics) follower.onEvents((events) => metrics.countFanout(events, wallClock.now()))
@@ -257,11 +260,33 @@ async function startApi(parts: ApiParts): Promise<string> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `${scheme}://${host}:${address.port}`
   logger.info(
-    { url, publicBaseUrl: config.publicBaseUrl, fastPath: config.fastPath ? 'on' : 'off' },
+    { url, publicBaseUrl: settings.publicBaseUrl, fastPath: config.fastPath ? 'on' : 'off' },
     // says which request path is on: FAST_PATH=off sends every request through the framework
     'api listening',
   )
   return url
+}
+
+/**
+ * With PORT=0 and no PUBLIC_BASE_URL, asks the system for a free port on HOST (listening on 0 and
+ * letting go), and gives the api that port and the base URL that names it. Between letting go and
+ * the api's own listen another program could take the port; the start then fails naming PORT.
+ */
+async function withChosenPort(
+  config: Config,
+  settings: AppSettings,
+): Promise<{ config: Config; settings: AppSettings }> {
+  if (config.port !== 0 || !config.publicBaseUrlDefaulted) return { config, settings }
+  const probe = createServer()
+  const port = await new Promise<number>((resolve, reject) => {
+    probe.once('error', (err) => reject(listenError('PORT', 0, config.host, err)))
+    probe.listen(0, config.host, () => resolve((probe.address() as AddressInfo).port))
+  })
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  const base = new URL(config.publicBaseUrl)
+  base.port = String(port)
+  const publicBaseUrl = base.origin
+  return { config: { ...config, port, publicBaseUrl }, settings: { ...settings, publicBaseUrl } }
 }
 
 /** A port that cannot be listened on, naming the variable that chose it (and HOST when the address is the fault). */
