@@ -304,7 +304,7 @@ function listenError(variable: string, port: number, host: string, err: unknown)
 async function openNotifier(config: Config, logger: Logger): Promise<EventNotifier> {
   if (config.databaseUrl.startsWith('postgres')) {
     const { createPostgresEventNotifier } = await import('../store/postgres/postgres-event-notifier.ts')
-    return createPostgresEventNotifier(config.databaseUrl, logger)
+    return createPostgresEventNotifier(config.databaseUrl, logger, systemClock)
   }
   // SQLite: engine and api share a process under `serve`; a separate api process on the same file
   // finds new events by polling the log.

@@ -2,11 +2,11 @@
 // once, to its listeners (stream hub, cache invalidation). Wake-ups make it prompt; a periodic poll
 // makes it correct even when a wake-up is lost, because the log, not the notification, is the truth.
 import type { StoredEvent } from '../domain/events.ts'
+import { createOutageLog } from '../platform/outage-log.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
-import { createOutageLog } from './outage-log.ts'
 
 export type LogFollower = {
   /** seq of the last event handed to listeners */
@@ -38,7 +38,12 @@ export function createLogFollower(opts: {
 }): LogFollower {
   const { store, notifier, pollMs, logger } = opts
   // A store that is down fails every poll: its start, a count a minute and its end, not a line a poll.
-  const outage = createOutageLog(logger, opts.wallClock, 'reading the event log', 'retrying on the next poll')
+  const outage = createOutageLog(opts.wallClock, {
+    what: 'reading the event log',
+    started: 'reading the event log failed; retrying on the next poll',
+    fail: (fields, message) => logger.error(fields, message),
+    recover: (fields, message) => logger.warn(fields, message),
+  })
   const listeners: Array<(events: readonly StoredEvent[]) => void> = []
   let cursor = 0
   let queue: Promise<unknown> = Promise.resolve()

@@ -2,6 +2,8 @@
 // seq); followers always read the durable log, so a notification lost while a connection was down
 // is covered by the catch-up read done on every reconnect and by the followers' periodic poll.
 import pg from 'pg'
+import { createOutageLog } from '../../platform/outage-log.ts'
+import type { Clock } from '../../ports/clock.ts'
 import type { EventNotifier } from '../../ports/event-notifier.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { parsePostgresUrl } from './postgres-url.ts'
@@ -9,6 +11,8 @@ import { parsePostgresUrl } from './postgres-url.ts'
 export function createPostgresEventNotifier(
   url: string,
   logger: Pick<Logger, 'warn' | 'info'>,
+  /** the wall clock an outage is timed on */
+  clock: Clock = { now: () => Date.now() },
 ): EventNotifier {
   const { connectionString, schema } = parsePostgresUrl(url)
   // One channel per schema, so deployments sharing a database (and test runs) never wake each other.
@@ -22,6 +26,13 @@ export function createPostgresEventNotifier(
   let listener: pg.Client | null = null
   let closed = false
   let retryTimer: NodeJS.Timeout | undefined
+  // Reconnects fail every 2 s for as long as PostgreSQL is down: its start, a count a minute, its end.
+  const outage = createOutageLog(clock, {
+    what: 'event notification connection',
+    started: 'event notification connection lost; reconnecting',
+    fail: (fields, message) => logger.warn(fields, message),
+    recover: (fields, message) => logger.info(fields, message),
+  })
 
   const wakeAll = (seq: number | null) => {
     for (const l of listeners) l(seq)
@@ -37,7 +48,7 @@ export function createPostgresEventNotifier(
       client.removeAllListeners('notification')
       void client.end().catch(() => undefined)
       if (closed) return
-      logger.warn({ err: String(err) }, 'event notification connection lost; reconnecting')
+      outage.failed(err instanceof Error ? err : new Error(String(err)))
       retryTimer = setTimeout(() => void listen(attempt + 1), Math.min(100 * 2 ** attempt, 2000))
       retryTimer.unref()
     }
@@ -50,7 +61,7 @@ export function createPostgresEventNotifier(
     try {
       await client.connect()
       await client.query(`LISTEN ${channel}`)
-      if (attempt > 0) logger.info({}, 'event notification connection restored')
+      outage.succeeded()
       // Whatever was notified while we were not listening is read now.
       wakeAll(null)
       attempt = 0
