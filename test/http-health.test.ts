@@ -206,6 +206,34 @@ describe('GET /v1/health', () => {
       assert.equal(res.json.checks.store, 'unavailable')
     }))
 
+  test('a failed probe gets an access line at warn; an answered one gets none (decisions §4)', async () => {
+    const failing: Record<string, unknown>[] = []
+    const fine: Record<string, unknown>[] = []
+    const sink = (into: Record<string, unknown>[]) => (line: string) =>
+      into.push(JSON.parse(line) as Record<string, unknown>)
+    await withWorld({ wrapStore: unreachable, logSink: sink(failing) }, async (w) => {
+      const res = await createApiClient(w).get('/v1/health', undefined, { 'X-Request-Id': 'probe-down' })
+      assert.equal(res.status, 503)
+      await waitUntil(() => failing.some((l) => l.reqId === 'probe-down'), 'the warn line')
+    })
+    const line = failing.find((l) => l.reqId === 'probe-down')!
+    assert.equal(line.msg, 'request')
+    assert.equal(line.level, 40)
+    assert.equal(line.path, '/v1/health')
+    assert.equal(line.status, 503)
+    await withWorld({ logSink: sink(fine) }, async (w) => {
+      await w.store.recordEngineHeartbeat(Date.now())
+      await createApiClient(w).get('/v1/health', undefined, { 'X-Request-Id': 'probe-ok' })
+      // a request after it that does get a line: once it is written, the probe's would be too
+      await createApiClient(w).get('/v1/contests/active?series=X', undefined, { 'X-Request-Id': 'after' })
+      await waitUntil(() => fine.some((l) => l.reqId === 'after'), 'the next line')
+    })
+    assert.equal(
+      fine.some((l) => l.reqId === 'probe-ok'),
+      false,
+    )
+  })
+
   test('adds a degraded rate_limit check when the shared rate-limit store is down', () =>
     withWorld({ buckets: degradedBuckets }, async (w) => {
       await w.store.recordEngineHeartbeat(Date.now())

@@ -7,8 +7,9 @@
 // Each hand-over costs the destination a byte count, copies of the text and an asynchronous write
 // through the thread pool, and a line concatenated on its own is flattened again when written, so
 // a batch keeps the lines' pieces and joins them once: `npm run bench:log` measured 1.6–2.0 µs of
-// CPU a line with a whole line handed over every turn, 1.2–1.3 this way. Health probes get no line
-// (a load balancer asks every few seconds).
+// CPU a line with a whole line handed over every turn, 1.2–1.3 this way. A health probe that is
+// answered gets no line (a load balancer asks every few seconds); one that fails gets its line at
+// warn (decisions §4: health probes only at warn).
 // Never the key: the request target is logged with key-shaped tokens masked.
 import type { ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
@@ -46,7 +47,8 @@ export function answerPart(method: string, pathJson: string, status: number, byt
 }
 
 export type AccessLog = {
-  write(line: AccessLine): void
+  /** the line at info, or at warn (a failed health probe: the only line a probe gets) */
+  write(line: AccessLine, level?: 'info' | 'warn'): void
   /**
    * The same line from a kept `answerPart(method, pathJson, status, bytes)`, for a request first
    * looked at `startedAt` (performance.now()): its time and duration come from one clock reading.
@@ -57,6 +59,7 @@ export type AccessLog = {
 }
 
 const INFO = 30
+const WARN = 40
 const MESSAGE = 'request'
 /** A batch is handed over once it holds about this many characters… */
 const BATCH_CHARS = 64 * 1024
@@ -93,6 +96,7 @@ export function createAccessLog(logger: Logger): AccessLog {
   // The fixed parts, pino's own: level and time first, then `,"pid":…,"hostname":…` and the
   // logger's bindings, then ours, with the message last.
   const head = `{"level":${INFO},"time":`
+  const warnHead = `{"level":${WARN},"time":`
   const afterTime = `${String(internals[pino.symbols.chindingsSym] ?? '')},"reqId":"`
   const addressKey = ',"address":'
   const tail = `,"msg":${JSON.stringify(MESSAGE)}}\n`
@@ -133,7 +137,14 @@ export function createAccessLog(logger: Logger): AccessLog {
     return text
   }
   /** A line answered at `end` (performance.now()). */
-  function record(part: string, end: number, durationMs: number, address: string, reqId: string): void {
+  function record(
+    part: string,
+    end: number,
+    durationMs: number,
+    address: string,
+    reqId: string,
+    lineHead = head,
+  ): void {
     const now = wallClockAt(end)
     if (now !== lastMs) {
       lastMs = now
@@ -141,7 +152,7 @@ export function createAccessLog(logger: Logger): AccessLog {
     }
     const addressJson = JSON.stringify(address)
     pending.push(
-      head,
+      lineHead,
       lastMsText,
       afterTime,
       reqId,
@@ -164,14 +175,15 @@ export function createAccessLog(logger: Logger): AccessLog {
       process.removeListener('exit', flush)
       flush()
     },
-    write(l) {
-      if (!logger.isLevelEnabled('info')) return
+    write(l, level = 'info') {
+      if (!logger.isLevelEnabled(level)) return
       record(
         answerPart(l.method, accessPathJson(l.path), l.status, l.bytes),
         performance.now(),
         l.durationMs,
         l.address,
         l.reqId,
+        level === 'warn' ? warnHead : head,
       )
     },
     writeAnswer(part, startedAt, address, reqId) {

@@ -67,17 +67,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rules,
   })
   const accessLog = createAccessLog(deps.logger)
-  function logAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  function logAnswer(request: FastifyRequest, reply: FastifyReply, level: 'info' | 'warn' = 'info'): void {
     const facts = rules(request.raw)
-    accessLog.write({
-      method: request.method,
-      path: request.url,
-      status: reply.statusCode,
-      bytes: bytesSent(reply),
-      durationMs: performance.now() - facts.startedAt,
-      address: facts.address,
-      reqId: request.id,
-    })
+    accessLog.write(
+      {
+        method: request.method,
+        path: request.url,
+        status: reply.statusCode,
+        bytes: bytesSent(reply),
+        durationMs: performance.now() - facts.startedAt,
+        address: facts.address,
+        reqId: request.id,
+      },
+      level,
+    )
   }
   let closing = false
 
@@ -181,7 +184,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done()
   })
   app.addHook('onResponse', async (request, reply) => {
+    // A probe that is answered is not worth a line each; one that fails is worth a warning.
     if (request.routeOptions.url !== PATHS.health) logAnswer(request, reply)
+    else if (reply.statusCode >= 400) logAnswer(request, reply, 'warn')
   })
   app.addHook('onRequest', rateLimiter.onRequest)
   // Counted like any request, then answered before CORS and body handling: 405 with Allow on a
