@@ -25,6 +25,7 @@ async function exportedNames(): Promise<Set<string>> {
     () => [],
     () => [],
     () => 0,
+    () => 0,
   )
   metrics.venueTelemetry('kalshi')
   const names = new Set<string>()

@@ -64,6 +64,11 @@ export type Feeds = {
 
 type FeedDeps = {
   wallClock: Clock
+  /**
+   * the service clock (virtual under the simulator): the simulator's feed reports its sources at its
+   * now, so their ages read on the clock their freshness is judged on; absent, at the instant last asked
+   */
+  clock?: Clock
   logger: Logger
   /** request accounting per venue, labelled with the venue's name */
   telemetry?: (venue: string) => VenueTelemetry
@@ -78,7 +83,7 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
     if (!deps.sim) throw new Error('the simulator needs its timeline’s sandbox (resolveSimWorld)')
     const { seed, params } = deps.sim
     const world = sharedSimWorld(seed, params)
-    const feed = createSimPriceFeed({ seed, world })
+    const feed = createSimPriceFeed({ seed, world, ...(deps.clock ? { clock: deps.clock } : {}) })
     const venue = createSimVenue({ seed, world, feed, series: config.series })
     return {
       venue,

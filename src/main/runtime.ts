@@ -22,6 +22,7 @@ import { createLogFollower } from '../stream/log-follower.ts'
 import { createStreamHub } from '../stream/stream-hub.ts'
 import { appSettingsFrom, rateLimitPolicy } from './app-settings.ts'
 import { announceBootstrapKey } from './bootstrap-key.ts'
+import { watchFeedAges } from './feed-ages.ts'
 import { createFeeds } from './feeds.ts'
 import { releaseHeap } from './heap-release.ts'
 import { openStoreAt } from './open-store.ts'
@@ -97,6 +98,7 @@ export async function startService(
       const sim = usesSimulator(config) ? await resolveSimWorld(store, config) : undefined
       const { venue, venues, feed, recorder } = await createFeeds(config, {
         wallClock,
+        clock,
         logger: feedLogger,
         ...(sim ? { sim } : {}),
         spotKeepMinutes: spotKeepMinutes(model),
@@ -115,11 +117,7 @@ export async function startService(
           await recorder?.close()
         },
       })
-      metrics?.watchFeeds(
-        () => venue.statuses(),
-        () => feed.sources(),
-        () => wallClock.now(),
-      )
+      if (metrics) watchFeedAges(metrics, { venue, feed }, { wallClock, clock })
       const engine = createEngine({
         store,
         venue,

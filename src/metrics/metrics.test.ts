@@ -121,6 +121,7 @@ describe('metrics', () => {
         { name: 'kraken', state: 'down', lastOkAt: null, midDollars: null, midAt: null, fresh: false },
       ],
       () => now,
+      () => now,
     )
     assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds', { venue: 'kalshi' }), 2.5)
     assert.equal(await sample(metrics, 'cs_venue_last_poll_age_seconds', { venue: 'polymarket' }), 0.5)

@@ -27,11 +27,16 @@ export type Metrics = {
   venueTelemetry(venue: string): VenueTelemetry
   /** A contest minute whose reading could not be raised, by reason (engine roles). */
   countSkippedReading(reason: string): void
-  /** Ages of each venue's last good poll and of each spot source's last price (engine roles). */
+  /**
+   * Ages of each venue's last good poll, on the wall clock, and of each spot source's last price, on
+   * `spotNow`: the clock the spot's freshness (SPOT_MAX_AGE_S) is judged on, the sources' `midAt`'s
+   * (the wall clock with real exchanges, the virtual clock under the simulator). Engine roles.
+   */
   watchFeeds(
     venues: () => readonly SourceStatus[],
     spot: () => readonly SpotSourceStatus[],
     wallNow: () => number,
+    spotNow: () => number,
   ): void
 }
 
@@ -160,7 +165,7 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     countSkippedReading(reason) {
       skippedReadings.inc({ reason })
     },
-    watchFeeds(venues, spot, wallNow) {
+    watchFeeds(venues, spot, wallNow, spotNow) {
       new Gauge({
         name: 'cs_venue_last_poll_age_seconds',
         help: 'seconds since each venue last answered a whole poll (+Inf before the first); 0 for the simulator',
@@ -177,11 +182,11 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       })
       new Gauge({
         name: 'cs_spot_source_age_seconds',
-        help: 'seconds since each spot source last gave a price (+Inf before the first)',
+        help: 'seconds since each spot source last gave a price (+Inf before the first), on the clock its freshness is judged on (the simulator’s virtual clock under VENUE=sim)',
         labelNames: ['source'] as const,
         registers,
         collect() {
-          const now = wallNow()
+          const now = spotNow()
           for (const source of spot()) this.set({ source: source.name }, ageSeconds(source.midAt, now))
         },
       })

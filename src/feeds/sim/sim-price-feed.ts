@@ -5,6 +5,7 @@
 // before the minute's end still closed it with its last message, as live and on a tape).
 import { MINUTE_MS, round2 } from '../../domain/contest.ts'
 import { MIN_PRICES_FOR_RANGE, type MinuteClose, type WholeMinute } from '../../domain/price-history.ts'
+import type { Clock } from '../../ports/clock.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
 import { median, mergedWholeMinute } from '../spot/median.ts'
 import { type SimWorld, sharedSimWorld } from './sim-world.ts'
@@ -18,11 +19,19 @@ export type SimPriceFeed = PriceFeed & {
   /** spotAt without the promise, for tight loops */
   spotAtSync(at: number): number | null
   minuteClosesBeforeSync(at: number, count: number): number[]
-  /** every source as a client would see it at `at` (sources() reports the instant last asked about) */
+  /**
+   * every source as a client would see it at `at` (sources() reports the `clock`'s now, or without
+   * one the instant last asked about)
+   */
   sourcesAt(at: number): SpotSourceStatus[]
 }
 
-export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): SimPriceFeed {
+export function createSimPriceFeed(opts: {
+  seed: number
+  world?: SimWorld
+  /** the service's (virtual) clock: sources() then reports every source at its now */
+  clock?: Clock
+}): SimPriceFeed {
   const world = opts.world ?? sharedSimWorld(opts.seed)
   const { sources } = world
   const maxAgeMs = world.params.sources.maxAgeMs
@@ -172,16 +181,18 @@ export function createSimPriceFeed(opts: { seed: number; world?: SimWorld }): Si
       }
     },
     sources: () =>
-      lastAskedAt === null
-        ? sources.names.map((name) => ({
-            name,
-            state: 'ok',
-            lastOkAt: null,
-            midDollars: null,
-            midAt: null,
-            fresh: true,
-          }))
-        : sourcesAt(lastAskedAt),
+      opts.clock
+        ? sourcesAt(opts.clock.now())
+        : lastAskedAt === null
+          ? sources.names.map((name) => ({
+              name,
+              state: 'ok',
+              lastOkAt: null,
+              midDollars: null,
+              midAt: null,
+              fresh: true,
+            }))
+          : sourcesAt(lastAskedAt),
     start: async () => {},
     close: async () => {},
   }
