@@ -1,5 +1,7 @@
 // The OpenAPI document's examples are real responses, not hand-typed: this test runs the engine on the
-// seeded simulator, serves what it produced through the real app, and records the answers. The
+// seeded simulator (Kalshi's shapes directly; Polymarket's as `sim tape --venue polymarket` writes
+// them, replayed as `replay` does), serves what it produced through the real app, and records the
+// answers. The
 // committed src/http/openapi-examples.json must equal what it records (regenerate with
 // UPDATE_OPENAPI_EXAMPLES=1 npx node --test test/openapi-examples.test.ts). Only what differs from
 // run to run is normalized: the deployment epoch inside event ids, and the health check's clock.
@@ -9,21 +11,31 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type Contest, MINUTE_MS } from '../src/domain/contest.ts'
 import { formatEventId } from '../src/domain/event-id.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
+import { polymarketSimTapeHeader, writePolymarketSimTape } from '../src/feeds/sim-tape/polymarket-sim-tape.ts'
 import { EXAMPLE_BASE_URL, EXAMPLE_EPOCH, type OpenApiExamples } from '../src/http/openapi-examples.ts'
+import { runReplay } from '../src/main/replay.ts'
+import { simTapeWarmupMs } from '../src/main/sim-tape-warmup.ts'
+import { systemClock } from '../src/main/system-clock.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { StoreUnavailableError } from '../src/ports/store-errors.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { encodeEventFrame } from '../src/stream/sse-frame.ts'
-import { createEngineWorld } from './support/engine-world.ts'
+import { createTapeWriter } from '../src/tape/tape-writer.ts'
+import { createEngineWorld, createRecordingLogger, ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
 import { rawRequest } from './support/raw-request.ts'
-import { REPO_ROOT } from './support/service-process.ts'
+import { REPO_ROOT, tempDir } from './support/service-process.ts'
 import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
 
 const FILE = path.join(REPO_ROOT, 'src/http/openapi-examples.json')
 const SERIES = 'KXBTC15M'
+const PM_SERIES = 'btc-updown-15m'
+const SEED = 42
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
 
 /** What the simulator makes of a day of history and the first minutes of the live contest. */
 async function simulatedContests(): Promise<{ settled: Contest[]; live: Contest; result: Contest }> {
-  const engineWorld = await createEngineWorld({ seed: 42, start: OPEN + 30_000, backfillDays: 1 })
+  const engineWorld = await createEngineWorld({ seed: SEED, start: OPEN + 30_000, backfillDays: 1 })
   try {
     const engine = engineWorld.engine()
     for (let minute = 0; minute <= 3; minute++) {
@@ -42,8 +54,56 @@ async function simulatedContests(): Promise<{ settled: Contest[]; live: Contest;
   }
 }
 
+/**
+ * The same sandbox and quarter hours on Polymarket: its two windows written as a Polymarket sim tape
+ * and replayed, to the end (the earlier one settled) and to the same minute as the Kalshi live contest.
+ */
+async function simulatedPolymarketContests(): Promise<{ settled: Contest; live: Contest }> {
+  const tmp = tempDir('cs-openapi-examples-')
+  try {
+    const opts = {
+      world: sharedSimWorld(SEED, ENGINE_WORLD_PARAMS),
+      from: OPEN - 15 * MINUTE_MS,
+      days: 2 / 96,
+      warmupMs: simTapeWarmupMs(),
+      origin: `sim seed ${SEED}`,
+    }
+    const tapePath = path.join(tmp.dir, 'polymarket.ndjson')
+    const writer = await createTapeWriter(tapePath, { header: polymarketSimTapeHeader(opts) })
+    await writePolymarketSimTape(opts, writer)
+    await writer.close()
+    const replayed = async (to?: number) => {
+      const store = createSqliteStore(path.join(tmp.dir, `replayed-${to ?? 'end'}.db`))
+      await store.migrate()
+      await runReplay({
+        tapePath,
+        ...(to === undefined ? {} : { to }),
+        store,
+        logger: createRecordingLogger(),
+        spotMaxAgeMs: 10_000,
+        model: createReadingModel(DEFAULT_MODEL),
+        readingMaxLateMs: 10_000,
+        wallClock: systemClock,
+      })
+      return store
+    }
+    const done = await replayed()
+    const settled = (await done.listSettled({ series: PM_SERIES, limit: 2 })).find(
+      (c) => c.opensAt === OPEN - 15 * MINUTE_MS,
+    )!
+    await done.close()
+    const early = await replayed(OPEN + 3 * MINUTE_MS + 30_000)
+    const live = (await early.getLiveContest(PM_SERIES))!
+    await early.close()
+    return { settled, live }
+  } finally {
+    tmp.remove()
+  }
+}
+
 async function record(): Promise<OpenApiExamples> {
   const { settled, live, result } = await simulatedContests()
+  const pm = await simulatedPolymarketContests()
   const world: TestWorld = await createTestWorld({ env: { RATE_LIMIT_BURST: '12' } })
   try {
     const { store } = world
@@ -67,6 +127,14 @@ async function record(): Promise<OpenApiExamples> {
     }
     const active = await get(liveWorld, `/v1/contests/active?series=${SERIES}`)
     await liveWorld.close()
+    // the Polymarket contests as the API shows them: the settled one by its ticker, the live one
+    const pmWorld = await createTestWorld()
+    await pmWorld.store.importHistory([pm.settled])
+    await pmWorld.store.openContest({ ...pm.live, signals: [] })
+    for (const signal of pm.live.signals) await pmWorld.store.addSignal(signal)
+    const pmSettled = await get(pmWorld, `/v1/contests/${pm.settled.ticker}`)
+    const pmActive = await get(pmWorld, `/v1/contests/active?series=${PM_SERIES}`)
+    await pmWorld.close()
 
     const newest = settled[0]!
     const byTicker = await get(world, `/v1/contests/${newest.ticker}`)
@@ -110,6 +178,7 @@ async function record(): Promise<OpenApiExamples> {
         settled: byTicker.json,
         history: history.json,
         etag: String(byTicker.headers.etag),
+        polymarket: { live: pmActive.json, settled: pmSettled.json },
       },
       health: {
         ...health.json,
@@ -169,6 +238,19 @@ describe('OpenAPI examples', () => {
     assert.ok(recorded.contests.live.signals.length >= 3)
     assert.equal(recorded.contests.settled.state, 'settled')
     assert.equal(recorded.contests.history.contests.length, 2)
+    // a contest of each venue, with what that venue's own client needs (decisions §16)
+    assert.equal(recorded.contests.settled.venue, 'kalshi')
+    const { live: pmLive, settled: pmSettled } = recorded.contests.polymarket
+    assert.equal(pmLive.state, 'live')
+    assert.ok(pmLive.signals.length >= 3)
+    assert.equal(pmSettled.state, 'settled')
+    for (const c of [pmLive, pmSettled]) {
+      assert.equal(c.venue, 'polymarket')
+      assert.deepEqual(Object.keys(c.venue_refs), ['slug', 'condition_id', 'up_token_id', 'down_token_id'])
+      assert.equal(c.venue_refs.slug, c.ticker)
+      assert.match(c.venue_refs.condition_id, /^0x[0-9a-f]{64}$/)
+      assert.match(c.venue_refs.up_token_id, /^[0-9]+$/)
+    }
     assert.equal(recorded.problems['rate-limited'].status, 429)
     assert.equal(recorded.problems['invalid-parameter'].status, 400)
     assert.equal(recorded.problems.unavailable.status, 503)
@@ -191,5 +273,21 @@ describe('OpenAPI examples', () => {
     assert.deepEqual(shown('/v1/contests/active', '404'), ['No live contest matches this series.'])
     assert.deepEqual(shown('/v1/contests/{ticker}', '404'), ['No contest has this ticker.'])
     assert.equal(shown('/v1/contests', '401').length, 1, 'statuses alike everywhere keep their one example')
+  })
+
+  it('show a contest of each venue where an integrator looks: the contest operations and the schemas', () => {
+    const doc = JSON.parse(readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8'))
+    const venues = (examples: { value: { venue: string } }[]) => examples.map((e) => e.value.venue)
+    const answered = (p: string) =>
+      Object.values(doc.paths[p].get.responses['200'].content['application/json'].examples)
+    assert.deepEqual(venues(answered('/v1/contests/active') as never), ['kalshi', 'polymarket'])
+    assert.deepEqual(venues(answered('/v1/contests/{ticker}') as never), ['kalshi', 'kalshi', 'polymarket'])
+    const { schemas } = doc.components
+    assert.deepEqual(
+      schemas.Contest.examples.map((c: { venue: string }) => c.venue),
+      ['kalshi', 'kalshi', 'polymarket', 'polymarket'],
+    )
+    assert.deepEqual(schemas.PolymarketRefs.examples, [recorded.contests.polymarket.settled.venue_refs])
+    assert.deepEqual(schemas.KalshiRefs.examples, [recorded.contests.settled.venue_refs])
   })
 })

@@ -10,7 +10,14 @@ export const EXAMPLE_BASE_URL = 'https://{base_url}'
 export const EXAMPLE_EPOCH = 'd02w08rn'
 
 export type OpenApiExamples = {
-  contests: { live: Json; settled: Json; history: Json; etag: string }
+  /** Kalshi's contests (the simulator's own shapes), and Polymarket's (a sim tape of the same quarter hours, replayed) */
+  contests: {
+    live: Json
+    settled: Json
+    history: Json
+    etag: string
+    polymarket: { live: Json; settled: Json }
+  }
   health: Json
   /** by name; PROBLEMS_BY_OPERATION says which operation shows which */
   problems: Record<string, Json>
@@ -48,12 +55,23 @@ function frameFields(frame: string): { event: string; id: string; data: string }
 /** Returns `doc` with the recorded examples attached, problem URIs under `baseUrl`. */
 export function attachExamples(doc: Json, baseUrl: string): Json {
   const ex: OpenApiExamples = JSON.parse(JSON.stringify(recorded).replaceAll(EXAMPLE_BASE_URL, baseUrl))
-  const { live, settled, history, etag } = ex.contests
+  const { live, settled, history, etag, polymarket } = ex.contests
   const bodies: Record<string, Record<string, { summary: string; value: Json }>> = {
-    '/v1/contests/active': { live: { summary: 'The live contest with its signals so far', value: live } },
+    '/v1/contests/active': {
+      live: { summary: 'The live contest with its signals so far', value: live },
+      polymarket: {
+        summary:
+          'A live Polymarket contest: venue_refs give its slug, condition id and Up and Down token ids',
+        value: polymarket.live,
+      },
+    },
     '/v1/contests/{ticker}': {
       settled: { summary: 'A settled contest with graded signals', value: settled },
       live: { summary: 'A live contest', value: live },
+      polymarket: {
+        summary: 'A settled Polymarket contest (its ticker is the event slug)',
+        value: polymarket.settled,
+      },
     },
     '/v1/contests': { page: { summary: 'Two settled contests, newest first', value: history } },
     '/v1/health': { ok: { summary: 'All checks pass', value: ex.health } },
@@ -111,7 +129,9 @@ export function attachExamples(doc: Json, baseUrl: string): Json {
   const schemas = doc.components?.schemas ?? {}
   const emitted = JSON.parse(/^data: (.*)$/m.exec(ex.stream['signal.emitted'])?.[1] ?? 'null')
   const schemaExamples: Record<string, Json[]> = {
-    Contest: [live, settled],
+    Contest: [live, settled, polymarket.live, polymarket.settled],
+    KalshiRefs: [settled.venue_refs],
+    PolymarketRefs: [polymarket.settled.venue_refs],
     Signal: [live.signals[0], settled.signals[0]],
     ContestList: [history],
     SignalEmittedPayload: [emitted],
