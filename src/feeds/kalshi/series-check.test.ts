@@ -55,6 +55,30 @@ describe('whyUnpriceable', () => {
     assert.equal(whyUnpriceable(series(), [hour]), 'its market KXBTC15M-X runs 60 minutes, not 15')
   })
 
+  it('accepts a series one of whose markets closed early or had its close moved (decisions §8)', () => {
+    // the venue closed the just-ended market after 9 minutes; its neighbours run the usual 15
+    const closedEarly = market(
+      'KXBTC15M-26MAR021630-30',
+      'KXBTC15M-26MAR021630',
+      '2026-03-02T21:15:00Z',
+      '2026-03-02T21:24:00Z',
+    )
+    const next = market(
+      'KXBTC15M-26MAR021700-00',
+      'KXBTC15M-26MAR021700',
+      '2026-03-02T21:45:00Z',
+      '2026-03-02T22:00:00Z',
+    )
+    assert.equal(whyUnpriceable(series(), [closedEarly, window[1], next]), null)
+    const movedLater = market(
+      'KXBTC15M-26MAR021645-45',
+      'KXBTC15M-26MAR021645',
+      '2026-03-02T21:30:00Z',
+      '2026-03-02T21:50:00Z',
+    )
+    assert.equal(whyUnpriceable(series(), [window[0], movedLater]), null)
+  })
+
   it('refuses a ladder: several strikes in one event, or strikes that are not up/down', () => {
     const rung = (n: number) =>
       market(`KXBTCD-26MAR0217-T${n}`, 'KXBTCD-26MAR0217', '2026-03-02T21:15:00Z', '2026-03-02T21:30:00Z')

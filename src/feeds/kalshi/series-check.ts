@@ -32,12 +32,16 @@ export function whyUnpriceable(seriesBody: unknown, markets: readonly unknown[])
   if (frequency !== 'fifteen_min')
     return `its windows are not 15 minutes (frequency ${JSON.stringify(frequency ?? null)})`
   const perEvent = new Map<string, number>()
+  // the venue may close a market early or move its close (decisions §8), so one market of another
+  // length says nothing about the series; markets none of which runs 15 minutes do
+  let otherLength: string | null = null
+  let fifteenMinutes = false
   for (const raw of markets) {
     const parsed = parseMarket(raw)
     if (!parsed.ok) continue
     const m = parsed.market
-    if (m.closeTime - m.openTime !== FIFTEEN_MINUTES_MS)
-      return `its market ${m.ticker} runs ${(m.closeTime - m.openTime) / 60_000} minutes, not 15`
+    if (m.closeTime - m.openTime === FIFTEEN_MINUTES_MS) fifteenMinutes = true
+    else otherLength ??= `its market ${m.ticker} runs ${(m.closeTime - m.openTime) / 60_000} minutes, not 15`
     if (m.strikeType !== null && m.strikeType !== 'greater_or_equal')
       return `its market ${m.ticker} is not an up/down market (strike_type ${m.strikeType}, not greater_or_equal)`
     const event = m.eventTicker ?? m.ticker
@@ -45,7 +49,7 @@ export function whyUnpriceable(seriesBody: unknown, markets: readonly unknown[])
   }
   for (const [event, count] of perEvent)
     if (count > 1) return `its event ${event} lists ${count} markets (a ladder of strikes), not one`
-  return null
+  return fifteenMinutes ? null : otherLength
 }
 
 export type { SeriesCheck }
