@@ -119,6 +119,33 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     }
   })
 
+  it('fails in one line naming the venue’s words when the order book is refused (it is not guaranteed public)', async () => {
+    const refusing = await startKalshiFixture()
+    try {
+      const market = makeMarket({
+        openTime: opensAt,
+        closeTime: opensAt + 15 * MINUTE,
+        status: 'active',
+        floorStrike: 68_421.37,
+      })
+      refusing.addMarket(market)
+      refusing.setOrderbook(market.ticker, { yes: [['0.3400', '703.36']], no: [['0.9650', '10670.72']] })
+      // only the book is refused, as it would be if the venue made it keyed (venue facts §1.3, §6)
+      refusing.failNext(100, 401, { path: /\/orderbook/ })
+      const { code, stdout, stderr } = await runCli(
+        ['venue', 'check'],
+        env({ KALSHI_BASE_URL: refusing.baseUrl }),
+      )
+      assert.equal(code, 1)
+      assert.equal(
+        oneLine(stdout, stderr),
+        `contest-signals: venue check failed: venue kalshi at ${refusing.baseUrl} order book of ${market.ticker} unreachable: HTTP 401: authentication required: fixture refusal`,
+      )
+    } finally {
+      await refusing.close()
+    }
+  })
+
   it('refuses a series the engine cannot price, naming it and why', async () => {
     kalshi.addSeries(
       makeSeries({ ticker: 'KXETH15M', title: 'Ethereum price up down', tags: ['ETH', '15 min'] }),

@@ -76,6 +76,13 @@ export async function runVenueCheck(
           continue
         }
         const quote = await v.venue.quote(market.ticker, now)
+        // a book the venue refused or garbled is a failure, named as the venue gave it (decisions §8)
+        if (quote === NO_ANSWER) {
+          const failure = v.venue.status().quoteFailure ?? 'no answer'
+          failures.push(
+            `${label(v)} order book of ${market.ticker} unreachable: ${failure}${hintFor(failure)}`,
+          )
+        }
         lines.push(
           `  ${series}: ${market.ticker} ${market.phase} ${iso(market.opensAt)} → ${iso(market.expiresAt)}` +
             ` strike ${market.strikePriceDollars ?? noStrike(v.name)}` +

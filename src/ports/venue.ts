@@ -88,6 +88,8 @@ export type SourceStatus = {
   scheduledPause?: boolean
   /** the last failure as the source gave it (HTTP status and the first words of its body), null after a success */
   failure?: string | null
+  /** a venue's last book request that got no usable answer, as the venue gave it; null once a book was read */
+  quoteFailure?: string | null
 }
 
 /** One spot source as the model's median sees it. */

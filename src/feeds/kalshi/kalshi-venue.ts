@@ -120,11 +120,13 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     const reply = await client.get('orderbook', path, {}, { signal, maxAttempts: ORDERBOOK_ATTEMPTS })
     // a 2xx body that is not JSON is as unreadable as a malformed one
     if (!reply.ok && reply.status !== 'invalid_json') {
-      if (reply.status !== 'aborted')
+      if (reply.status !== 'aborted') {
         logger.warn(
           { venue: 'kalshi', ticker, status: reply.status, error: reply.message },
           'kalshi order book failed',
         )
+        health.unanswered(describeFailure(reply.status, reply.message))
+      }
       return NO_ANSWER
     }
     if (reply.ok) tap?.book(ticker, reply.body)
@@ -132,6 +134,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     if (!asks.ok) {
       rejected('orderbook', asks.field)
       health.failed(clock.now())
+      health.unanswered(reply.ok ? `malformed: ${asks.field}` : describeFailure(reply.status, reply.message))
       logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
       return NO_ANSWER
     }

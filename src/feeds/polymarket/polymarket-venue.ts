@@ -67,7 +67,8 @@ const MINUTE_MS = 60_000
 const BOOK_ATTEMPTS = 2
 
 /** One token's best ask; `answered` false when its book was not had (an error, a 425, an unreadable body). */
-type SideAsk = { ask: number | null; malformed: string | null; answered: boolean }
+/** one side's ask; `failure`: why the book got no usable answer, as the venue gave it */
+type SideAsk = { ask: number | null; malformed: string | null; answered: boolean; failure: string | null }
 
 export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   const clock = opts.wallClock
@@ -118,13 +119,23 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     if (!reply.ok && reply.status === 'invalid_json') {
       // a 2xx body that is not JSON is as unreadable as a malformed one
       rejected('book', 'json')
-      return { ask: null, malformed: 'json', answered: false }
+      return {
+        ask: null,
+        malformed: 'json',
+        answered: false,
+        failure: describeFailure(reply.status, reply.message),
+      }
     }
     if (!reply.ok && reply.status === '425') {
       // the matching engine is restarting (HTTP 425 Too Early): this minute's readings pause
       if (tooEarlyMinutes.size >= 10) tooEarlyMinutes.delete(tooEarlyMinutes.values().next().value as number)
       tooEarlyMinutes.add(minuteOf(clock.now()))
-      return { ask: null, malformed: null, answered: false }
+      return {
+        ask: null,
+        malformed: null,
+        answered: false,
+        failure: describeFailure(reply.status, reply.message),
+      }
     }
     if (!reply.ok) {
       if (reply.status !== 'aborted' && reply.status !== '404')
@@ -133,7 +144,13 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
           'polymarket book failed',
         )
       // a 404 is an answer: the token has no book, so that side has no ask
-      return { ask: null, malformed: null, answered: reply.status === '404' }
+      const answered = reply.status === '404'
+      return {
+        ask: null,
+        malformed: null,
+        answered,
+        failure: answered ? null : describeFailure(reply.status, reply.message),
+      }
     }
     opts.tap?.book(ticker, tokenId, reply.body)
     const top = bookTop(reply.body, tokenId)
@@ -143,9 +160,9 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
         { venue: 'polymarket', ticker, side, field: top.field },
         'polymarket book malformed; skipped',
       )
-      return { ask: null, malformed: top.field, answered: false }
+      return { ask: null, malformed: top.field, answered: false, failure: `malformed: ${top.field}` }
     }
-    return { ask: top.value.bestAskCents, malformed: null, answered: true }
+    return { ask: top.value.bestAskCents, malformed: null, answered: true, failure: null }
   }
 
   async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
@@ -162,7 +179,12 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     if (now >= market.expiresAt) return null
     // one side's book not had is no one-sided book: what the other side says alone would be read
     // as a bound the venue never showed
-    if (!up.answered || !down.answered) return NO_ANSWER
+    if (!up.answered || !down.answered) {
+      const failure = up.failure ?? down.failure
+      // an aborted request (the venue closing) is no failure of the venue's
+      if (failure !== null && !failure.startsWith('aborted')) health.unanswered(failure)
+      return NO_ANSWER
+    }
     if (up.ask === null && down.ask === null) return null
     return { upAskCents: up.ask, downAskCents: down.ask }
   }

@@ -93,7 +93,15 @@ export function createPolledVenue(spec: PolledVenueSpec): PolledVenue {
             ? 'paused'
             : 'unreachable'
           : 'ok'
-    return { name, state, lastOkAt, check, scheduledPause, failure: lastFailure }
+    return {
+      name,
+      state,
+      lastOkAt,
+      check,
+      scheduledPause,
+      failure: lastFailure,
+      quoteFailure: health.lastFailure(),
+    }
   }
 
   return {
