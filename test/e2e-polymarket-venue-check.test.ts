@@ -91,6 +91,34 @@ describe('contest-signals venue check with VENUE=polymarket', () => {
     }
   })
 
+  it('names the CLOB’s status and words in one line when a book is refused', async () => {
+    pm.failNext(1_000, 403, { path: /\/clob\/book/ })
+    try {
+      const { code, stdout, stderr } = await runCli(['venue', 'check'], env())
+      assert.equal(code, 1)
+      assert.equal(
+        oneLine(stdout, stderr),
+        `contest-signals: venue check failed: venue polymarket at ${pm.gammaUrl} order book of btc-updown-15m-${S} unreachable: HTTP 403: cannot get the information`,
+      )
+    } finally {
+      pm.clearFaults()
+    }
+  })
+
+  it('passes while the CLOB restarts (HTTP 425): no book is expected then, and it says so', async () => {
+    pm.failNext(1_000, 425, { path: /\/clob\/book/ })
+    try {
+      const { code, stdout, stderr } = await runCli(['venue', 'check'], env())
+      assert.equal(code, 0, stderr)
+      assert.match(
+        stdout,
+        new RegExp(`btc-updown-15m-${S} trading .* book: no answer \\(trading paused\\)$`, 'm'),
+      )
+    } finally {
+      pm.clearFaults()
+    }
+  })
+
   it('refuses a series other than btc-updown-15m in one line', async () => {
     const { code, stdout, stderr } = await runCli(['venue', 'check'], env({ SERIES: 'btc-updown-5m' }))
     assert.equal(code, 1)

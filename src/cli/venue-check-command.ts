@@ -76,8 +76,10 @@ export async function runVenueCheck(
           continue
         }
         const quote = await v.venue.quote(market.ticker, now)
-        // a book the venue refused or garbled is a failure, named as the venue gave it (decisions §8)
-        if (quote === NO_ANSWER) {
+        // a book the venue refused or garbled is a failure, named as the venue gave it (decisions §8);
+        // while the venue pauses trading (a Polymarket restart answers 425) no book is expected
+        const paused = v.venue.tradingPaused(systemClock.now(), series)
+        if (quote === NO_ANSWER && !paused) {
           const failure = v.venue.status().quoteFailure ?? 'no answer'
           failures.push(
             `${label(v)} order book of ${market.ticker} unreachable: ${failure}${hintFor(failure)}`,
@@ -87,7 +89,7 @@ export async function runVenueCheck(
           `  ${series}: ${market.ticker} ${market.phase} ${iso(market.opensAt)} → ${iso(market.expiresAt)}` +
             ` strike ${market.strikePriceDollars ?? noStrike(v.name)}` +
             (quote === NO_ANSWER
-              ? ' book: no answer'
+              ? ` book: no answer${paused ? ' (trading paused)' : ''}`
               : ` asks up ${quote?.upAskCents ?? '—'}¢ down ${quote?.downAskCents ?? '—'}¢`),
         )
       }
