@@ -169,6 +169,28 @@ describe('Kalshi venue › malformed and missing markets', () => {
     }
   })
 
+  it('counts a malformed market looked up by ticker under its own endpoint, while recording too', async () => {
+    // closed long ago, so no close-window listing shows it: only GET /markets/{ticker} does
+    const old = makeMarket({ ...window(-60), status: 'closed', floorStrike: 68_000 })
+    for (const tap of [undefined, { market() {}, book() {} }]) {
+      const w = await startKalshiVenueWorld({
+        seed: (k) => k.addMarket({ ...old, floor_strike: 'not a number' }),
+        ...(tap ? { venue: { tap } } : {}),
+      })
+      try {
+        await w.venue.result(old.ticker, NOW)
+        await waitUntil(() => w.rejected.length > 0, 'the malformed market counted')
+        assert.deepEqual(
+          w.rejected[0],
+          { endpoint: 'market', field: 'floor_strike' },
+          tap ? 'recording' : 'not recording',
+        )
+      } finally {
+        await w.close()
+      }
+    }
+  })
+
   it('retries a market that answers 404 until it appears', async () => {
     const ticker = fixtureTicker(SERIES, NOW - 16 * MINUTE)
     const w = await startKalshiVenueWorld({

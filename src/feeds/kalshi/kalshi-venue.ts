@@ -94,9 +94,9 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     book: tap
       ? {
           ...book,
-          ingest(raw, series, now) {
+          ingest(raw, series, now, endpoint) {
             tap.market(raw)
-            return book.ingest(raw, series, now)
+            return book.ingest(raw, series, now, endpoint)
           },
         }
       : book,
