@@ -96,9 +96,13 @@ export async function runVenueCheck(
     }
 
     const spot = await feed.spotAt(now)
+    // ages from the instant the sources are read: a price that came in while the venue answered is
+    // newer than `now`, and was shown as "-0.1 s ago"
+    const readAt = systemClock.now()
     lines.push(`spot ${feed.name}`)
     for (const source of feed.sources()) {
-      const age = source.midAt === null ? 'never' : `${((now - source.midAt) / 1000).toFixed(1)} s ago`
+      const age =
+        source.midAt === null ? 'never' : `${(Math.max(0, readAt - source.midAt) / 1000).toFixed(1)} s ago`
       const mid = source.midDollars === null ? '—' : source.midDollars.toFixed(2)
       const notes = [
         ...(source.lagMs != null ? [`exchange time ${(source.lagMs / 1000).toFixed(1)} s behind`] : []),
