@@ -169,6 +169,22 @@ describe('Kalshi venue › malformed and missing markets', () => {
     }
   })
 
+  it('reads a floor_strike of 0 (or below) as not set yet, so the real strike still arrives', async () => {
+    // a placeholder before the venue fills it (venue facts §2.4, §6): no bitcoin price is 0
+    const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket({ ...live, floor_strike: 0 }) })
+    try {
+      assert.equal((await w.venue.market(live.ticker, NOW))?.strikePriceDollars, null)
+      w.kalshi.updateMarket(live.ticker, { floor_strike: -1 })
+      await w.polls(2)
+      assert.equal((await w.venue.market(live.ticker, NOW))?.strikePriceDollars, null)
+      w.kalshi.updateMarket(live.ticker, { floor_strike: 68_421.37 })
+      await w.polls(2)
+      assert.equal((await w.venue.market(live.ticker, NOW))?.strikePriceDollars, 68_421.37)
+    } finally {
+      await w.close()
+    }
+  })
+
   it('counts a malformed market looked up by ticker under its own endpoint, while recording too', async () => {
     // closed long ago, so no close-window listing shows it: only GET /markets/{ticker} does
     const old = makeMarket({ ...window(-60), status: 'closed', floorStrike: 68_000 })

@@ -12,7 +12,7 @@ export type KalshiMarket = {
   openTime: number
   /** epoch ms; the settlement instant for KXBTC15M, and the venue may move it */
   closeTime: number
-  /** null until the venue sets it */
+  /** null until the venue sets it (a placeholder of 0 or below is not a strike) */
   floorStrike: number | null
   /** `yes`, `no`, `scalar` or `""` until determined */
   result: string
@@ -67,9 +67,12 @@ export function parseMarket(raw: unknown): MarketParse {
   if (openTime === null) return bad('open_time')
   const closeTime = parseRfc3339(raw.close_time)
   if (closeTime === null || closeTime <= openTime) return bad('close_time')
-  const floorStrike = raw.floor_strike ?? null
-  if (floorStrike !== null && (typeof floorStrike !== 'number' || !Number.isFinite(floorStrike)))
+  const rawStrike = raw.floor_strike ?? null
+  if (rawStrike !== null && (typeof rawStrike !== 'number' || !Number.isFinite(rawStrike)))
     return bad('floor_strike')
+  // no bitcoin price is 0: a non-positive value is a placeholder before the venue sets the strike,
+  // and taken as one it would stay the contest's strike for good (a strike, once set, never changes)
+  const floorStrike = rawStrike !== null && rawStrike > 0 ? rawStrike : null
   const result = raw.result ?? ''
   if (typeof result !== 'string') return bad('result')
   const expirationValue = parseExpirationValue(raw.expiration_value)

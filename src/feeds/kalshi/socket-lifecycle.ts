@@ -78,7 +78,9 @@ export function createLifecycleApplier(opts: {
       case 'created':
         return created(event, now)
       case 'metadata_updated':
-        if (event.floorStrike !== null) book.patch(ticker, { floorStrike: event.floorStrike }, now)
+        // a non-positive strike is a placeholder, as on REST (market.ts)
+        if (event.floorStrike !== null && event.floorStrike > 0)
+          book.patch(ticker, { floorStrike: event.floorStrike }, now)
         return
       case 'close_date_updated':
         if (event.closeAt !== null) book.patch(ticker, { closeTime: event.closeAt }, now)
