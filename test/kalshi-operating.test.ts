@@ -166,7 +166,7 @@ describe('Kalshi on the real venue › the exchange’s trading pause', () => {
 })
 
 describe('Kalshi on the real venue › safe settlement', () => {
-  it('settles once, on finalized: not on determined, nor on amended', async () => {
+  it('settles on amended or finalized (decisions §8), not on determined', async () => {
     const m = makeMarket({ ...window(-16), status: 'closed', floorStrike: 68_000 })
     const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(m) })
     try {
@@ -174,10 +174,10 @@ describe('Kalshi on the real venue › safe settlement', () => {
       await w.polls(2)
       assert.equal((await w.venue.market(m.ticker, NOW))?.phase, 'closed')
       assert.equal(await w.venue.result(m.ticker, NOW), null, 'determined can still be disputed')
-      w.kalshi.updateMarket(m.ticker, { status: 'amended', result: 'no', expiration_value: '67900.00' })
+      w.kalshi.updateMarket(m.ticker, { status: 'disputed' })
       await w.polls(2)
-      assert.equal(await w.venue.result(m.ticker, NOW), null, 'amended restarts the settlement timer')
-      w.kalshi.updateMarket(m.ticker, { status: 'finalized', settlement_value_dollars: '0.0000' })
+      assert.equal(await w.venue.result(m.ticker, NOW), null, 'disputed is waited on')
+      w.kalshi.updateMarket(m.ticker, { status: 'amended', result: 'no', expiration_value: '67900.00' })
       await w.polls(2)
       assert.deepEqual(await w.venue.result(m.ticker, NOW), {
         kind: 'settled',

@@ -39,13 +39,11 @@ describe('phaseForStatus', () => {
 })
 
 describe('isFinalStatus', () => {
-  it('is true for finalized and legacy settled only: determined and amended can still change', () => {
+  it('is true for finalized, amended and legacy settled (decisions §8): determined and disputed can still change', () => {
     assert.deepEqual(
-      ['initialized', 'active', 'inactive', 'closed', 'determined', 'disputed', 'amended', 'halted'].map(
-        isFinalStatus,
-      ),
-      [false, false, false, false, false, false, false, false],
+      ['initialized', 'active', 'inactive', 'closed', 'determined', 'disputed', 'halted'].map(isFinalStatus),
+      [false, false, false, false, false, false, false],
     )
-    assert.deepEqual(['finalized', 'settled'].map(isFinalStatus), [true, true])
+    assert.deepEqual(['finalized', 'amended', 'settled'].map(isFinalStatus), [true, true, true])
   })
 })

@@ -36,12 +36,13 @@ export function phaseForStatus(status: KalshiStatus): MarketPhase {
 }
 
 /**
- * Statuses at which the venue's result is final enough to settle on: `finalized` (paid out) and the
- * legacy `settled`. A REST `determined` can still be disputed and changed, and `amended` restarts the
- * settlement timer (the venue's words), so it can change again before `finalized` (venue facts
- * §1.6). REST usually jumps from `closed` to `finalized` about 11 s after the close (§2.6), so waiting
- * for it costs nothing and never needs a regrade.
+ * Statuses at which the venue's result is taken (decisions §8): `finalized` (paid out), `amended`
+ * (re-determined after a dispute) and the legacy `settled`. A REST `determined` can still be
+ * disputed, so it is waited on. The venue facts (§1.6) would wait for `finalized` after an `amended`
+ * too; the decisions take the amended result, since a market reaches `amended` only after its
+ * dispute was decided and REST usually jumps from `closed` to `finalized` about 11 s after the close
+ * (§2.6). A grade is never changed once written (decisions §3).
  */
 export function isFinalStatus(status: KalshiStatus): boolean {
-  return status === 'finalized' || status === 'settled'
+  return status === 'finalized' || status === 'amended' || status === 'settled'
 }

@@ -39,9 +39,23 @@ describe('settlementOf', () => {
     assert.equal(settlementOf(view('settled', '', null)), null)
   })
 
-  it('waits on amended: the settlement timer restarts and the result can change again', () => {
-    assert.equal(settlementOf(view('amended', 'yes')), null)
-    assert.equal(settlementOf(view('amended', 'no')), null)
+  it('settles on amended, the result re-determined after a dispute (decisions §8)', () => {
+    assert.deepEqual(settlementOf(view('amended', 'yes')), {
+      kind: 'settled',
+      side: 'up',
+      priceDollars: 68433.05,
+    })
+    assert.deepEqual(settlementOf(view('amended', 'no')), {
+      kind: 'settled',
+      side: 'down',
+      priceDollars: 68433.05,
+    })
+    assert.equal(settlementOf(view('amended', '')), null)
+  })
+
+  it('waits on determined and disputed: the result can still be challenged', () => {
+    assert.equal(settlementOf(view('determined', 'yes')), null)
+    assert.equal(settlementOf(view('disputed', 'no')), null)
   })
 
   it('voids only on the venue’s own word: a final result that is neither yes nor no', () => {
