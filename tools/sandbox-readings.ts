@@ -17,7 +17,6 @@ import {
 import { SIM_PARAMS, type SimParams } from '../src/feeds/sim/sim-params.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
-import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/venue.ts'
 import { observerModel } from './fit/fit-source.ts'
 
@@ -54,9 +53,10 @@ export type SandboxWorld = { feed: PriceFeed; venue: Venue }
 
 /** A seed's world; `params` picks its crowd (SIM_PARAMS), the defaults without. */
 export function sandboxWorld(seed: number, params: SimParams = SIM_PARAMS): SandboxWorld {
-  const world = sharedSimWorld(seed, params)
-  const feed = createSimPriceFeed({ seed, world })
-  return { feed, venue: createSimVenue({ seed, world, feed, series: [SERIES] }) }
+  // the seed's feed and venue share one world without this module holding it: the fit sees what
+  // the engine sees, never the sandbox's hidden state (test/fit-model-truth.test.ts)
+  const feed = createSimPriceFeed({ seed, params })
+  return { feed, venue: createSimVenue({ seed, params, feed, series: [SERIES] }) }
 }
 
 /**

@@ -8,6 +8,7 @@ import { MIN_PRICES_FOR_RANGE, type MinuteClose, type WholeMinute } from '../../
 import type { Clock } from '../../ports/clock.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
 import { median, mergedWholeMinute } from '../spot/median.ts'
+import type { SimParams } from './sim-params.ts'
 import { type SimWorld, sharedSimWorld } from './sim-world.ts'
 
 // Two days of minute closes: a reading looks one day back (model v2's 1,440 minutes) and the clock
@@ -26,13 +27,18 @@ export type SimPriceFeed = PriceFeed & {
   sourcesAt(at: number): SpotSourceStatus[]
 }
 
+/**
+ * `params` picks the sandbox of the seed without handing its world out: a caller that must not see
+ * the hidden state (the model's fit) builds its feed and venue this way.
+ */
 export function createSimPriceFeed(opts: {
   seed: number
+  params?: SimParams
   world?: SimWorld
   /** the service's (virtual) clock: sources() then reports every source at its now */
   clock?: Clock
 }): SimPriceFeed {
-  const world = opts.world ?? sharedSimWorld(opts.seed)
+  const world = opts.world ?? sharedSimWorld(opts.seed, opts.params)
   const { sources } = world
   const maxAgeMs = world.params.sources.maxAgeMs
   const all = sources.names.map((_, i) => i)

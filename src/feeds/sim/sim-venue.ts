@@ -11,6 +11,7 @@ import { MILLIONTHS_PER_DOLLAR, millionthsToCents } from '../kalshi/fixed-point.
 import { type KalshiMarket, parseMarket } from '../kalshi/market.ts'
 import { toVenueMarket } from '../kalshi/market-book.ts'
 import { settlementOf } from '../kalshi/settlement.ts'
+import type { SimParams } from './sim-params.ts'
 import type { SimPriceFeed } from './sim-price-feed.ts'
 import { type SimContest, type SimWorld, sharedSimWorld } from './sim-world.ts'
 
@@ -19,11 +20,13 @@ export type SimVenueOptions = {
   seed: number
   series: readonly string[]
   feed?: SimPriceFeed
+  /** the sandbox of the seed (its world is then the feed's of the same seed and params) */
+  params?: SimParams
   world?: SimWorld
 }
 
 export function createSimVenue(opts: SimVenueOptions): Venue {
-  const world = opts.world ?? sharedSimWorld(opts.seed)
+  const world = opts.world ?? sharedSimWorld(opts.seed, opts.params)
   const seriesSet = new Set(opts.series)
 
   const contestOf = (ticker: string): SimContest | null => {
