@@ -38,14 +38,19 @@ export function chainTo(entry: string, isTarget: (file: string) => boolean): str
   return null
 }
 
-/** Every file `entry` loads at run time (itself included), following value imports only. */
-export function loadedBy(entry: string): Set<string> {
+/**
+ * Every file `entry` loads at run time (itself included), following value imports only, in the order
+ * found; `edge` hears which file first brought each one in.
+ */
+export function loadedBy(entry: string, edge?: (parent: string, child: string) => void): Set<string> {
   const seen = new Set<string>([entry])
   const queue = [entry]
   while (queue.length > 0) {
-    for (const { to, typeOnly } of importsOf(queue.shift() as string)) {
+    const parent = queue.shift() as string
+    for (const { to, typeOnly } of importsOf(parent)) {
       if (typeOnly || seen.has(to) || !to.endsWith('.ts')) continue
       seen.add(to)
+      edge?.(parent, to)
       queue.push(to)
     }
   }
