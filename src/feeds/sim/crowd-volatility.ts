@@ -17,6 +17,13 @@ export function createPastVolatility(index: IndexPath, halfLifeMinutes: number):
   const keep = 2 ** (-1 / halfLifeMinutes)
   // far enough back that the starting guess (σ̄) weighs under 0.1 %
   const lookback = Math.ceil(10 * halfLifeMinutes)
+  // Each estimate starts from the guess at a fixed minute, the start of the block of `lookback`
+  // minutes before its own (so 1–2 lookbacks back), never at whatever minute this process happened to
+  // ask first: the estimate, and so the quotes, are a function of the minute alone, the same in a
+  // tape writer that walked every minute and in an engine asked cold after a restart (signals.md §3:
+  // any instant in any order; a seed fixes everything). Within a block the recursion from the
+  // previous minute performs the very operations of the loop, so a memo changes no bit.
+  const startOf = (k: number): number => (Math.floor(k / lookback) - 1) * lookback
   const memo = new Map<number, number>()
   const squared = (j: number): number => {
     const r = (index.logAtMinute(j + 1) - index.logAtMinute(j)) / (sigmaBar * index.seasonal(j))
@@ -25,12 +32,13 @@ export function createPastVolatility(index: IndexPath, halfLifeMinutes: number):
   const varianceBefore = (k: number): number => {
     const hit = memo.get(k)
     if (hit !== undefined) return hit
-    const previous = memo.get(k - 1)
+    const start = startOf(k)
+    const previous = startOf(k - 1) === start ? memo.get(k - 1) : undefined
     let v: number
     if (previous !== undefined) v = keep * previous + (1 - keep) * squared(k - 1)
     else {
       v = 1
-      for (let j = k - lookback; j < k; j++) v = keep * v + (1 - keep) * squared(j)
+      for (let j = start; j < k; j++) v = keep * v + (1 - keep) * squared(j)
     }
     if (memo.size >= CACHED) memo.delete(memo.keys().next().value as number)
     memo.set(k, v)

@@ -66,6 +66,27 @@ describe('the sandbox crowd', () => {
     assert.ok(Math.abs(past.levelBefore(k + 1) ** 2 - (keep * v + (1 - keep) * r * r)) < 1e-9)
   })
 
+  it('estimates the same at every minute whatever was asked before: a seed fixes its quotes', () => {
+    // signals.md §3: any instant in any order. A process that walked the minutes up to k (a sim tape,
+    // a long-running engine) and one asked about k alone (a restart, a backfill, a second engine)
+    // must quote one book: the sim tape of seed 4242 once showed 94.1/5.6 where the simulator showed
+    // 94.2/5.5 at the same instant
+    const index = createIndexPath(24, SIM_PARAMS)
+    const k = index.minuteOf(START)
+    const walked = createPastVolatility(index, 60)
+    for (let j = k - 2_000; j <= k + 700; j++) walked.levelBefore(j)
+    for (const m of [k, k + 1, k + 599, k + 600, k + 601, k + 700]) {
+      assert.equal(createPastVolatility(index, 60).levelBefore(m), walked.levelBefore(m), `minute ${m - k}`)
+    }
+    // and so the crowd's price: walked minute by minute, or asked cold
+    const c = contestAt(index, START + 8 * QUARTER_MS, 9)
+    const walkedCrowd = createCrowd(createSeededRandom(24), index)
+    for (let t = c.opensAt - 12 * 3_600_000; t < c.opensAt; t += 60_000) walkedCrowd.mid(c, t)
+    for (let t = c.opensAt; t < c.expiresAt; t += 60_000) {
+      assert.equal(createCrowd(createSeededRandom(24), index).mid(c, t), walkedCrowd.mid(c, t))
+    }
+  })
+
   it('quotes late by its lag: its price now is the on-time price of lagSeconds ago', () => {
     const index = createIndexPath(23, SIM_PARAMS)
     const base = { ...SIM_PARAMS.crowd, staleQuoteRate: 0 }
