@@ -572,6 +572,11 @@ describe('parameters', () => {
     )
     const fading = checkModelV2Params({ ...a, book: { ...a.book, certaintyPower: 0.5 } })
     assert.notEqual(modelV2Version(fading), modelV2Version(a))
+    // numbers inside lists (the pool's buckets) are part of it too: a refit that moves only the
+    // pool must not publish under the old version
+    const pooled = (intercept: number) =>
+      flatParams({ pool: [{ fromMinutesLeft: 1, toMinutesLeft: 14, intercept, model: 0.6, mid: 0.4 }] })
+    assert.notEqual(modelV2Version(pooled(0.5)), modelV2Version(pooled(0)))
   })
 
   it('record the crowd each training seed had, one per seed, as part of the version', () => {

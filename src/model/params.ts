@@ -329,11 +329,14 @@ export function paramsId(p: ModelV2Params): string {
   return (h >>> 0).toString(16).padStart(8, '0')
 }
 
-function flatten(o: object, into: Record<string, true> = {}): Record<string, true> {
-  for (const [k, v] of Object.entries(o)) {
-    into[k] = true
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) flatten(v, into)
-  }
+/** Every key at every depth, lists' elements included: JSON.stringify's key list drops any key not in it. */
+function flatten(v: unknown, into: Record<string, true> = {}): Record<string, true> {
+  if (Array.isArray(v)) for (const item of v) flatten(item, into)
+  else if (typeof v === 'object' && v !== null)
+    for (const [k, item] of Object.entries(v)) {
+      into[k] = true
+      flatten(item, into)
+    }
   return into
 }
 
