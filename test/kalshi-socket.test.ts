@@ -249,6 +249,61 @@ describe('Kalshi socket › against the fixture venue', () => {
     }
   })
 
+  it('settles by the socket with no settlement price when REST shows an expiration_value of 0', async () => {
+    // REST's placeholder 0 is no index value (decisions §3: null when the oracle did not report it)
+    const closing = makeMarket({
+      openTime: NOW - 15 * MINUTE,
+      closeTime: NOW,
+      status: 'closed',
+      floorStrike: 68_000,
+    })
+    const w = await startKalshiVenueWorld({
+      fixture: { publicKeyPem },
+      seed: (k) => k.addMarket({ ...closing, expiration_value: '0' }),
+      venue: { credentials },
+    })
+    const socket = socketFor(w.kalshi.baseUrl)
+    const { createKalshiVenue } = await import('../src/feeds/kalshi/kalshi-venue.ts')
+    const venue = createKalshiVenue({
+      baseUrl: w.kalshi.baseUrl,
+      series: ['KXBTC15M'],
+      pollMs: 10_000,
+      wallClock: { now: () => Date.now() },
+      logger: quiet,
+      credentials,
+      socket,
+      maxRequestsPerSec: 100,
+    })
+    await venue.start()
+    try {
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 2,
+      )
+      w.kalshi.pushWs('market_lifecycle_v2', {
+        event_type: 'determined',
+        market_ticker: closing.ticker,
+        result: 'no',
+        settlement_value: '0.0000',
+        determination_ts: Math.floor(NOW / 1000) + 1,
+      })
+      w.kalshi.pushWs('market_lifecycle_v2', {
+        event_type: 'settled',
+        market_ticker: closing.ticker,
+        settled_ts: Math.floor(NOW / 1000) + 8,
+      })
+      const result = await eventually(
+        () => venue.result(closing.ticker, NOW),
+        (r) => r !== null,
+      )
+      assert.deepEqual(result, { kind: 'settled', side: 'down', priceDollars: null })
+    } finally {
+      await venue.close()
+      await socket.close()
+      await w.close()
+    }
+  })
+
   it('drops other series’ lifecycle events before ingest: no warning per event, its own still taken', async () => {
     const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
     const socket = socketFor(w.kalshi.baseUrl)

@@ -185,6 +185,24 @@ describe('Kalshi venue › malformed and missing markets', () => {
     }
   })
 
+  it('reads an expiration_value of 0 (or below) as not reported: settled with no settlement price', async () => {
+    // no bitcoin price is 0 or negative (decisions §3: the price is null when the oracle did not report it)
+    for (const value of ['0', '0.00', '-12.5', '-68,433.05']) {
+      const ended = makeMarket({ ...window(-15), status: 'closed', floorStrike: 68_000 })
+      const w = await startKalshiVenueWorld({ seed: (k) => k.addMarket(ended) })
+      try {
+        w.kalshi.updateMarket(ended.ticker, { status: 'finalized', result: 'yes', expiration_value: value })
+        const settled = await eventually(
+          () => w.venue.result(ended.ticker, NOW),
+          (r) => r !== null,
+        )
+        assert.deepEqual(settled, { kind: 'settled', side: 'up', priceDollars: null }, value)
+      } finally {
+        await w.close()
+      }
+    }
+  })
+
   it('counts a malformed market looked up by ticker under its own endpoint, while recording too', async () => {
     // closed long ago, so no close-window listing shows it: only GET /markets/{ticker} does
     const old = makeMarket({ ...window(-60), status: 'closed', floorStrike: 68_000 })

@@ -62,6 +62,14 @@ describe('parseMarket', () => {
     assert.equal(r.market.result, 'yes')
   })
 
+  it('reads an expiration value of 0 or below as not reported (no index value is)', () => {
+    for (const value of ['0', '0.0000', '-1', '-79,604.96', 0, -3]) {
+      const r = parseMarket(raw({ status: 'finalized', result: 'no', expiration_value: value }))
+      assert.ok(r.ok, String(value))
+      assert.equal(r.market.expirationValue, null, String(value))
+    }
+  })
+
   it('keeps a status word it does not know (the phase mapping decides what it means)', () => {
     const r = parseMarket(raw({ status: 'halted' }))
     assert.ok(r.ok)

@@ -16,7 +16,7 @@ export type KalshiMarket = {
   floorStrike: number | null
   /** `yes`, `no`, `scalar` or `""` until determined */
   result: string
-  /** settlement index value in dollars, null until reported */
+  /** settlement index value in dollars, null until reported (a value of 0 or below is not one) */
   expirationValue: number | null
   /** YES payout once determined (`settlement_value_dollars`) in millionths, null until reported */
   settlementValueMillionths: number | null
@@ -41,12 +41,20 @@ export function parseRfc3339(value: unknown): number | null {
   return Number.isFinite(ms) ? ms : null
 }
 
-/** `"79,604.96"` → 79604.96 (thousands separators have been seen, venue facts §2.5); `""` → null. */
+/**
+ * `"79,604.96"` → 79604.96 (thousands separators have been seen, venue facts §2.5); `""` → null. A
+ * value of 0 or below is no index value (no bitcoin price is): not reported, null, as a strike of 0
+ * is not set — else it would be published as the settled contest's `settled_price_dollars`.
+ */
 export function parseExpirationValue(value: unknown): number | null | undefined {
   if (value === undefined || value === null || value === '') return null
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
-  if (typeof value !== 'string') return undefined
-  const plain = value.replaceAll(',', '')
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? decimalOf(value) : undefined
+  if (n === undefined || !Number.isFinite(n)) return undefined
+  return n > 0 ? n : null
+}
+
+function decimalOf(text: string): number | undefined {
+  const plain = text.replaceAll(',', '')
   return DECIMAL.test(plain) ? Number(plain) : undefined
 }
 

@@ -42,6 +42,22 @@ describe('resolutionOf', () => {
     assert.deepEqual(settlementOf(m), { kind: 'settled', side: 'down', priceDollars: null })
   })
 
+  it('grades with no settlement price when the final price is 0, negative, or rounds to 0.00', () => {
+    // no bitcoin price is 0 (decisions §3: the price is null when the oracle did not report it)
+    for (const finalPrice of [0, '0', '0.0', -1, '-83988.9', 0.004, '0.0049']) {
+      const m = market(resolvedGammaEvent(S, 'up', { priceToBeat: 83_900.5, finalPrice }))
+      assert.deepEqual(
+        settlementOf(m),
+        { kind: 'settled', side: 'up', priceDollars: null },
+        String(finalPrice),
+      )
+    }
+    const voided = market(
+      resolvedGammaEvent(S, 'up', { finalPrice: '0' }, { outcomePrices: { up: '0.5', down: '0.5' } }),
+    )
+    assert.deepEqual(settlementOf(voided), { kind: 'void', priceDollars: null })
+  })
+
   it('waits while open, proposed, closed but unresolved, or prices not binary', () => {
     assert.deepEqual(resolutionOf(market(makeGammaEvent({ startS: S }))), { kind: 'pending', why: 'open' })
     const proposed = market(resolvedGammaEvent(S, 'up', META, { umaResolutionStatus: 'proposed' }))

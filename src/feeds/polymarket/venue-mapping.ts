@@ -45,11 +45,15 @@ export function toVenueMarket(market: PolymarketMarket, now: number): VenueMarke
   }
 }
 
-/** The domain's Settlement once the venue resolved the market, else null. */
+/**
+ * The domain's Settlement once the venue resolved the market, else null. A final price that is not
+ * above 0 once published to the cent is no oracle value (decisions §3): null, as an unpublished one.
+ */
 export function settlementOf(market: PolymarketMarket): Settlement | null {
   const r = resolutionOf(market)
   if (r.kind === 'pending') return null
-  const priceDollars = r.finalPrice === null ? null : round2(r.finalPrice)
+  const cents = r.finalPrice === null ? null : round2(r.finalPrice)
+  const priceDollars = cents !== null && cents > 0 ? cents : null
   if (r.kind === 'void') return { kind: 'void', priceDollars }
   return { kind: 'settled', side: r.side, priceDollars }
 }
