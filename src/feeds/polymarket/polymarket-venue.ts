@@ -66,9 +66,18 @@ const MINUTE_MS = 60_000
 /** A quote serves one reading: one retry, then the engine asks again on a later tick. */
 const BOOK_ATTEMPTS = 2
 
-/** One token's best ask; `answered` false when its book was not had (an error, a 425, an unreadable body). */
-/** one side's ask; `failure`: why the book got no usable answer, as the venue gave it */
-type SideAsk = { ask: number | null; malformed: string | null; answered: boolean; failure: string | null }
+/**
+ * One token's best ask; `answered` false when its book was not had (an error, a 425, an unreadable
+ * body); `read` true when a book body came back and parsed; `failure`: why the book got no usable
+ * answer, as the venue gave it.
+ */
+type SideAsk = {
+  ask: number | null
+  malformed: string | null
+  answered: boolean
+  read?: boolean
+  failure: string | null
+}
 
 export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
   const clock = opts.wallClock
@@ -162,7 +171,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       )
       return { ask: null, malformed: top.field, answered: false, failure: `malformed: ${top.field}` }
     }
-    return { ask: top.value.bestAskCents, malformed: null, answered: true, failure: null }
+    return { ask: top.value.bestAskCents, malformed: null, answered: true, read: true, failure: null }
   }
 
   async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
@@ -173,8 +182,11 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       askOf(ticker, 'down', market.tokenIds.down, signal),
     ])
     const now = clock.now()
+    // as on Kalshi: a garbled book counts toward `malformed`, a book read ends the run, and a request
+    // with no body to read (an HTTP failure, a 425, a 404 "no book") is neutral — an unreachable
+    // venue is `unreachable`, and no proof its books parse
     if (up.malformed !== null || down.malformed !== null) health.failed(now)
-    else health.parsed()
+    else if (up.read || down.read) health.parsed()
     // an answer that arrives after the end is no quote: trading has stopped (venue facts §3.1.3)
     if (now >= market.expiresAt) return null
     // one side's book not had is no one-sided book: what the other side says alone would be read
