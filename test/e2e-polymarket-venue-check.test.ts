@@ -74,7 +74,8 @@ describe('contest-signals venue check with VENUE=polymarket', () => {
       ),
     )
     assert.match(stdout, /coinbase: 84001\.20 /)
-    assert.match(stdout, /median: 84002\.10$/m)
+    assert.match(stdout, /^spot sources$/m)
+    assert.match(stdout, /^ {2}spot: 84002\.10 \(median of 3 fresh exchanges\)$/m)
   })
 
   it('names the HTTP status and the venue’s words in one line when Gamma fails', async () => {

@@ -3,6 +3,8 @@
 // cause as the venue gave it, and a non-zero exit, when the venue refuses (451, 401) or cannot be
 // reached, a series cannot be priced or has no open market, or too few spot sources are fresh.
 import assert from 'node:assert/strict'
+import { generateKeyPairSync } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
@@ -56,7 +58,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     tmp.remove()
   })
 
-  it('prints the market the engine would follow, its asks, each source and the median, and exits 0', async () => {
+  it('prints the market the engine would follow, its asks, each source and the spot (their median), and exits 0', async () => {
     const { code, stdout, stderr } = await runCli(['venue', 'check'], env())
     assert.equal(code, 0, stderr)
     assert.equal(stderr, '')
@@ -67,7 +69,46 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     assert.match(stdout, /coinbase: 68433\.20 \(\d+\.\d s ago[^)]*\)/)
     assert.match(stdout, /kraken: 68435\.20 /)
     assert.match(stdout, /bitstamp: 91000\.00 /)
-    assert.match(stdout, /median: 68435\.20$/m)
+    assert.match(stdout, /^spot sources$/m)
+    assert.doesNotMatch(stdout, /spot spot/)
+    assert.match(stdout, /^ {2}spot: 68435\.20 \(median of 3 fresh exchanges\)$/m)
+  })
+
+  it('with a Kalshi key and BRTI flowing, says the spot is BRTI, the settlement index, not a median', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    const keyed = await startKalshiFixture({
+      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    })
+    const keyFile = path.join(tmp.dir, 'kalshi.pem')
+    writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600 })
+    // the index prints as the venue relays them, about once a second (here faster, so the check's
+    // one look finds a fresh one)
+    const printing = setInterval(() => keyed.pushBrti(70_000, Date.now()), 100)
+    try {
+      const market = makeMarket({
+        openTime: opensAt,
+        closeTime: opensAt + 15 * MINUTE,
+        status: 'active',
+        floorStrike: 68_421.37,
+      })
+      keyed.addMarket(market)
+      keyed.setOrderbook(market.ticker, { yes: [['0.3400', '703.36']], no: [['0.9650', '10670.72']] })
+      const { code, stdout, stderr } = await runCli(
+        ['venue', 'check'],
+        env({
+          KALSHI_BASE_URL: keyed.baseUrl,
+          KALSHI_KEY_ID: 'a952bcbe-ec3b-4b5b-b8f9-11dae589608c',
+          KALSHI_PRIVATE_KEY_FILE: keyFile,
+        }),
+      )
+      assert.equal(code, 0, stderr)
+      assert.match(stdout, /^ {2}brti: 70000\.00 \(/m)
+      assert.match(stdout, /^ {2}spot: 70000\.00 \(BRTI, the settlement index\)$/m)
+      assert.doesNotMatch(stdout, /median: 70000/)
+    } finally {
+      clearInterval(printing)
+      await keyed.close()
+    }
   })
 
   const oneLine = (stdout: string, stderr: string): string => {

@@ -1,15 +1,15 @@
 // `contest-signals venue check` (decisions §8, §14): what the engine would follow right now — for each
-// configured venue, per series the market, its window, strike and best asks — and each spot source
-// with the median; or, on any failure, exactly one line naming each cause as the venue gave it (HTTP
-// status and the first words of its body: a 451 from a geo-block, a 401, a 429, a refused
-// connection) and a non-zero exit.
+// configured venue, per series the market, its window, strike and best asks — and each spot source,
+// then the spot and what it is (the fresh exchanges' median, or BRTI itself with a Kalshi key); or,
+// on any failure, exactly one line naming each cause as the venue gave it (HTTP status and the first
+// words of its body: a 451 from a geo-block, a 401, a 429, a refused connection) and a non-zero exit.
 import type { Config } from '../config/config.ts'
 import { ConfigError } from '../config/config.ts'
 import { createFeeds, type Feeds, type FeedVenue } from '../main/feeds.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { venueKind } from '../main/venue-kinds.ts'
 import type { Logger } from '../ports/logger.ts'
-import { NO_ANSWER } from '../ports/venue.ts'
+import { NO_ANSWER, type SpotObservation } from '../ports/venue.ts'
 
 export type VenueCheckOutput = { out: (line: string) => void; err: (line: string) => void }
 
@@ -95,11 +95,11 @@ export async function runVenueCheck(
       }
     }
 
-    const spot = await feed.spotAt(now)
+    const spot = await feed.observeSpot(now)
     // ages from the instant the sources are read: a price that came in while the venue answered is
     // newer than `now`, and was shown as "-0.1 s ago"
     const readAt = systemClock.now()
-    lines.push(`spot ${feed.name}`)
+    lines.push('spot sources')
     for (const source of feed.sources()) {
       const age =
         source.midAt === null ? 'never' : `${(Math.max(0, readAt - source.midAt) / 1000).toFixed(1)} s ago`
@@ -111,7 +111,7 @@ export async function runVenueCheck(
       ]
       lines.push(`  ${source.name}: ${mid} (${[age, ...notes].join(', ')})`)
     }
-    lines.push(`  median: ${spot === null ? '—' : spot.toFixed(2)}`)
+    lines.push(`  spot: ${spotLine(spot)}`)
     if (spot === null) failures.push('fewer than 2 fresh spot sources')
   } finally {
     await Promise.all([venue.close(), feed.close()])
@@ -119,6 +119,19 @@ export async function runVenueCheck(
   if (failures.length > 0) return fail(failures.join('; '))
   for (const line of lines) io.out(line)
   return 0
+}
+
+/**
+ * The model's spot and what it is: the settlement index itself while its prints are fresh (BRTI,
+ * with a Kalshi key), else the median of the fresh exchanges (decisions §8).
+ */
+function spotLine(spot: SpotObservation | null): string {
+  if (spot === null) return '— (fewer than 2 fresh sources)'
+  const what =
+    spot.index !== undefined
+      ? `${spot.index}, the settlement index`
+      : `median of ${spot.freshSources} fresh exchanges`
+  return `${spot.priceDollars.toFixed(2)} (${what})`
 }
 
 /** A contest's strike before the venue sets it, in its own words. */
