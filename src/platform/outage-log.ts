@@ -1,8 +1,8 @@
 // An attempt that fails again and again while something is down (the log follower polls the store
-// four times a second; the notifier reconnects every 2 s) is logged like an outage, not like a
-// stream of errors: once when it starts, with the error; then at most once a minute, with how many
-// attempts failed since the last line; and once when an attempt succeeds again, with the whole
-// outage's count and length. Time comes from the clock it is given.
+// four times a second; the notifier reconnects every 2 s; a venue is polled every few seconds) is
+// logged like an outage, not like a stream of errors: once when it starts, with the error; then at
+// most once a minute, with how many attempts failed since the last line; and once when an attempt
+// succeeds again, with the whole outage's count and length. Time comes from the clock it is given.
 import type { Clock } from '../ports/clock.ts'
 
 export const OUTAGE_REPEAT_MS = 60_000
@@ -21,19 +21,27 @@ export type OutageLogOptions = {
   fail: LogFn
   /** writes the recovery line (e.g. the logger's warn: whoever saw the outage start sees it end) */
   recover: LogFn
+  /** fields every line carries (e.g. `{ venue, series }`) */
+  context?: Record<string, unknown>
+  /**
+   * a failure's own fields, on the first line and each repeat (e.g. a venue's HTTP status and words,
+   * or the field of a body that did not parse); by default the first line carries the error itself
+   * as `err` and a repeat its message as `error`
+   */
+  describe?: (err: unknown) => Record<string, unknown>
 }
 
 type LogFn = (fields: Record<string, unknown>, message: string) => void
 
 export function createOutageLog(clock: Clock, opts: OutageLogOptions): OutageLog {
-  const { what, started, fail, recover } = opts
+  const { what, started, fail, recover, context = {}, describe } = opts
   let outage: { startedAt: number; failures: number; loggedAt: number; sinceLogged: number } | null = null
   return {
     failed(err) {
       const now = clock.now()
       if (outage === null) {
         outage = { startedAt: now, failures: 1, loggedAt: now, sinceLogged: 0 }
-        fail({ err }, started)
+        fail({ ...context, ...(describe ? describe(err) : { err }) }, started)
         return
       }
       outage.failures++
@@ -41,7 +49,8 @@ export function createOutageLog(clock: Clock, opts: OutageLogOptions): OutageLog
       if (now - outage.loggedAt < OUTAGE_REPEAT_MS) return
       fail(
         {
-          error: String((err as Error)?.message ?? err),
+          ...context,
+          ...(describe ? describe(err) : { error: String((err as Error)?.message ?? err) }),
           failures: outage.sinceLogged,
           downSeconds: (now - outage.startedAt) / 1000,
         },
@@ -54,10 +63,46 @@ export function createOutageLog(clock: Clock, opts: OutageLogOptions): OutageLog
       if (outage === null) return
       const downSeconds = (clock.now() - outage.startedAt) / 1000
       recover(
-        { failures: outage.failures, downSeconds },
+        { ...context, failures: outage.failures, downSeconds },
         `${what} recovered after ${outage.failures} failed attempts over ${downSeconds} s`,
       )
       outage = null
+    },
+  }
+}
+
+/** One outage log per key (a series, a market): each key's outage is logged on its own. */
+export type OutageLogs = {
+  failed(key: string, err: unknown): void
+  succeeded(key: string): void
+}
+
+/**
+ * Outage logs made on demand per key by `optionsFor`, forgotten once their key succeeds. At most
+ * `maxKeys` are kept (the oldest dropped): a key that stops being tried (a market past its window)
+ * never succeeds, and must not be kept for good.
+ */
+export function createOutageLogs(
+  clock: Clock,
+  optionsFor: (key: string) => OutageLogOptions,
+  maxKeys = 1_000,
+): OutageLogs {
+  const byKey = new Map<string, OutageLog>()
+  return {
+    failed(key, err) {
+      let log = byKey.get(key)
+      if (!log) {
+        if (byKey.size >= maxKeys) byKey.delete(byKey.keys().next().value as string)
+        log = createOutageLog(clock, optionsFor(key))
+        byKey.set(key, log)
+      }
+      log.failed(err)
+    },
+    succeeded(key) {
+      const log = byKey.get(key)
+      if (!log) return
+      log.succeeded()
+      byKey.delete(key)
     },
   }
 }

@@ -10,6 +10,7 @@ import { NO_ANSWER, type Venue, type VenueTelemetry } from '../../ports/venue.ts
 import { createPolledVenue } from '../venue-http/polled-venue.ts'
 import type { QuoteHealth } from '../venue-http/quote-health.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
+import { venueOutageLogs } from '../venue-http/venue-outage-log.ts'
 import { createExchangeWatch } from './exchange-watch.ts'
 import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
 import type { KalshiSocket } from './kalshi-socket.ts'
@@ -115,29 +116,43 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     ...(tap?.exchange ? { onStatus: tap.exchange } : {}),
   })
 
+  // the engine asks for a book every few seconds of each reading minute: a venue that keeps failing
+  // or garbling it is logged as an outage per market (the field named first), not per attempt
+  const bookUnanswered = venueOutageLogs(clock, logger, {
+    venue: 'kalshi',
+    key: 'ticker',
+    what: (ticker) => `kalshi order book of ${ticker}`,
+    started: 'kalshi order book failed',
+  })
+  const bookMalformed = venueOutageLogs(clock, logger, {
+    venue: 'kalshi',
+    key: 'ticker',
+    what: (ticker) => `kalshi order book of ${ticker} (malformed)`,
+    started: 'kalshi order book malformed; skipped',
+  })
+
   async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
     const path = `/markets/${encodeURIComponent(ticker)}/orderbook`
     const reply = await client.get('orderbook', path, {}, { signal, maxAttempts: ORDERBOOK_ATTEMPTS })
     // a 2xx body that is not JSON is as unreadable as a malformed one
     if (!reply.ok && reply.status !== 'invalid_json') {
       if (reply.status !== 'aborted') {
-        logger.warn(
-          { venue: 'kalshi', ticker, status: reply.status, error: reply.message },
-          'kalshi order book failed',
-        )
+        bookUnanswered.failed(ticker, reply)
         health.unanswered(describeFailure(reply.status, reply.message))
       }
       return NO_ANSWER
     }
+    bookUnanswered.succeeded(ticker)
     if (reply.ok) tap?.book(ticker, reply.body)
     const asks = reply.ok ? asksFromOrderbook(reply.body) : ({ ok: false, field: 'json' } as const)
     if (!asks.ok) {
       rejected('orderbook', asks.field)
       health.failed(clock.now())
       health.unanswered(reply.ok ? `malformed: ${asks.field}` : describeFailure(reply.status, reply.message))
-      logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
+      bookMalformed.failed(ticker, { field: asks.field })
       return NO_ANSWER
     }
+    bookMalformed.succeeded(ticker)
     health.parsed()
     const { upAskCents, downAskCents } = asks.value
     return upAskCents === null && downAskCents === null ? null : asks.value

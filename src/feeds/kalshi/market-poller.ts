@@ -4,6 +4,7 @@
 // a failed listing never holds up a result).
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
+import { venueOutageLogs } from '../venue-http/venue-outage-log.ts'
 import type { KalshiClient } from './kalshi-client.ts'
 import type { MarketBook } from './market-book.ts'
 import { closeWindowQuery, listMarkets } from './market-listing.ts'
@@ -45,6 +46,19 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
   // first 404 of a followed ticker, for giving up; cleared by any answer that is not a 404
   const notFoundSince = new Map<string, number>()
   const givenUp = new Set<string>()
+  // a venue outage fails every listing and lookup of every poll: logged as an outage, not per poll
+  const listingOutage = venueOutageLogs(clock, logger, {
+    venue: 'kalshi',
+    key: 'series',
+    what: (series) => `kalshi listing of ${series}`,
+    started: 'kalshi listing failed',
+  })
+  const fetchOutage = venueOutageLogs(clock, logger, {
+    venue: 'kalshi',
+    key: 'ticker',
+    what: (ticker) => `kalshi market fetch of ${ticker}`,
+    started: 'kalshi market fetch failed',
+  })
 
   async function pollListings(signal: AbortSignal): Promise<{ ok: boolean; listed: Set<string> }> {
     const listed = new Set<string>()
@@ -55,12 +69,10 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
       if (!listing.ok) {
         ok = false
         opts.onListingFailed?.(listing.status, listing.message)
-        logger.warn(
-          { venue: 'kalshi', series, status: listing.status, error: listing.message },
-          'kalshi listing failed',
-        )
+        listingOutage.failed(series, listing)
         continue
       }
+      listingOutage.succeeded(series)
       // pages may overlap while markets change state: the last copy seen is the newest
       const latest = new Map<string, unknown>()
       const untickered: unknown[] = []
@@ -99,6 +111,7 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
     const reply = await client.get('market', `/markets/${encodeURIComponent(ticker)}`, {}, { signal })
     const now = clock.now()
     if (reply.ok) {
+      fetchOutage.succeeded(ticker)
       notFoundSince.delete(ticker)
       const raw = (reply.body as { market?: unknown } | null)?.market
       const market = book.ingest(raw, null, now, 'market')
@@ -107,6 +120,8 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
     }
     if (reply.status === 'aborted') return
     if (reply.status === '404') {
+      // the venue's answer too (a market not listed yet): not an outage
+      fetchOutage.succeeded(ticker)
       const since = notFoundSince.get(ticker) ?? now
       notFoundSince.set(ticker, since)
       if (now - since < opts.notFoundGiveUpMs) return
@@ -120,10 +135,7 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
       givenUp.add(ticker)
       return
     }
-    logger.warn(
-      { venue: 'kalshi', ticker, status: reply.status, error: reply.message },
-      'kalshi market fetch failed',
-    )
+    fetchOutage.failed(ticker, reply)
   }
 
   return {

@@ -6,6 +6,7 @@
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { JsonClient } from '../venue-http/json-client.ts'
+import { venueOutageLogs } from '../venue-http/venue-outage-log.ts'
 import { lookUpEvent } from './event-lookup.ts'
 import type { PolymarketBook } from './market-book.ts'
 import type { GammaEndpoint } from './polymarket-client.ts'
@@ -48,6 +49,13 @@ export function createMarketTracker(opts: TrackerOptions): MarketTracker {
   const alerted = new Set<string>()
   const absentWarned = new Set<string>()
   const done = (slug: string, now: number): boolean => book.done(slug, now)
+  // an outage fails every lookup of every poll: logged as an outage per window, not per poll
+  const lookupOutage = venueOutageLogs(clock, logger, {
+    venue: 'polymarket',
+    key: 'slug',
+    what: (slug) => `polymarket event lookup of ${slug}`,
+    started: 'polymarket event lookup failed',
+  })
 
   /** Slugs to read this poll, the current window first. */
   function slugsToPoll(now: number): { current: string; rest: string[] } {
@@ -99,12 +107,10 @@ export function createMarketTracker(opts: TrackerOptions): MarketTracker {
         logger.warn({ venue: 'polymarket', slug }, 'polymarket event not found (yet); asking again next poll')
       }
     } else if (found.status !== 'aborted') {
-      logger.warn(
-        { venue: 'polymarket', slug, status: found.status, error: found.message },
-        'polymarket event lookup failed',
-      )
+      lookupOutage.failed(slug, found)
       return { ok: false, status: found.status, message: found.message }
     }
+    if (found.kind !== 'failed') lookupOutage.succeeded(slug)
     return { ok: true }
   }
 

@@ -11,6 +11,7 @@ import { describeFailure } from '../venue-http/json-client.ts'
 import { createPolledVenue } from '../venue-http/polled-venue.ts'
 import type { QuoteHealth } from '../venue-http/quote-health.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
+import { venueOutageLogs } from '../venue-http/venue-outage-log.ts'
 import { bookTop } from './clob-book.ts'
 import type { OutcomeLabel } from './gamma-event.ts'
 import { createPolymarketBook } from './market-book.ts'
@@ -77,6 +78,10 @@ type SideAsk = {
   answered: boolean
   read?: boolean
   failure: string | null
+  /** the request got no answer from the venue (an error, a timeout, a 5xx…): its status and words */
+  unreachable?: { status: string; message: string }
+  /** the caller gave up (the venue closing) */
+  aborted?: boolean
 }
 
 export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
@@ -117,12 +122,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     tooEarlyMinutes.has(minuteOf(at))
 
   /** The lowest ask of one token's own book; a 404 is "no book" (new or settling, venue facts §3.4.2). */
-  async function askOf(
-    ticker: string,
-    side: OutcomeLabel,
-    tokenId: string,
-    signal: AbortSignal,
-  ): Promise<SideAsk> {
+  async function askOf(ticker: string, tokenId: string, signal: AbortSignal): Promise<SideAsk> {
     const query = { token_id: tokenId }
     const reply = await clients.clob.get('book', '/book', query, { signal, maxAttempts: BOOK_ATTEMPTS })
     if (!reply.ok && reply.status === 'invalid_json') {
@@ -147,39 +147,62 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       }
     }
     if (!reply.ok) {
-      if (reply.status !== 'aborted' && reply.status !== '404')
-        logger.warn(
-          { venue: 'polymarket', ticker, side, status: reply.status, error: reply.message },
-          'polymarket book failed',
-        )
       // a 404 is an answer: the token has no book, so that side has no ask
       const answered = reply.status === '404'
+      const aborted = reply.status === 'aborted'
       return {
         ask: null,
         malformed: null,
         answered,
         failure: answered ? null : describeFailure(reply.status, reply.message),
+        ...(aborted ? { aborted } : answered ? {} : { unreachable: reply }),
       }
     }
     opts.tap?.book(ticker, tokenId, reply.body)
     const top = bookTop(reply.body, tokenId)
     if (!top.ok) {
       rejected('book', top.field)
-      logger.warn(
-        { venue: 'polymarket', ticker, side, field: top.field },
-        'polymarket book malformed; skipped',
-      )
       return { ask: null, malformed: top.field, answered: false, failure: `malformed: ${top.field}` }
     }
     return { ask: top.value.bestAskCents, malformed: null, answered: true, read: true, failure: null }
+  }
+
+  // the engine asks for books every few seconds of each reading minute: a venue that keeps failing
+  // or garbling them is logged as an outage per market (the side and field named first), not per attempt
+  const bookUnanswered = venueOutageLogs(clock, logger, {
+    venue: 'polymarket',
+    key: 'ticker',
+    what: (ticker) => `polymarket book of ${ticker}`,
+    started: 'polymarket book failed',
+  })
+  const bookMalformed = venueOutageLogs(clock, logger, {
+    venue: 'polymarket',
+    key: 'ticker',
+    what: (ticker) => `polymarket book of ${ticker} (malformed)`,
+    started: 'polymarket book malformed; skipped',
+  })
+
+  function logBooks(ticker: string, sides: Array<SideAsk & { side: OutcomeLabel }>): void {
+    const unreachable = sides.find((s) => s.unreachable)
+    if (unreachable?.unreachable)
+      bookUnanswered.failed(ticker, { side: unreachable.side, ...unreachable.unreachable })
+    else if (!sides.some((s) => s.aborted)) bookUnanswered.succeeded(ticker)
+    const malformed = sides.find((s) => s.malformed !== null)
+    if (malformed?.malformed)
+      bookMalformed.failed(ticker, { side: malformed.side, field: malformed.malformed })
+    else if (sides.some((s) => s.read)) bookMalformed.succeeded(ticker)
   }
 
   async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
     const market = book.get(ticker)?.market
     if (!market) return null
     const [up, down] = await Promise.all([
-      askOf(ticker, 'up', market.tokenIds.up, signal),
-      askOf(ticker, 'down', market.tokenIds.down, signal),
+      askOf(ticker, market.tokenIds.up, signal),
+      askOf(ticker, market.tokenIds.down, signal),
+    ])
+    logBooks(ticker, [
+      { side: 'up', ...up },
+      { side: 'down', ...down },
     ])
     const now = clock.now()
     // as on Kalshi: a garbled book counts toward `malformed`, a book read ends the run, and a request
