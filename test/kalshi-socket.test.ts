@@ -357,6 +357,59 @@ describe('Kalshi socket › against the fixture venue', () => {
     }
   })
 
+  it('logs a socket outage once, then at most once a minute with a count, then the recovery', async () => {
+    // the socket's clock is the wall clock plus a shift the test moves: "a minute later" is the test's
+    let shiftMs = 0
+    const recording = venueRecording()
+    const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
+    const sign = createRequestSigner(credentials)
+    const socket = createKalshiSocket({
+      url: socketUrlFor(w.kalshi.baseUrl),
+      // the handshake is signed at the wall time the venue checks, whatever the shift
+      signer: (method, url) => sign(method, url, Date.now()),
+      clock: { now: () => Date.now() + shiftMs },
+      logger: recording.logger,
+      backoff: { baseMs: 20, capMs: 100 },
+    })
+    const outage = () =>
+      recording.logs.filter((l) => /^kalshi socket (ended|still failing|recovered)/.test(l.msg))
+    const refused = () => w.kalshi.wsHandshakes.filter((h) => !h.accepted).length
+    try {
+      socket.start()
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 2,
+      )
+      w.kalshi.refuseWs(true)
+      w.kalshi.dropWs()
+      await eventually(refused, (n) => n >= 6)
+      assert.equal(outage().length, 1, 'one line for the drop and six refused reconnects')
+      assert.equal(outage()[0]!.level, 'warn')
+      assert.equal(outage()[0]!.msg, 'kalshi socket ended; REST polling carries on, reconnecting')
+      assert.equal(typeof outage()[0]!.fields.reason, 'string')
+
+      shiftMs += 61_000
+      const before = refused()
+      await eventually(refused, (n) => n >= before + 2)
+      assert.equal(outage().length, 2)
+      assert.match(outage()[1]!.msg, /^kalshi socket still failing: \d+ failed attempts since the last line$/)
+
+      w.kalshi.refuseWs(false)
+      await eventually(
+        () => w.kalshi.wsCommands.length,
+        (n) => n === 4,
+      )
+      await eventually(
+        () => outage().length,
+        (n) => n === 3,
+      )
+      assert.match(outage()[2]!.msg, /^kalshi socket recovered after \d+ failed attempts over 6\d(\.\d+)? s$/)
+    } finally {
+      await socket.close()
+      await w.close()
+    }
+  })
+
   it('reconnects and resubscribes after a drop, with a metric and a log line; REST never stops', async () => {
     const live = makeMarket({ openTime: NOW - MINUTE, closeTime: NOW + 14 * MINUTE, status: 'active' })
     const events: boolean[] = []

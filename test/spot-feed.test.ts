@@ -296,7 +296,9 @@ describe('createSpotFeed › connection faults', () => {
       random: () => 0.99, // the top of each jitter range
       prepare: (ex) => ex.kraken.failRest(true),
     })
-    const retries = () => w.logs.filter((l) => l.msg === 'spot socket ended').map((l) => l.obj.retryInMs)
+    // each reconnect's wait, as logged at debug (the warn lines are the outage's, not one per attempt)
+    const retries = () =>
+      w.logs.filter((l) => l.msg === 'spot socket reconnecting').map((l) => l.obj.retryInMs)
     try {
       w.ex.kraken.refuseConnections(true)
       w.ex.kraken.dropConnections()
@@ -323,6 +325,68 @@ describe('createSpotFeed › connection faults', () => {
       w.ex.kraken.dropConnections()
       await eventually(retries, (r) => r.length >= 7)
       assert.equal(retries()[6], 19)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('logs an exchange outage once, then at most once a minute with a count, then the recovery', async () => {
+    // the source's clock is the wall clock plus a shift the test moves: "a minute later" is the test's
+    let shiftMs = 0
+    const w = await startSpotWorld({
+      sources: ['kraken'],
+      wallClock: { now: () => Date.now() + shiftMs },
+      prepare: (ex) => ex.kraken.failRest(true),
+    })
+    const outage = () =>
+      w.logs.filter((l) => /^spot socket (of kraken )?(ended|still failing|recovered)/.test(l.msg))
+    try {
+      await eventually(
+        () => w.ex.kraken.subscriptions.length,
+        (n) => n === 1,
+      )
+      w.ex.kraken.setPrice(68500, 68501)
+      await eventually(
+        () => w.feed.spotAt(Date.now() + shiftMs),
+        (s) => s === 68500.5,
+      )
+      w.ex.kraken.refuseConnections(true)
+      w.ex.kraken.dropConnections()
+      const asked = w.ex.kraken.upgradesAsked()
+      await waitUntil(() => w.ex.kraken.upgradesAsked() >= asked + 6, 'six refused reconnects')
+      assert.equal(outage().length, 1, 'one line for the drop and six refused reconnects')
+      assert.equal(outage()[0]!.level, 'warn')
+      assert.equal(outage()[0]!.msg, 'spot socket ended')
+      assert.equal(outage()[0]!.obj.source, 'kraken')
+      assert.equal(typeof outage()[0]!.obj.retryInMs, 'number')
+
+      shiftMs += 61_000
+      const later = w.ex.kraken.upgradesAsked()
+      await waitUntil(() => w.ex.kraken.upgradesAsked() >= later + 2, 'two more refused reconnects')
+      assert.equal(outage().length, 2)
+      assert.match(
+        outage()[1]!.msg,
+        /^spot socket of kraken still failing: \d+ failed attempts since the last line$/,
+      )
+      assert.equal(typeof outage()[1]!.obj.reason, 'string')
+
+      w.ex.kraken.refuseConnections(false)
+      await eventually(
+        () => w.ex.kraken.connections(),
+        (n) => n === 1,
+      )
+      // a price on the new socket (its freshness is judged by the exchange's clock, which the shift
+      // leaves behind: the source's mid says it came)
+      w.ex.kraken.setPrice(68600, 68601)
+      await eventually(
+        () => w.feed.sources()[0]?.midDollars,
+        (mid) => mid === 68600.5,
+      )
+      assert.equal(outage().length, 3)
+      assert.match(
+        outage()[2]!.msg,
+        /^spot socket of kraken recovered after \d+ failed attempts over 6\d(\.\d+)? s$/,
+      )
     } finally {
       await w.close()
     }

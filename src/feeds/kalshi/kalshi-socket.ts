@@ -3,6 +3,7 @@
 // `cfbenchmarks_value` (BRTI, the settlement index, about once a second). Reconnects with full-jitter
 // backoff and subscribes again each time. Everything here is an extra: REST polling stays complete
 // on its own, so an outage costs a metric and a log line, nothing else.
+import { createOutageLog } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueTelemetry } from '../../ports/venue.ts'
@@ -160,6 +161,16 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
   let reconnectTimer: NodeJS.Timeout | undefined
   let silenceTimer: NodeJS.Timeout | undefined
   let printedThisSocket = false
+  // a socket refused again and again (every few seconds, backing off to 30 s) is logged as an outage:
+  // the first end with its reason, then at most once a minute, then once the venue answers a socket
+  const outage = createOutageLog(clock, {
+    what: 'kalshi socket',
+    started: 'kalshi socket ended; REST polling carries on, reconnecting',
+    fail: (fields, message) => logger.warn(fields, message),
+    recover: (fields, message) => logger.warn(fields, message),
+    context: { venue: 'kalshi' },
+    describe: (ended) => ended as Record<string, unknown>,
+  })
 
   const subscribeCommands = (): string[] => [
     JSON.stringify({ id: ++commandId, cmd: 'subscribe', params: { channels: ['market_lifecycle_v2'] } }),
@@ -190,10 +201,8 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
     // a connection that delivered prints resets the backoff; one refused at once does not
     if (printedThisSocket) attempt = 0
     const delay = retryDelayMs(attempt++, backoff, random)
-    logger.warn(
-      { venue: 'kalshi', reason, retryInMs: delay },
-      'kalshi socket ended; REST polling carries on, reconnecting',
-    )
+    logger.debug({ venue: 'kalshi', reason, retryInMs: delay }, 'kalshi socket reconnecting')
+    outage.failed({ reason, retryInMs: delay })
     reconnectTimer = setTimeout(connect, delay)
   }
 
@@ -203,6 +212,9 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
       opts.telemetry?.rejected?.('socket', 'frame')
       return
     }
+    // the venue answered this socket (a subscription, an event, a print): it is up again
+    if (frame.kind === 'subscribed' || frame.kind === 'lifecycle' || frame.kind === 'index')
+      outage.succeeded()
     switch (frame.kind) {
       case 'lifecycle':
         for (const h of lifecycleHandlers) h(frame.event)

@@ -3,6 +3,7 @@
 // and remembers the last mid, when it was seen, and each minute's close.
 import { MINUTE_MS } from '../../domain/contest.ts'
 import type { WholeMinute } from '../../domain/price-history.ts'
+import { createOutageLog } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
@@ -131,6 +132,17 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   let warmupTimer: NodeJS.Timeout | undefined
   let polling = false
   let restFailing = false
+  // an exchange that is down refuses every reconnect (every few seconds, backing off to 30 s): logged
+  // as an outage — the first end with its reason, then at most once a minute, then once a socket
+  // delivers prices again — each attempt's wait only at debug
+  const socketOutage = createOutageLog(wallClock, {
+    what: `spot socket of ${source}`,
+    started: 'spot socket ended',
+    fail: (fields, message) => logger.warn(fields, message),
+    recover: (fields, message) => logger.warn(fields, message),
+    context: { source },
+    describe: (ended) => ended as Record<string, unknown>,
+  })
 
   // start() settles on the first price, or once the REST ticker has failed and the socket has either
   // failed or answered without a price yet (Bitstamp's trades channel stays quiet until a trade)
@@ -165,6 +177,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     }
     switch (ev.kind) {
       case 'price':
+        if (!pricedThisSocket) socketOutage.succeeded()
         pricedThisSocket = true
         observe(ev.price)
         return
@@ -219,7 +232,8 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
           pricedThisSocket && openedAtMono !== null && performance.now() - openedAtMono >= t.healthyAfterMs
         if (healthy) attempt = 0
         const delay = fullJitterDelay(attempt++, t.backoffBaseMs, t.backoffCapMs, random)
-        logger.warn({ source, reason, retryInMs: delay }, 'spot socket ended')
+        logger.debug({ source, reason, retryInMs: delay }, 'spot socket reconnecting')
+        socketOutage.failed({ reason, retryInMs: delay })
         socketAnswered = true
         maybeSettleOnFailure()
         void pollRest()
