@@ -228,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     logger: app.log,
   })
-  const cache = createContestCache({ store: deps.store, follower: deps.follower })
+  const cache = createContestCache({ store: deps.store, follower: deps.follower, clock: deps.clock })
   const requireKey = createRequireKey(auth)
 
   app.setErrorHandler(createErrorHandler({ baseUrl, probe }))

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { createGate } from '../../test/support/gate.ts'
+import { createManualClock } from '../../test/support/manual-clock.ts'
+import { waitUntil } from '../../test/support/wait.ts'
 import type { Contest } from '../domain/contest.ts'
 import type { HistoryQuery, Store } from '../ports/store.ts'
-import { createContestCache } from './contest-cache.ts'
+import { activeKey, contestKey, createContestCache } from './contest-cache.ts'
 
 function contest(ticker: string, series: string, state: Contest['state'] = 'live', signals = 0): Contest {
   return {
@@ -172,5 +174,39 @@ describe('createContestCache', () => {
     await cache.history({ series: 'S', limit: 2, since: 5 })
     await cache.history({ series: 'S', limit: 2, before: 5 })
     assert.equal(f.reads.settled, 4)
+  })
+  test('shows a contest the store still holds live as expired from its expiry on, by the service clock (decisions §3)', async () => {
+    const clock = createManualClock(899_000) // the window is [0, 900 000)
+    const f = fakeStore([contest('S-1', 'S')])
+    const cache = createContestCache({ store: f.store, clock, sweepMs: 3_600_000 })
+    assert.equal(body(await cache.contest('S-1')).state, 'live')
+    assert.equal(body(await cache.active('S')).ticker, 'S-1')
+    const held = cache.peek(contestKey('S-1'))!
+    clock.set(900_000)
+    // the store has not been told (no engine step yet): the answer is still what the clock says
+    assert.equal(body(await cache.contest('S-1')).state, 'expired')
+    assert.equal(await cache.active('S'), null, 'no live contest until the next opens')
+    assert.equal(held.live, false, 'a caller holding the live entry sees it dropped')
+    assert.equal(cache.peek(activeKey('S'))?.rep, null)
+    cache.close()
+  })
+
+  test('drops a held live entry at its expiry on its own, so a caller that keeps the handle sees it go', async () => {
+    const clock = createManualClock(899_000)
+    const f = fakeStore([contest('S-1', 'S')])
+    const cache = createContestCache({ store: f.store, clock, sweepMs: 5 })
+    await cache.active('S')
+    const held = cache.peek(activeKey('S'))!
+    assert.equal(held.live, true)
+    clock.set(900_000)
+    await waitUntil(() => !held.live, 'the entry dropped by the sweep')
+    cache.close()
+  })
+
+  test('without a clock, shows contests as stored', async () => {
+    const f = fakeStore([contest('S-1', 'S')])
+    const cache = createContestCache({ store: f.store })
+    assert.equal(body(await cache.contest('S-1')).state, 'live')
+    assert.equal(body(await cache.active('S')).ticker, 'S-1')
   })
 })

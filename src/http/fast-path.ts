@@ -99,7 +99,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
 
   /** The cached answer, or null (none, or no such contest), without waiting for the store. */
   function held(route: Route): Representation | null | undefined {
-    const entry = route.entry?.live ? route.entry : cache.peek(route.key)
+    const entry = route.entry !== undefined && cache.holds(route.entry) ? route.entry : cache.peek(route.key)
     route.entry = entry
     return entry?.rep
   }
