@@ -81,6 +81,23 @@ describe('methods', () => {
     }
   })
 
+  test('CONNECT (any target, with or without a key) › 501 not-implemented problem, never a dropped connection', async () => {
+    for (const target of ['127.0.0.1:443', '/v1/contests?series=X', '*']) {
+      const text = await rawExchange(
+        world.baseUrl,
+        `CONNECT ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${world.key}\r\n\r\n`,
+      )
+      assert.match(text, /^HTTP\/1\.1 501 Not Implemented\r\n/, target)
+      assert.match(text, /\r\nContent-Type: application\/problem\+json\r\n/i)
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { type: string; status: number }
+      assert.equal(body.status, 501)
+      assert.match(body.type, /\/problems\/not-implemented$/)
+    }
+    // and the server keeps answering
+    const health = await rawRequest(`${world.baseUrl}/v1/health`)
+    assert.equal(health.status, 200)
+  })
+
   test('bytes that are no request line › 400 saying so, never a 5xx: a TLS hello, junk, junk after a good request', async () => {
     const problemOf = (text: string) =>
       JSON.parse(text.slice(text.lastIndexOf('\r\n\r\n') + 4)) as { type: string; detail: string }

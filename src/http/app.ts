@@ -144,6 +144,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: edge.clientErrorHandler,
     frameworkErrors: edge.frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as TypedApp
+  // A CONNECT request never reaches Fastify, and with no listener Node drops its socket unanswered.
+  app.server.on('connect', edge.connectHandler)
 
   // Responses are serialized by hand (pre-serialized bytes, problem strings): schemas document them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))

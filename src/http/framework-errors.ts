@@ -6,7 +6,14 @@ import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } fr
 import type { AccessLog } from './access-log.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import { failedRequest, parserFault } from './parser-faults.ts'
-import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
+import {
+  PROBLEM_MEDIA_TYPE,
+  PROBLEMS,
+  type ProblemName,
+  problemBody,
+  sendProblem,
+  TICKER_NOT_FOUND,
+} from './problems.ts'
 import type { RateLimiter } from './rate-limit.ts'
 import { edgeHeaders, requestIdFrom, setEdgeHeaders } from './request-id.ts'
 import { countWhenAnswered, type RequestMetrics, UNKNOWN_ROUTE } from './request-metrics.ts'
@@ -62,13 +69,51 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       return
     }
     const { name, detail } = parserFault(error.code, error.rawPacket, error.bytesParsed)
-    const body = JSON.stringify(problemBody(baseUrl, name, detail === undefined ? {} : { detail }))
-    const { status, title } = PROBLEMS[name]
     deps.log().debug({ code: error.code }, 'client error')
-    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status, 0)
     // The answer to HEAD has no body (RFC 9110 §9.3.2), even when the request was too big to parse.
     const raw = error.rawPacket
     const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD '
+    // The line has what the bytes say: method and target when the first line is shaped like a
+    // request line, empty when the bytes are no request at all.
+    const request = failedRequest(error.rawPacket, error.bytesParsed)
+    answerOnSocket(socket, {
+      name,
+      detail,
+      head,
+      method: request?.method ?? '',
+      target: request?.target ?? '',
+    })
+  }
+
+  /**
+   * CONNECT asks for a tunnel, which this server never opens: Node hands such a request to the
+   * server's 'connect' listeners and, with none, destroys the socket without a word. Answered here
+   * as a method it does not implement (RFC 9110 §15.6.2), like an unknown method token.
+   */
+  function connectHandler(request: { method?: string; url?: string }, socket: Duplex): void {
+    if (!socket.writable) {
+      socket.destroy()
+      return
+    }
+    answerOnSocket(socket, {
+      name: 'not-implemented',
+      detail: undefined,
+      head: false,
+      method: request.method ?? 'CONNECT',
+      target: request.url ?? '',
+    })
+  }
+
+  /** A problem written on the bare socket, which is then closed: counted and logged as an answer. */
+  function answerOnSocket(
+    socket: Duplex,
+    a: { name: ProblemName; detail: string | undefined; head: boolean; method: string; target: string },
+  ): void {
+    const body = JSON.stringify(
+      problemBody(baseUrl, a.name, a.detail === undefined ? {} : { detail: a.detail }),
+    )
+    const { status, title } = PROBLEMS[a.name]
+    metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status, 0)
     const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? ''
     // No header was parsed, so the client's own X-Request-Id cannot be trusted to be read: a fresh one.
     const reqId = requestIdFrom(undefined)
@@ -76,14 +121,11 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     socket.end(
-      `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${head ? '' : body}`,
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${a.head ? '' : body}`,
     )
-    // The line has what the bytes say: method and target when the first line is shaped like a
-    // request line, empty when the bytes are no request at all.
-    const request = failedRequest(error.rawPacket, error.bytesParsed)
     deps.accessLog.write({
-      method: request?.method ?? '',
-      path: request?.target ?? '',
+      method: a.method,
+      path: a.target,
       status,
       bytes: Buffer.byteLength(body),
       durationMs: 0,
@@ -97,5 +139,6 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       void answerFrameworkError(error, request, reply)
     },
     clientErrorHandler,
+    connectHandler,
   }
 }

@@ -100,7 +100,7 @@ export const PROBLEMS = {
     title: 'Not Implemented',
     detail: 'The server does not implement this request method.',
     description:
-      'The request method is not one this server knows (the API answers GET, HEAD and OPTIONS; other standard methods get 405 with `Allow`). Send a GET.',
+      'The request method is not one this server knows, or is CONNECT (this server opens no tunnels); the API answers GET, HEAD and OPTIONS, and other standard methods get 405 with `Allow`. Send a GET.',
   },
   unavailable: {
     status: 503,
