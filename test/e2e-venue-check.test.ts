@@ -217,6 +217,22 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     )
   })
 
+  it('VENUE=sim (the default): the sandbox of the store’s timeline, read without fixing it', async () => {
+    const simEnv = (db: string, extra: Record<string, string> = {}) => ({
+      DATABASE_URL: `sqlite:${path.join(tmp.dir, db)}`,
+      VENUE: 'sim',
+      ...extra,
+    })
+    // a store that never ran: the sandbox SIM_SEED names, and nothing is fixed by the check
+    const fresh = await runCli(['venue', 'check'], simEnv('sim-fresh.db', { SIM_SEED: '7' }))
+    assert.equal(fresh.code, 0, fresh.stderr)
+    assert.match(fresh.stdout, /^venue sim\n {2}KXBTC15M: KXBTC15M-\S+ \w+ /)
+    assert.match(fresh.stdout, /\n {2}median: \d+\.\d\d\n$/)
+    assert.doesNotMatch(fresh.stderr, /resolveSimWorld|\n\s+at /)
+    const again = await runCli(['venue', 'check'], simEnv('sim-fresh.db', { SIM_SEED: '8' }))
+    assert.equal(again.code, 0, again.stderr)
+  })
+
   it('refuses extra words with a usage line', async () => {
     const { code, stderr } = await runCli(['venue', 'status'], env())
     assert.equal(code, 2)

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { ConfigError, loadConfig } from '../src/config/config.ts'
 import { SIM_PARAMS } from '../src/feeds/sim/sim-params.ts'
-import { resolveSimWorld, SIM_WORLD_KEY } from '../src/main/sim-timeline.ts'
+import { peekSimWorld, resolveSimWorld, SIM_WORLD_KEY } from '../src/main/sim-timeline.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { tempDir } from './support/service-process.ts'
@@ -94,6 +94,25 @@ describe('resolveSimWorld', () => {
       assert.deepEqual(world.params, SIM_PARAMS)
       await store.putSetting(SIM_WORLD_KEY, '{"seed":"nine"}')
       await assert.rejects(resolveSimWorld(store, settings()), /sandbox setting "sim-world" is unreadable/)
+    } finally {
+      await store.close()
+    }
+  })
+})
+
+describe('peekSimWorld (venue check: a look, not a start)', () => {
+  it('names the sandbox SIM_SEED gives on a store without one and writes nothing; on a fixed store, its sandbox, refusing another seed', async () => {
+    const store = await newStore()
+    try {
+      assert.equal((await peekSimWorld(store, settings({ SIM_SEED: '9' }))).seed, 9)
+      assert.equal(await store.getSetting(SIM_WORLD_KEY), null)
+      const fixed = await resolveSimWorld(store, settings({ SIM_SEED: '5' }))
+      assert.deepEqual(await peekSimWorld(store, settings()), fixed)
+      await assert.rejects(peekSimWorld(store, settings({ SIM_SEED: '6' })), (err: unknown) => {
+        assert.ok(err instanceof ConfigError)
+        assert.match(err.problems.join(), /SIM_SEED: 6 is not this store's timeline seed 5/)
+        return true
+      })
     } finally {
       await store.close()
     }

@@ -173,5 +173,7 @@ See docs/history-import.md.`,
   venue: `usage: contest-signals venue check
 
 Prints, for each series, the market the engine would follow now (window, strike, best asks) and
-each spot source with the median, or one line saying what failed; exits non-zero on failure.`,
+each spot source with the median, or one line saying what failed; exits non-zero on failure.
+Under the simulator (VENUE=sim) it shows the sandbox of the store's timeline at the wall clock (the
+one SIM_SEED and SIM_PARAMS name when the store has none yet; the check fixes nothing).`,
 }

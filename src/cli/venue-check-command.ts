@@ -4,12 +4,15 @@
 // on any failure, exactly one line naming each cause as the venue gave it (HTTP status and the first
 // words of its body: a 451 from a geo-block, a 401, a 429, a refused connection) and a non-zero exit.
 import type { Config } from '../config/config.ts'
-import { ConfigError } from '../config/config.ts'
+import { ConfigError, usesSimulator } from '../config/config.ts'
 import { createFeeds, type Feeds, type FeedVenue } from '../main/feeds.ts'
+import { peekSimWorld, type SimWorldIdentity } from '../main/sim-timeline.ts'
+import { storeLocation } from '../main/store-location.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { venueKind } from '../main/venue-kinds.ts'
 import type { Logger } from '../ports/logger.ts'
 import { NO_ANSWER, type SpotObservation } from '../ports/venue.ts'
+import { openCommandStore } from './command-store.ts'
 
 export type VenueCheckOutput = { out: (line: string) => void; err: (line: string) => void }
 
@@ -36,7 +39,11 @@ export async function runVenueCheck(
   let feeds: Feeds
   try {
     // a check records nothing, whatever RECORD_DIR says
-    feeds = await createFeeds({ ...config, recordDir: null }, { wallClock: systemClock, logger: quiet })
+    const sim = usesSimulator(config) ? { sim: await sandboxToCheck(config) } : {}
+    feeds = await createFeeds(
+      { ...config, recordDir: null },
+      { wallClock: systemClock, logger: quiet, ...sim },
+    )
   } catch (err) {
     if (err instanceof ConfigError) return fail(err.problems.join('; '))
     throw err
@@ -132,6 +139,23 @@ function spotLine(spot: SpotObservation | null): string {
       ? `${spot.index}, the settlement index`
       : `median of ${spot.freshSources} fresh exchanges`
   return `${spot.priceDollars.toFixed(2)} (${what})`
+}
+
+/**
+ * Under the simulator, the sandbox the engine would run on: the store's timeline's, read without
+ * fixing it (a look is no first start), or the one SIM_SEED and SIM_PARAMS name when the store has
+ * none yet; no SQLite file is created for it.
+ */
+async function sandboxToCheck(config: Config): Promise<SimWorldIdentity> {
+  const location = storeLocation(config.databaseUrl)
+  if (location.kind === 'sqlite' && !location.exists)
+    return peekSimWorld({ getSetting: async () => null }, config)
+  const { store } = await openCommandStore(config, { mustExist: true })
+  try {
+    return await peekSimWorld(store, config)
+  } finally {
+    await store.close()
+  }
 }
 
 /** A contest's strike before the venue sets it, in its own words. */

@@ -72,6 +72,28 @@ export async function resolveSimWorld(
     // another process may have written first: what it wrote is the timeline's
     stored = readStored(await store.initSetting(SIM_WORLD_KEY, JSON.stringify(proposed))) ?? proposed
   }
+  return consistent(stored, config)
+}
+
+/**
+ * The sandbox a start would run on, read without fixing it: the stored one (refusing a contradicting
+ * SIM_SEED or SIM_PARAMS, as a start would), or the one SIM_SEED and SIM_PARAMS name on a store that
+ * has none yet (a drawn seed when none). For commands that look, never start (`venue check`).
+ */
+export async function peekSimWorld(
+  store: Pick<Store, 'getSetting'>,
+  config: Pick<Config, 'simSeed' | 'simParams'>,
+): Promise<SimWorldIdentity> {
+  const stored = readStored(await store.getSetting(SIM_WORLD_KEY))
+  if (stored === null)
+    return { seed: config.simSeed ?? drawSimSeed(), params: config.simParams ?? SIM_PARAMS }
+  return consistent(stored, config)
+}
+
+function consistent(
+  stored: SimWorldIdentity,
+  config: Pick<Config, 'simSeed' | 'simParams'>,
+): SimWorldIdentity {
   const problems: string[] = []
   if (config.simSeed !== null && config.simSeed !== stored.seed)
     problems.push(
