@@ -158,6 +158,25 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       })
     })
 
+    describe('lookups by text no contest can hold', () => {
+      // a request's ticker or series is whatever the client sent: U+0000 (`%00`) included
+      test('a ticker or series with U+0000 finds nothing, on every read, rather than failing', async (store) => {
+        const contest = await openWith(store)
+        for (const text of ['\u0000', `${contest.ticker}\u0000`, `${contest.series}\u0000x`]) {
+          assert.equal(await store.getContest(text), null)
+          assert.equal(await store.getLiveContest(text), null)
+          assert.deepEqual(await store.listSettled({ series: text, limit: 20 }), [])
+          assert.deepEqual(await store.listGradedReadings({ series: text }), [])
+          assert.equal(await store.countContests(text), 0)
+          assert.deepEqual(await store.eventsAfter(0, 10, { series: text }), [])
+          assert.deepEqual(await store.eventsAfter(0, 10, { ticker: text }), [])
+          assert.deepEqual(await store.contestHistoryEvents(text, 1_000_000), [])
+        }
+        // and the store still answers
+        assert.deepEqual(await store.getContest(contest.ticker), contest)
+      })
+    })
+
     describe('openContest', () => {
       test('stores a live contest and returns its contest.opened event', async (store) => {
         const contest = makeContest()

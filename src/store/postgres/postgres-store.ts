@@ -32,6 +32,13 @@ export type PostgresStoreOptions = PoolOptions & {
   wallClock?: Clock
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000 (the server refuses the parameter: "invalid byte sequence"), so
+ * no stored ticker or series has one: a lookup by such text finds nothing, as on SQLite, instead of
+ * failing. A request's ticker and series are whatever the client sent (`%00` decodes to it).
+ */
+const unstorable = (...texts: readonly string[]): boolean => texts.some((text) => text.includes('\u0000'))
+
 export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}): Store {
   const wallNow = opts.wallClock ? () => opts.wallClock!.now() : () => Date.now()
   // The pool connects lazily, on the first query.
@@ -84,13 +91,16 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     },
 
     async getContest(ticker) {
+      if (unstorable(ticker)) return null
       return readContest({ query: read }, ticker)
     },
     async getLiveContest(series) {
+      if (unstorable(series)) return null
       const row = first(await read(SQL.liveContest, [series]))
       return row ? toContest(row) : null
     },
     async listSettled(q: HistoryQuery) {
+      if (unstorable(q.series)) return []
       const params = [
         q.series,
         q.since ?? Number.MIN_SAFE_INTEGER,
@@ -100,6 +110,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
       return (await read(SQL.settled, params)).rows.map(toContest)
     },
     async listGradedReadings(q: ReadingQuery) {
+      if (unstorable(q.series)) return []
       const params = [q.series, q.since ?? Number.MIN_SAFE_INTEGER, q.before ?? Number.MAX_SAFE_INTEGER]
       return (await read(SQL.gradedReadings, params)).rows.map(toGradedReading)
     },
@@ -107,6 +118,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
       return (await read(SQL.unsettled)).rows.map(toContest)
     },
     async countContests(series) {
+      if (series !== undefined && unstorable(series)) return 0
       const result = series === undefined ? await read(SQL.countAll) : await read(SQL.countSeries, [series])
       return toNumber(first(result)?.n)
     },
@@ -186,12 +198,14 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
 
     async eventsAfter(afterSeq, limit, scope?: EventScope) {
       let result: pg.QueryResult<Row>
+      if (scope && unstorable('series' in scope ? scope.series : scope.ticker)) return []
       if (!scope) result = await read(SQL.eventsAfter, [afterSeq, limit])
       else if ('series' in scope) result = await read(SQL.eventsAfterSeries, [scope.series, afterSeq, limit])
       else result = await read(SQL.eventsAfterTicker, [scope.ticker, afterSeq, limit])
       return result.rows.map(toStoredEvent)
     },
     async contestHistoryEvents(ticker, uptoSeq) {
+      if (unstorable(ticker)) return []
       return (await read(SQL.contestHistory, [ticker, uptoSeq])).rows.map(toStoredEvent)
     },
     async hasEvent(seq, appendedSince) {
