@@ -39,9 +39,20 @@ export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: Rec
   let pendingWake: number | null = null
   const recentBooks = new Map<string, BookRecord[]>()
 
+  // a read that failed (a bad line, damaged gzip): an iterator that threw is done, so without this a
+  // fault met during a book look-ahead would read as the tape's end and the replay would finish as if
+  // complete. Every later read throws it again.
+  let failure: unknown = null
   const readOne = async (): Promise<boolean> => {
+    if (failure !== null) throw failure
     if (ended) return false
-    const next = await batches.next()
+    let next: IteratorResult<TapeRecord[]>
+    try {
+      next = await batches.next()
+    } catch (err) {
+      failure = err
+      throw err
+    }
     if (next.done) {
       ended = true
       return false
@@ -97,7 +108,9 @@ export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: Rec
       let offset = 0
       let found: BookRecord | null = null
       for (;;) {
-        if (head + offset >= ahead.length && !(await readOne())) break
+        // a bad tape met while looking ahead: no book for this request (the engine skips the minute
+        // without logging a failed step); the replay loop's next read throws the fault and stops there
+        if (head + offset >= ahead.length && !(await readOne().catch(() => false))) break
         const r = ahead[head + offset] as TapeRecord
         if (r.t > to) break
         if (r.k === 'book' && r.ticker === ticker && r.t >= from && ofToken(r)) {
