@@ -227,7 +227,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     const fresh = await runCli(['venue', 'check'], simEnv('sim-fresh.db', { SIM_SEED: '7' }))
     assert.equal(fresh.code, 0, fresh.stderr)
     assert.match(fresh.stdout, /^venue sim\n {2}KXBTC15M: KXBTC15M-\S+ \w+ /)
-    assert.match(fresh.stdout, /\n {2}median: \d+\.\d\d\n$/)
+    assert.match(fresh.stdout, /\n {2}spot: \d+\.\d\d \(median of \d fresh exchanges\)\n$/)
     assert.doesNotMatch(fresh.stderr, /resolveSimWorld|\n\s+at /)
     const again = await runCli(['venue', 'check'], simEnv('sim-fresh.db', { SIM_SEED: '8' }))
     assert.equal(again.code, 0, again.stderr)
