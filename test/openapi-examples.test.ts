@@ -23,6 +23,7 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { encodeEventFrame } from '../src/stream/sse-frame.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import { createEngineWorld, createRecordingLogger, ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
+import { createManualClock } from './support/manual-clock.ts'
 import { rawRequest } from './support/raw-request.ts'
 import { REPO_ROOT, tempDir } from './support/service-process.ts'
 import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
@@ -32,6 +33,8 @@ const SERIES = 'KXBTC15M'
 const PM_SERIES = 'btc-updown-15m'
 const SEED = 42
 const OPEN = Date.parse('2026-11-22T19:00:00Z')
+/** the instant the live examples are shown at: half a minute after the live contest's third reading */
+const LIVE_AT = OPEN + 3 * MINUTE_MS + 30_000
 
 /** What the simulator makes of a day of history and the first minutes of the live contest. */
 async function simulatedContests(): Promise<{ settled: Contest[]; live: Contest; result: Contest }> {
@@ -92,7 +95,7 @@ async function simulatedPolymarketContests(): Promise<{ settled: Contest; live: 
       (c) => c.opensAt === OPEN - 15 * MINUTE_MS,
     )!
     await done.close()
-    const early = await replayed(OPEN + 3 * MINUTE_MS + 30_000)
+    const early = await replayed(LIVE_AT)
     const live = (await early.getLiveContest(PM_SERIES))!
     await early.close()
     return { settled, live }
@@ -116,7 +119,8 @@ async function record(): Promise<OpenApiExamples> {
       priceDollars: result.settledPriceDollars,
     })
     // the live contest as the API showed it before its result: the store keeps only the settled one now
-    const liveWorld = await createTestWorld()
+    // at the instant it was live (the api shows a contest as the service clock says it stands)
+    const liveWorld = await createTestWorld({ wallClock: createManualClock(LIVE_AT) })
     await liveWorld.store.openContest({ ...live, signals: [] })
     for (const signal of live.signals) await liveWorld.store.addSignal(signal)
     const get = async (w: TestWorld, p: string, headers: Record<string, string> = {}) => {
@@ -128,7 +132,7 @@ async function record(): Promise<OpenApiExamples> {
     const active = await get(liveWorld, `/v1/contests/active?series=${SERIES}`)
     await liveWorld.close()
     // the Polymarket contests as the API shows them: the settled one by its ticker, the live one
-    const pmWorld = await createTestWorld()
+    const pmWorld = await createTestWorld({ wallClock: createManualClock(LIVE_AT) })
     await pmWorld.store.importHistory([pm.settled])
     await pmWorld.store.openContest({ ...pm.live, signals: [] })
     for (const signal of pm.live.signals) await pmWorld.store.addSignal(signal)
