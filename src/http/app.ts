@@ -146,6 +146,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as TypedApp
   // A CONNECT request never reaches Fastify, and with no listener Node drops its socket unanswered.
   app.server.on('connect', edge.connectHandler)
+  // A client may send its request and close its side at once (socket.end(request)). Node's default
+  // then aborts every request still being answered and ends the socket, so an answer that waits on
+  // the store (PostgreSQL) was lost; with this, the answers in progress are sent, and the socket
+  // ends after the last. `httpAllowHalfOpen` is http.Server's own switch (not in its typings).
+  ;(app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true
 
   // Responses are serialized by hand (pre-serialized bytes, problem strings): schemas document them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))

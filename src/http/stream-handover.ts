@@ -3,6 +3,7 @@
 // access-log line, written when the stream ends (its status is the 200 it opened with, its bytes
 // what went out on the socket meanwhile, head included).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import type { FastifyBaseLogger } from 'fastify'
 import type { StreamHub } from '../stream/stream-hub.ts'
@@ -30,6 +31,17 @@ export type StreamHandOver = {
 }
 
 /**
+ * A stream's client that closes its side of the connection is gone: an event-stream client sends
+ * nothing after its request. The server lets answers in progress finish after a client's FIN
+ * (app.ts: httpAllowHalfOpen), so a stream would otherwise stay open until a write to the closed
+ * peer failed, up to a keep-alive interval later, holding its place under STREAM_MAX_PER_ADDRESS.
+ * One function for every stream (`this` is the socket), not a closure each.
+ */
+function endWithClient(this: Socket): void {
+  this.destroy()
+}
+
+/**
  * Writes a stream's head and hands the response to the hub. The stream was admitted to
  * `deps.openStreams` under its client's bucket key and `keyId`.
  */
@@ -44,7 +56,11 @@ export async function openStream(
   // A stream is quiet between keep-alives and has its own cut-off for clients that stop reading:
   // the idle timeout of ordinary requests does not apply to it.
   const socket = res.socket
-  if (socket) exemptFromIdleTimeout(socket)
+  if (socket) {
+    exemptFromIdleTimeout(socket)
+    if (socket.readableEnded) socket.destroy()
+    else socket.on('end', endWithClient)
+  }
   const bytesBefore = socket?.bytesWritten ?? 0
   // The few facts the end of the stream needs, not the facts object (and the headers it holds),
   // which the fast path lets go of once the stream is handed over (forgetRequestFacts).
