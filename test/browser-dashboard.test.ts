@@ -235,6 +235,10 @@ describe('dashboard and API reference in a real browser', () => {
   })
 
   it('renders the API reference offline, and its try-it call answers 200 with a key', async () => {
+    // the whole service again (the test before left an api alone on the store): without an engine no
+    // contest opens, and the one left live is expired by the clock once its window passes
+    await service.kill('SIGTERM')
+    await startService()
     const docs = await browser.newPage()
     await docs.route('**/*', (route) => {
       const url = new URL(route.request().url())
@@ -260,10 +264,11 @@ describe('dashboard and API reference in a real browser', () => {
           docs.getByRole('button', { name: 'Execute' }).click(),
         ])
       )[0]
+    // at 60× a quarter hour passes every 15 s: between a window's close and the engine's next tick
+    // opening the next (up to 245 ms here, READING_MAX_LATE_S 59) no contest is live and the answer
+    // is a true 404, so ask again while it lasts
     let response = await execute()
-    // at 60× a quarter hour passes every 15 s: between a window's close and the engine opening the
-    // next (a tick, about 40 ms) no contest is live and the answer is a true 404, so ask once more
-    if (response.status() === 404) response = await execute()
+    for (let tries = 1; response.status() === 404 && tries < 20; tries++) response = await execute()
     assert.equal(response.status(), 200)
     assert.equal(response.request().headers().authorization, `Bearer ${key}`)
     await docs.screenshot({ path: path.join(SHOTS, 'docs.png') })
