@@ -20,6 +20,19 @@ describe('contest-signals venue check', { concurrency: true }, () => {
   let exchanges: ExchangeFixtures
   let ticker = ''
   const opensAt = Math.floor(Date.now() / MINUTE) * MINUTE - 3 * MINUTE
+
+  /** The live market every check here reads: struck at 68,421.37, its book 34 ¢ / 96.5 ¢ bids. */
+  function addLiveMarket(fixture: Awaited<ReturnType<typeof startKalshiFixture>>) {
+    const market = makeMarket({
+      openTime: opensAt,
+      closeTime: opensAt + 15 * MINUTE,
+      status: 'active',
+      floorStrike: 68_421.37,
+    })
+    fixture.addMarket(market)
+    fixture.setOrderbook(market.ticker, { yes: [['0.3400', '703.36']], no: [['0.9650', '10670.72']] })
+    return market
+  }
   const env = (extra: Record<string, string> = {}) => ({
     DATABASE_URL: `sqlite:${path.join(tmp.dir, 'cs.db')}`,
     VENUE: 'kalshi',
@@ -35,14 +48,8 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     exchanges.coinbase.setPrice(68_433.1, 68_433.3) // mid 68 433.20
     exchanges.kraken.setPrice(68_435.0, 68_435.4) // mid 68 435.20
     exchanges.bitstamp.setPrice(91_000.0, 91_000.0)
-    const market = makeMarket({
-      openTime: opensAt,
-      closeTime: opensAt + 15 * MINUTE,
-      status: 'active',
-      floorStrike: 68_421.37,
-    })
+    const market = addLiveMarket(kalshi)
     ticker = market.ticker
-    kalshi.addMarket(market)
     kalshi.addMarket(
       makeMarket({
         openTime: opensAt + 15 * MINUTE,
@@ -50,7 +57,6 @@ describe('contest-signals venue check', { concurrency: true }, () => {
         status: 'initialized',
       }),
     )
-    kalshi.setOrderbook(ticker, { yes: [['0.3400', '703.36']], no: [['0.9650', '10670.72']] })
   })
   after(async () => {
     await kalshi?.close()
@@ -85,14 +91,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
     // one look finds a fresh one)
     const printing = setInterval(() => keyed.pushBrti(70_000, Date.now()), 100)
     try {
-      const market = makeMarket({
-        openTime: opensAt,
-        closeTime: opensAt + 15 * MINUTE,
-        status: 'active',
-        floorStrike: 68_421.37,
-      })
-      keyed.addMarket(market)
-      keyed.setOrderbook(market.ticker, { yes: [['0.3400', '703.36']], no: [['0.9650', '10670.72']] })
+      addLiveMarket(keyed)
       const { code, stdout, stderr } = await runCli(
         ['venue', 'check'],
         env({
@@ -163,14 +162,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
   it('fails in one line naming the venue’s words when the order book is refused (it is not guaranteed public)', async () => {
     const refusing = await startKalshiFixture()
     try {
-      const market = makeMarket({
-        openTime: opensAt,
-        closeTime: opensAt + 15 * MINUTE,
-        status: 'active',
-        floorStrike: 68_421.37,
-      })
-      refusing.addMarket(market)
-      refusing.setOrderbook(market.ticker, { yes: [['0.3400', '703.36']], no: [['0.9650', '10670.72']] })
+      const market = addLiveMarket(refusing)
       // only the book is refused, as it would be if the venue made it keyed (venue facts §1.3, §6)
       refusing.failNext(100, 401, { path: /\/orderbook/ })
       const { code, stdout, stderr } = await runCli(

@@ -6,6 +6,7 @@ import { generateKeyPairSync } from 'node:crypto'
 import { describe, it } from 'node:test'
 import { withSettlementIndex } from '../src/feeds/kalshi/index-spot.ts'
 import { createKalshiSocket, parseSocketFrame, socketUrlFor } from '../src/feeds/kalshi/kalshi-socket.ts'
+import { createKalshiVenue } from '../src/feeds/kalshi/kalshi-venue.ts'
 import { createRequestSigner } from '../src/feeds/kalshi/request-signing.ts'
 import { makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
@@ -29,6 +30,38 @@ function socketFor(baseUrl: string, key = credentials, events: boolean[] = [], l
     telemetry: { request() {}, retry() {}, socket: (c) => void events.push(c) },
     backoff: { baseMs: 20, capMs: 100 },
   })
+}
+
+/**
+ * A Kalshi venue with its own socket over the world's fixture, started, once the fixture has its two
+ * subscriptions (the world's venue has no socket of its own).
+ */
+async function startSocketVenue(
+  w: Awaited<ReturnType<typeof startKalshiVenueWorld>>,
+  socket: ReturnType<typeof socketFor>,
+  logger: Parameters<typeof createKalshiVenue>[0]['logger'] = quiet,
+) {
+  const venue = createKalshiVenue({
+    baseUrl: w.kalshi.baseUrl,
+    series: ['KXBTC15M'],
+    pollMs: 10_000,
+    wallClock: { now: () => Date.now() },
+    logger,
+    credentials,
+    socket,
+    maxRequestsPerSec: 100,
+  })
+  await venue.start()
+  try {
+    await eventually(
+      () => w.kalshi.wsCommands.length,
+      (n) => n === 2,
+    )
+  } catch (err) {
+    await venue.close()
+    throw err
+  }
+  return venue
 }
 
 describe('Kalshi socket › frames and URLs', () => {
@@ -184,24 +217,8 @@ describe('Kalshi socket › against the fixture venue', () => {
     })
     const socket = socketFor(w.kalshi.baseUrl)
     try {
-      // the world's venue has no socket of its own: a second venue over the same fixture gets one
-      const { createKalshiVenue } = await import('../src/feeds/kalshi/kalshi-venue.ts')
-      const venue = createKalshiVenue({
-        baseUrl: w.kalshi.baseUrl,
-        series: ['KXBTC15M'],
-        pollMs: 10_000,
-        wallClock: { now: () => Date.now() },
-        logger: quiet,
-        credentials,
-        socket,
-        maxRequestsPerSec: 100,
-      })
-      await venue.start()
+      const venue = await startSocketVenue(w, socket)
       try {
-        await eventually(
-          () => w.kalshi.wsCommands.length,
-          (n) => n === 2,
-        )
         w.kalshi.pushWs('market_lifecycle_v2', {
           event_type: 'metadata_updated',
           market_ticker: next.ticker,
@@ -263,23 +280,8 @@ describe('Kalshi socket › against the fixture venue', () => {
       venue: { credentials },
     })
     const socket = socketFor(w.kalshi.baseUrl)
-    const { createKalshiVenue } = await import('../src/feeds/kalshi/kalshi-venue.ts')
-    const venue = createKalshiVenue({
-      baseUrl: w.kalshi.baseUrl,
-      series: ['KXBTC15M'],
-      pollMs: 10_000,
-      wallClock: { now: () => Date.now() },
-      logger: quiet,
-      credentials,
-      socket,
-      maxRequestsPerSec: 100,
-    })
-    await venue.start()
+    const venue = await startSocketVenue(w, socket)
     try {
-      await eventually(
-        () => w.kalshi.wsCommands.length,
-        (n) => n === 2,
-      )
       w.kalshi.pushWs('market_lifecycle_v2', {
         event_type: 'determined',
         market_ticker: closing.ticker,
@@ -308,23 +310,8 @@ describe('Kalshi socket › against the fixture venue', () => {
     const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
     const socket = socketFor(w.kalshi.baseUrl)
     const recording = venueRecording()
-    const { createKalshiVenue } = await import('../src/feeds/kalshi/kalshi-venue.ts')
-    const venue = createKalshiVenue({
-      baseUrl: w.kalshi.baseUrl,
-      series: ['KXBTC15M'],
-      pollMs: 10_000,
-      wallClock: { now: () => Date.now() },
-      logger: recording.logger,
-      credentials,
-      socket,
-      maxRequestsPerSec: 100,
-    })
-    await venue.start()
+    const venue = await startSocketVenue(w, socket, recording.logger)
     try {
-      await eventually(
-        () => w.kalshi.wsCommands.length,
-        (n) => n === 2,
-      )
       const created = (ticker: string, eventTicker: string) =>
         w.kalshi.pushWs('market_lifecycle_v2', {
           event_type: 'created',
