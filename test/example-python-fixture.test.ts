@@ -47,35 +47,58 @@ const contest = (expiresAt: string) => ({
 const frame = (id: string, c: ReturnType<typeof contest>) =>
   `event: contest.opened\nid: ${id}\ndata: ${JSON.stringify({ ...c, state: 'live' })}\n\n`
 
+const problem = (res: ServerResponse, status: number, headers: Record<string, string>, detail: string) => {
+  res.writeHead(status, { 'content-type': 'application/problem+json', ...headers })
+  res.end(JSON.stringify({ type: 'x', title: 'Refused', status, detail }))
+}
+
+/** What the scripted API answers before its normal answers. */
+interface Scenario {
+  /** the health document's answer: 200 ok, or the 503 of a service not ready */
+  healthStatus: 200 | 503
+  /** the first ask of the active contest: a slow bucket's 429, or the 404 between two windows */
+  firstActive: 'rate-limited' | 'between-windows'
+  /** 503s (Retry-After 3) before the first history page */
+  historyUnavailable: number
+}
+
 /** A stand-in for the API: health, the active contest, history (`before` inclusive) and a scripted stream. */
-function fakeApi(streamAnswers: ((req: IncomingMessage, res: ServerResponse) => void)[]) {
+function fakeApi(
+  streamAnswers: ((req: IncomingMessage, res: ServerResponse) => void)[],
+  scenario: Scenario = { healthStatus: 200, firstActive: 'rate-limited', historyUnavailable: 0 },
+) {
   const limits: number[] = []
   const lastEventIds: (string | null)[] = []
   let activeAsks = 0
+  let historyRefusals = scenario.historyUnavailable
   const server = createServer((req, res) => {
     const url = new URL(req.url!, 'http://x')
-    const json = (body: unknown) => {
-      res.writeHead(200, { 'content-type': 'application/json' })
+    const json = (body: unknown, status = 200) => {
+      res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
-    if (url.pathname === '/v1/health') return json({ status: 'ok', version: '1.0.0' })
+    if (url.pathname === '/v1/health') {
+      return scenario.healthStatus === 200
+        ? json({ status: 'ok', version: '1.0.0' })
+        : json({ status: 'unavailable', version: '1.0.0' }, 503)
+    }
     if (url.pathname === '/v1/contests/active') {
-      // the first ask meets a slow bucket (RATE_LIMIT_PER_SEC 0.01): Retry-After beyond any backoff cap
       if (activeAsks++ === 0) {
-        res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '100' })
-        return res.end(JSON.stringify({ type: 'x', title: 'Too Many Requests', status: 429, detail: 'slow' }))
+        // a slow bucket (RATE_LIMIT_PER_SEC 0.01): Retry-After beyond any backoff cap
+        if (scenario.firstActive === 'rate-limited')
+          return problem(res, 429, { 'retry-after': '100' }, 'slow')
+        return problem(res, 404, {}, 'no live contest in KXBTC15M')
       }
       return json({ ...contest(EXPIRIES[0]!), state: 'live' })
     }
     if (url.pathname === '/v1/contests') {
+      if (historyRefusals > 0) {
+        historyRefusals--
+        return problem(res, 503, { 'retry-after': '3' }, 'the store is unavailable')
+      }
       const limit = Number(url.searchParams.get('limit') ?? 20)
       limits.push(limit)
-      if (!(limit >= 1 && limit <= 100)) {
-        res.writeHead(400, { 'content-type': 'application/problem+json' })
-        return res.end(
-          JSON.stringify({ type: 'x', title: 'Invalid Parameter', status: 400, detail: 'limit' }),
-        )
-      }
+      if (!(limit >= 1 && limit <= 100)) return problem(res, 400, {}, 'limit')
       const beforeAt = url.searchParams.get('before')
       return json({
         contests: EXPIRIES.filter((at) => beforeAt === null || at <= beforeAt)
@@ -119,12 +142,7 @@ describe('examples/python/contest_signals.py against a scripted API', () => {
       res.end(`retry: 3000\n\n${frame('e-1', contest(EXPIRIES[1]!))}${frame('e-2', contest(EXPIRIES[0]!))}`)
     },
     // the restarting server (or its replacement without its store yet) asks to come back later
-    (_req, res) => {
-      res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '7' })
-      res.end(
-        JSON.stringify({ type: 'x', title: 'Service Unavailable', status: 503, detail: 'shutting down' }),
-      )
-    },
+    (_req, res) => problem(res, 503, { 'retry-after': '7' }, 'shutting down'),
     // back: the events after the last one seen, then the stream stays open
     (_req, res) => {
       sse(res)
@@ -173,5 +191,47 @@ describe('examples/python/contest_signals.py against a scripted API', () => {
       slept.some((s) => s >= 7 && s < 8),
       `slept ${slept}`,
     )
+  })
+})
+
+describe('examples/python/contest_signals.py meeting a service that is not ready', () => {
+  const api = fakeApi(
+    [
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        res.write(`retry: 3000\n\n${frame('e-1', contest(EXPIRIES[0]!))}`)
+      },
+    ],
+    { healthStatus: 503, firstActive: 'between-windows', historyUnavailable: 2 },
+  )
+  let base = ''
+  before(async () => {
+    api.server.listen(0, '127.0.0.1')
+    await once(api.server, 'listening')
+    base = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`
+  })
+  after(() => {
+    api.server.closeAllConnections()
+    api.server.close()
+  })
+
+  it('prints a 503 health document and a 404 active contest, waits out history 503s, and streams', async () => {
+    const run = runPython({ BASE: base, KEY: 'cs_test', SERIES: 'KXBTC15M' })
+    try {
+      await waitFor('the first event', () =>
+        /^e-1 /m.test(run.output()) || run.child.exitCode !== null ? true : undefined,
+      )
+      run.child.kill('SIGTERM')
+      assert.equal(await run.exited, 0, run.output())
+    } finally {
+      run.child.kill('SIGKILL')
+    }
+    const out = run.output()
+    assert.match(out, /^health: unavailable 1\.0\.0$/m)
+    assert.match(out, /^active: none in KXBTC15M right now$/m)
+    assert.match(out, /^unavailable \(503\): waiting .* \(Retry-After 3 s, attempt 2\)$/m)
+    assert.match(out, /^history: 5 contests, 5 distinct, 0 signals, 0 wins$/m)
+    const slept = /^slept (.*)$/m.exec(out)![1]!.split(' ').map(Number)
+    assert.equal(slept.filter((s) => s >= 3 && s < 4).length, 2, `slept ${slept}`)
   })
 })

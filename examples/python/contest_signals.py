@@ -2,14 +2,16 @@
 """A Contest Signals client in Python, standard library only (Python >= 3.9).
 
 What a trading bot needs, in the order it needs it:
-  - the health check (no key);
-  - the live contest of a series, with the venue's own references (`venue_refs`): Kalshi's
+  - the health check (no key): a 503 there is a document too (the service is up but not ready,
+    e.g. without its store), printed, not a reason to stop;
+  - the live contest of a series (a 404 between a window's close and the next one's opening is
+    "none right now", not an error), with the venue's own references (`venue_refs`): Kalshi's
     market and event tickers, or Polymarket's condition id and the CLOB token of each outcome,
     ready for kalshi-python or py-clob-client without a second look-up;
   - the settled history, paged as the API says: `before` = the oldest `expires_at` received,
     the repeated first rows dropped (the bound is inclusive);
-  - every request retried on 429 after `Retry-After` seconds, with exponential backoff and
-    jitter, a bounded number of times (429 is not a bad key);
+  - every request retried on 429 (and on a 502/503/504) after `Retry-After` seconds, with
+    exponential backoff and jitter, a bounded number of times (429 is not a bad key);
   - the stream of contest events, resumed with `Last-Event-ID` after a dropped connection or a
     server restart (a 503 while it restarts is waited out by its Retry-After): no event lost, none
     repeated.
@@ -76,8 +78,12 @@ def retry_after_s(headers):
     return float(value) if value is not None and value.strip().isdigit() else None
 
 
-def open_with_retries(path, query=None, headers=None, timeout=30.0, keyed=True):
-    """GETs `path`, retrying 429 after Retry-After; returns the open response or raises ApiError."""
+RETRIED_STATUSES = (429,) + TRANSIENT_STATUSES
+
+
+def open_with_retries(path, query=None, headers=None, timeout=30.0, keyed=True, retried=RETRIED_STATUSES):
+    """GETs `path`, retrying 429 and the transient statuses after Retry-After; returns the open
+    response or raises ApiError."""
     url = BASE + path + ("?" + urllib.parse.urlencode(query) if query else "")
     all_headers = {"Accept": "application/json", **(headers or {})}
     if keyed:
@@ -92,17 +98,18 @@ def open_with_retries(path, query=None, headers=None, timeout=30.0, keyed=True):
             except ValueError:
                 problem = None
             asked = retry_after_s(err.headers)
-            if err.code != 429 or attempt == MAX_RETRIES:
+            if err.code not in retried or attempt == MAX_RETRIES:
                 raise ApiError(err.code, problem, asked) from None
             wait = backoff_s(attempt, asked)
             told = "not given" if asked is None else f"{asked:g} s"
-            print(f"rate limited (429): waiting {wait:.2f} s (Retry-After {told}, attempt {attempt + 1})")
+            why = "rate limited" if err.code == 429 else "unavailable"
+            print(f"{why} ({err.code}): waiting {wait:.2f} s (Retry-After {told}, attempt {attempt + 1})")
             time.sleep(wait)
     raise AssertionError("unreachable")
 
 
-def get_json(path, query=None, keyed=True):
-    with open_with_retries(path, query, keyed=keyed) as res:
+def get_json(path, query=None, keyed=True, retried=RETRIED_STATUSES):
+    with open_with_retries(path, query, keyed=keyed, retried=retried) as res:
         return json.load(res)
 
 
@@ -196,7 +203,11 @@ def follow_stream():
                 headers["Last-Event-ID"] = last_event_id
             try:
                 with open_with_retries(
-                    "/v1/stream/contests", {"series": SERIES}, headers, timeout=STREAM_READ_TIMEOUT_S
+                    "/v1/stream/contests",
+                    {"series": SERIES},
+                    headers,
+                    timeout=STREAM_READ_TIMEOUT_S,
+                    retried=(429,),  # a transient refusal is this loop's: it keeps the Retry-After it asked
                 ) as res:
                     connections += 1
                     print(f"connected ({'resuming after ' + last_event_id if last_event_id else 'fresh'})")
@@ -228,6 +239,32 @@ def follow_stream():
     return events, connections, duplicates
 
 
+def print_health():
+    try:
+        # health is never rate limited, and its 503 is an answer: asked once
+        health = get_json("/v1/health", keyed=False, retried=())
+    except ApiError as err:
+        # not ready (503) still answers the health document: say what it says and go on; the
+        # requests after it wait out their own 503s
+        if err.status != 503 or not isinstance(err.problem, dict) or "status" not in err.problem:
+            raise
+        health = err.problem
+    print(f"health: {health['status']} {health.get('version', '')}".rstrip())
+
+
+def print_active():
+    try:
+        live = get_json("/v1/contests/active", {"series": SERIES})
+    except ApiError as err:
+        if err.status != 404:
+            raise
+        print(f"active: none in {SERIES} right now")
+        return
+    strike = live["strike_price_dollars"]
+    print(f"active: {live['ticker']} {live['state']} strike {strike} until {live['window']['expires_at']}, "
+          f"{len(live['signals'])} signals, {describe_refs(live)}")
+
+
 def main():
     if not KEY:
         sys.exit("set KEY to an API key (contest-signals keys create --label bot)")
@@ -239,12 +276,8 @@ def main():
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        health = get_json("/v1/health", keyed=False)
-        print(f"health: {health['status']} {health['version']}")
-        live = get_json("/v1/contests/active", {"series": SERIES})
-        strike = live["strike_price_dollars"]
-        print(f"active: {live['ticker']} {live['state']} strike {strike} until {live['window']['expires_at']}, "
-              f"{len(live['signals'])} signals, {describe_refs(live)}")
+        print_health()
+        print_active()
         contests = list(settled_history())
         signals = sum(len(c["signals"]) for c in contests)
         wins = sum(1 for c in contests for s in c["signals"] if s["outcome"] == "win")
