@@ -101,6 +101,7 @@ async function runServer(): Promise<void> {
     epoch: 'e1',
     retentionMs: 3_600_000,
     wallClock: { now: Date.now },
+    clock: { now: Date.now },
     heartbeatMs: 60_000,
     logger: console,
   })

@@ -2,12 +2,16 @@
 // clock says it stands: from its expiry on it is `expired` and no series' active contest, even while
 // the store still holds it live (the engine's next step has not written it yet, or no engine leads).
 // Both request paths: the fast path keeps a handle on the cached answer, which must be let go.
+// The stream's fresh-connect snapshot (decisions §6: "the live contest") follows the same rule.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { createApiClient } from './support/api-client.ts'
-import { makeContest, newSeries, quarterHourOf } from './support/contest-fixtures.ts'
+import { makeContest, makeSignal, newSeries, quarterHourOf, UP } from './support/contest-fixtures.ts'
 import { createManualClock } from './support/manual-clock.ts'
+import { createTestWorldWithRealHub } from './support/real-hub-world.ts'
+import { openStream } from './support/sse-client.ts'
 import { createTestWorld } from './support/test-world.ts'
+import { waitUntil } from './support/wait.ts'
 
 for (const fastPath of [true, false]) {
   describe(`a live contest at its expiry (${fastPath ? 'fast path' : 'framework path'})`, () => {
@@ -38,6 +42,63 @@ for (const fastPath of [true, false]) {
         assert.equal(byLiveTicker.status, 404)
         assert.equal((await w.store.getContest(contest.ticker))?.state, 'live', 'the store was not told')
       } finally {
+        await w.close()
+      }
+    })
+
+    test('a stream opened from its expiry on gets no snapshot of it, by series or by its ticker', async () => {
+      const opensAt = quarterHourOf(Date.now())
+      const clock = createManualClock(opensAt + 15 * 60_000 - 1)
+      const w = await createTestWorldWithRealHub({ fastPath, wallClock: clock })
+      const streams: Array<{ close(): void }> = []
+      try {
+        const series = newSeries()
+        const contest = makeContest({ series, opensAt })
+        await w.store.openContest(contest)
+        await w.store.addSignal(makeSignal(contest, { minute: 1 }))
+        await w.sync()
+        const url = (s: string) => `${w.baseUrl}/v1/stream/contests?series=${s}`
+        const before = await openStream(url(series), { key: w.key })
+        streams.push(before)
+        await waitUntil(() => before.events.length >= 2, 'the snapshot while live')
+        assert.deepEqual(
+          before.events.map((e) => e.event),
+          ['contest.opened', 'signal.emitted'],
+        )
+
+        clock.advance(1)
+        const api = createApiClient(w)
+        assert.equal((await api.get(`/v1/contests/active?series=${series}`, w.key)).status, 404)
+        const bySeries = await openStream(url(series), { key: w.key })
+        const byTicker = await openStream(url(contest.ticker), { key: w.key })
+        streams.push(bySeries, byTicker)
+        await waitUntil(() => w.streams.size() === 3, 'both streams attached')
+        // the engine's next step: the old window expires, the next opens, the old one settles
+        await w.store.expireContest(contest.ticker)
+        const next = makeContest({ series, opensAt: opensAt + 15 * 60_000 })
+        await w.store.openContest(next)
+        await w.store.settleContest(contest.ticker, UP)
+        // No series event can reach a stream scoped to a series named like the old ticker but this
+        // contest's opening, written last: once it is there, anything else would have been too.
+        const fence = makeContest({ series: contest.ticker, opensAt: next.opensAt })
+        await w.store.openContest(fence)
+        await w.sync()
+        const names = (e: { event?: string; data: string }) => {
+          const data = JSON.parse(e.data)
+          return `${e.event} ${data.ticker ?? data.signal.ticker}`
+        }
+        await waitUntil(() => bySeries.events.some((e) => e.event === 'contest.settled'), 'the settlement')
+        assert.deepEqual(bySeries.events.map(names), [
+          `contest.opened ${next.ticker}`,
+          `contest.settled ${contest.ticker}`,
+        ])
+        await waitUntil(
+          () => byTicker.events.some((e) => e.event === 'contest.settled' || names(e).endsWith(fence.ticker)),
+          'the fence, or the old contest settled',
+        )
+        assert.deepEqual(byTicker.events.map(names), [`contest.opened ${fence.ticker}`])
+      } finally {
+        for (const s of streams) s.close()
         await w.close()
       }
     })

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict'
 import { get } from 'node:http'
 import { describe, test } from 'node:test'
-import { pino } from 'pino'
-import { createStreamHub } from '../src/stream/stream-hub.ts'
 import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
+import { createTestWorldWithRealHub } from './support/real-hub-world.ts'
 import { openStream } from './support/sse-client.ts'
 import { createStubStreamHub } from './support/stub-stream-hub.ts'
-import { createTestWorld, TEST_BASE_URL, type TestWorld, useTestWorld } from './support/test-world.ts'
+import { createTestWorld, TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 import { waitUntil } from './support/wait.ts'
 
 const hub = createStubStreamHub()
@@ -140,31 +139,6 @@ describe('GET /v1/stream/contests with the real stream hub', () => {
     }
   })
 })
-
-async function createTestWorldWithRealHub(): Promise<TestWorld> {
-  // The hub needs the world's own store and follower, which exist only once the world does:
-  // hand buildApp a forwarding hub and point it at the real one straight after.
-  let inner: ReturnType<typeof createStreamHub> | undefined
-  const forwarding = {
-    attach: (
-      res: Parameters<ReturnType<typeof createStreamHub>['attach']>[0],
-      req: { series: string; lastEventId: string | null },
-    ) => inner!.attach(res, req),
-    size: () => inner?.size() ?? 0,
-    close: async () => inner?.close(),
-  }
-  const w = await createTestWorld({ streams: forwarding })
-  inner = createStreamHub({
-    store: w.store,
-    follower: w.follower,
-    epoch: await w.store.epoch(),
-    retentionMs: 3_600_000,
-    wallClock: { now: Date.now },
-    heartbeatMs: 15_000,
-    logger: pino({ level: 'silent' }),
-  })
-  return w
-}
 
 function rawRequestHeaders(url: string, headers: Record<string, string>) {
   // The stream never ends by itself: read the status line and headers, then drop the socket.

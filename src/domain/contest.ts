@@ -119,6 +119,14 @@ export function reviseContest(contest: Contest, revision: MarketRevision): Conte
   return { ...contest, strikePriceDollars, opensAt: revision.opensAt, expiresAt: revision.expiresAt }
 }
 
+/**
+ * Whether a contest is live at `now` on the service clock (decisions §3: opens_at ≤ now <
+ * expires_at): one stored live stops being live at its expires_at, before the engine writes it.
+ */
+export function isLiveAt(contest: Pick<Contest, 'state' | 'expiresAt'>, now: number): boolean {
+  return contest.state === 'live' && now < contest.expiresAt
+}
+
 /** The whole minute of the window at `now` (0 at open, 14 in the last minute), or null outside it. */
 export function minuteOfContest(contest: Pick<Contest, 'opensAt' | 'expiresAt'>, now: number): number | null {
   if (now < contest.opensAt || now >= contest.expiresAt) return null

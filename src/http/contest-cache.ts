@@ -7,7 +7,7 @@
 // opens_at ≤ now < expires_at): one the store still holds live past its expiry is `expired`, and is
 // no series' active contest, from that instant — not from when the engine's next step writes it
 // (a quarter of a second later, or never while no engine leads). Its entry is dropped at its expiry.
-import type { Contest } from '../domain/contest.ts'
+import { type Contest, isLiveAt } from '../domain/contest.ts'
 import { toContestView } from '../domain/contest-view.ts'
 import type { StoredEvent } from '../domain/events.ts'
 import type { Clock } from '../ports/clock.ts'
@@ -198,9 +198,9 @@ export function createContestCache(opts: ContestCacheOptions): ContestCache {
   /** the contest as the service clock says it stands, and until when that holds */
   const asOfNow = (c: Contest): { contest: Contest; until?: number } => {
     if (c.state !== 'live' || clock === undefined) return { contest: c }
-    return clock.now() >= c.expiresAt
-      ? { contest: { ...c, state: 'expired' } }
-      : { contest: c, until: c.expiresAt }
+    return isLiveAt(c, clock.now())
+      ? { contest: c, until: c.expiresAt }
+      : { contest: { ...c, state: 'expired' } }
   }
 
   const unsubscribe = opts.follower?.onEvents(invalidate)

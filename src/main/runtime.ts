@@ -228,6 +228,7 @@ async function startApi(parts: ApiParts): Promise<string> {
     epoch: await store.epoch(),
     retentionMs: config.eventRetentionHours * 3_600_000,
     wallClock,
+    clock,
     heartbeatMs: config.streamHeartbeatS * 1000,
     logger,
   })

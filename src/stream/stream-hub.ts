@@ -48,6 +48,8 @@ export type StreamHubOptions = {
   retentionMs: number
   /** the wall clock the store stamps events with */
   wallClock: Clock
+  /** the service clock (virtual under the simulator), on which contests are live (decisions §3) */
+  clock: Clock
   /** wall-clock ms between keep-alive comments */
   heartbeatMs: number
   /** a connection with more than this many bytes queued is cut off (decisions §6); default 1 MiB */
@@ -198,6 +200,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
     epoch,
     retentionMs: opts.retentionMs,
     wallClock: opts.wallClock,
+    clock: opts.clock,
     subscribers,
     deliver,
     frameOf,

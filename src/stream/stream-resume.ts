@@ -1,6 +1,7 @@
 // How a stream starts (decisions §6): resolve its scope and resume point, then either replay the
 // retained events after Last-Event-ID or send the fresh-connect snapshot of the live contest, and
 // hand it to live dispatch under the follower's `exclusive`, so no event is lost or doubled.
+import { isLiveAt } from '../domain/contest.ts'
 import { parseEventId } from '../domain/event-id.ts'
 import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
 import type { Clock } from '../ports/clock.ts'
@@ -28,6 +29,11 @@ export type StreamOpenerDeps = {
   /** how long an event stays a resume point (EVENT_RETENTION_HOURS), on the wall clock the store stamps events with */
   retentionMs: number
   wallClock: Clock
+  /**
+   * the service clock: a contest the store still holds live is no longer "the live contest" from
+   * its expires_at on (decisions §3), as the HTTP answers read it (contest-cache.ts)
+   */
+  clock: Clock
   subscribers: SubscriberIndex
   /** the hub's write of one event, skipped when the stream already had it; false when it must wait for drain */
   deliver(sub: Subscriber, event: StoredEvent, frame: Buffer): boolean
@@ -36,7 +42,7 @@ export type StreamOpenerDeps = {
 
 /** Returns open(sub, request): brings a new stream up to date, then makes it live. */
 export function createStreamOpener(deps: StreamOpenerDeps) {
-  const { store, follower, epoch, subscribers, deliver, frameOf, retentionMs, wallClock } = deps
+  const { store, follower, epoch, subscribers, deliver, frameOf, retentionMs, wallClock, clock } = deps
 
   async function resolveStart(request: StreamOpenRequest): Promise<Start> {
     const parsed = parseEventId(request.lastEventId)
@@ -47,10 +53,10 @@ export function createStreamOpener(deps: StreamOpenerDeps) {
       parsed.epoch === epoch &&
       (await store.hasEvent(parsed.seq, wallClock.now() - retentionMs))
     const resumeAfter = resumable ? parsed.seq : null
-    // A ticker selects its contest while it is live, and still on a resume of a stream opened that
-    // way, so the client does not lose that contest's settlement (decisions §6).
+    // A ticker selects its contest while it is live on the service clock, and still on a resume of a
+    // stream opened that way, so the client does not lose that contest's settlement (decisions §6).
     const contest = await store.getContest(request.series)
-    if (contest !== null && (contest.state === 'live' || resumeAfter !== null)) {
+    if (contest !== null && (isLiveAt(contest, clock.now()) || resumeAfter !== null)) {
       return { scope: { ticker: contest.ticker }, resumeAfter }
     }
     return { scope: { series: request.series }, resumeAfter }
@@ -103,9 +109,15 @@ export function createStreamOpener(deps: StreamOpenerDeps) {
     }
   }
 
+  /** The series' live contest; past its expiry it is none, though the engine has not written it yet. */
+  async function liveTicker(series: string): Promise<string | undefined> {
+    const live = await store.getLiveContest(series)
+    return live !== null && isLiveAt(live, clock.now()) ? live.ticker : undefined
+  }
+
   /** The live contest's opening and signals so far, with their original ids; runs inside `exclusive`. */
   async function snapshot(sub: Subscriber, scope: EventScope, cursor: number): Promise<void> {
-    const ticker = 'ticker' in scope ? scope.ticker : (await store.getLiveContest(scope.series))?.ticker
+    const ticker = 'ticker' in scope ? scope.ticker : await liveTicker(scope.series)
     if (ticker !== undefined) {
       for (const event of await store.contestHistoryEvents(ticker, cursor)) {
         if (isPublicEventType(event.type)) deliver(sub, event, frameOf(event))

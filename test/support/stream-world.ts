@@ -17,7 +17,7 @@ import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-n
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
 import { createLogFollower, type LogFollower } from '../../src/stream/log-follower.ts'
 import { createStreamHub, type StreamHub } from '../../src/stream/stream-hub.ts'
-import { makeMinuteSignal } from './contest-fixtures.ts'
+import { BASE, makeMinuteSignal } from './contest-fixtures.ts'
 import { type Client, openClient, type Received } from './sse-client.ts'
 
 export type Logs = { warn: unknown[]; error: unknown[] }
@@ -45,6 +45,11 @@ export async function createStreamWorld(
     maxQueuedBytes?: number
     /** the clock the store stamps events with and the hub measures the retention on */
     wallClock?: Clock
+    /**
+     * the service clock, on which a stored live contest stops being live at its expiry; by default
+     * fixed at BASE, before every window makeNextContest hands out has closed
+     */
+    clock?: Clock
     /** EVENT_RETENTION_HOURS in ms (48 h by default) */
     retentionMs?: number
     /** false: the follower learns of writes only by polling, so it lags behind the store */
@@ -83,6 +88,7 @@ export async function createStreamWorld(
     epoch,
     retentionMs: opts.retentionMs ?? 48 * 3_600_000,
     wallClock: opts.wallClock ?? { now: Date.now },
+    clock: opts.clock ?? { now: () => BASE },
     heartbeatMs: opts.heartbeatMs ?? 60_000,
     maxQueuedBytes: opts.maxQueuedBytes,
     logger,
