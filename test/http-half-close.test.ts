@@ -9,7 +9,10 @@ import type { Store } from '../src/ports/store.ts'
 import { makeContest, newSeries, quarterHourOf } from './support/contest-fixtures.ts'
 import { createGate } from './support/gate.ts'
 import { rawExchange } from './support/raw-request.ts'
+import { createTestWorldWithRealHub } from './support/real-hub-world.ts'
+import { openStream } from './support/sse-client.ts'
 import { createTestWorld } from './support/test-world.ts'
+import { waitUntil } from './support/wait.ts'
 
 describe('a client that half-closes after its request', () => {
   for (const fastPath of [true, false]) {
@@ -53,6 +56,38 @@ describe('a client that half-closes after its request', () => {
         assert.ok(text.includes(contest.ticker))
       } finally {
         release?.()
+        await w.close()
+      }
+    })
+  }
+})
+
+describe('a stream whose client half-closes after its request', () => {
+  for (const fastPath of [true, false]) {
+    test(`is ended at once and frees its place under STREAM_MAX_PER_ADDRESS (${fastPath ? 'fast path' : 'framework'})`, async () => {
+      const w = await createTestWorldWithRealHub({ fastPath, env: { STREAM_MAX_PER_ADDRESS: '1' } })
+      try {
+        const series = newSeries()
+        const contest = makeContest({ series, opensAt: quarterHourOf(Date.now()) })
+        await w.store.openContest(contest)
+        await w.sync()
+        // An event-stream client sends nothing after its request: its FIN means it is gone. The
+        // server closes the connection (rawExchange resolves), not a keep-alive interval later.
+        const text = await rawExchange(
+          w.baseUrl,
+          `GET /v1/stream/contests?series=${series} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${w.key}\r\n\r\n`,
+        )
+        assert.ok(text === '' || text.startsWith('HTTP/1.1 200 '), text)
+        await waitUntil(() => w.streams.size() === 0, 'the stream to end')
+        const next = await openStream(`${w.baseUrl}/v1/stream/contests?series=${series}`, { key: w.key })
+        try {
+          assert.equal(next.status, 200, 'the place is free again')
+          await waitUntil(() => next.events.length >= 1, 'the snapshot')
+          assert.equal(JSON.parse(next.events[0]!.data).ticker, contest.ticker)
+        } finally {
+          next.close()
+        }
+      } finally {
         await w.close()
       }
     })
