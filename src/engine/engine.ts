@@ -19,6 +19,7 @@ import { createLeadership } from './leadership.ts'
 import { DEFAULT_READING_MAX_LATE_MS } from './reading.ts'
 import { createRepeatedErrors } from './repeated-errors.ts'
 import { createSkippedReadings, type SkipObserver } from './skipped-readings.ts'
+import { nextBoundaryAfter, type Window, wakeDelayMs } from './wake-schedule.ts'
 
 export type EngineDeps = {
   store: Store
@@ -36,8 +37,10 @@ export type EngineDeps = {
   retentionMs: number
   /** this engine's name on the lease; unique per process by default */
   holderId?: string
-  /** wall ms between ticks, default 250 */
+  /** wall ms between ticks, default 250; the engine also wakes at each boundary (wake-schedule.ts) */
   tickMs?: number
+  /** service ms per wall ms (SIM_SPEED; default 1): how far away in wall time a boundary of `clock` is */
+  clockSpeed?: number
   /** engine lease time to live in wall ms, default 6000 */
   leaseTtlMs?: number
   logger: Logger
@@ -52,7 +55,10 @@ export type EngineDeps = {
 }
 
 export type Engine = {
-  /** Runs the first tick (with any backfill), then keeps ticking every tickMs until stop(). */
+  /**
+   * Runs the first tick (with any backfill), then keeps ticking every tickMs, and at each boundary of
+   * the service clock (a window's open or close, a reading's minute), until stop().
+   */
   start(): Promise<void>
   /** Stops ticking, waits for the running tick and releases the lease. */
   stop(): Promise<void>
@@ -103,6 +109,9 @@ export function createEngine(deps: EngineDeps): Engine {
   let inFlight: Promise<void> | null = null
   let timer: NodeJS.Timeout | undefined
   let running = false
+  // the service instant the last tick began and the live windows it saw: the next wake's boundary
+  let tickBegan = Number.NEGATIVE_INFINITY
+  let liveWindows: Window[] = []
 
   /** Run once per leadership term: backfill an empty store (unsettled contests are finished by the ticks). */
   async function startup(): Promise<void> {
@@ -149,6 +158,8 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   async function runTick(): Promise<void> {
+    tickBegan = clock.now()
+    liveWindows = []
     const change = await leadership.check(wallClock.now())
     if (change === 'gained') {
       logger.info({ holderId }, 'engine is the leader')
@@ -184,6 +195,7 @@ export function createEngine(deps: EngineDeps): Engine {
     await step('advance', async () => {
       for (const contest of await store.listUnsettled()) {
         if (!isLeader()) return
+        if (contest.state === 'live') liveWindows.push(contest)
         await step('advance contest', () => advanceContest(ctx, contest, now), { ticker: contest.ticker })
       }
     })
@@ -193,6 +205,7 @@ export function createEngine(deps: EngineDeps): Engine {
         'open',
         async () => {
           const opened = await openCurrentContest(ctx, series, now, knownTickers)
+          if (opened) liveWindows.push(opened)
           // opened late (after a restart): read the current minute now rather than next tick
           if (opened) await advanceContest(ctx, opened, now)
         },
@@ -228,9 +241,14 @@ export function createEngine(deps: EngineDeps): Engine {
 
   function schedule(): void {
     if (!running) return
+    const speed = deps.clockSpeed ?? 1
+    const delay = wakeDelayMs({ tickBegan, now: clock.now(), windows: liveWindows, speed, tickMs })
     timer = setTimeout(() => {
+      // a timer may fire a moment before its delay has passed on the clock (Node times it from the
+      // loop's cached time): wait out the rest of the way rather than tick just before the boundary
+      if (delay < tickMs && clock.now() < nextBoundaryAfter(tickBegan, liveWindows)) return schedule()
       void tick().then(schedule)
-    }, tickMs)
+    }, delay)
   }
 
   return {

@@ -131,6 +131,8 @@ export async function startService(
         model,
         readingMaxLateMs: config.readingMaxLateS * 1000,
         tickMs: engineTickMs(config),
+        // boundaries come on the service clock: the simulator's runs SIM_SPEED times the wall clock
+        clockSpeed: usesSimulator(config) ? config.simSpeed : 1,
         logger: logger.child({ role: 'engine' }),
         ...(metrics ? { onSkippedReading: (reason: string) => metrics.countSkippedReading(reason) } : {}),
         afterBackfill: () => {
