@@ -150,6 +150,28 @@ describe('engine', () => {
     }
   })
 
+  it('after a restart past READING_MAX_LATE_S into a minute, skips that minute as late and reads the next (decisions §11)', async () => {
+    const w = await createEngineWorld({ seed: 1, start: Q + 5 * MINUTE_MS + 10_001 })
+    try {
+      const skipped: string[] = []
+      const engine = w.engine({ onSkippedReading: (reason) => skipped.push(reason) })
+      await engine.tick()
+      const contest = await w.store.getContest(TICKER)
+      assert.equal(contest?.state, 'live')
+      assert.deepEqual(contest?.signals, [])
+      w.time.set(Q + 6 * MINUTE_MS)
+      await engine.tick()
+      assert.deepEqual(
+        (await w.store.getContest(TICKER))?.signals.map((s) => s.minute),
+        [6],
+      )
+      // counted once, when the next minute gave it up; minutes 1–4 were never the engine's to read
+      assert.deepEqual(skipped, ['late'])
+    } finally {
+      await w.close()
+    }
+  })
+
   it('never overlaps ticks: a tick requested while one runs joins it', async () => {
     const w = await createEngineWorld({ seed: 1, start: Q + 2 * MINUTE_MS })
     try {
