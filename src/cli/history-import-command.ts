@@ -2,7 +2,8 @@
 // history and the exchanges' minute candles — the venue's records (kalshi-history.ts,
 // polymarket-history.ts), each source's minute closes as spot records, and at the head of each day
 // the closes the model's first readings look back at (a `closes` record, so every day file replays on
-// its own). A day already written is skipped without a request; a day is written only once whole.
+// its own). A day already written is skipped without a request; a day is written only once whole,
+// and not while a window in it is unresolved (it would never be fetched again).
 // A progress bar on a terminal, one summary line, and one line naming the endpoint when a venue
 // answers with something unusable (non-zero exit, no half-written day).
 import { mkdir } from 'node:fs/promises'
@@ -168,6 +169,14 @@ export async function runHistoryImport(
         venue.day(dayStart),
         ...spot.map((s) => s.closes(dayStart - warmUpMs, dayStart + DAY_MS)),
       ])
+      const pending = day.pending ?? []
+      if (pending.length > 0) {
+        warn(
+          `${dayName} left for a later run: ${pending.length} ${pending.length === 1 ? 'window' : 'windows'} not resolved yet (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''})`,
+        )
+        totals.daysPending++
+        continue
+      }
       const records: TapeRecord[] = [...day.records]
       for (const [j, source] of spot.entries()) {
         const byMinute = closes[j] as Map<number, number>

@@ -21,5 +21,10 @@ describe('the words of an import', () => {
       summaryLine('kalshi', 'KXBTC15M', 'tapes', { ...totals, gaps: 10, requests: 420, retries: 3 }),
       'history import kalshi KXBTC15M into tapes: 2 days written, 1 skipped (already there); 192 contests, 2870 books, 5760 spot minutes, 10 gaps; 420 requests, 3 retries',
     )
+    // said only when a day waits for a window the venue has not resolved yet
+    assert.match(
+      summaryLine('polymarket', 'btc-updown-15m', 'tapes', { ...totals, daysPending: 1 }),
+      /: 2 days written, 1 skipped \(already there\), 1 left for a later run \(not resolved yet\); 192 contests/,
+    )
   })
 })

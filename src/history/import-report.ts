@@ -3,6 +3,8 @@
 export type ImportTotals = {
   daysWritten: number
   daysSkipped: number
+  /** days not written because a window in them is not resolved yet (a later run takes them) */
+  daysPending: number
   contests: number
   books: number
   spotMinutes: number
@@ -15,6 +17,7 @@ export type ImportTotals = {
 export const emptyTotals = (): ImportTotals => ({
   daysWritten: 0,
   daysSkipped: 0,
+  daysPending: 0,
   contests: 0,
   books: 0,
   spotMinutes: 0,
@@ -33,7 +36,8 @@ export function progressBar(done: number, total: number, day: string, requests: 
 
 export function summaryLine(venue: string, series: string, out: string, t: ImportTotals): string {
   return (
-    `history import ${venue} ${series} into ${out}: ${t.daysWritten} days written, ${t.daysSkipped} skipped (already there); ` +
+    `history import ${venue} ${series} into ${out}: ${t.daysWritten} days written, ${t.daysSkipped} skipped (already there)` +
+    `${t.daysPending > 0 ? `, ${t.daysPending} left for a later run (not resolved yet)` : ''}; ` +
     `${t.contests} contests, ${t.books} books, ${t.spotMinutes} spot minutes, ${t.gaps} gaps; ` +
     `${t.requests} requests, ${t.retries} retries`
   )

@@ -111,6 +111,7 @@ export function createPolymarketHistory(opts: {
       let contests = 0
       let books = 0
       let gaps = 0
+      const pending: string[] = []
       // windows whose open, books or resolution fall in the day (the one before it resolves in it)
       for (let start = dayStart - WINDOW_MS; start < dayEnd; start += WINDOW_MS) {
         const slug = `${opts.series}-${start / 1000}`
@@ -121,14 +122,20 @@ export function createPolymarketHistory(opts: {
         const parsed = parseGammaEvent(event, slug)
         if (!parsed.ok) throw new HistoryError(where, `unexpected answer: field ${parsed.field}`)
         const market = parsed.market
-        // a window not resolved yet is not history: left for a later run
-        if (!market.closed || market.outcomePrices === null) continue
+        const resolvedAt = market.expiresAt + RESOLVED_AFTER_MS
+        // a window not resolved yet is not history: its day is left for a later run (the resolution
+        // can come hours after the end, §3.2)
+        if (!market.closed) {
+          if (market.opensAt < dayEnd && resolvedAt >= dayStart) pending.push(slug)
+          continue
+        }
+        // closed without a result: the venue's gap, left out
+        if (market.outcomePrices === null) continue
         const raw = event as Record<string, unknown>
         if (inDay(market.opensAt)) {
           records.push({ t: market.opensAt, k: 'market', m: asOpen(raw) })
           contests++
         }
-        const resolvedAt = market.expiresAt + RESOLVED_AFTER_MS
         if (inDay(resolvedAt)) records.push({ t: resolvedAt, k: 'market', m: raw })
         if (market.expiresAt <= dayStart || market.opensAt >= dayEnd) continue
         const w = await windowBooks(market)
@@ -138,7 +145,7 @@ export function createPolymarketHistory(opts: {
         }
         gaps += w.gaps.filter(inDay).length
       }
-      return { records, contests, books, gaps }
+      return { records, contests, books, gaps, pending }
     },
   }
 }

@@ -13,6 +13,11 @@ export type DayRecords = {
   books: number
   /** minute boundaries of the day's contests the venue had no quote for (left empty) */
   gaps: number
+  /**
+   * Windows with records in the day that the venue has not resolved yet: the day is not history
+   * yet, so it is not written (a written day is never fetched again) and a later run takes it.
+   */
+  pending?: string[]
 }
 
 export type VenueHistory = {
