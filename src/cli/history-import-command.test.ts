@@ -50,6 +50,17 @@ describe('planImport', () => {
     assert.equal(typeof planImport({ ...args, until: '2026-06-20' }, NOW), 'object')
   })
 
+  it('takes a day only once its last contests have settled: an hour after it ends, not the instant it ends', () => {
+    // the 23:45 contest closes at midnight and settles seconds to minutes later: a run at 00:30 would
+    // write the day without it, and a written day is never fetched again
+    const justAfter = Date.UTC(2026, 5, 20, 0, 30)
+    assert.match(
+      String(planImport({ ...args, until: '2026-06-20' }, justAfter)),
+      /2026-06-19, a day not over yet/,
+    )
+    assert.equal(typeof planImport({ ...args, until: '2026-06-20' }, Date.UTC(2026, 5, 20, 1)), 'object')
+  })
+
   it('the warm-up covers at least the v2 model look-back of a day and 5 minutes', () => {
     assert.ok(warmUpMinutes() >= DAY / 60_000 + 5)
   })

@@ -41,6 +41,8 @@ export type HistoryImportIo = {
 }
 
 const DEFAULT_SOURCES = 'coinbase,bitstamp'
+/** How long after its end a day's last contests have surely settled (Kalshi: seconds; SETTLE_LOOKBACK_MS). */
+export const DAY_SETTLED_AFTER_MS = 3_600_000
 const PROGRESS_EVERY_MS = 500
 
 type Plan = {
@@ -77,8 +79,10 @@ export function planImport(args: HistoryImportArgs, now: number): Plan | string 
   // whole UTC days: the unit written, skipped and resumed
   const first = Math.floor(since / DAY_MS) * DAY_MS
   const end = Math.ceil(until / DAY_MS) * DAY_MS
-  if (end > Math.floor(now / DAY_MS) * DAY_MS)
-    return `--until reaches into ${new Date(end - DAY_MS).toISOString().slice(0, 10)}, a day not over yet (days are imported whole)`
+  // a day is over once its last contests have settled: the venues' settled listings are asked up to
+  // this long after the day (kalshi-history.ts), and a day written early would never be fetched again
+  if (end + DAY_SETTLED_AFTER_MS > now)
+    return `--until reaches into ${new Date(end - DAY_MS).toISOString().slice(0, 10)}, a day not over yet (days are imported whole, from an hour after they end)`
   const days: number[] = []
   for (let d = first; d < end; d += DAY_MS) days.push(d)
   return {
