@@ -12,6 +12,12 @@ import { createWireClient } from './support/wire-client.ts'
 
 type Line = Record<string, unknown> & { msg?: string; reqId?: string }
 
+/** A key's characters after the prefix, its first one percent-encoded. */
+function escapedTail(key: string): string {
+  const tail = key.slice('cs_'.length)
+  return `%${tail.charCodeAt(0).toString(16).toUpperCase()}${tail.slice(1)}`
+}
+
 describe('access log', () => {
   const series = newSeries()
   const key = makeIssuedKey('log')
@@ -51,6 +57,8 @@ describe('access log', () => {
     { id: 'history', path: `/v1/contests?series=${series}&limit=5`, headers: auth() },
     { id: 'no-key', path: `/v1/contests/${contest.ticker}` },
     { id: 'key-in-url', path: `/v1/contests/active?series=${series}&k=${key.key}` },
+    // the same key with characters percent-encoded, as a client's URL encoder may write it
+    { id: 'key-escaped', path: `/v1/contests/active?series=${series}&k=cs%5F${escapedTail(key.key)}` },
     { id: 'unknown', path: `/v1/contests/${series}-NOPE`, headers: auth() },
     { id: 'bad-escape', path: '/v1/contests/%zz', headers: auth() },
     { id: 'options', method: 'OPTIONS', path: '/v1/contests' },
@@ -113,7 +121,16 @@ describe('access log', () => {
     )
     // the hot ones really came from the fast path
     for (const id of ['hit', 'head', 'active', 'history']) assert.ok(fastAnswered.has(id), id)
-    for (const l of [...lines[0], ...lines[1]]) assert.ok(!JSON.stringify(l).includes(key.key))
+    assert.equal(
+      fast!.find((l) => l.reqId === 'key-escaped')?.path,
+      `/v1/contests/active?series=${series}&k=cs_[redacted]`,
+    )
+    // the key's secret part, written either way, is in no line
+    const secret = key.key.slice('cs_'.length)
+    for (const l of [...lines[0], ...lines[1]]) {
+      const text = JSON.stringify(l)
+      assert.ok(!text.includes(secret) && !text.includes(escapedTail(key.key)))
+    }
   })
 
   test('a request id the client chose but may not have is replaced, and the line stays valid JSON', async () => {

@@ -26,22 +26,32 @@ export function formatKey(random: Uint8Array): string {
 }
 
 const KEY_SHAPE = /^cs_[A-Za-z0-9_-]{20,100}$/
-const KEY_IN_TEXT = /cs_[A-Za-z0-9_-]{20,}/g
+
+// What counts as a key in text a client wrote (a URL, a header value): the prefix in any capitals,
+// and any character of it or of the rest percent-encoded, since a URL encoder may escape `_` or
+// more and the log keeps the target as sent. The characters after the prefix are the secret.
+const KEY_TEXT_SOURCE = '(?:c|%63)(?:s|%73)(?:_|%5f)(?:[a-z0-9_-]|%[0-9a-f]{2}){20,}'
+const KEY_IN_TEXT = new RegExp(KEY_TEXT_SOURCE, 'gi')
+const KEY_SOMEWHERE = new RegExp(KEY_TEXT_SOURCE, 'i')
+
+/** Whether the text can hold a key at all: every spelling of the prefix has a `_` or a `%`. */
+function mayHoldKey(text: string): boolean {
+  return text.includes('_') || text.includes('%')
+}
 
 /** A key must look like one before it is worth hashing and looking up. */
 export function looksLikeKey(token: string): boolean {
   return KEY_SHAPE.test(token)
 }
 
-/** Whether the text holds something shaped like a key. */
+/** Whether the text holds something shaped like a key, however it is written. */
 export function containsKey(text: string): boolean {
-  return text.includes(KEY_PREFIX) && KEY_SOMEWHERE.test(text)
+  return mayHoldKey(text) && KEY_SOMEWHERE.test(text)
 }
-const KEY_SOMEWHERE = /cs_[A-Za-z0-9_-]{20,}/
 
 /** Masks anything shaped like a key (decisions §7): a client may paste one into a URL. */
 export function maskKeys(text: string): string {
-  return text.includes(KEY_PREFIX) ? text.replace(KEY_IN_TEXT, `${KEY_PREFIX}[redacted]`) : text
+  return mayHoldKey(text) ? text.replace(KEY_IN_TEXT, `${KEY_PREFIX}[redacted]`) : text
 }
 
 /** The hex SHA-256 under which a key is stored and looked up; the key itself is never kept. */
