@@ -350,6 +350,43 @@ describe('contest-signals migrate and keys on a fresh store', () => {
   })
 })
 
+describe('contest-signals keys with a careless operator', () => {
+  const tmp = tempDir()
+  const env = envFor(tmp.dir)
+  after(() => tmp.remove())
+
+  it('keys revoke given the key itself instead of its id refuses without repeating the key', async () => {
+    const created = await runCli(['keys', 'create', '--label', 'pasted'], env)
+    const key = created.stdout.trim().split('\n').at(-1)!
+    const r = await runCli(['keys', 'revoke', key], env)
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /keys revoke takes the key's ID/)
+    // the prefix `keys list` shows anyway, never the rest of the secret
+    assert.match(r.stderr, new RegExp(key.slice(0, 10)))
+    assert.ok(!`${r.stdout}${r.stderr}`.includes(key.slice(10)), r.stderr)
+    // and the key still works: nothing was revoked
+    const listed = await runCli(['keys', 'list', '--json'], env)
+    assert.equal((JSON.parse(listed.stdout) as { revoked_at: string | null }[])[0]?.revoked_at, null)
+  })
+
+  it('never repeats a key given as a stray argument', async () => {
+    const key = 'cs_nFhD9Vrf4A0akUGRU0PZg9tKA0w'
+    const r = await runCli(['keys', 'list', key], env)
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /unexpected argument/)
+    assert.ok(!r.stderr.includes(key.slice(3)), r.stderr)
+  })
+
+  it('refuses a label with control characters, which would break every later keys list', async () => {
+    for (const label of ['two\nlines', 'tab\there', 'esc\u001b[2J']) {
+      const r = await runCli(['keys', 'create', '--label', label], env)
+      assert.equal(r.code, 2, JSON.stringify(label))
+      assert.match(r.stderr, /--label/)
+      assert.equal(r.stdout, '')
+    }
+  })
+})
+
 describe('contest-signals over TLS', () => {
   it('serves HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set', async () => {
     const tmp = tempDir()

@@ -58,10 +58,11 @@ ${SERVER_SETTINGS}`,
        contest-signals keys list [--json]
        contest-signals keys revoke ID
 
-create   issues a key; it is printed once, alone on the last line of stdout
+create   issues a key; it is printed once, alone on the last line of stdout. NAME: 1 to 200
+         characters, no control characters
 list     id, label, the key's first characters, created, last used, revoked; --json for machines.
          Times are UTC on the deployment's clock (virtual when the simulator runs faster: SIM_SPEED)
-revoke   stops the key on every replica within 5 seconds
+revoke   stops the key on every replica within 5 seconds; ID is the key's id (key_…), never the key
 
 Works on the store DATABASE_URL names (a fresh one is created and migrated, and said so on stderr).`,
   migrate: `usage: contest-signals migrate

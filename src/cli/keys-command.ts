@@ -1,6 +1,6 @@
 // `contest-signals keys create|list|revoke`: operator key management on the same store as the server.
 import { type Config, usesSimulator } from '../config/config.ts'
-import type { ApiKeyRecord } from '../domain/api-key.ts'
+import { type ApiKeyRecord, containsKey, KEY_SHOWN_CHARS, maskKeys } from '../domain/api-key.ts'
 import { issueKey } from '../keys/key-service.ts'
 import { storedServiceClock } from '../main/service-clock.ts'
 import { systemClock } from '../main/system-clock.ts'
@@ -22,19 +22,29 @@ export async function runKeysCommand(config: Config, args: string[], opts: KeysO
     process.stderr.write('contest-signals: --json goes with keys list\n')
     return 2
   }
-  if (action === 'create' && (label === undefined || label.trim() === '' || label.length > 200)) {
-    process.stderr.write('contest-signals: keys create needs --label NAME (1 to 200 characters)\n')
+  if (action === 'create' && !isLabel(label)) {
+    process.stderr.write(
+      'contest-signals: keys create needs --label NAME (1 to 200 characters, no control characters)\n',
+    )
     return 2
   }
   if (action === 'revoke' && !id) {
     process.stderr.write('contest-signals: keys revoke needs the key ID (see keys list)\n')
     return 2
   }
+  // A key pasted where its id belongs: said without repeating the secret (decisions §7: keys never
+  // appear in error messages), with the prefix `keys list` shows so its row can be found.
+  if (action === 'revoke' && containsKey(id!)) {
+    process.stderr.write(
+      `contest-signals: keys revoke takes the key's ID (key_…), not the key itself; keys list shows it on the row whose PREFIX is ${id!.slice(0, KEY_SHOWN_CHARS)}…\n`,
+    )
+    return 2
+  }
   // one key per revoke, none for the others: a stray word is a mistake to say, not to ignore
   const extra = args[action === 'revoke' ? 2 : 1]
   if (extra !== undefined) {
     process.stderr.write(
-      `contest-signals: keys ${action}: unexpected argument "${extra}" (see keys --help)\n`,
+      `contest-signals: keys ${action}: unexpected argument "${maskKeys(extra)}" (see keys --help)\n`,
     )
     return 2
   }
@@ -73,6 +83,14 @@ export async function runKeysCommand(config: Config, args: string[], opts: KeysO
   } finally {
     await store.close()
   }
+}
+
+/**
+ * A label `keys list` can print on one row: 1 to 200 characters, not all blank, and no control
+ * characters (a newline or an escape sequence would break or repaint the operator's table).
+ */
+function isLabel(label: string | undefined): label is string {
+  return label !== undefined && label.trim() !== '' && label.length <= 200 && !/\p{Cc}/u.test(label)
 }
 
 /** One key as `keys list --json` prints it: snake_case like the API, times RFC 3339 or null. */
