@@ -21,8 +21,10 @@ function world(initial: ApiKeyRecord[] = [record()]) {
   const store = {
     async findKeyByDigest(d: string) {
       lookups++
+      // A read answers the store as it was when the read began, however late the answer arrives.
+      const found = keys.get(d) ?? null
       await gate.pass()
-      return keys.get(d) ?? null
+      return found
     },
     async touchKeys(batch: ReadonlyMap<string, number>) {
       touched.push(new Map(batch))
@@ -153,6 +155,20 @@ describe('createKeyAuth', () => {
     release()
     await pending
     assert.equal((await w.auth.check(`Bearer ${KEY}`)).ok, false)
+    await w.auth.close()
+  })
+
+  test('reads again when a key.changed event overtook the lookup: a key revoked meanwhile is refused', async () => {
+    // Else the request (a stream, above all) is admitted after the event that should have ended it
+    // was handled, and the revoked key keeps a stream open for as long as its client likes.
+    const w = world()
+    const release = w.hold()
+    const pending = w.auth.check(`Bearer ${KEY}`)
+    w.keys.set(digest(KEY), record({ revokedAt: 1 }))
+    w.emit('key.changed')
+    release()
+    assert.deepEqual(await pending, { ok: false, reason: 'invalid' })
+    assert.equal(w.lookups(), 2)
     await w.auth.close()
   })
 

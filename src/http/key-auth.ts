@@ -156,14 +156,10 @@ export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
     if (hit && hit.expiresAt > now) return Promise.resolve(hit.record)
     const pending = inflight.get(digest)
     if (pending) return pending
-    const startedAt = generation
-    const read = store.findKeyByDigest(digest).then((record) => {
-      // A key.changed event that landed during the read may concern this very key.
-      if (startedAt === generation) {
-        if (cache.size >= maxEntries) cache.clear()
-        const ttl = record ? positiveTtlMs : negativeTtlMs
-        cache.set(digest, { record, expiresAt: wallClock.now() + ttl })
-      }
+    const read = readSettled(digest).then((record) => {
+      if (cache.size >= maxEntries) cache.clear()
+      const ttl = record ? positiveTtlMs : negativeTtlMs
+      cache.set(digest, { record, expiresAt: wallClock.now() + ttl })
       return record
     })
     const tracked = read.finally(() => {
@@ -171,6 +167,20 @@ export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
     })
     inflight.set(digest, tracked)
     return tracked
+  }
+
+  /**
+   * The key's record as of a read no key.changed event overtook. An overtaken read may predate a
+   * revocation the event announced: its answer would admit a request (a stream, above all) after
+   * the event that should have refused or ended it was handled — a stream would then outlive its
+   * key for good. Keys change rarely, so reading again until no event lands meanwhile ends at once.
+   */
+  async function readSettled(digest: string): Promise<ApiKeyRecord | null> {
+    for (;;) {
+      const startedAt = generation
+      const record = await store.findKeyByDigest(digest)
+      if (startedAt === generation) return record
+    }
   }
 
   async function flush(): Promise<void> {
