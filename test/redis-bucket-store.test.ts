@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, describe, it } from 'node:test'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { createClient } from 'redis'
 import { systemClock } from '../src/main/system-clock.ts'
 import type { BucketStore } from '../src/ports/bucket-store.ts'
 import { createRedisBucketStore } from '../src/store/redis/redis-bucket-store.ts'
@@ -177,6 +178,65 @@ describe('RedisBucketStore', () => {
     } finally {
       redis.resume()
       await s.close()
+      await redis.stop()
+    }
+  })
+  it('keeps its circuit open while Redis answers PING but refuses bucket writes, and closes once they work', async () => {
+    // A read-only replica after a fail-over, `maxmemory` reached, or MISCONF (a failing snapshot)
+    // all answer PING yet refuse the bucket's write: rate limiting is per replica meanwhile, and
+    // health must keep saying so rather than flap back to ok with every probe.
+    const redis = await startPrivateRedis()
+    const admin = createClient({ url: redis.url })
+    await admin.connect()
+    const lines: string[] = []
+    const logger = {
+      warn: (_: unknown, msg?: string) => void lines.push(`warn ${msg}`),
+      info: (_: unknown, msg?: string) => void lines.push(`info ${msg}`),
+    }
+    const s = await createRedisBucketStore({
+      url: redis.url,
+      prefix: 'cs:',
+      burst: 20,
+      perSec: 1,
+      clock: systemClock,
+      logger,
+      probeEveryMs: 20,
+    })
+    /** Commands Redis was sent that a probe could be: PINGs and script runs, answered or refused. */
+    const probeLike = async () => {
+      let n = 0
+      for (const line of (await admin.info('commandstats')).split('\n')) {
+        if (!/^cmdstat_(ping|evalsha|eval):/.test(line)) continue
+        for (const m of line.matchAll(/(?:^|,|:)(?:calls|rejected_calls|failed_calls)=(\d+)/g))
+          n += Number(m[1])
+      }
+      return n
+    }
+    try {
+      assert.equal((await s.take('k')).allowed, true)
+      await admin.sendCommand(['REPLICAOF', '127.0.0.1', '1'])
+      assert.equal((await s.take('k')).allowed, true, 'answered from the fallback')
+      assert.equal(s.health(), 'degraded')
+      const tripped = await probeLike()
+      await waitUntil(
+        async () => (await probeLike()) >= tripped + 3,
+        'three probes after the circuit opened',
+        5000,
+      )
+      assert.equal(s.health(), 'degraded')
+      assert.deepEqual(
+        lines.map((l) => l.split(':')[0]),
+        ['warn Redis circuit open'],
+      )
+      await admin.sendCommand(['REPLICAOF', 'NO', 'ONE'])
+      await waitUntil(() => s.health() === 'ok', 'the circuit to close once Redis takes writes again')
+      assert.deepEqual(
+        lines.map((l) => l.split(':')[0]),
+        ['warn Redis circuit open', 'info Redis circuit closed'],
+      )
+    } finally {
+      await s.close()
+      await admin.close()
       await redis.stop()
     }
   })

@@ -1,8 +1,8 @@
 // Rate-limit buckets in Redis, shared by every api replica: one EVALSHA per counted request, behind
 // a circuit breaker. Every call is bounded by a command timeout (tens of ms); a timeout or an error
 // opens the breaker, and while it is open every request is decided by an in-process bucket with no
-// Redis call at all, health reports "degraded" and a background probe asks Redis once a second.
-// The first successful probe closes it. One log line when it opens, one when it closes. So the
+// Redis call at all, health reports "degraded" and a background probe runs a bucket step (on a key
+// of its own) once a second. The first successful probe closes it. One log line when it opens, one when it closes. So the
 // worst a Redis gray failure (a paused process, a vanished host: sockets open, no answers) adds to a
 // request is the command timeout, once: a brief per-replica limit beats stalls and 5xx answers.
 import { createClient } from 'redis'
@@ -66,6 +66,8 @@ export async function createRedisBucketStore(opts: RedisBucketStoreOptions): Pro
   let closed = false
   let probeTimer: NodeJS.Timeout | undefined
   let sha: string | null = null
+  // Outside `rl:`, where client addresses live, so no address can share the probe's bucket.
+  const probeKey = `${prefix}rl-probe`
 
   function trip(err: unknown): void {
     if (open || closed) return
@@ -88,7 +90,9 @@ export async function createRedisBucketStore(opts: RedisBucketStoreOptions): Pro
     if (!open || closed) return
     try {
       if (!client.isReady) throw new Error('not connected')
-      await bounded(client.ping(), Math.max(timeoutMs, 250))
+      // The probe is a bucket step of its own, not a PING: a Redis that answers PING but refuses
+      // the step's write (a read-only replica, maxmemory, MISCONF) is still no place for buckets.
+      await bounded(stepInRedis(probeKey), Math.max(timeoutMs, 250))
       open = false
       logger.info({}, 'Redis circuit closed: rate limiting is shared across replicas again')
     } catch {
@@ -109,10 +113,14 @@ export async function createRedisBucketStore(opts: RedisBucketStoreOptions): Pro
   if (!client.isReady) trip('not connected at start')
 
   async function takeInRedis(key: BucketKey): Promise<TakeResult> {
-    sha ??= await client.scriptLoad(TOKEN_BUCKET_SCRIPT)
     // The key as bucketKeyFor writes it, so replicas of every version share one bucket per address.
     const name = typeof key === 'number' ? ipv4FromNumber(key) : key
-    const args = { keys: [`${prefix}rl:${name}`], arguments: [String(burst), String(intervalMs)] }
+    return stepInRedis(`${prefix}rl:${name}`)
+  }
+
+  async function stepInRedis(redisKey: string): Promise<TakeResult> {
+    sha ??= await client.scriptLoad(TOKEN_BUCKET_SCRIPT)
+    const args = { keys: [redisKey], arguments: [String(burst), String(intervalMs)] }
     let reply: unknown
     try {
       reply = await client.evalSha(sha, args)
