@@ -144,10 +144,14 @@ describe('connection limits', () => {
       const refused = await fetch(url, {
         headers: { Authorization: `Bearer ${world.key}`, 'X-Forwarded-For': '192.0.2.7' },
       })
-      const body = (await refused.json()) as { type: string; status: number }
+      const body = (await refused.json()) as { type: string; title: string; status: number; detail: string }
       assert.equal(refused.status, 429)
       assert.equal(body.status, 429)
       assert.match(body.type, /\/problems\/rate-limited$/)
+      // the spec's rate-limit body (section 7), whichever limit refused
+      assert.equal(body.title, 'Too Many Requests')
+      assert.match(body.detail, /rate limit is exceeded/i)
+      assert.match(body.detail, /retry shortly/i)
       assert.ok(Number(refused.headers.get('retry-after')) >= 1)
       assert.ok(refused.headers.get('x-ratelimit-limit'))
       assert.equal(refused.headers.get('x-ratelimit-remaining'), '0')

@@ -59,7 +59,8 @@ export function registerStreamRoute(app: TypedApp, deps: StreamRouteDeps): void 
       const keyId = keyIdOf(request) ?? ''
       if (!openStreams.admit(facts.bucketKey, keyId, reply.raw)) {
         throw new ProblemError('rate-limited', {
-          detail: `Too many open streams from this address (at most ${deps.streamMaxPerAddress}); close one, or retry after the number of seconds given in Retry-After.`,
+          // The spec's rate-limit sentence (section 7), then which limit it was.
+          detail: `The rate limit is exceeded: too many open streams from this address (at most ${deps.streamMaxPerAddress}); close one, or retry shortly, after the number of seconds given in Retry-After.`,
           headers: {
             'retry-after': String(STREAM_CAP_RETRY_AFTER_S),
             'x-ratelimit-limit': String(deps.rateLimitBurst),
