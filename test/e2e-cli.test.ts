@@ -371,10 +371,12 @@ describe('contest-signals keys with a careless operator', () => {
 
   it('never repeats a key given as a stray argument', async () => {
     const key = 'cs_nFhD9Vrf4A0akUGRU0PZg9tKA0w'
-    const r = await runCli(['keys', 'list', key], env)
-    assert.equal(r.code, 2)
-    assert.match(r.stderr, /unexpected argument/)
-    assert.ok(!r.stderr.includes(key.slice(3)), r.stderr)
+    for (const args of [['keys', 'list', key], ['migrate', key], [key]]) {
+      const r = await runCli(args, env)
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /unexpected argument|unknown command/)
+      assert.ok(!r.stderr.includes(key.slice(3)), r.stderr)
+    }
   })
 
   it('refuses a label with control characters, which would break every later keys list', async () => {

@@ -7,6 +7,7 @@ import '../main/no-pretenuring.ts'
 import '../main/next-tick-warm-up.ts'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.ts'
+import { maskKeys } from '../domain/api-key.ts'
 import { createLogger } from '../main/logger.ts'
 import { type Role, startService } from '../main/runtime.ts'
 import { VERSION } from '../main/version.ts'
@@ -92,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const options = COMMAND_OPTIONS[first]
   if (options === undefined) {
-    process.stderr.write(`contest-signals: unknown command "${first}"\n${USAGE}\n`)
+    process.stderr.write(`contest-signals: unknown command "${maskKeys(first)}"\n${USAGE}\n`)
     return 2
   }
   const { positionals, values: parsed } = parseArgs({
@@ -199,7 +200,10 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function usageError(command: string, problem: string): number {
-  process.stderr.write(`contest-signals ${command}: ${problem} (see contest-signals ${command} --help)\n`)
+  // An argument may be a key pasted in the wrong place: never repeated (decisions §7).
+  process.stderr.write(
+    `contest-signals ${command}: ${maskKeys(problem)} (see contest-signals ${command} --help)\n`,
+  )
   return 2
 }
 
