@@ -55,7 +55,7 @@ describe('contest-signals serve (first start)', () => {
   })
 
   it('writes a bootstrap key once to a 0600 file the log names, with ready-to-paste curl commands, and the key works', async () => {
-    assert.match(key, /^cs_[A-Za-z0-9_-]{27}$/)
+    assert.match(key, /^cs_[A-Za-z0-9_-]{32}$/)
     const file = bootstrapKeyFileFrom(service.stdout())!
     assert.equal(file, path.join(tmp.dir, 'bootstrap-key.txt'))
     assert.equal(statSync(file).mode & 0o777, 0o600)
@@ -127,7 +127,7 @@ describe('contest-signals serve (first start)', () => {
     assert.equal(created.code, 0)
     const lines = created.stdout.trimEnd().split('\n')
     const newKey = lines[lines.length - 1]!
-    assert.match(newKey, /^cs_[A-Za-z0-9_-]{27}$/)
+    assert.match(newKey, /^cs_[A-Za-z0-9_-]{32}$/)
     const res = await fetch(`${url}/v1/contests?series=KXBTC15M&limit=1`, { headers: auth(newKey) })
     assert.equal(res.status, 200)
   })

@@ -1,10 +1,10 @@
-// API keys: 160 random bits behind the `cs_` prefix, kept only as a SHA-256 digest. The key format
+// API keys: 192 random bits behind the `cs_` prefix, kept only as a SHA-256 digest. The key format
 // lives here alone: how a key is written, what looks like one, and how one is masked in text.
 import { hash } from 'node:crypto'
 
 export const KEY_PREFIX = 'cs_'
-/** random bytes in a key: 160 bits */
-export const KEY_RANDOM_BYTES = 20
+/** random bytes in a key: 192 bits, so the 42 that listings show leave 150 unknown (decisions §7: 128) */
+export const KEY_RANDOM_BYTES = 24
 /** characters of the key (prefix included) shown in listings */
 export const KEY_SHOWN_CHARS = 10
 
