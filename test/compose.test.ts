@@ -106,6 +106,24 @@ describe('deploy/compose.yaml', () => {
     assert.ok(POSTGRES_TEST_URL)
   })
 
+  it('makes the replicas interchangeable behind a load balancer: the same OpenAPI document and problems', async () => {
+    // the public URL names problem types and the OpenAPI servers (docs/scaling.md): one per deployment
+    const answers = await Promise.all(
+      urls.flatMap((url) =>
+        ['/v1/openapi.json', '/v1/contests/active?series=KXBTC15M'].map(async (p) => {
+          const res = await fetch(`${url}${p}`)
+          const body = await res.text()
+          // the document's URLs, not its 90 kB, in a failure's message; the ETag covers the rest
+          const shown = p === '/v1/openapi.json' ? JSON.stringify(JSON.parse(body).servers) : body
+          return { path: p, status: res.status, etag: res.headers.get('etag'), shown }
+        }),
+      ),
+    )
+    assert.equal(answers[2]!.status, 200)
+    assert.equal(answers[3]!.status, 401)
+    assert.deepEqual(answers.slice(2), answers.slice(0, 2))
+  })
+
   it('both replicas report the store and the engine ok, and serve the same live contest to one key', async () => {
     for (const url of urls)
       await eventually(
