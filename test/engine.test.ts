@@ -481,6 +481,30 @@ describe('engine', () => {
     }
   })
 
+  it('logs a lease it cannot reach once a minute, not at every attempt (a standby while the database is down)', async () => {
+    const w = await createEngineWorld({ seed: 9, start: Q + MINUTE_MS + 100 })
+    try {
+      const down: Store = new Proxy(w.store, {
+        get: (target, name) =>
+          name === 'acquireLease'
+            ? () => Promise.reject(new Error('PostgreSQL is unavailable (ECONNREFUSED)'))
+            : Reflect.get(target, name),
+      })
+      const engine = w.engine({ store: down })
+      // a standby asks for the lease every half second: 40 attempts in 20 s
+      for (let i = 0; i < 40; i++) {
+        await engine.tick()
+        w.time.advance(500)
+      }
+      assert.deepEqual(
+        w.logger.errors.map((e) => (e as { msg: string }).msg),
+        ['engine lease renewal failed'],
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
   it('writes a heartbeat about every 5 s and prunes old events about hourly', async () => {
     const w = await createEngineWorld({ seed: 2, start: Q + 100 })
     try {

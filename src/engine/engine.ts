@@ -99,6 +99,7 @@ export function createEngine(deps: EngineDeps): Engine {
     holderId,
     ttlMs: deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
     logger,
+    errors: repeated,
   })
 
   const knownTickers = new Set<string>()

@@ -34,7 +34,7 @@ function memoryLease() {
 describe('createLeadership', () => {
   it('takes a free lease and renews it every third of its ttl', async () => {
     const m = memoryLease()
-    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet })
+    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet, errors: quiet })
     assert.equal(await a.check(0), 'gained')
     assert.equal(a.isLeader(0), true)
     assert.equal(await a.check(1_000), 'kept')
@@ -45,8 +45,8 @@ describe('createLeadership', () => {
 
   it('keeps a standby waiting, then hands over within ttl + 0.5 s of the leader going quiet', async () => {
     const m = memoryLease()
-    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet })
-    const b = createLeadership({ store: m.store, holderId: 'b', ttlMs: 6_000, logger: quiet })
+    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet, errors: quiet })
+    const b = createLeadership({ store: m.store, holderId: 'b', ttlMs: 6_000, logger: quiet, errors: quiet })
     assert.equal(await a.check(0), 'gained')
     let tookOver = Number.NaN
     for (let t = 0; t <= 10_000; t += 250) {
@@ -63,7 +63,7 @@ describe('createLeadership', () => {
 
   it('stops leading before the lease lapses when renewals fail', async () => {
     const m = memoryLease()
-    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet })
+    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet, errors: quiet })
     await a.check(0)
     m.fail(true)
     assert.equal(await a.check(2_000), 'kept')
@@ -76,8 +76,8 @@ describe('createLeadership', () => {
 
   it('releases the lease so a standby can take it at once', async () => {
     const m = memoryLease()
-    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet })
-    const b = createLeadership({ store: m.store, holderId: 'b', ttlMs: 6_000, logger: quiet })
+    const a = createLeadership({ store: m.store, holderId: 'a', ttlMs: 6_000, logger: quiet, errors: quiet })
+    const b = createLeadership({ store: m.store, holderId: 'b', ttlMs: 6_000, logger: quiet, errors: quiet })
     await a.check(0)
     assert.equal(await b.check(0), 'standby')
     await a.release()

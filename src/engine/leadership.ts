@@ -4,6 +4,7 @@
 
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
+import type { RepeatedErrors } from './repeated-errors.ts'
 
 export const STANDBY_RETRY_MS = 500
 
@@ -22,9 +23,14 @@ export function createLeadership(opts: {
   store: Pick<Store, 'acquireLease' | 'releaseLease'>
   holderId: string
   ttlMs: number
-  logger: Logger
+  logger: Pick<Logger, 'warn'>
+  /**
+   * where a failed attempt is reported: a store that is down fails every attempt (every half second
+   * on a standby), so it is logged once a minute, as the engine's failing steps are
+   */
+  errors: RepeatedErrors
 }): Leadership {
-  const { store, holderId, ttlMs, logger } = opts
+  const { store, holderId, ttlMs, logger, errors } = opts
   const renewEveryMs = Math.max(1, Math.floor(ttlMs / 3))
   const standbyEveryMs = Math.min(renewEveryMs, STANDBY_RETRY_MS)
   // stop acting a little before the lease lapses, so two engines never both believe they lead
@@ -61,7 +67,7 @@ export function createLeadership(opts: {
         return held ? 'lost' : 'standby'
       } catch (err) {
         // keep leading on the lease we have until it is about to run out; the next tick retries
-        logger.error({ err }, 'engine lease renewal failed')
+        errors.error({ err }, 'engine lease renewal failed')
         if (valid(wallNow)) return 'kept'
         leader = false
         return held ? 'lost' : 'standby'
