@@ -551,4 +551,78 @@ describe('createSpotFeed › connection faults', () => {
       await w.close()
     }
   })
+  it('logs a feed sending garbage once per field, then at most once a minute with a count, then once it stops', async () => {
+    // the source's clock is the wall clock plus a shift the test moves: "a minute later" is the test's
+    let shiftMs = 0
+    const w = await startSpotWorld({
+      sources: ['coinbase'],
+      wallClock: { now: () => Date.now() + shiftMs },
+      prepare: (ex) => ex.coinbase.failRest(true),
+    })
+    const skipped = () => w.logs.filter((l) => /^(spot frame skipped|reading coinbase frames)/.test(l.msg))
+    let price = 68000
+    // a good frame after the bad ones: once the feed shows it, the bad ones before it were handled
+    const goodFrame = async () => {
+      price += 10
+      w.ex.coinbase.setPrice(price, price + 1)
+      await eventually(
+        () => w.feed.sources()[0]?.midDollars,
+        (mid) => mid === price + 0.5,
+      )
+    }
+    const badBid = JSON.stringify({
+      type: 'ticker',
+      product_id: 'BTC-USD',
+      best_bid: 'abc',
+      best_ask: '1',
+      time: 'x',
+    })
+    try {
+      await eventually(
+        () => w.ex.coinbase.subscriptions.length,
+        (n) => n === 1,
+      )
+      await goodFrame()
+      for (let i = 0; i < 5; i++) {
+        w.ex.coinbase.sendRaw('not json at all')
+        w.ex.coinbase.sendRaw(badBid)
+        await goodFrame()
+      }
+      assert.deepEqual(
+        skipped().map((l) => [l.level, l.msg, l.obj.field]),
+        [
+          ['warn', 'spot frame skipped', 'message'],
+          ['warn', 'spot frame skipped', 'ticker.best_bid'],
+        ],
+        'ten malformed frames among good ones: one line per field',
+      )
+      assert.equal(skipped()[0]!.obj.frame, 'not json at all')
+
+      shiftMs += 61_000
+      w.ex.coinbase.sendRaw('not json at all')
+      await goodFrame()
+      // a minute on: the garbage that went on is counted; the field that fell quiet for a minute is over
+      assert.equal(skipped().length, 4)
+      assert.equal(
+        skipped()[2]!.msg,
+        'reading coinbase frames (message) still failing: 5 failed attempts since the last line',
+      )
+      assert.equal(skipped()[2]!.obj.failures, 5)
+      assert.match(
+        skipped()[3]!.msg,
+        /^reading coinbase frames \(ticker\.best_bid\) recovered after 5 failed attempts over 6\d(\.\d+)? s$/,
+      )
+
+      shiftMs += 61_000
+      await goodFrame()
+      assert.equal(skipped().length, 5)
+      assert.match(
+        skipped()[4]!.msg,
+        /^reading coinbase frames \(message\) recovered after 6 failed attempts over 12\d(\.\d+)? s$/,
+      )
+      assert.equal(w.ex.coinbase.connections(), 1)
+    } finally {
+      await w.close()
+    }
+  })
 })

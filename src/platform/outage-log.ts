@@ -75,6 +75,13 @@ export function createOutageLog(clock: Clock, opts: OutageLogOptions): OutageLog
 export type OutageLogs = {
   failed(key: string, err: unknown): void
   succeeded(key: string): void
+  /**
+   * Ends the outage of every key that has not failed for `quietMs`. For failures mixed with
+   * successes that cannot be told apart by key (a feed's malformed frames among its good ones):
+   * ending on the next success would log a start and an end per bad item, so it ends once the
+   * failures have stopped for a while.
+   */
+  succeededWhereQuiet(quietMs: number): void
 }
 
 /**
@@ -87,22 +94,32 @@ export function createOutageLogs(
   optionsFor: (key: string) => OutageLogOptions,
   maxKeys = 1_000,
 ): OutageLogs {
-  const byKey = new Map<string, OutageLog>()
+  const byKey = new Map<string, { log: OutageLog; lastFailedAt: number }>()
   return {
     failed(key, err) {
-      let log = byKey.get(key)
-      if (!log) {
+      let entry = byKey.get(key)
+      if (!entry) {
         if (byKey.size >= maxKeys) byKey.delete(byKey.keys().next().value as string)
-        log = createOutageLog(clock, optionsFor(key))
-        byKey.set(key, log)
+        entry = { log: createOutageLog(clock, optionsFor(key)), lastFailedAt: 0 }
+        byKey.set(key, entry)
       }
-      log.failed(err)
+      entry.lastFailedAt = clock.now()
+      entry.log.failed(err)
     },
     succeeded(key) {
-      const log = byKey.get(key)
-      if (!log) return
-      log.succeeded()
+      const entry = byKey.get(key)
+      if (!entry) return
+      entry.log.succeeded()
       byKey.delete(key)
+    },
+    succeededWhereQuiet(quietMs) {
+      if (byKey.size === 0) return
+      const now = clock.now()
+      for (const [key, entry] of byKey) {
+        if (now - entry.lastFailedAt < quietMs) continue
+        entry.log.succeeded()
+        byKey.delete(key)
+      }
     },
   }
 }

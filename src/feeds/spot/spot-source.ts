@@ -3,7 +3,7 @@
 // and remembers the last mid, when it was seen, and each minute's close.
 import { MINUTE_MS } from '../../domain/contest.ts'
 import type { WholeMinute } from '../../domain/price-history.ts'
-import { createOutageLog } from '../../platform/outage-log.ts'
+import { createOutageLog, createOutageLogs, OUTAGE_REPEAT_MS } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { fullJitterDelay } from './backoff.ts'
@@ -144,6 +144,22 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     describe: (ended) => ended as Record<string, unknown>,
   })
 
+  // a feed that sends malformed frames (a changed message shape, garbage) may send one with every
+  // good one: logged per field as an outage — the first frame with its fault, then at most once a
+  // minute with a count, then once that field has parsed cleanly for a minute — not a line per frame
+  const malformed = createOutageLogs(
+    wallClock,
+    (field) => ({
+      what: `reading ${source} frames (${field})`,
+      started: 'spot frame skipped',
+      fail: (fields, message) => logger.warn(fields, message),
+      recover: (fields, message) => logger.warn(fields, message),
+      context: { source, field },
+      describe: (failure) => failure as Record<string, unknown>,
+    }),
+    100,
+  )
+
   // start() settles on the first price, or once the REST ticker has failed and the socket has either
   // failed or answered without a price yet (Bitstamp's trades channel stays quiet until a trade)
   let socketAnswered = false
@@ -172,9 +188,11 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     try {
       ev = adapter.parseWsMessage(text)
     } catch (err) {
-      logger.warn({ source, ...errorFields(err), frame: text.slice(0, 200) }, 'spot frame skipped')
+      const fields = errorFields(err)
+      malformed.failed(String(fields.field ?? 'frame'), { ...fields, frame: text.slice(0, 200) })
       return
     }
+    malformed.succeededWhereQuiet(OUTAGE_REPEAT_MS)
     switch (ev.kind) {
       case 'price':
         if (!pricedThisSocket) socketOutage.succeeded()
