@@ -397,6 +397,45 @@ describe('Kalshi socket › against the fixture venue', () => {
     }
   })
 
+  it('logs the first connect at info; a flapping socket’s reconnects only end its outage', async () => {
+    const recording = venueRecording()
+    const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
+    const socket = createKalshiSocket({
+      url: socketUrlFor(w.kalshi.baseUrl),
+      signer: createRequestSigner(credentials),
+      clock: { now: () => Date.now() },
+      logger: recording.logger,
+      backoff: { baseMs: 20, capMs: 100 },
+    })
+    const above = () =>
+      recording.logs.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg.replace(/ after .*/, '')])
+    try {
+      socket.start()
+      for (let flap = 1; flap <= 3; flap++) {
+        await eventually(
+          () => w.kalshi.wsCommands.length,
+          (n) => n === 2 * flap,
+        )
+        if (flap < 3) w.kalshi.dropWs()
+      }
+      // each reconnect's subscription is answered before the test goes on: its end line is in
+      await eventually(
+        () => recording.logs.filter((l) => l.msg.startsWith('kalshi socket recovered')).length,
+        (n) => n === 2,
+      )
+      assert.deepEqual(above(), [
+        ['info', 'kalshi socket connected'],
+        ['warn', 'kalshi socket ended; REST polling carries on, reconnecting'],
+        ['warn', 'kalshi socket recovered'],
+        ['warn', 'kalshi socket ended; REST polling carries on, reconnecting'],
+        ['warn', 'kalshi socket recovered'],
+      ])
+    } finally {
+      await socket.close()
+      await w.close()
+    }
+  })
+
   it('reconnects and resubscribes after a drop, with a metric and a log line; REST never stops', async () => {
     const live = makeMarket({ openTime: NOW - MINUTE, closeTime: NOW + 14 * MINUTE, status: 'active' })
     const events: boolean[] = []

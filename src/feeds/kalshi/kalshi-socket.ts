@@ -161,6 +161,7 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
   let reconnectTimer: NodeJS.Timeout | undefined
   let silenceTimer: NodeJS.Timeout | undefined
   let printedThisSocket = false
+  let everConnected = false
   // a socket refused again and again (every few seconds, backing off to 30 s) is logged as an outage:
   // the first end with its reason, then at most once a minute, then once the venue answers a socket
   const outage = createOutageLog(clock, {
@@ -250,7 +251,10 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
       if (socket !== ws) return
       open = true
       opts.telemetry?.socket?.(true)
-      logger.info({ venue: 'kalshi', url: opts.url }, 'kalshi socket connected')
+      // the first connect is news; a reconnect ends an outage, whose own line says the socket is
+      // back once the venue answers on it (a flapping socket must not repeat this at info)
+      logger[everConnected ? 'debug' : 'info']({ venue: 'kalshi', url: opts.url }, 'kalshi socket connected')
+      everConnected = true
       for (const command of subscribeCommands()) socket.send(command)
       armSilence(socket)
     })
