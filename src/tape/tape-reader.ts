@@ -1,10 +1,11 @@
 // Reads a tape as a stream (decisions §12): never the whole file in memory, gzip when the name ends
 // in `.gz`. Every fault names its line. A gzip file whose last member was cut short (the recorder
 // was killed mid-flush) is read up to its last complete line and a notice says so; any other damage
-// stops the read.
+// stops the read, after every whole line that decompressed before it.
 import { createReadStream } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { createGunzip } from 'node:zlib'
+import { decompressedBeforeDamage } from './gzip-recovery.ts'
 import { isLineProblem, parseHeader, parseRecord, type TapeHeader, type TapeRecord } from './tape-format.ts'
 
 /**
@@ -59,6 +60,10 @@ const errorCode = (err: unknown): string | undefined =>
     ? String((err as { code: unknown }).code)
     : undefined
 
+/** The fault of a line that gzip damage kept from being read whole. */
+const gzipDamage = (err: unknown): string =>
+  `not valid gzip data (${(err as Error).message}): a damaged gzip member, or bytes after the last one, from this line on; every line before it was read`
+
 /**
  * The lines of a file without their newlines, a chunk's worth at a time (one await per chunk, not per
  * line: a day of tape is hundreds of thousands of lines); line numbers count from 1.
@@ -66,26 +71,33 @@ const errorCode = (err: unknown): string | undefined =>
 async function* linesOf(
   path: string,
   onTruncated: (lastLine: number) => void,
+  onDamaged: (problem: string) => void,
   closeSignal: AbortSignal,
 ): AsyncGenerator<string[], void, undefined> {
   const file = createReadStream(path, { highWaterMark: 256 * 1024, signal: closeSignal })
-  const gzip = isGzipPath(path)
-  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file
-  if (gzip) file.on('error', (err) => source.destroy(err))
+  const gunzip = isGzipPath(path) ? createGunzip({ chunkSize: 256 * 1024 }) : null
+  const source = gunzip ? file.pipe(gunzip) : file
+  if (gunzip) file.on('error', (err) => gunzip.destroy(err))
   const decoder = new StringDecoder('utf8')
   let rest = ''
   let line = 0
+  let bytesOut = 0
+  const wholeLines = (chunk: Buffer): string[] => {
+    const text = rest + decoder.write(chunk)
+    const batch: string[] = []
+    let start = 0
+    for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
+      batch.push(text.slice(start, nl))
+      start = nl + 1
+    }
+    rest = text.slice(start)
+    line += batch.length
+    return batch
+  }
   try {
     for await (const chunk of source) {
-      const text = rest + decoder.write(chunk as Buffer)
-      const batch: string[] = []
-      let start = 0
-      for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
-        batch.push(text.slice(start, nl))
-        start = nl + 1
-      }
-      rest = text.slice(start)
-      line += batch.length
+      bytesOut += (chunk as Buffer).length
+      const batch = wholeLines(chunk as Buffer)
       if (batch.length > 0) yield batch
     }
   } catch (err) {
@@ -93,18 +105,22 @@ async function* linesOf(
     if (code === 'ABORT_ERR') return
     if (code === 'ENOENT') throw new TapeError(null, 'no such file', path)
     if (code === 'EISDIR') throw new TapeError(null, 'a directory, not a tape file', path)
-    if (gzip && code === 'Z_BUF_ERROR') {
-      // the last gzip member ends early: keep every complete line, drop the partial one
-      onTruncated(line)
-      return
+    const cut = code === 'Z_BUF_ERROR'
+    if (gunzip && (cut || code === 'Z_DATA_ERROR' || code === 'Z_STREAM_ERROR')) {
+      // the stream lost what zlib gave out just before the fault: read it again, then keep every
+      // complete line and drop the partial one
+      const recovered = wholeLines(await decompressedBeforeDamage(path, gunzip.bytesWritten, bytesOut))
+      if (cut) {
+        // the last gzip member ends early (a recorder killed mid-flush)
+        onTruncated(line)
+        if (recovered.length > 0) yield recovered
+        return
+      }
+      const problem = gzipDamage(err)
+      onDamaged(problem)
+      if (recovered.length > 0) yield recovered
+      throw new TapeError(line + 1, problem)
     }
-    // zlib fails the whole block it was given, so the good lines just before a damaged member (or
-    // bytes after the last one) are not read either: say where reading stopped, not where the damage is
-    if (gzip && (code === 'Z_DATA_ERROR' || code === 'Z_STREAM_ERROR'))
-      throw new TapeError(
-        line + 1,
-        `not valid gzip data (${(err as Error).message}): a damaged gzip member or bytes after the last one, somewhere from this line's block on; nothing from this line on was read`,
-      )
     throw new TapeError(line + 1, `cannot be read (${(err as Error).message})`)
   }
   rest += decoder.end()
@@ -135,10 +151,15 @@ export async function openTape(path: string, opts: TapeReadOptions = {}): Promis
 async function openTapeFile(path: string, opts: TapeReadOptions): Promise<OpenedTape> {
   const closer = new AbortController()
   let truncatedAt: number | null = null
+  // set before the last lines read ahead of gzip damage: a fault among them is that damage's
+  let damage: string | null = null
   const lines = linesOf(
     path,
     (last) => {
       truncatedAt = last
+    },
+    (problem) => {
+      damage = problem
     },
     closer.signal,
   )
@@ -201,7 +222,7 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
       const { records, fault } = parseLines(texts)
       // every record before a bad line is played before the fault stops the read
       if (records.length > 0) yield records
-      if (fault) throw fault
+      if (fault) throw damage === null ? fault : new TapeError(fault.line, damage)
     }
     try {
       if (pending.length > 0) {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSy
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
-import { gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync, constants as zlibConstants } from 'node:zlib'
 import type { TapeHeader, TapeRecord } from './tape-format.ts'
 import { openTape, TapeError } from './tape-reader.ts'
 import { openTapeSet } from './tape-set.ts'
@@ -228,16 +228,68 @@ describe('tape files', () => {
     assert.match((await failure(notGzip)).message, /\.ndjson(?:\.gz)?: line 1: not valid gzip data/)
   })
 
-  it('stops at bytes after the last gzip member, saying that nothing from the line it names on was read', async () => {
+  it('reads every line before bytes after the last gzip member, then stops naming the first line not read', async () => {
     const lines = [JSON.stringify(header), ...Array.from({ length: 50 }, () => JSON.stringify(records[1]))]
     const file = path.join(dir, 'trailing.ndjson.gz')
     writeFileSync(file, Buffer.concat([gzipSync(`${lines.join('\n')}\n`), Buffer.from('GARBAGE\n')]))
-    const err = await failure(file)
+    const tape = await openTape(file)
+    const read: TapeRecord[] = []
+    const err = await (async () => {
+      for await (const r of tape.records()) read.push(r)
+    })().then(
+      () => assert.fail('read without an error'),
+      (e: unknown) => e,
+    )
+    assert.ok(err instanceof TapeError, String(err))
+    assert.equal(read.length, 50)
+    assert.equal(err.line, 52)
     assert.match(
       err.message,
-      /not valid gzip data .*bytes after the last one.*nothing from this line on was read/,
+      /trailing\.ndjson\.gz: line 52: not valid gzip data \(.+\).*every line before it was read/,
     )
-    assert.ok(err.line !== null && err.line >= 1 && err.line <= lines.length + 1, `line ${err.line}`)
+    assert.doesNotMatch(err.message, /\n/)
+  })
+
+  it('reads every line a damaged last gzip member decompresses to before its damage, then names the damage', async () => {
+    const file = path.join(dir, 'damaged.ndjson.gz')
+    // whole members first (one record each, as the recorder's flushes), then one big member
+    const writer = await createTapeWriter(file, { header, flushBytes: 1 })
+    for (const r of records.slice(0, 5)) writer.write(r)
+    await writer.flush()
+    const goodMembers = writer.size()
+    await writer.close()
+    const many = Array.from({ length: 2000 }, (_, i) => ({
+      t: 4000 + i,
+      k: 'spot',
+      src: 'kraken',
+      px: 100 + i,
+    }))
+    const last = gzipSync(many.map((r) => `${JSON.stringify(r)}\n`).join(''))
+    // a bit flipped two thirds into the last member: what decompresses before it is good
+    const at = Math.floor(last.length * 0.66)
+    const damaged = Buffer.from(last)
+    damaged[at] = (damaged[at] as number) ^ 0x10
+    writeFileSync(file, Buffer.concat([readFileSync(file).subarray(0, goodMembers), damaged]))
+    const before = gunzipSync(last.subarray(0, at), { finishFlush: zlibConstants.Z_SYNC_FLUSH })
+    const wholeBefore = before.toString('utf8').split('\n').length - 1
+
+    const tape = await openTape(file)
+    const read: TapeRecord[] = []
+    const err = await (async () => {
+      for await (const r of tape.records()) read.push(r)
+    })().then(
+      () => assert.fail('read without an error'),
+      (e: unknown) => e,
+    )
+    assert.ok(err instanceof TapeError, String(err))
+    assert.ok(
+      read.length >= 5 + wholeBefore,
+      `${read.length} records read; ${5 + wholeBefore} were whole before the damage`,
+    )
+    assert.deepEqual(read.slice(0, 5 + wholeBefore), [...records.slice(0, 5), ...many.slice(0, wholeBefore)])
+    assert.equal(err.line, read.length + 2, 'the line after the last one read (the header is line 1)')
+    assert.match(err.message, /damaged\.ndjson\.gz: line \d+: not valid gzip data \(.+\)/)
+    assert.doesNotMatch(err.message, /\n/)
   })
 
   it('names a missing file', async () => {
