@@ -54,6 +54,12 @@ export type OpenedTape = {
   close(): void
 }
 
+/**
+ * The longest line read (in UTF-16 units): far above any record (a market or book body is kilobytes),
+ * so only a file that is not NDJSON (a JSON array on one line, a binary file) reaches it.
+ */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024
+
 const isGzipPath = (path: string): boolean => path.endsWith('.gz')
 const errorCode = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err
@@ -79,19 +85,39 @@ async function* linesOf(
   const source = gunzip ? file.pipe(gunzip) : file
   if (gunzip) file.on('error', (err) => gunzip.destroy(err))
   const decoder = new StringDecoder('utf8')
-  let rest = ''
   let line = 0
   let bytesOut = 0
+  const tooLong = (): TapeError =>
+    new TapeError(
+      line + 1,
+      `longer than ${MAX_LINE_CHARS / 1024 / 1024} MiB without a newline: not a tape line`,
+    )
+  // the start of a line not ended yet, in pieces: joined once its newline comes, so a long line is
+  // copied once, not once per chunk
+  let rest: string[] = []
+  let restLength = 0
+  // set by wholeLines: the lines before the long one are handed out, then it is refused
+  let overLong = false
   const wholeLines = (chunk: Buffer): string[] => {
-    const text = rest + decoder.write(chunk)
+    const text = decoder.write(chunk)
     const batch: string[] = []
     let start = 0
-    for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
-      batch.push(text.slice(start, nl))
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      if (restLength + nl - start > MAX_LINE_CHARS) {
+        overLong = true
+        return batch
+      }
+      batch.push(rest.length === 0 ? text.slice(start, nl) : rest.join('') + text.slice(start, nl))
+      rest = []
+      restLength = 0
+      line++
       start = nl + 1
     }
-    rest = text.slice(start)
-    line += batch.length
+    if (start < text.length) {
+      rest.push(text.slice(start))
+      restLength += text.length - start
+      overLong = restLength > MAX_LINE_CHARS
+    }
     return batch
   }
   try {
@@ -99,8 +125,10 @@ async function* linesOf(
       bytesOut += (chunk as Buffer).length
       const batch = wholeLines(chunk as Buffer)
       if (batch.length > 0) yield batch
+      if (overLong) throw tooLong()
     }
   } catch (err) {
+    if (err instanceof TapeError) throw err
     const code = errorCode(err)
     if (code === 'ABORT_ERR') return
     if (code === 'ENOENT') throw new TapeError(null, 'no such file', path)
@@ -114,28 +142,29 @@ async function* linesOf(
         // the last gzip member ends early (a recorder killed mid-flush)
         onTruncated(line)
         if (recovered.length > 0) yield recovered
+        if (overLong) throw tooLong()
         return
       }
       const problem = gzipDamage(err)
       onDamaged(problem)
       if (recovered.length > 0) yield recovered
-      throw new TapeError(line + 1, problem)
+      throw overLong ? tooLong() : new TapeError(line + 1, problem)
     }
     throw new TapeError(line + 1, `cannot be read (${(err as Error).message})`)
   }
-  rest += decoder.end()
-  if (rest !== '') {
+  const last = rest.join('') + decoder.end()
+  if (last !== '') {
     line++
     // a file may lack its final newline; a last line that is not whole JSON was cut off
     try {
-      JSON.parse(rest)
+      JSON.parse(last)
     } catch {
       throw new TapeError(
         line,
         'the file ends inside this line (truncated: no newline and not complete JSON)',
       )
     }
-    yield [rest]
+    yield [last]
   }
 }
 

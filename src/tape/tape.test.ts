@@ -5,7 +5,7 @@ import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { gunzipSync, gzipSync, constants as zlibConstants } from 'node:zlib'
 import type { TapeHeader, TapeRecord } from './tape-format.ts'
-import { openTape, TapeError } from './tape-reader.ts'
+import { MAX_LINE_CHARS, openTape, TapeError } from './tape-reader.ts'
 import { openTapeSet } from './tape-set.ts'
 import { createTapeWriter } from './tape-writer.ts'
 
@@ -290,6 +290,16 @@ describe('tape files', () => {
     assert.equal(err.line, read.length + 2, 'the line after the last one read (the header is line 1)')
     assert.match(err.message, /damaged\.ndjson\.gz: line \d+: not valid gzip data \(.+\)/)
     assert.doesNotMatch(err.message, /\n/)
+  })
+
+  it('refuses a line longer than any record, naming it, instead of holding it all in memory', async () => {
+    // a file that is not NDJSON (a JSON array on one line, a binary file) must not be read as one line
+    const file = path.join(dir, 'huge.ndjson')
+    const blob = 'a'.repeat(MAX_LINE_CHARS)
+    writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify({ t: 1, k: 'blob', x: blob })}\n`)
+    const err = await failure(file)
+    assert.equal(err.line, 2)
+    assert.match(err.message, /huge\.ndjson: line 2: longer than 64 MiB without a newline/)
   })
 
   it('names a missing file', async () => {
