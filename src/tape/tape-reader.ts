@@ -145,7 +145,11 @@ async function* linesOf(
         if (overLong) throw tooLong()
         return
       }
-      const problem = gzipDamage(err)
+      // nothing accepted at all: not a damaged tape but a file that is not gzip
+      const problem =
+        gunzip.bytesWritten === 0 && line === 0
+          ? `the name ends in .gz but the file is not gzip data (${(err as Error).message})`
+          : gzipDamage(err)
       onDamaged(problem)
       if (recovered.length > 0) yield recovered
       throw overLong ? tooLong() : new TapeError(line + 1, problem)
@@ -214,7 +218,13 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
   try {
     headerValue = JSON.parse(first.value[0] as string)
   } catch {
-    throw new TapeError(1, 'the header is not JSON')
+    // gzip's magic bytes read as UTF-8: a compressed tape whose name lacks the .gz
+    throw new TapeError(
+      1,
+      (first.value[0] as string).startsWith('\u001f\ufffd')
+        ? 'gzip data, but the name does not end in .gz (a compressed tape must be named *.ndjson.gz)'
+        : 'the header is not JSON',
+    )
   }
   const header = parseHeader(headerValue)
   if (isLineProblem(header)) throw new TapeError(1, header.problem)

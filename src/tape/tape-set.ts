@@ -18,9 +18,18 @@ export type TapeSet = {
 
 /** The files a `--tape` argument names: the file itself, or a directory's tape files in name order. */
 export async function tapeFiles(target: string): Promise<string[]> {
+  // a tape is read twice (every file's header first, then the records): a pipe would be half
+  // consumed by the first read, so it is refused here rather than misread
+  const unreadable = (what: string): TapeError =>
+    new TapeError(
+      null,
+      `${what} is not a tape file or a directory of them: a pipe, a device or stdin cannot be read twice (headers first, then records); save the tape to a file`,
+    )
+  if (target === '-') throw unreadable('-')
   const info = await stat(target).catch(() => null)
   if (!info) throw new TapeError(null, `no such file or directory: ${target}`)
-  if (!info.isDirectory()) return [target]
+  if (info.isFile()) return [target]
+  if (!info.isDirectory()) throw unreadable(target)
   const names = (await readdir(target)).filter((n) => TAPE_FILE.test(n)).sort()
   if (names.length === 0) throw new TapeError(null, `${target} holds no tape files (*.ndjson, *.ndjson.gz)`)
   return names.map((n) => path.join(target, n))

@@ -225,7 +225,10 @@ describe('tape files', () => {
       /\.ndjson(?:\.gz)?: line 2: the file ends inside this line \(truncated/,
     )
     const notGzip = writeLines('plain-named.ndjson.gz', [JSON.stringify(header)])
-    assert.match((await failure(notGzip)).message, /\.ndjson(?:\.gz)?: line 1: not valid gzip data/)
+    assert.match(
+      (await failure(notGzip)).message,
+      /\.ndjson\.gz: line 1: the name ends in \.gz but the file is not gzip data/,
+    )
   })
 
   it('reads every line before bytes after the last gzip member, then stops naming the first line not read', async () => {
@@ -300,6 +303,34 @@ describe('tape files', () => {
     const err = await failure(file)
     assert.equal(err.line, 2)
     assert.match(err.message, /huge\.ndjson: line 2: longer than 64 MiB without a newline/)
+  })
+
+  it('refuses a pipe or a device (read twice, headers first) with one line, before reading it', async () => {
+    // /dev/stdin of a replay fed by a pipe: read once for the header, the second read began mid-tape
+    // and failed as "the header is not JSON"
+    for (const target of ['/dev/null', '-'])
+      await assert.rejects(openTapeSet(target), (err: unknown) => {
+        assert.ok(err instanceof TapeError, String(err))
+        assert.match(
+          err.message,
+          /not a tape file or a directory of them: a pipe, a device or stdin .*save the tape to a file/,
+        )
+        return true
+      })
+  })
+
+  it('names gzip data without the .gz name, and a .gz name on plain text, as such', async () => {
+    const zipped = path.join(dir, 'zipped.ndjson')
+    writeFileSync(zipped, gzipSync(`${JSON.stringify(header)}\n`))
+    assert.match(
+      (await failure(zipped)).message,
+      /zipped\.ndjson: line 1: gzip data, but the name does not end in \.gz/,
+    )
+    const plain = writeLines('plain.ndjson.gz', [JSON.stringify(header)])
+    assert.match(
+      (await failure(plain)).message,
+      /plain\.ndjson\.gz: line 1: the name ends in \.gz but the file is not gzip data/,
+    )
   })
 
   it('names a missing file', async () => {
