@@ -1,14 +1,15 @@
 // The operator's short commands, run as the real CLI: --version and --help, backtest on a SQLite store
 // populated here, keys list --json, backup (WAL included, never overwriting) and a restore from it.
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { CONTEST_MS, type Contest } from '../src/domain/contest.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { DOWN, makeContest, makeKey, makeSettledContest, makeSignal, UP } from './support/contest-fixtures.ts'
-import { REPO_ROOT, runCli, tempDir } from './support/service-process.ts'
+import { REPO_ROOT, runCli, startProcess, tempDir } from './support/service-process.ts'
+import { waitUntil } from './support/wait.ts'
 
 const SERIES = 'KXBT15M'
 const NEWEST = Date.UTC(2026, 10, 22, 12, 30)
@@ -337,5 +338,36 @@ describe('contest-signals backup', () => {
     assert.equal(r.code, 2)
     assert.match(r.stderr, /pg_dump/)
     assert.doesNotMatch(r.stderr, /secret/)
+  })
+})
+
+describe('contest-signals sim tape', () => {
+  const tmp = tempDir('cs-sim-tape-')
+  after(() => tmp.remove())
+  const filesUnder = (dir: string): number =>
+    readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length
+
+  it('leaves no tape at --out when killed part-way: a short tape under its header would replay as whole', async () => {
+    const dir = path.join(tmp.dir, 'killed')
+    mkdirSync(dir)
+    const out = path.join(dir, 'month.ndjson.gz')
+    const args = ['sim', 'tape', '--days', '30', '--seed', '3', '--from', '2026-11-01', '--out', out]
+    const p = startProcess(args, {})
+    try {
+      await waitUntil(() => filesUnder(dir) > 0, 'the tape opened for writing', 30_000)
+    } finally {
+      await p.kill('SIGKILL')
+    }
+    assert.equal(existsSync(out), false, 'no file at --out')
+  })
+
+  it('refuses an --out whose directory does not exist, in one line naming it', async () => {
+    const out = path.join(tmp.dir, 'nowhere', 'day.ndjson')
+    const r = await runCli(['sim', 'tape', '--days', '1', '--out', out], {})
+    assert.equal(r.code, 1)
+    assert.equal(
+      r.stderr,
+      `contest-signals sim tape: cannot write ${out}: no directory ${path.dirname(out)}\n`,
+    )
   })
 })

@@ -1,7 +1,9 @@
 // `contest-signals sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH`
 // (decisions §12, §14): the simulator's world as a tape in one venue's shapes (Kalshi's by default,
 // Polymarket's with its own rule); replaying it gives the simulator's own history.
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
+import { mkdir, rename, rmdir, unlink } from 'node:fs/promises'
+import path from 'node:path'
 import type { Config } from '../config/config.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { QUARTER_MS } from '../domain/ticker.ts'
@@ -65,6 +67,11 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     )
     return 1
   }
+  const outDir = path.dirname(args.out)
+  if (!statSync(outDir, { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(`contest-signals sim tape: cannot write ${args.out}: no directory ${outDir}\n`)
+    return 1
+  }
 
   const opts = {
     world: sharedSimWorld(seed, config.simParams ?? SIM_PARAMS),
@@ -76,7 +83,13 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     origin: `sim seed ${seed}`,
   }
   const header = venue.simTapeHeader(opts)
-  const writer = await createTapeWriter(args.out, { header })
+  // written under .partial/ beside --out and moved there whole: a run killed part-way must not leave
+  // a tape whose header claims days it does not hold (a replay would take it as whole). A partial
+  // left by such a run is started afresh (the writer appends)
+  const partial = path.join(outDir, '.partial', path.basename(args.out))
+  await mkdir(path.dirname(partial), { recursive: true })
+  await unlink(partial).catch(() => undefined)
+  const writer = await createTapeWriter(partial, { header })
   const started = systemClock.now()
   const tty = process.stderr.isTTY === true
   const progress = tty
@@ -89,9 +102,16 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     : {}
   try {
     await venue.writeSimTape({ ...opts, ...progress }, writer)
-  } finally {
     await writer.close()
+  } catch (err) {
+    await writer.close().catch(() => undefined)
+    await unlink(partial).catch(() => undefined)
+    await rmdir(path.dirname(partial)).catch(() => undefined)
+    throw err
   }
+  await rename(partial, args.out)
+  // left in place while another run writes beside this one
+  await rmdir(path.dirname(partial)).catch(() => undefined)
   if (tty) process.stderr.write('\r\x1b[K')
   process.stdout.write(
     `sim tape ${args.out}: seed ${seed}, ${header.venue} ${header.series.join(',')} from ${header.from} to ${header.to}, ` +
