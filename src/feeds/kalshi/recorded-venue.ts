@@ -5,12 +5,14 @@
 import type { Logger } from '../../ports/logger.ts'
 import { NO_ANSWER } from '../../ports/venue.ts'
 import type { RecordedVenue } from '../venue-http/market-view.ts'
+import { recordedBookWarnings } from '../venue-http/recorded-book-warnings.ts'
 import { parseExchangeStatus } from './exchange-status.ts'
 import { createMarketBook, kalshiMarketView } from './market-book.ts'
 import { asksFromOrderbook } from './orderbook.ts'
 
 export function recordedKalshi(series: readonly string[], logger: Logger): RecordedVenue {
   const book = createMarketBook({ series, logger })
+  const rejectedBook = recordedBookWarnings(logger, 'kalshi')
   const prefixes = series.map((s) => `${s}-`)
   const ofReplayedSeries = (raw: unknown): boolean => {
     const ticker = (raw as { ticker?: unknown } | null)?.ticker
@@ -39,7 +41,7 @@ export function recordedKalshi(series: readonly string[], logger: Logger): Recor
     quoteOf(ticker, [body]) {
       const asks = asksFromOrderbook(body)
       if (!asks.ok) {
-        logger.warn({ venue: 'kalshi', ticker, field: asks.field }, 'kalshi order book malformed; skipped')
+        rejectedBook({ ticker, field: asks.field })
         return NO_ANSWER
       }
       const { upAskCents, downAskCents } = asks.value

@@ -6,6 +6,7 @@
 import type { Logger } from '../../ports/logger.ts'
 import { NO_ANSWER } from '../../ports/venue.ts'
 import type { RecordedVenue } from '../venue-http/market-view.ts'
+import { recordedBookWarnings } from '../venue-http/recorded-book-warnings.ts'
 import { bookTop } from './clob-book.ts'
 import type { OutcomeLabel } from './gamma-event.ts'
 import { createPolymarketBook } from './market-book.ts'
@@ -14,15 +15,13 @@ const SIDES: readonly OutcomeLabel[] = ['up', 'down']
 
 export function recordedPolymarket(series: readonly string[], logger: Logger): RecordedVenue {
   const book = createPolymarketBook({ logger })
+  const rejectedBook = recordedBookWarnings(logger, 'polymarket')
   const prefixes = series.map((s) => `${s}-`)
   const askOf = (ticker: string, side: OutcomeLabel, body: unknown): number | null | undefined => {
     const token = book.get(ticker)?.market.tokenIds[side]
     const top = bookTop(body, token)
     if (top.ok) return top.value.bestAskCents
-    logger.warn(
-      { venue: 'polymarket', ticker, side, field: top.field },
-      'polymarket order book malformed; skipped',
-    )
+    rejectedBook({ ticker, side, field: top.field })
     return undefined
   }
   return {
