@@ -12,7 +12,10 @@ import { createKeyAuth, parseBearer } from './key-auth.ts'
 const KEY = `cs_${'a'.repeat(27)}`
 const digest = (k: string) => createHash('sha256').update(k).digest('hex')
 
-function world(initial: ApiKeyRecord[] = [record()]) {
+function world(
+  initial: ApiKeyRecord[] = [record()],
+  opts: { warn?: (fields: unknown, msg?: string) => void; touchFails?: () => boolean } = {},
+) {
   const clock = createManualClock(1_000_000)
   const gate = createGate()
   const keys = new Map(initial.map((r) => [r.digest, r]))
@@ -27,6 +30,7 @@ function world(initial: ApiKeyRecord[] = [record()]) {
       return found
     },
     async touchKeys(batch: ReadonlyMap<string, number>) {
+      if (opts.touchFails?.()) throw new Error('store unavailable')
       touched.push(new Map(batch))
     },
   } as unknown as Store
@@ -42,7 +46,7 @@ function world(initial: ApiKeyRecord[] = [record()]) {
     follower: follower as unknown as LogFollower,
     wallClock: clock,
     clock,
-    logger: { warn() {} },
+    logger: { warn: opts.warn ?? (() => {}) },
   })
   return {
     auth,
@@ -189,6 +193,30 @@ describe('createKeyAuth', () => {
     await check() // a second after: recorded
     await w.auth.flush()
     assert.deepEqual(w.touched.at(-1), new Map([['k1', 1_001_000]]))
+    await w.auth.close()
+  })
+
+  test('logs a store that cannot record last use once, then at most once a minute, then its end', async () => {
+    // flushed every 10 s: a line (and a stack) per flush for as long as the store is down
+    const lines: string[] = []
+    let failing = true
+    const w = world([record()], { warn: (_f, msg) => void lines.push(msg ?? ''), touchFails: () => failing })
+    for (let i = 0; i < 6; i++) {
+      await w.auth.check(`Bearer ${KEY}`)
+      await w.auth.flush()
+      w.advance(10_000)
+    }
+    assert.deepEqual(lines, ['recording API key last use failed'])
+    await w.auth.flush()
+    assert.deepEqual(lines.slice(1), [
+      'recording API key last use still failing: 6 failed attempts since the last line',
+    ])
+    failing = false
+    await w.auth.flush()
+    assert.deepEqual(lines.slice(2), [
+      'recording API key last use recovered after 7 failed attempts over 60 s',
+    ])
+    assert.equal(w.touched.length, 1, 'the uses kept through the outage are written')
     await w.auth.close()
   })
 

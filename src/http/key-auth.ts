@@ -3,8 +3,10 @@
 // from the log clear the cache at once; entries also expire after a few seconds, so a revoked key
 // stops working within 5 s on every replica even if an event is late. Last use is recorded in
 // memory, to the second, and written in batches. Keys are never logged.
+
 import type { ApiKeyRecord } from '../domain/api-key.ts'
 import { digestKey, looksLikeKey } from '../domain/api-key.ts'
+import { createOutageLog } from '../platform/outage-log.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
@@ -98,6 +100,15 @@ export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
     }
   })
 
+  // a store that is down fails every flush (every 10 s): logged as an outage, not a stack per flush
+  const warn = (fields: Record<string, unknown>, message: string): void => logger.warn(fields, message)
+  const touchOutage = createOutageLog(wallClock, {
+    what: 'recording API key last use',
+    started: 'recording API key last use failed',
+    fail: warn,
+    recover: warn,
+  })
+
   const timer = setInterval(() => void flush(), opts.flushEveryMs ?? 10_000)
   timer.unref()
 
@@ -189,9 +200,10 @@ export function createKeyAuth(opts: KeyAuthOptions): KeyAuth {
     lastUsed.clear()
     try {
       await store.touchKeys(batch)
+      touchOutage.succeeded()
     } catch (err) {
       // Last use is bookkeeping for operators; losing one batch must not fail requests.
-      logger.warn({ err }, 'recording API key last use failed')
+      touchOutage.failed(err)
       for (const [id, at] of batch) if (!lastUsed.has(id)) lastUsed.set(id, at)
     }
   }
