@@ -6,8 +6,21 @@ import { describe, it } from 'node:test'
 import { makeMarket } from './fixtures/kalshi-fixture.ts'
 import { MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
 import { asksOf } from './support/venue-quote.ts'
+import { eventually } from './support/wait.ts'
 
 const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
+/** A wall clock standing at `iso` and running on at the wall clock's pace. */
+const clockAt = (iso: string) => {
+  const offset = Date.parse(iso) - Date.now()
+  return { now: () => Date.now() + offset }
+}
+const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+const week = (day: (name: string) => unknown[]) => ({
+  start_time: '2026-01-01T00:00:00Z',
+  end_time: '2027-12-31T00:00:00Z',
+  ...Object.fromEntries(DAYS.map((d) => [d, day(d)])),
+})
+const allDay = [{ open_time: '00:00', close_time: '24:00' }]
 const window = (startMinutes: number, minutes = 15) => ({
   openTime: NOW + startMinutes * MINUTE,
   closeTime: NOW + (startMinutes + minutes) * MINUTE,
@@ -158,4 +171,44 @@ describe('Kalshi › uncertain facts, every form', () => {
       await w.close()
     }
   })
+
+  // how the venue lists the Thursday pause is undocumented (§1.13): as maintenance windows
+  // (kalshi-operating.test.ts), as a gap in the standard hours, or not at all
+  for (const [form, at, schedule] of [
+    [
+      'a gap in the standard hours',
+      '2026-03-03T15:00:00Z', // Tuesday 10:00 EST
+      week((d) =>
+        d === 'tuesday'
+          ? [
+              { open_time: '00:00', close_time: '09:00' },
+              { open_time: '11:00', close_time: '24:00' },
+            ]
+          : allDay,
+      ),
+    ],
+    ['not listed at all (the Thursday window)', '2026-03-05T09:00:00Z', week(() => allDay)], // Thursday 04:00 EST
+  ] as const) {
+    it(`reports a pause the schedule shows as ${form} as scheduled`, async () => {
+      const live = makeMarket({ ...window(-3), status: 'active', floorStrike: 68_000 })
+      const w = await startKalshiVenueWorld({
+        seed: (k) => {
+          k.addMarket(live)
+          k.setSchedule({ standard_hours: [schedule], maintenance_windows: [] })
+          k.setExchangeStatus({ exchange_active: true, trading_active: false })
+        },
+        venue: { wallClock: clockAt(at) },
+      })
+      try {
+        const status = await eventually(
+          () => w.venue.status(),
+          (s) => s.check === 'paused',
+        )
+        assert.equal(status.scheduledPause, true)
+        assert.equal(w.venue.tradingPaused(Date.now(), SERIES), true)
+      } finally {
+        await w.close()
+      }
+    })
+  }
 })
