@@ -114,6 +114,8 @@ describe('history import › uncertain facts, every form', () => {
           })
           out[name] = [...(await spot.closes(from, to)).entries()].sort((a, b) => a[0] - b[0])
         }
+        // requests without a User-Agent have been reported to fail (Coinbase, §2.1 [U]): always one
+        assert.ok(fixture.requests.every((r) => r.userAgent?.startsWith('contest-signals/')))
         return out
       } finally {
         await fixture.close()
