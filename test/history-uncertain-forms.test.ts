@@ -71,6 +71,35 @@ describe('history import › uncertain facts, every form', () => {
     })
   }
 
+  it('finds every window of the ET hour repeated when DST ends in the historical tier, however the venue names them', async () => {
+    // 2026-11-01 04:00–08:00Z: closes 06:00–06:45Z are the second pass of 01:00–01:59 ET
+    const fallBack = Date.UTC(2026, 10, 1)
+    const day = async (kalshiRepeatedHourSuffix?: string) => {
+      const fixture = await startHistoryFixture({
+        days: [fallBack],
+        contestHours: [4, 8],
+        cutoff: fallBack + MONTH,
+        forms: kalshiRepeatedHourSuffix === undefined ? {} : { kalshiRepeatedHourSuffix },
+      })
+      try {
+        const history = createKalshiHistory({
+          host: hostFor(fixture.env, 'KALSHI_BASE_URL', 'kalshi'),
+          series: 'KXBTC15M',
+          now: () => Date.now(),
+        })
+        const records = await history.day(fallBack)
+        return { records, tickers: fixture.contests.map((c) => c.ticker) }
+      } finally {
+        await fixture.close()
+      }
+    }
+    for (const suffix of [undefined, 'Z']) {
+      const { records, tickers } = await day(suffix)
+      assert.equal(records.contests, 16, `second pass named ${tickers.find((t) => !/-\d{2}$/.test(t))}`)
+      assert.equal(records.gaps, 0)
+    }
+  })
+
   it('imports a resolved Polymarket window whose eventMetadata is null or absent, graded on its outcome prices', async () => {
     const documented = await importDay('polymarket', DAY + MONTH, {})
     assert.equal(documented.contests, 8)

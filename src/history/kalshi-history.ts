@@ -3,7 +3,7 @@
 // `/historical/cutoff` (both tiers within a day of it, de-duplicated by ticker), and each market's
 // one-minute candles, read for the quote standing at each candle's end. Placement on the tape is
 // minute-grain.ts's: the market as it stood open, closed and settled; a book per candle end.
-import { formatTicker, QUARTER_MS } from '../domain/ticker.ts'
+import { formatTicker, QUARTER_MS, REPEATED_HOUR_MARK } from '../domain/ticker.ts'
 import { parseRfc3339 } from '../feeds/kalshi/market.ts'
 import { kalshiCandleBookRecord, kalshiSettledMarketRecords } from '../tape/minute-grain.ts'
 import type { TapeRecord } from '../tape/tape-format.ts'
@@ -17,6 +17,7 @@ export const KALSHI_REQUESTS_PER_SEC = 3
 const SETTLE_LOOKBACK_MS = 3_600_000
 /** Tickers per `/historical/markets?tickers=` call: the maximum is undocumented, keep URLs short (§1.3). */
 const TICKERS_PER_CALL = 50
+const HOUR_MS = 3_600_000
 /** Tickers per batch candle call (documented maximum 100, §1.6.1). */
 const BATCH_CANDLE_TICKERS = 100
 /** What the venue says about the exchange in history: nothing. Written once per day file, as stated. */
@@ -93,9 +94,10 @@ export function createKalshiHistory(opts: {
 
   const historicalMarkets = async (from: number, to: number): Promise<Market[]> => {
     // no time filters on this endpoint (§1.3): the day's tickers are computed from their close times
-    const tickers: string[] = []
+    const closes: number[] = []
     for (let close = Math.ceil(from / QUARTER_MS) * QUARTER_MS; close <= to; close += QUARTER_MS)
-      tickers.push(formatTicker(series, close))
+      closes.push(close)
+    const tickers = closes.map((close) => formatTicker(series, close))
     const out: Market[] = []
     for (let i = 0; i < tickers.length; i += TICKERS_PER_CALL)
       out.push(
@@ -105,6 +107,20 @@ export function createKalshiHistory(opts: {
           'historical',
         )),
       )
+    // How the venue names the two passes of the ET hour repeated when DST ends is unknown (venue facts
+    // §2.2 [U]), so their computed tickers may miss them: when one is missing, the series is listed
+    // whole (its order is undocumented, history endpoints §1.3) and its windows taken by close time.
+    const found = new Set(out.map((m) => m.closeMs))
+    if (closes.some((close) => inRepeatedHour(series, close) && !found.has(close)))
+      for (const m of await pages(
+        '/historical/markets',
+        { series_ticker: series, limit: '1000' },
+        'historical',
+      ))
+        if (m.closeMs >= from && m.closeMs <= to && !found.has(m.closeMs)) {
+          out.push(m)
+          found.add(m.closeMs)
+        }
     return out
   }
 
@@ -205,4 +221,9 @@ function range(fromMs: number, toMs: number): Record<string, string> {
     end_ts: String(Math.ceil(toMs / 1000)),
     period_interval: '1',
   }
+}
+
+/** Whether the window closing at `close` is in either pass of the ET hour repeated when DST ends. */
+function inRepeatedHour(series: string, close: number): boolean {
+  return [close, close + HOUR_MS].some((t) => formatTicker(series, t).endsWith(REPEATED_HOUR_MARK))
 }
