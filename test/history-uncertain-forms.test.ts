@@ -10,6 +10,7 @@ import { createSpotHistory } from '../src/history/spot-history.ts'
 import type { DayRecords } from '../src/history/venue-history.ts'
 import type { Logger } from '../src/ports/logger.ts'
 import { type HistoryForms, startHistoryFixture } from './fixtures/history-fixtures.ts'
+import { within } from './support/wait.ts'
 
 const DAY = Date.UTC(2026, 5, 10)
 const MONTH = 30 * 86_400_000
@@ -70,6 +71,12 @@ describe('history import › uncertain facts, every form', () => {
         assert.deepEqual(await importDay('kalshi', cutoff, forms), documented, JSON.stringify(forms))
     })
   }
+
+  it("ends Kalshi's live listing when its cursors go round in a cycle, with every contest once", async () => {
+    const documented = await importDay('kalshi', DAY - MONTH, {})
+    const cycled = await within(importDay('kalshi', DAY - MONTH, { kalshiCursorCycle: true }), 'the import')
+    assert.deepEqual(cycled, documented)
+  })
 
   it('finds every window of the ET hour repeated when DST ends in the historical tier, however the venue names them', async () => {
     // 2026-11-01 04:00–08:00Z: closes 06:00–06:45Z are the second pass of 01:00–01:59 ET

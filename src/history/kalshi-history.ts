@@ -77,17 +77,15 @@ export function createKalshiHistory(opts: {
 
   const pages = async (path: string, query: Record<string, string>, tier: Tier): Promise<Market[]> => {
     const out: Market[] = []
+    // a venue whose cursors go round (a fault) would be paged for ever: a cursor met before ends it
+    const seen = new Set<string>([''])
     // the cursor does not remember filters: they go with every page (§1.7)
     for (let cursor = ''; ; ) {
       const body = await host.get(path, { ...query, ...(cursor ? { cursor } : {}) })
       const page = marketsOf(body, `kalshi GET ${path}`, series, tier)
       out.push(...page.list)
-      if (
-        page.cursor === '' ||
-        page.cursor === cursor ||
-        (isRecord(body) && (body.markets as []).length === 0)
-      )
-        return out
+      if (seen.has(page.cursor) || (isRecord(body) && (body.markets as []).length === 0)) return out
+      seen.add(page.cursor)
       cursor = page.cursor
     }
   }
