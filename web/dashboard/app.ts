@@ -45,13 +45,18 @@ type Session = {
 let session: Session | null = null
 /** What the status line says with no session: the prompt, a refused key, "Key forgotten." */
 let notice = $('status').textContent ?? ''
-let history: ReturnType<typeof toBacktestContests> = []
+/** The settled contests of the window shown; null while none is (a window being read, or none asked). */
+let history: ReturnType<typeof toBacktestContests> | null = null
 let range = { since: '', before: '' }
 let lastAnalysis: Analysis | null = null
+/** The history read under way: a newer window (or a new session) cancels it, so it spends no more tokens. */
+let historyRead: AbortController | null = null
 
 // ---- the server's clock: with a simulator running faster than the wall clock, contest times are on
 // its virtual clock, so "time left" is measured against the health check's time, which costs no token
 const clock = { serverAt: 0, localAt: 0, rate: 1 }
+/** What the health check last said, when it was not "ok": "unavailable (store unavailable)" */
+let serviceTrouble: string | null = null
 function serverNow(): number {
   if (clock.localAt === 0) return Date.now()
   return clock.serverAt + (Date.now() - clock.localAt) * clock.rate
@@ -59,7 +64,21 @@ function serverNow(): number {
 async function syncClock(): Promise<void> {
   try {
     const res = await fetch('/v1/health', { cache: 'no-store' })
-    const { time } = (await res.json()) as { time: string }
+    const { time, status, checks } = (await res.json()) as {
+      time: string
+      status?: string
+      checks?: Record<string, unknown>
+    }
+    // a stream kept open by its keep-alives carries nothing while the store is down: say so
+    const trouble = Object.entries(checks ?? {})
+      .filter(([, v]) => typeof v === 'string' && v !== 'ok')
+      .map(([name, v]) => `${name} ${v}`)
+    const said =
+      status && status !== 'ok' ? `${status}${trouble.length ? ` (${trouble.join(', ')})` : ''}` : null
+    if (said !== serviceTrouble) {
+      serviceTrouble = said
+      renderStatus()
+    }
     const serverAt = Date.parse(time)
     const localAt = Date.now()
     if (clock.localAt !== 0 && localAt > clock.localAt) {
@@ -117,6 +136,8 @@ function renderStatus(): void {
   else parts.push(`Opening the live stream of ${s.series}…`)
   if (history) parts.push(`History: ${waiting(history)}.`)
   else if (s.historyError) parts.push(`History could not be read: ${s.historyError}`)
+  if (s.connected && serviceTrouble)
+    parts.push(`The service reports its health ${serviceTrouble}: what is shown may be out of date.`)
   $('status').textContent = parts.join(' ')
 }
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
@@ -235,23 +256,28 @@ function markOverflow(): void {
 function clearView(): void {
   renderLive(null, '—')
   renderSettled([])
-  history = []
-  lastAnalysis = null
   range = { since: '', before: '' }
-  $('summary').replaceChildren()
-  $('calibration-table').querySelector('tbody')!.replaceChildren()
-  $('grid-table').querySelector('thead')!.replaceChildren()
-  $('grid-table').querySelector('tbody')!.replaceChildren()
-  clearCalibration($('calibration-chart'))
+  clearAnalysis()
   $('window-range').textContent = ''
-  for (const name of ['since', 'before']) delete $('window-range').dataset[name]
-  delete $('analysis').dataset.loaded
   $('venues').hidden = true
   delete $('venues').dataset.streams
   $('venue-windows').replaceChildren()
   $('stream-state').textContent = 'not connected'
   delete $('stream-state').dataset.state
   markOverflow()
+}
+
+/** No numbers: none read yet, or those shown belong to a window no longer asked for. */
+function clearAnalysis(): void {
+  history = null
+  lastAnalysis = null
+  $('summary').replaceChildren()
+  $('calibration-table').querySelector('tbody')!.replaceChildren()
+  $('grid-table').querySelector('thead')!.replaceChildren()
+  $('grid-table').querySelector('tbody')!.replaceChildren()
+  clearCalibration($('calibration-chart'))
+  for (const name of ['since', 'before']) delete $('window-range').dataset[name]
+  delete $('analysis').dataset.loaded
 }
 
 function renderAnalysis(a: Analysis): void {
@@ -349,25 +375,37 @@ function currentFilter(): Filter {
 async function loadWindow(): Promise<void> {
   const s = session
   if (!s) return
+  historyRead?.abort()
+  const reading = new AbortController()
+  historyRead = reading
+  // what the last window showed is not this window's: no number stays under a range it was not read for
+  clearAnalysis()
+  s.waits.history = null
+  s.historyError = null
+  renderStatus()
   await syncClock()
-  if (session !== s) return
+  if (session !== s || historyRead !== reading) return
   const windowMs = Number(($('window') as HTMLSelectElement).value)
   const before = new Date(serverNow()).toISOString()
   const since = new Date(Date.parse(before) - windowMs).toISOString()
   range = { since, before }
-  $('window-range').textContent = `Settled contests with expires_at from ${since} to ${before}.`
-  $('window-range').dataset.since = since
-  $('window-range').dataset.before = before
-  s.historyError = null
+  $('window-range').textContent = `Reading settled contests with expires_at from ${since} to ${before}…`
   try {
-    const read = await settledBetween(s.series, since, before, s.key, waitsFor(s, 'history'))
+    const opts = waitsFor(s, 'history')
+    const read = await settledBetween(s.series, since, before, s.key, {
+      ...opts,
+      signal: AbortSignal.any([s.abort.signal, reading.signal]),
+    })
     // a newer window (or another session) took over meanwhile: its read renders, this one does not
-    if (session !== s || range.before !== before) return
+    if (session !== s || historyRead !== reading) return
     history = toBacktestContests(s.series, read)
     renderAnalysis(analyse(history, currentFilter()))
-    $('analysis').dataset.loaded = range.before
+    $('window-range').textContent = `Settled contests with expires_at from ${since} to ${before}.`
+    $('window-range').dataset.since = since
+    $('window-range').dataset.before = before
+    $('analysis').dataset.loaded = before
   } catch (err) {
-    if (session !== s) return
+    if (session !== s || historyRead !== reading) return
     s.historyError = (err as Error).message
     renderStatus()
   }
@@ -601,7 +639,9 @@ function start(): void {
   $('window').addEventListener('change', () => void loadWindow())
   for (const id of ['min-confidence', 'min-edge', 'side', 'after-fee']) {
     // filters recompute from the window already read: no request
-    $(id).addEventListener('input', () => renderAnalysis(analyse(history, currentFilter())))
+    $(id).addEventListener('input', () => {
+      if (history) renderAnalysis(analyse(history, currentFilter()))
+    })
   }
   setInterval(() => {
     tickCountdown()

@@ -1,0 +1,195 @@
+// The dashboard's history window and the service's health, in a real headless Chromium against an api
+// process serving a seeded store (no engine: nothing changes under the test). A history read the test
+// holds stands for a slow or rate-limited one; the health answer the test gives stands for a store the
+// service cannot reach.
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
+import { type Contest, MINUTE_MS, settleContest } from '../src/domain/contest.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { makeContest, makeSignal, quarterHourOf } from './support/contest-fixtures.ts'
+import { launchChromium, offlineContext, type RouteAnswer } from './support/dashboard-browser.ts'
+import { deadPort } from './support/feed-env.ts'
+import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { waitFor } from './support/wait.ts'
+
+const SERIES = 'KXHIST15M'
+const HOUR = 60 * MINUTE_MS
+const SIX_HOURS = String(6 * HOUR)
+const SEVEN_DAYS = String(7 * 24 * HOUR)
+
+describe('the dashboard’s history window and the service’s health', () => {
+  const tmp = tempDir()
+  const file = path.join(tmp.dir, 'cs.db')
+  let service: ServiceProcess
+  let base: string
+  let key: string
+  let browser: Browser
+  const external: string[] = []
+
+  /** A settled contest expiring `hoursAgo` before the test began, with `wins` and `losses` graded signals. */
+  const settledAgo = (hoursAgo: number, wins: number, losses: number): Contest => {
+    const opensAt = quarterHourOf(Date.now() - hoursAgo * HOUR)
+    const c = makeContest({ series: SERIES, ticker: `${SERIES}-H${hoursAgo}`, opensAt })
+    const signals = [
+      ...Array.from({ length: wins }, (_, i) => makeSignal(c, { minute: i + 1, side: 'up' })),
+      ...Array.from({ length: losses }, (_, i) => makeSignal(c, { minute: wins + i + 1, side: 'down' })),
+    ]
+    return settleContest({ ...c, signals }, { kind: 'settled', side: 'up', priceDollars: 97_300 })
+  }
+
+  before(async () => {
+    const store = createSqliteStore(file)
+    await store.migrate()
+    // 2 signals in the last 6 hours, 5 in the last 24, 6 in the last 7 days
+    await store.importHistory([settledAgo(2, 1, 1), settledAgo(12, 2, 1), settledAgo(72, 1, 0)])
+    await store.close()
+    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
+    const created = await runCli(['keys', 'create', '--label', 'history'], env)
+    assert.equal(created.code, 0, created.stderr)
+    key = created.stdout.trim().split('\n').at(-1)!
+    service = startProcess(['api'], env)
+    base = await service.url
+    browser = await launchChromium()
+  })
+
+  after(async () => {
+    await browser?.close()
+    await service?.kill()
+    tmp.remove()
+  })
+
+  async function connected(context: BrowserContext): Promise<Page> {
+    const page = await context.newPage()
+    await page.goto(`${base}/dashboard`)
+    await page.fill('#key', key)
+    await page.fill('#series', SERIES)
+    await page.click('#key-form button[type=submit]')
+    await page.waitForSelector('#analysis[data-loaded]')
+    return page
+  }
+  const fact = async (page: Page, name: string) =>
+    (await page.locator(`[data-fact="${name}"]`).textContent()) ?? ''
+  /** The range the page names and the signal count it shows beside it, read in one go. */
+  const shown = (page: Page) =>
+    page.evaluate(`({
+      range: document.getElementById('window-range')?.textContent ?? '',
+      signals: document.querySelector('[data-fact="signals"]')?.textContent ?? null,
+    })`) as Promise<{ range: string; signals: string | null }>
+
+  /** Holds the page's history reads (the calls with `since`) until the test lets each go. */
+  async function holdHistory(page: Page): Promise<{ held: Route[]; failed: string[] }> {
+    const held: Route[] = []
+    const failed: string[] = []
+    await page.route(
+      (url) => url.pathname === '/v1/contests' && url.searchParams.has('since'),
+      (route) => {
+        held.push(route)
+      },
+    )
+    page.on('requestfailed', (r) => {
+      if (new URL(r.url()).searchParams.has('since')) failed.push(r.url())
+    })
+    return { held, failed }
+  }
+
+  it('never shows one window’s numbers under another window’s range while the new one is read', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const page = await connected(context)
+      assert.equal(await fact(page, 'signals'), '5', 'the last 24 hours')
+      const { held } = await holdHistory(page)
+      await page.selectOption('#window', SIX_HOURS)
+      await waitFor('the 6-hour read asked for', () => (held.length === 1 ? true : undefined))
+      const during = await shown(page)
+      const sixHoursSince = new URL(held[0]!.request().url()).searchParams.get('since')!
+      // the page may keep the 24 hours' numbers under the 24 hours' range, or show none while it
+      // reads; it must not name the 6 hours above the 24 hours' count
+      assert.ok(
+        !(during.range.includes(sixHoursSince) && during.signals === '5'),
+        `the 24-hour count shown under the 6-hour range: ${JSON.stringify(during)}`,
+      )
+      // a filter changed meanwhile recomputes nothing under the wrong range either
+      await page.fill('#min-confidence', '1')
+      const filtered = await shown(page)
+      assert.ok(
+        !(filtered.range.includes(sixHoursSince) && filtered.signals === '5'),
+        `after a filter change: ${JSON.stringify(filtered)}`,
+      )
+      await page.fill('#min-confidence', '0')
+      await held[0]!.continue()
+      await waitFor('the 6-hour numbers', async () =>
+        (await fact(page, 'signals')) === '2' ? true : undefined,
+      )
+      const after = await shown(page)
+      assert.ok(after.range.includes(sixHoursSince), `the range read: ${after.range}`)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('stops reading a window the user has left: its call is cancelled, not retried or paged on', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const page = await connected(context)
+      const { held, failed } = await holdHistory(page)
+      await page.selectOption('#window', SIX_HOURS)
+      await waitFor('the 6-hour read asked for', () => (held.length === 1 ? true : undefined))
+      const left = held[0]!.request().url()
+      await page.selectOption('#window', SEVEN_DAYS)
+      await waitFor('the 6-hour read cancelled', () => (failed.includes(left) ? true : undefined))
+      await waitFor('the 7-day read asked for', () => (held.length === 2 ? true : undefined))
+      await held[1]!.continue()
+      await waitFor('the 7-day numbers', async () =>
+        (await fact(page, 'signals')) === '6' ? true : undefined,
+      )
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('says when the service reports its store unreachable, rather than only “Connected”', async () => {
+    // the health answers are the test's (an api process alone has no engine: its own says "degraded")
+    const unavailable = { on: false }
+    const health = (url: URL): RouteAnswer | undefined =>
+      url.pathname === '/v1/health'
+        ? {
+            status: unavailable.on ? 503 : 200,
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({
+              status: unavailable.on ? 'unavailable' : 'ok',
+              version: '1.0.0',
+              time: new Date().toISOString(),
+              checks: { store: unavailable.on ? 'unavailable' : 'ok', engine: 'ok' },
+            }),
+          }
+        : undefined
+    const context = await offlineContext(browser, external, health)
+    try {
+      await context.clock.install()
+      const page = await connected(context)
+      assert.equal(await page.locator('#status').textContent(), `Connected to ${SERIES}.`)
+      unavailable.on = true
+      // the page asks for health every 10 s: move its clock past the next ask
+      await waitFor('the status naming the store', async () => {
+        const status = (await page.locator('#status').textContent()) ?? ''
+        if (/store unavailable/.test(status)) return status
+        await context.clock.fastForward(10_000)
+        return undefined
+      })
+      unavailable.on = false
+      await waitFor('the status back to Connected', async () => {
+        if ((await page.locator('#status').textContent()) === `Connected to ${SERIES}.`) return true
+        await context.clock.fastForward(10_000)
+        return undefined
+      })
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('made no request outside this server', () => {
+    assert.deepEqual(external, [])
+  })
+})
