@@ -18,6 +18,7 @@ const SERIES = 'KXHIST15M'
 const HOUR = 60 * MINUTE_MS
 const SIX_HOURS = String(6 * HOUR)
 const SEVEN_DAYS = String(7 * 24 * HOUR)
+const SIM_POLY = 'btc-updown-15m'
 
 describe('the dashboard’s history window and the service’s health', () => {
   const tmp = tempDir()
@@ -44,6 +45,18 @@ describe('the dashboard’s history window and the service’s health', () => {
     await store.migrate()
     // 2 signals in the last 6 hours, 5 in the last 24, 6 in the last 7 days
     await store.importHistory([settledAgo(2, 1, 1), settledAgo(12, 2, 1), settledAgo(72, 1, 0)])
+    // a Polymarket-named series the simulator serves as Kalshi markets (its every series is Kalshi-shaped)
+    const twin = makeContest({
+      series: SIM_POLY,
+      ticker: `${SIM_POLY}-H2`,
+      opensAt: quarterHourOf(Date.now() - 2 * HOUR),
+    })
+    await store.importHistory([
+      settleContest(
+        { ...twin, signals: [makeSignal(twin)] },
+        { kind: 'settled', side: 'up', priceDollars: 97_300 },
+      ),
+    ])
     await store.close()
     const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
     const created = await runCli(['keys', 'create', '--label', 'history'], env)
@@ -184,6 +197,26 @@ describe('the dashboard’s history window and the service’s health', () => {
         await context.clock.fastForward(10_000)
         return undefined
       })
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('heads each venue column with the venue the API names for its contests, not the one its series prefix suggests', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const page = await context.newPage()
+      await page.goto(`${base}/dashboard`)
+      await page.fill('#key', key)
+      await page.fill('#series', `${SERIES},${SIM_POLY}`)
+      await page.click('#key-form button[type=submit]')
+      const column = page.locator(`#venue-windows .venue-col[data-series="${SIM_POLY}"]`).first()
+      await column.waitFor()
+      assert.equal(
+        await column.locator('[data-fact="venue"]').textContent(),
+        `Kalshi · market ${SIM_POLY}-H2 · event ${SIM_POLY}`,
+      )
+      assert.equal(await column.locator('h4').textContent(), `Kalshi ${SIM_POLY}`)
     } finally {
       await context.close()
     }

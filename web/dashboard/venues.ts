@@ -71,7 +71,9 @@ function venueColumn(series: string, contest: ContestJson | null, now: number): 
   col.className = 'venue-col'
   col.dataset.series = series
   const title = document.createElement('h4')
-  const venue = venueOfSeries(series)
+  // the venue the API names for the contest (the simulator lists any series as Kalshi markets); the
+  // series prefix only when there is none to ask
+  const venue = contest?.venue ?? venueOfSeries(series)
   title.textContent = venue ? `${VENUE_TITLES[venue]} ` : ''
   const name = document.createElement('span')
   name.className = 'muted'
