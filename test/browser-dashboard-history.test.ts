@@ -19,6 +19,8 @@ const HOUR = 60 * MINUTE_MS
 const SIX_HOURS = String(6 * HOUR)
 const SEVEN_DAYS = String(7 * 24 * HOUR)
 const SIM_POLY = 'btc-updown-15m'
+/** A series with one live contest whose venue has not published its strike, and nothing settled. */
+const FRESH = 'KXFRESH15M'
 
 describe('the dashboard’s history window and the service’s health', () => {
   const tmp = tempDir()
@@ -57,6 +59,12 @@ describe('the dashboard’s history window and the service’s health', () => {
         { kind: 'settled', side: 'up', priceDollars: 97_300 },
       ),
     ])
+    // the live quarter hour: KXHIST15M's with its strike (the last test settles it), FRESH's without
+    const live = quarterHourOf(Date.now())
+    await store.openContest(makeContest({ series: SERIES, ticker: `${SERIES}-LIVE`, opensAt: live }))
+    await store.openContest(
+      makeContest({ series: FRESH, ticker: `${FRESH}-LIVE`, opensAt: live, strikePriceDollars: null }),
+    )
     await store.close()
     const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
     const created = await runCli(['keys', 'create', '--label', 'history'], env)
@@ -210,13 +218,67 @@ describe('the dashboard’s history window and the service’s health', () => {
       await page.fill('#key', key)
       await page.fill('#series', `${SERIES},${SIM_POLY}`)
       await page.click('#key-form button[type=submit]')
-      const column = page.locator(`#venue-windows .venue-col[data-series="${SIM_POLY}"]`).first()
+      const column = page.locator(`#venue-windows .venue-col[data-ticker="${SIM_POLY}-H2"]`)
       await column.waitFor()
       assert.equal(
         await column.locator('[data-fact="venue"]').textContent(),
         `Kalshi · market ${SIM_POLY}-H2 · event ${SIM_POLY}`,
       )
       assert.equal(await column.locator('h4').textContent(), `Kalshi ${SIM_POLY}`)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('says when a series has no settled contest yet, and when its live contest has no strike yet', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const page = await context.newPage()
+      await page.goto(`${base}/dashboard`)
+      await page.fill('#key', key)
+      await page.fill('#series', FRESH)
+      await page.click('#key-form button[type=submit]')
+      await page.waitForSelector('#analysis[data-loaded]')
+      assert.equal(await page.locator('#live-ticker').textContent(), `${FRESH}-LIVE`)
+      assert.equal(await page.locator('#live-strike').textContent(), 'not yet published')
+      assert.equal(
+        (await page.locator('#settled-table tbody').textContent())?.trim(),
+        'No settled contests yet.',
+      )
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('keeps the settled list when reading it again after a settlement fails, with the new one on top', async () => {
+    const context = await offlineContext(browser, external, (url) =>
+      // the settled list's own read (10 rows, no range) fails once the page has shown it
+      refuseList.on && url.pathname === '/v1/contests' && url.searchParams.get('limit') === '10'
+        ? { status: 500, headers: { 'Content-Type': 'application/problem+json' }, body: '{"status":500}' }
+        : undefined,
+    )
+    const refuseList = { on: false }
+    try {
+      const page = await connected(context)
+      await page.waitForSelector('#stream-state[data-state="open"]')
+      const tickers = () =>
+        page
+          .locator('#settled-table tbody tr td:first-child')
+          .evaluateAll((tds) => tds.map((td) => td.textContent))
+      assert.deepEqual(await tickers(), [`${SERIES}-H2`, `${SERIES}-H12`, `${SERIES}-H72`])
+      refuseList.on = true
+      const writer = createSqliteStore(file)
+      try {
+        await writer.expireContest(`${SERIES}-LIVE`)
+        await writer.settleContest(`${SERIES}-LIVE`, { kind: 'settled', side: 'down', priceDollars: 97_000 })
+      } finally {
+        await writer.close()
+      }
+      const shown = await waitFor('the settlement in the list', async () => {
+        const now = await tickers()
+        return now.includes(`${SERIES}-LIVE`) ? now : undefined
+      })
+      assert.deepEqual(shown, [`${SERIES}-LIVE`, `${SERIES}-H2`, `${SERIES}-H12`, `${SERIES}-H72`])
     } finally {
       await context.close()
     }

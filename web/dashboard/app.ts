@@ -18,6 +18,8 @@ const KEY_STORAGE = 'contest-signals.key'
 const SERIES_STORAGE = 'contest-signals.series'
 const THEME_STORAGE = 'contest-signals.theme'
 const SETTLED_SHOWN = 10
+/** The last settled contests as shown: what a failed re-read keeps, with the new settlement on top. */
+let settledShown: readonly ContestJson[] = []
 
 /** A wait the status line counts down: what waits, why, and until when (page clock). */
 type Waiting = { wait: Wait; until: number }
@@ -47,7 +49,6 @@ let session: Session | null = null
 let notice = $('status').textContent ?? ''
 /** The settled contests of the window shown; null while none is (a window being read, or none asked). */
 let history: ReturnType<typeof toBacktestContests> | null = null
-let range = { since: '', before: '' }
 let lastAnalysis: Analysis | null = null
 /** The history read under way: a newer window (or a new session) cancels it, so it spends no more tokens. */
 let historyRead: AbortController | null = null
@@ -177,12 +178,19 @@ function signalRow(s: SignalJson, fresh: boolean): HTMLTableRowElement {
   return tr
 }
 
+/** A contest's strike; a venue that has not published its price to beat yet is said to have not. */
+function strikeText(contest: ContestJson | null): string {
+  if (!contest) return '—'
+  return contest.strike_price_dollars === null
+    ? 'not yet published'
+    : `$${contest.strike_price_dollars.toFixed(2)}`
+}
+
 /** The live contest, or `none` said in its place (the API has none; "—": nothing read yet). */
 function renderLive(contest: ContestJson | null, none = 'no live contest'): void {
   if (session) session.live = contest
   $('live-ticker').textContent = contest?.ticker ?? none
-  $('live-strike').textContent =
-    contest?.strike_price_dollars == null ? '—' : `$${contest.strike_price_dollars.toFixed(2)}`
+  $('live-strike').textContent = strikeText(contest)
   $('live-closes').textContent = contest
     ? `${contest.window.expires_at.slice(0, 10)} ${time(contest.window.expires_at)} UTC`
     : '—'
@@ -213,8 +221,9 @@ function tickCountdown(): void {
   $('live-left').textContent = s <= 0 ? 'closed' : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
 }
 
-function renderSettled(contests: readonly ContestJson[]): void {
-  const rows = contests.slice(0, SETTLED_SHOWN).map((c) => {
+function renderSettled(contests: readonly ContestJson[], none = 'No settled contests yet.'): void {
+  settledShown = contests.slice(0, SETTLED_SHOWN)
+  const rows = settledShown.map((c) => {
     const tr = document.createElement('tr')
     const count = (o: string) => String(c.signals.filter((s) => s.outcome === o).length)
     const graded = document.createElement('td')
@@ -233,6 +242,13 @@ function renderSettled(contests: readonly ContestJson[]): void {
     )
     return tr
   })
+  if (rows.length === 0 && none) {
+    const tr = document.createElement('tr')
+    const td = cell(none, 'muted')
+    td.colSpan = 4
+    tr.append(td)
+    rows.push(tr)
+  }
   $('settled-table')
     .querySelector('tbody')!
     .replaceChildren(...rows)
@@ -255,8 +271,7 @@ function markOverflow(): void {
 /** Nothing of a previous key stays on screen: the live contest, signals, settled list and analysis. */
 function clearView(): void {
   renderLive(null, '—')
-  renderSettled([])
-  range = { since: '', before: '' }
+  renderSettled([], '')
   clearAnalysis()
   $('window-range').textContent = ''
   $('venues').hidden = true
@@ -388,7 +403,6 @@ async function loadWindow(): Promise<void> {
   const windowMs = Number(($('window') as HTMLSelectElement).value)
   const before = new Date(serverNow()).toISOString()
   const since = new Date(Date.parse(before) - windowMs).toISOString()
-  range = { since, before }
   $('window-range').textContent = `Reading settled contests with expires_at from ${since} to ${before}…`
   try {
     const opts = waitsFor(s, 'history')
@@ -431,8 +445,7 @@ function onStreamEvent(e: StreamEvent): void {
     if (session.live?.ticker !== contest.ticker) renderLive(contest)
     else {
       session.live = contest
-      $('live-strike').textContent =
-        contest.strike_price_dollars == null ? '—' : `$${contest.strike_price_dollars.toFixed(2)}`
+      $('live-strike').textContent = strikeText(contest)
       addLiveSignal(signal)
     }
   } else if (e.event === 'contest.settled') {
@@ -457,7 +470,8 @@ function refreshSettled(s: Session, settled: ContestJson): void {
       if (session === s) renderSettled(page.contests)
     })
     .catch(() => {
-      if (session === s) renderSettled([settled])
+      // the list could not be read again: the one settled goes on top of what was shown
+      if (session === s) renderSettled([settled, ...settledShown.filter((c) => c.ticker !== settled.ticker)])
     })
     .finally(() => {
       const again = refreshing?.session === s && refreshing.again
