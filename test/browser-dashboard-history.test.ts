@@ -1,7 +1,8 @@
-// The dashboard's history window and the service's health, in a real headless Chromium against an api
-// process serving a seeded store (no engine: nothing changes under the test). A history read the test
-// holds stands for a slow or rate-limited one; the health answer the test gives stands for a store the
-// service cannot reach.
+// The dashboard on a seeded store, in a real headless Chromium against an api process (no engine:
+// nothing changes unless the test writes it): the history window, the service's health, the settled
+// list and the live contest in their edge cases, the venue columns, and the key kept out of URLs. A
+// history read the test holds stands for a slow or rate-limited one; the health answer the test gives
+// stands for a store the service cannot reach.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -22,7 +23,7 @@ const SIM_POLY = 'btc-updown-15m'
 /** A series with one live contest whose venue has not published its strike, and nothing settled. */
 const FRESH = 'KXFRESH15M'
 
-describe('the dashboard’s history window and the service’s health', () => {
+describe('the dashboard on a seeded store', () => {
   const tmp = tempDir()
   const file = path.join(tmp.dir, 'cs.db')
   let service: ServiceProcess
@@ -279,6 +280,23 @@ describe('the dashboard’s history window and the service’s health', () => {
         return now.includes(`${SERIES}-LIVE`) ? now : undefined
       })
       assert.deepEqual(shown, [`${SERIES}-LIVE`, `${SERIES}-H2`, `${SERIES}-H12`, `${SERIES}-H72`])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('never puts the key in a URL, even when Enter is pressed before the page’s script has run', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const page = await context.newPage()
+      // the script that takes the form over never arrives (a slow network, a blocked module)
+      await page.route('**/dashboard/app.ts', (route) => route.abort())
+      await page.goto(`${base}/dashboard`)
+      await page.fill('#key', key)
+      await page.locator('#key').press('Enter')
+      await page.waitForLoadState('load')
+      assert.ok(!page.url().includes(key), `the key in the address bar: ${page.url()}`)
+      assert.ok(!decodeURIComponent(page.url()).includes(key))
     } finally {
       await context.close()
     }
