@@ -302,6 +302,34 @@ describe('the dashboard on a seeded store', () => {
     }
   })
 
+  it('counts a stream’s wait down in its own field as in the status line: one number on screen, not two', async () => {
+    const context = await offlineContext(browser, external, (url) =>
+      url.pathname === '/v1/stream/contests'
+        ? {
+            status: 429,
+            headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '30' },
+            body: JSON.stringify({ title: 'Too Many Requests', status: 429 }),
+          }
+        : undefined,
+    )
+    try {
+      await context.clock.install()
+      const page = await context.newPage()
+      await page.goto(`${base}/dashboard`)
+      await page.fill('#key', key)
+      await page.fill('#series', SERIES)
+      await page.click('#key-form button[type=submit]')
+      await page.waitForSelector('#stream-state[data-state="waiting"]')
+      await context.clock.runFor(5_000)
+      const [status, stream] = await page.locator('#status, #stream-state').allTextContents()
+      const seconds = (text = '') => /retrying in (\d+) s/.exec(text)?.[1]
+      assert.ok(seconds(status), status)
+      assert.equal(seconds(stream), seconds(status), `${stream} | ${status}`)
+    } finally {
+      await context.close()
+    }
+  })
+
   it('made no request outside this server', () => {
     assert.deepEqual(external, [])
   })

@@ -128,6 +128,8 @@ function renderStatus(): void {
     return
   }
   const waiting = (w: Waiting) => waitText(w.wait, w.until)
+  if (s.streamState === 'waiting' && s.waits.stream)
+    $('stream-state').textContent = `waiting (${waiting(s.waits.stream)})`
   const parts: string[] = []
   const { firstView, stream, history } = s.waits
   if (!s.connected) parts.push(`Connecting to ${s.label}…${firstView ? ` ${cap(waiting(firstView))}.` : ''}`)
@@ -604,8 +606,9 @@ async function connect(key: string, seriesList: string): Promise<void> {
       // a wait is shown until the next wait or the stream opens; a reconnect attempt keeps it
       if (state === 'open') s.waits.stream = null
       else if (wait) s.waits.stream = { wait, until: Date.now() + wait.ms }
-      $('stream-state').textContent = wait ? `${state} (${waitText(wait, Date.now() + wait.ms)})` : state
+      $('stream-state').textContent = state
       $('stream-state').dataset.state = state
+      // a wait's seconds: written by renderStatus, each second, from the same wait as the status line's
       renderStatus()
     },
   })
