@@ -386,50 +386,80 @@ describe('Kalshi socket › against the fixture venue', () => {
         () => w.kalshi.wsCommands.length,
         (n) => n === 4,
       )
+      // answered again, but a recovery is one that holds for a minute (a flap is the same outage)
+      shiftMs += 60_000
+      w.kalshi.pushBrti(70_000, Date.now())
       await eventually(
         () => outage().length,
         (n) => n === 3,
       )
-      assert.match(outage()[2]!.msg, /^kalshi socket recovered after \d+ failed attempts over 6\d(\.\d+)? s$/)
+      assert.match(
+        outage()[2]!.msg,
+        /^kalshi socket recovered after \d+ failed attempts over 6\d(\.\d+)? s \(up 6\d(\.\d+)? s since\)$/,
+      )
     } finally {
       await socket.close()
       await w.close()
     }
   })
 
-  it('logs the first connect at info; a flapping socket’s reconnects only end its outage', async () => {
+  it('logs the first connect at info; a flapping socket is one outage until it has stayed up a minute', async () => {
+    // the socket's clock is the wall clock plus a shift the test moves: "a minute later" is the test's
+    let shiftMs = 0
     const recording = venueRecording()
     const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
+    const sign = createRequestSigner(credentials)
     const socket = createKalshiSocket({
       url: socketUrlFor(w.kalshi.baseUrl),
-      signer: createRequestSigner(credentials),
-      clock: { now: () => Date.now() },
+      signer: (method, url) => sign(method, url, Date.now()),
+      clock: { now: () => Date.now() + shiftMs },
       logger: recording.logger,
       backoff: { baseMs: 20, capMs: 100 },
     })
+    const prints: number[] = []
+    socket.onIndex((p) => void prints.push(p.value))
     const above = () =>
       recording.logs.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg.replace(/ after .*/, '')])
     try {
       socket.start()
-      for (let flap = 1; flap <= 3; flap++) {
+      // five flaps: each reconnect subscribes (the venue answers it), then drops again at once
+      for (let flap = 1; flap <= 6; flap++) {
         await eventually(
           () => w.kalshi.wsCommands.length,
           (n) => n === 2 * flap,
         )
-        if (flap < 3) w.kalshi.dropWs()
+        if (flap < 6) w.kalshi.dropWs()
       }
-      // each reconnect's subscription is answered before the test goes on: its end line is in
+      shiftMs += 30_000
+      w.kalshi.pushBrti(70_000, Date.now())
+      // a frame after every flap: each line of the flaps is in once it is read
+      await eventually(
+        () => prints.length,
+        (n) => n === 1,
+      )
+      assert.deepEqual(above(), [
+        ['info', 'kalshi socket connected'],
+        ['warn', 'kalshi socket ended; REST polling carries on, reconnecting'],
+      ])
+
+      // up a minute on the service clock: the outage ends, naming the flaps and the time up
+      shiftMs += 30_000
+      w.kalshi.pushBrti(70_001, Date.now())
       await eventually(
         () => recording.logs.filter((l) => l.msg.startsWith('kalshi socket recovered')).length,
-        (n) => n === 2,
+        (n) => n === 1,
       )
       assert.deepEqual(above(), [
         ['info', 'kalshi socket connected'],
         ['warn', 'kalshi socket ended; REST polling carries on, reconnecting'],
         ['warn', 'kalshi socket recovered'],
-        ['warn', 'kalshi socket ended; REST polling carries on, reconnecting'],
-        ['warn', 'kalshi socket recovered'],
       ])
+      const end = recording.logs.find((l) => l.msg.startsWith('kalshi socket recovered'))!
+      assert.match(
+        end.msg,
+        /^kalshi socket recovered after 5 failed attempts over \d+(\.\d+)? s \(4 brief recoveries that failed again; up 6\d(\.\d+)? s since\)$/,
+      )
+      assert.equal(end.fields.flaps, 4)
     } finally {
       await socket.close()
       await w.close()

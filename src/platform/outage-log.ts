@@ -3,6 +3,9 @@
 // logged like an outage, not like a stream of errors: once when it starts, with the error; then at
 // most once a minute, with how many attempts failed since the last line; and once when an attempt
 // succeeds again, with the whole outage's count and length. Time comes from the clock it is given.
+// Something that comes back only to fail again (a socket that subscribes, then drops) would log a
+// start and an end per flap: with `steadyMs` a recovery counts once the attempt has kept succeeding
+// that long, and a failure before then is the same outage still.
 import type { Clock } from '../ports/clock.ts'
 
 export const OUTAGE_REPEAT_MS = 60_000
@@ -29,20 +32,39 @@ export type OutageLogOptions = {
    * as `err` and a repeat its message as `error`
    */
   describe?: (err: unknown) => Record<string, unknown>
+  /**
+   * the outage ends only once successes have held this long (the caller reports every success, e.g.
+   * each frame of a socket); a failure before then is a flap of the same outage. Default: the first
+   * success ends it.
+   */
+  steadyMs?: number
 }
 
 type LogFn = (fields: Record<string, unknown>, message: string) => void
 
 export function createOutageLog(clock: Clock, opts: OutageLogOptions): OutageLog {
-  const { what, started, fail, recover, context = {}, describe } = opts
-  let outage: { startedAt: number; failures: number; loggedAt: number; sinceLogged: number } | null = null
+  const { what, started, fail, recover, context = {}, describe, steadyMs = 0 } = opts
+  let outage: {
+    startedAt: number
+    failures: number
+    loggedAt: number
+    sinceLogged: number
+    /** when it first succeeded again, while not yet steady */
+    upSince: number | null
+    /** recoveries that failed again within `steadyMs` */
+    flaps: number
+  } | null = null
   return {
     failed(err) {
       const now = clock.now()
       if (outage === null) {
-        outage = { startedAt: now, failures: 1, loggedAt: now, sinceLogged: 0 }
+        outage = { startedAt: now, failures: 1, loggedAt: now, sinceLogged: 0, upSince: null, flaps: 0 }
         fail({ ...context, ...(describe ? describe(err) : { err }) }, started)
         return
+      }
+      if (outage.upSince !== null) {
+        outage.upSince = null
+        outage.flaps++
       }
       outage.failures++
       outage.sinceLogged++
@@ -53,6 +75,7 @@ export function createOutageLog(clock: Clock, opts: OutageLogOptions): OutageLog
           ...(describe ? describe(err) : { error: String((err as Error)?.message ?? err) }),
           failures: outage.sinceLogged,
           downSeconds: (now - outage.startedAt) / 1000,
+          ...(outage.flaps > 0 ? { flaps: outage.flaps } : {}),
         },
         `${what} still failing: ${outage.sinceLogged} failed attempts since the last line`,
       )
@@ -61,11 +84,26 @@ export function createOutageLog(clock: Clock, opts: OutageLogOptions): OutageLog
     },
     succeeded() {
       if (outage === null) return
-      const downSeconds = (clock.now() - outage.startedAt) / 1000
-      recover(
-        { ...context, failures: outage.failures, downSeconds },
-        `${what} recovered after ${outage.failures} failed attempts over ${downSeconds} s`,
-      )
+      const now = clock.now()
+      outage.upSince ??= now
+      const upMs = now - outage.upSince
+      if (upMs < steadyMs) return
+      const { failures, flaps } = outage
+      const downSeconds = (outage.upSince - outage.startedAt) / 1000
+      if (steadyMs === 0) {
+        recover(
+          { ...context, failures, downSeconds },
+          `${what} recovered after ${failures} failed attempts over ${downSeconds} s`,
+        )
+      } else {
+        const upSeconds = upMs / 1000
+        const brief =
+          flaps > 0 ? `${flaps} brief ${flaps === 1 ? 'recovery' : 'recoveries'} that failed again; ` : ''
+        recover(
+          { ...context, failures, downSeconds, flaps, upSeconds },
+          `${what} recovered after ${failures} failed attempts over ${downSeconds} s (${brief}up ${upSeconds} s since)`,
+        )
+      }
       outage = null
     },
   }

@@ -146,6 +146,9 @@ export type KalshiSocket = {
   close(): Promise<void>
 }
 
+/** how long a reconnected socket must keep answering before its outage is over */
+export const SOCKET_STEADY_MS = 60_000
+
 export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
   const { logger, clock } = opts
   const backoff = opts.backoff ?? { baseMs: 500, capMs: 30_000 }
@@ -163,8 +166,11 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
   let printedThisSocket = false
   let everConnected = false
   // a socket refused again and again (every few seconds, backing off to 30 s) is logged as an outage:
-  // the first end with its reason, then at most once a minute, then once the venue answers a socket
+  // the first end with its reason, then at most once a minute, then once the venue has answered a
+  // socket for a minute — one that subscribes and drops again sooner is a flap of the same outage,
+  // not an "ended"/"recovered" pair per flap
   const outage = createOutageLog(clock, {
+    steadyMs: SOCKET_STEADY_MS,
     what: 'kalshi socket',
     started: 'kalshi socket ended; REST polling carries on, reconnecting',
     fail: (fields, message) => logger.warn(fields, message),
@@ -213,7 +219,7 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
       opts.telemetry?.rejected?.('socket', 'frame')
       return
     }
-    // the venue answered this socket (a subscription, an event, a print): it is up again
+    // the venue answered this socket (a subscription, an event, a print): up again, over once steady
     if (frame.kind === 'subscribed' || frame.kind === 'lifecycle' || frame.kind === 'index')
       outage.succeeded()
     switch (frame.kind) {
