@@ -1,12 +1,14 @@
 // A store that cannot answer (connection lost, admin shutdown, cannot connect, statement timeout)
 // is a 503 `unavailable` with Retry-After on every keyed route, mapped by the one error handler;
-// and which PostgreSQL failures count as that.
+// which PostgreSQL failures count as that; and how the operator's log tells of it (decisions §2): an
+// outage, not a warning with a stack per request.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { Store } from '../src/ports/store.ts'
 import { StoreUnavailableError } from '../src/ports/store-errors.ts'
 import { isConnectionLost, isUnavailable, translate } from '../src/store/postgres/postgres-errors.ts'
-import { useTestWorld } from './support/test-world.ts'
+import { createManualClock } from './support/manual-clock.ts'
+import { createTestWorld, useTestWorld } from './support/test-world.ts'
 
 let failing = false
 const unavailable = () =>
@@ -45,6 +47,75 @@ describe('a store that cannot answer', () => {
         assert.equal(res.headers.get('retry-after'), '5')
       } finally {
         failing = false
+      }
+    })
+  }
+})
+
+describe('a store outage in the log', () => {
+  for (const fastPath of [true, false]) {
+    test(`${fastPath ? 'fast path' : 'framework path'} › logged once with its stack, then once a minute with a count, then its end`, async () => {
+      const clock = createManualClock()
+      const lines: Record<string, unknown>[] = []
+      let down: Error | null = null
+      const lostOrLocked = (store: Store): Store =>
+        new Proxy(store, {
+          get(target, prop, receiver) {
+            const value = Reflect.get(target, prop, receiver)
+            if (typeof value !== 'function' || prop === 'close' || prop === 'migrate') return value
+            return (...args: unknown[]) => (down ? Promise.reject(down) : value.apply(target, args))
+          },
+        })
+      const w = await createTestWorld({
+        fastPath,
+        wallClock: clock,
+        wrapStore: lostOrLocked,
+        logSink: (line) => void lines.push(JSON.parse(line)),
+      })
+      const outage = () =>
+        lines.filter((l) => /^store (unavailable|still failing|recovered)/.test(String(l.msg)))
+      // each request with a key the api has not cached: the key check itself asks the store
+      const get = async (path: string) => {
+        const { key } = await w.issueKey('outage')
+        const res = await fetch(`${w.baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } })
+        await res.arrayBuffer()
+        return res.status
+      }
+      const paths = ['/v1/contests/active?series=NOPE', '/v1/contests/NOPE-1', '/v1/contests?series=NOPE']
+      try {
+        down = unavailable()
+        for (let i = 0; i < 6; i++) assert.equal(await get(paths[i % 3]!), 503)
+        assert.equal(outage().length, 1, 'six requests met the outage: one line')
+        const first = outage()[0]!
+        assert.equal(first.level, 40)
+        assert.equal(first.msg, 'store unavailable; answering 503 until it answers again')
+        assert.match((first.err as { stack: string }).stack, /terminating connection/)
+
+        // an unknown error while the store cannot be reached is the same outage (503, no stack per request)
+        down = new Error('database is locked')
+        clock.advance(61_000)
+        assert.equal(await get(paths[0]!), 503)
+        assert.equal(outage().length, 2)
+        assert.equal(outage()[1]!.msg, 'store still failing: 6 failed attempts since the last line')
+        assert.equal(outage()[1]!.err, undefined, 'no second stack')
+        assert.equal(outage()[1]!.level, 40)
+
+        // answering again: over once it has answered for a minute with no request failing
+        down = null
+        assert.equal(await get(paths[1]!), 404)
+        assert.equal(outage().length, 2)
+        clock.advance(60_000)
+        assert.equal(await get(paths[2]!), 200)
+        assert.equal(outage().length, 3)
+        assert.equal(outage()[2]!.msg, 'store recovered after 7 failed attempts over 61 s (up 60 s since)')
+        assert.equal(outage()[2]!.level, 40)
+        assert.equal(
+          lines.filter((l) => Number(l.level) >= 40).length,
+          3,
+          'no other warning or error, no per-request line',
+        )
+      } finally {
+        await w.close()
       }
     })
   }

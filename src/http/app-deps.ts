@@ -26,6 +26,9 @@ export type AppDeps = {
   metrics?: RequestMetrics
   /** the /docs and /dashboard pages; absent in tests that do not serve them */
   webAssets?: WebAssets
-  /** what the process's own store calls have met (health's checks.store); absent: never a fault */
-  storeFaults?: StoreFaults
+  /**
+   * what the process's own store calls have met (health's checks.store), and when the store answers
+   * (the end of a store outage in the log)
+   */
+  storeFaults: StoreFaults
 }

@@ -45,6 +45,7 @@ import { registerProblemPages } from './routes/problem-pages.ts'
 import { registerStreamRoute } from './routes/stream.ts'
 import { registerWebPages } from './routes/web-pages.ts'
 import { SHARED_SCHEMAS, TICKER_MAX_LENGTH } from './schemas.ts'
+import { createStoreOutage } from './store-outage.ts'
 import type { TypedApp } from './typed-app.ts'
 
 /**
@@ -226,7 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const probe = createStoreProbe({
     store: deps.store,
     wallClock: deps.wallClock,
-    ...(deps.storeFaults ? { faults: deps.storeFaults } : {}),
+    faults: deps.storeFaults,
   })
   const auth = createKeyAuth({
     store: deps.store,
@@ -238,7 +239,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const cache = createContestCache({ store: deps.store, follower: deps.follower, clock: deps.clock })
   const requireKey = createRequireKey(auth)
 
-  app.setErrorHandler(createErrorHandler({ baseUrl, probe }))
+  const storeOutage = createStoreOutage({
+    wallClock: deps.wallClock,
+    logger: app.log,
+    faults: deps.storeFaults,
+  })
+  app.addHook('onClose', async () => storeOutage.close())
+  app.setErrorHandler(createErrorHandler({ baseUrl, probe, storeOutage }))
   app.setNotFoundHandler(notFound)
 
   registerContestRoutes(app, { cache, requireKey })

@@ -7,11 +7,16 @@ import { isStoreUnavailable } from '../ports/store-errors.ts'
 import type { StoreProbe } from '../store/store-probe.ts'
 import { ProblemError, problemForStatus, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
 import { invalidParamsFrom } from './query-rules.ts'
+import type { StoreOutage } from './store-outage.ts'
 
 type SchemaParts = Partial<Record<string, unknown>>
 
-export function createErrorHandler(opts: { baseUrl: string; probe: StoreProbe }) {
-  const { baseUrl, probe } = opts
+export function createErrorHandler(opts: {
+  baseUrl: string
+  probe: StoreProbe
+  storeOutage: Pick<StoreOutage, 'failed'>
+}) {
+  const { baseUrl, probe, storeOutage } = opts
   return async function errorHandler(
     error: FastifyError,
     request: FastifyRequest,
@@ -36,15 +41,13 @@ export function createErrorHandler(opts: { baseUrl: string; probe: StoreProbe })
       return sendProblem(reply, baseUrl, problemForStatus(status) ?? 'bad-request')
     }
     // The one place a store failure becomes 503 (decisions §4): the store says so itself
-    // (connection lost, admin shutdown, cannot connect, statement timeout), or the probe cannot reach it.
-    if (isStoreUnavailable(error)) {
-      request.log.warn({ err: error }, 'store unavailable; answered 503')
+    // (connection lost, admin shutdown, cannot connect, statement timeout), or the probe cannot reach
+    // it. Every request meets the outage: it is logged as one (store-outage.ts), not a stack each.
+    if (isStoreUnavailable(error) || !(await probe.read()).reachable) {
+      storeOutage.failed(error)
       return sendProblem(reply, baseUrl, 'unavailable')
     }
     request.log.error({ err: error }, 'request failed')
-    if (!(await probe.read()).reachable) {
-      return sendProblem(reply, baseUrl, 'unavailable')
-    }
     return sendProblem(reply, baseUrl, 'internal-error')
   }
 }

@@ -14,6 +14,11 @@ export type StoreFaults = {
   condition(): StoreCondition
   /** when the current fault was first seen, and what it said (null while ok) */
   lastFault(): { kind: StoreFaultKind; since: number; message: string } | null
+  /**
+   * Runs `listener` after every call the store answered (of any caller: the event-log follower's
+   * polls keep it coming while the store is up): how the api learns that a store outage is over.
+   */
+  onAnswered(listener: () => void): () => void
 }
 
 // SQLite primary result codes (node:sqlite's `errcode`, extended codes carry them in the low byte)
@@ -63,6 +68,7 @@ const WRITES = new Set<keyof Store>([
 /** The store with every call watched, and what the watching has seen. */
 export function watchStoreFaults(store: Store, clock: Clock): { store: Store; faults: StoreFaults } {
   let fault: { kind: StoreFaultKind; since: number; message: string } | null = null
+  const answered = new Set<() => void>()
   const note = (kind: StoreFaultKind, err: unknown): void => {
     // corruption outranks a refused write, and stays
     if (fault?.kind === 'corrupt' || fault?.kind === kind) return
@@ -79,6 +85,7 @@ export function watchStoreFaults(store: Store, clock: Clock): { store: Store; fa
       try {
         const result = await (method as (...a: unknown[]) => Promise<unknown>).apply(store, args)
         if (fault?.kind === 'write' && WRITES.has(name)) fault = null
+        for (const listener of answered) listener()
         return result
       } catch (err) {
         const kind = faultKindOf(err)
@@ -95,6 +102,10 @@ export function watchStoreFaults(store: Store, clock: Clock): { store: Store; fa
     faults: {
       condition: () => (fault === null ? 'ok' : fault.kind === 'corrupt' ? 'corrupt' : 'degraded'),
       lastFault: () => fault,
+      onAnswered(listener) {
+        answered.add(listener)
+        return () => void answered.delete(listener)
+      },
     },
   }
 }

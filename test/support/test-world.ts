@@ -18,6 +18,7 @@ import type { Store } from '../../src/ports/store.ts'
 import { createMemoryBucketStore } from '../../src/store/memory/memory-bucket-store.ts'
 import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-notifier.ts'
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
+import { watchStoreFaults } from '../../src/store/store-faults.ts'
 import { createLogFollower, type LogFollower } from '../../src/stream/log-follower.ts'
 import type { StreamHub } from '../../src/stream/stream-hub.ts'
 import { type ApiClient, createApiClient } from './api-client.ts'
@@ -96,7 +97,11 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
   )
   const rawStore = createSqliteStore(dbPath)
   await rawStore.migrate()
-  const store = opts.wrapStore ? opts.wrapStore(rawStore) : rawStore
+  // watched as the service watches its store (src/main/open-store.ts): health's faults, an outage's end
+  const { store, faults: storeFaults } = watchStoreFaults(
+    opts.wrapStore ? opts.wrapStore(rawStore) : rawStore,
+    wallClock,
+  )
   const notifier = createMemoryEventNotifier()
   const follower = createLogFollower({ store: rawStore, notifier, pollMs: 25, logger, wallClock })
   await follower.start()
@@ -110,6 +115,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
       ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
     },
     store,
+    storeFaults,
     buckets,
     follower,
     streams,
