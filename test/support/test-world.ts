@@ -17,6 +17,7 @@ import type { Clock } from '../../src/ports/clock.ts'
 import type { Store } from '../../src/ports/store.ts'
 import { createMemoryBucketStore } from '../../src/store/memory/memory-bucket-store.ts'
 import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-notifier.ts'
+import { createPostgresStore } from '../../src/store/postgres/postgres-store.ts'
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
 import { watchStoreFaults } from '../../src/store/store-faults.ts'
 import { createLogFollower, type LogFollower } from '../../src/stream/log-follower.ts'
@@ -46,6 +47,11 @@ export type TestWorldOptions = {
   wallClock?: Clock
   /** the browser pages (none by default: most tests never fetch them) */
   webAssets?: WebAssets
+  /**
+   * a PostgreSQL store at this URL (its own `?schema=`, which the test drops) instead of a SQLite file,
+   * with this statement timeout
+   */
+  postgres?: { url: string; statementTimeoutMs?: number }
   /** runs on the built app before it listens (hooks can still be added then) */
   beforeListen?: (app: FastifyInstance) => void
 }
@@ -95,7 +101,11 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
       },
     },
   )
-  const rawStore = createSqliteStore(dbPath)
+  const rawStore = opts.postgres
+    ? createPostgresStore(opts.postgres.url, {
+        ...(opts.postgres.statementTimeoutMs ? { statementTimeoutMs: opts.postgres.statementTimeoutMs } : {}),
+      })
+    : createSqliteStore(dbPath)
   await rawStore.migrate()
   // watched as the service watches its store (src/main/open-store.ts): health's faults, an outage's end
   const { store, faults: storeFaults } = watchStoreFaults(
