@@ -5,6 +5,7 @@
 // pure market book (as a MarketView), its poll and its book request; outages delay openings,
 // readings and results, never invent one.
 import type { Settlement } from '../../domain/contest.ts'
+import { createOutageLog } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import {
@@ -66,6 +67,15 @@ export function createPolledVenue(spec: PolledVenueSpec): PolledVenue {
   let lastOkAt: number | null = null
   let lastFailure: string | null = null
   let loop: Promise<void> | null = null
+  // a poll that throws (a bug, a shape nothing caught) throws again at every poll, every few
+  // seconds: its start with the stack, a count a minute, its end — not a stack per poll
+  const pollOutage = createOutageLog(clock, {
+    what: `${name} poll`,
+    started: `${name} poll failed`,
+    fail: (fields, message) => logger.error(fields, message),
+    recover: (fields, message) => logger.warn(fields, message),
+    context: { venue: name },
+  })
 
   async function pollAndRecord(): Promise<void> {
     const began = clock.now()
@@ -74,8 +84,9 @@ export function createPolledVenue(spec: PolledVenueSpec): PolledVenue {
         lastOkAt = clock.now()
         lastFailure = null
       }
+      pollOutage.succeeded()
     } catch (err) {
-      logger.error({ venue: name, err }, `${name} poll failed`)
+      pollOutage.failed(err)
     }
     logger.debug({ venue: name, ms: clock.now() - began }, `${name} poll done`)
   }
