@@ -115,4 +115,46 @@ describe('PostgresEventNotifier during an outage', () => {
     await waitFor('the catch-up wake-up', () => (wakes.includes(null) ? true : undefined))
     assert.equal(lines.length, 3)
   })
+
+  it('logs notifications that fail while PostgreSQL is down once, then once a minute, then their return', async () => {
+    const g = await gate()
+    closers.push(g.close)
+    const url = new URL(uniqueSchemaUrl('notify_each'))
+    url.host = `127.0.0.1:${g.port}`
+    const lines: Line[] = []
+    const log =
+      (level: string) =>
+      (fields: unknown, message = '') =>
+        void lines.push({ level, fields: fields as Record<string, unknown>, message })
+    const clock = createManualClock()
+    // no subscriber: only the engine's notifications go to PostgreSQL
+    const notifier = createPostgresEventNotifier(
+      url.toString(),
+      { warn: log('warn'), info: log('info') },
+      clock,
+    )
+    closers.push(() => notifier.close())
+    await notifier.notify(1)
+    assert.equal(lines.length, 0)
+
+    g.down()
+    // one notification per event the engine commits: ten events, one line
+    for (let seq = 2; seq <= 11; seq++) await notifier.notify(seq)
+    assert.equal(lines.length, 1, lines.map((l) => l.message).join('\n'))
+    assert.equal(lines[0]!.level, 'warn')
+    assert.equal(lines[0]!.message, 'event notification failed; followers read the events on their next poll')
+
+    clock.advance(61_000)
+    await notifier.notify(12)
+    assert.equal(lines.length, 2)
+    assert.equal(
+      lines[1]!.message,
+      'event notification still failing: 10 failed attempts since the last line',
+    )
+
+    g.up()
+    await notifier.notify(13)
+    assert.equal(lines.length, 3)
+    assert.match(lines[2]!.message, /^event notification recovered after 11 failed attempts over 61 s$/)
+  })
 })

@@ -34,6 +34,15 @@ export function createPostgresEventNotifier(
     recover: (fields, message) => logger.info(fields, message),
   })
 
+  // The engine notifies once per committed event: while PostgreSQL is down each one fails, logged as
+  // one outage (its start with the error, a count a minute, its end), not a line per event.
+  const notifyOutage = createOutageLog(clock, {
+    what: 'event notification',
+    started: 'event notification failed; followers read the events on their next poll',
+    fail: (fields, message) => logger.warn(fields, message),
+    recover: (fields, message) => logger.info(fields, message),
+  })
+
   const wakeAll = (seq: number | null) => {
     for (const l of listeners) l(seq)
   }
@@ -74,9 +83,10 @@ export function createPostgresEventNotifier(
     async notify(seq) {
       try {
         await pool.query('SELECT pg_notify($1, $2)', [channel, String(seq)])
+        notifyOutage.succeeded()
       } catch (err) {
         // The events are committed; replicas will find them on their next poll.
-        logger.warn({ err: String(err) }, 'event notification failed')
+        notifyOutage.failed(err)
       }
     },
     async subscribe(onWake) {
