@@ -98,8 +98,15 @@ async function* linesOf(
   let restLength = 0
   // set by wholeLines: the lines before the long one are handed out, then it is refused
   let overLong = false
+  // a UTF-8 byte-order mark before the first line (a file an editor or a Windows tool saved) is no
+  // part of the header: JSON.parse would refuse it as "not JSON" with nothing to show why
+  let atStart = true
   const wholeLines = (chunk: Buffer): string[] => {
-    const text = decoder.write(chunk)
+    let text = decoder.write(chunk)
+    if (atStart && text !== '') {
+      atStart = false
+      if (text.startsWith('\ufeff')) text = text.slice(1)
+    }
     const batch: string[] = []
     let start = 0
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {

@@ -157,6 +157,22 @@ describe('tape files', () => {
     assert.match(notices[0] as string, /truncated; read up to line 6, the last complete line/)
   })
 
+  for (const gz of [false, true]) {
+    it(`reads a ${gz ? 'gzip' : 'plain'} tape whose first line starts with a UTF-8 byte-order mark`, async () => {
+      // an editor or a Windows tool that saved the file put one there; JSON.parse refuses it
+      const file = writeLines(
+        `bom.ndjson${gz ? '.gz' : ''}`,
+        [`\ufeff${JSON.stringify(header)}`, ...records.map((r) => JSON.stringify(r))],
+        gz,
+      )
+      const raw = gz ? gunzipSync(readFileSync(file)) : readFileSync(file)
+      assert.deepEqual([...raw.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the file starts with the BOM bytes')
+      const back = await readAll(file)
+      assert.deepEqual(back.header, header)
+      assert.deepEqual(back.records, records)
+    })
+  }
+
   const bad: [string, string[], RegExp, number][] = [
     ['an empty file', [], /\.ndjson(?:\.gz)?: line 1: empty file/, 1],
     [
