@@ -195,8 +195,8 @@ describe('replay: the recorded exchange status', () => {
 
 describe('contest-signals replay (the CLI) on bad tapes', () => {
   const good = contestTape([at(1), at(2)])
-  const replay = async (file: string, db = path.join(tmp.dir, `cli-${++files}.db`)) => {
-    const r = await runCli(['replay', '--tape', file], { DATABASE_URL: `sqlite:${db}` })
+  const replay = async (file: string, db = path.join(tmp.dir, `cli-${++files}.db`), more: string[] = []) => {
+    const r = await runCli(['replay', '--tape', file, ...more], { DATABASE_URL: `sqlite:${db}` })
     return { ...r, db }
   }
   const oneLine = (stderr: string): string => {
@@ -326,7 +326,10 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       assert.equal(code, 1, stderr)
       assert.match(
         oneLine(stderr),
-        new RegExp(`the tape ${badFile} is bad at line ${at + 2}: not JSON; stopped at`),
+        // a bad line after a record before the contest opens is in the replay's look-back
+        new RegExp(
+          `the tape ${badFile} is bad at line ${at + 2}: not JSON; ${(JSON.parse(records[(fileIndex === 0 ? 0 : split) + at - 1]!) as TapeRecord).t < OPENS ? 'in the look-back before' : 'stopped at'}`,
+        ),
       )
       // nothing after the bad line was played: the settlement comes after it in the second file
       const store = createSqliteStore(db)
@@ -386,6 +389,31 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       const contest = await store.getContest(TICKER)
       assert.equal(contest?.state, 'settled')
       assert.equal(contest?.signals.length, 2)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('names a bad line in the look-back before --from as such, with the time of the last good record', async () => {
+    const lines = tapeLines(good)
+    // after the last record of 16:30, half an hour before the open: spot history the model looks back on
+    const lookBack = at(-30)
+    const after = lines.findLastIndex((l, i) => i > 0 && (JSON.parse(l) as TapeRecord).t <= lookBack)
+    lines.splice(after + 1, 0, 'not json at all')
+    const from = new Date(at(5)).toISOString()
+    const { code, stderr, db } = await replay(writeTape(lines), undefined, ['--from', from])
+    assert.equal(code, 1, stderr)
+    const said = oneLine(stderr)
+    assert.match(
+      said,
+      new RegExp(
+        `the tape \\S+\\.ndjson is bad at line ${after + 2}: not JSON; in the look-back before the replay's start ${from} \\(after the record at ${new Date(lookBack).toISOString()}\\): nothing was replayed$`,
+      ),
+    )
+    assert.doesNotMatch(said, /stopped at/, 'it did not stop at --from: it never got there')
+    const store = createSqliteStore(db)
+    try {
+      assert.equal(await store.countContests(SERIES), 0)
     } finally {
       await store.close()
     }

@@ -94,11 +94,16 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
     if (tty) process.stderr.write('\r\x1b[K')
     process.stdout.write(`${summaryLine(summary)}\n`)
     if (summary.stopped) {
-      const { file, line, problem } = summary.stopped
+      const { file, line, problem, lookBack } = summary.stopped
       const where = line === null ? '' : ` at line ${line}`
-      return fail(
-        `the tape ${file ?? args.tape} is bad${where}: ${problem}; stopped at ${new Date(summary.reached).toISOString()}, everything before is in the store`,
-      )
+      const iso = (ms: number): string => new Date(ms).toISOString()
+      // a bad line among the records before the start: the replay never reached the start, so
+      // "stopped at" it would send the operator looking after --from for a line before it
+      const outcome =
+        lookBack === null
+          ? `stopped at ${iso(summary.reached)}, everything before is in the store`
+          : `in the look-back before the replay's start ${iso(lookBack.start)} (${lookBack.lastGoodAt === null ? 'before any record' : `after the record at ${iso(lookBack.lastGoodAt)}`}): nothing was replayed`
+      return fail(`the tape ${file ?? args.tape} is bad${where}: ${problem}; ${outcome}`)
     }
     return 0
   } catch (err) {

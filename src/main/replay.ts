@@ -86,7 +86,16 @@ export type ReplaySummary = {
   reached: number
   wallMs: number
   /** set when the tape went bad part-way: what was wrong, and where the replay stopped */
-  stopped: { file: string | null; line: number | null; problem: string } | null
+  stopped: {
+    file: string | null
+    line: number | null
+    problem: string
+    /**
+     * set when the bad line came in the look-back before the replay's start (the records that only
+     * build state): the start it never reached, and `t` of the last good record (null: none)
+     */
+    lookBack: { start: number; lastGoodAt: number | null } | null
+  } | null
 }
 
 type Counts = Pick<ReplaySummary, 'opened' | 'settled' | 'voided' | 'signals'>
@@ -223,11 +232,16 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       stopped,
     })
 
+    // the replay's start while the records before it are played, null once it is reached: a fault
+    // met before then is no stop "at" any instant of the replay (nothing was replayed)
+    let inLookBack: number | null = from
     try {
       // records before the start only build the state (spot history for the model, markets listed)
       const first = await player.nextTime()
       const start = Math.max(from, first ?? from)
+      inLookBack = start
       while ((await player.playUntil(start)) < start) {}
+      inLookBack = null
       clock.advanceTo(start)
       await engine.tick()
       if (!engine.isLeader())
@@ -249,7 +263,12 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     } catch (err) {
       if (err instanceof TapeError) {
         engine.flushSkipped()
-        return summary({ file: err.file, line: err.line, problem: err.problem })
+        const lastGoodAt = player.lastApplied()
+        const lookBack =
+          inLookBack === null
+            ? null
+            : { start: inLookBack, lastGoodAt: Number.isFinite(lastGoodAt) ? lastGoodAt : null }
+        return summary({ file: err.file, line: err.line, problem: err.problem, lookBack })
       }
       throw err
     } finally {
