@@ -104,6 +104,7 @@ async function runServer(): Promise<void> {
     clock: { now: Date.now },
     heartbeatMs: 60_000,
     logger: console,
+    storeOutage: { failed: (err) => console.warn(err) },
   })
   const bare = new Set<ServerResponse>()
   let toHub = true

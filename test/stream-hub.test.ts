@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { MINUTE_MS } from '../src/domain/contest.ts'
 import { formatEventId } from '../src/domain/event-id.ts'
 import type { StoredEvent } from '../src/domain/events.ts'
+import { StoreUnavailableError } from '../src/ports/store-errors.ts'
 import { makeNextContest, newSeries } from './support/contest-fixtures.ts'
 import { createManualClock } from './support/manual-clock.ts'
 import { type Client, eventsUpTo, openClient, openStalledClient } from './support/sse-client.ts'
@@ -60,7 +61,7 @@ describe('stream hub › fresh connect', () => {
       settledContest.signals.map((s: { outcome: string }) => s.outcome),
       ['win', 'loss', 'win'],
     )
-    assert.deepEqual(w.logs, { warn: [], error: [] })
+    assert.deepEqual(w.logs, { warn: [], error: [], storeOutage: [] })
   })
 
   test('with no live contest sends only retry, then live events', async (t) => {
@@ -258,7 +259,7 @@ describe('stream hub › resume', () => {
         assert.deepEqual(got, all.slice(start))
       }
     }
-    assert.deepEqual(w.logs, { warn: [], error: [] })
+    assert.deepEqual(w.logs, { warn: [], error: [], storeOutage: [] })
   })
 })
 
@@ -348,7 +349,7 @@ describe('stream hub › connection lifecycle', () => {
     // a few keep-alive rounds with the departed client gone
     const beats = staying.commentTimes.length
     await waitUntil(() => staying.commentTimes.length >= beats + 3, 'three more keep-alive rounds')
-    assert.deepEqual(w.logs, { warn: [], error: [] })
+    assert.deepEqual(w.logs, { warn: [], error: [], storeOutage: [] })
   })
 
   test('a client that never reads is cut off after about maxQueuedBytes, and resumes without a gap', async (t) => {
@@ -427,6 +428,25 @@ describe('stream hub › connection lifecycle', () => {
     assert.deepEqual(client.frames, [{ kind: 'retry', ms: 3000 }])
     assert.equal(w.hub.size(), 0)
     assert.equal(w.logs.error.length, 1)
+    assert.deepEqual(w.logs.storeOutage, [])
+  })
+
+  test('streams a store outage keeps from opening are counted in its outage, not an error and stack each', async (t) => {
+    const w = await createStreamWorld(t, {
+      failingHubRead: 'getContest',
+      failingWith: () =>
+        new StoreUnavailableError('PostgreSQL is unavailable (57P01): terminating connection'),
+    })
+    // clients reconnect every 3 s for as long as the outage lasts
+    for (let i = 0; i < 5; i++) {
+      const client = await w.connect(newSeries())
+      await within(client.ended, 'the stream to be dropped')
+      assert.equal(client.end, 'error')
+    }
+    assert.equal(w.hub.size(), 0)
+    assert.deepEqual(w.logs.error, [], 'no line of its own per stream')
+    assert.equal(w.logs.storeOutage.length, 5)
+    assert.ok(w.logs.storeOutage.every((err) => err instanceof StoreUnavailableError))
   })
 
   test('close() ends every open stream cleanly, and later streams end at once', async (t) => {

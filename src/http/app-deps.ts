@@ -4,6 +4,7 @@ import type { BucketStore } from '../ports/bucket-store.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Store } from '../ports/store.ts'
 import type { StoreFaults } from '../store/store-faults.ts'
+import type { StoreOutage } from '../store/store-outage.ts'
 import type { LogFollower } from '../stream/log-follower.ts'
 import type { StreamHub } from '../stream/stream-hub.ts'
 import type { AppSettings } from './app-settings.ts'
@@ -26,9 +27,8 @@ export type AppDeps = {
   metrics?: RequestMetrics
   /** the /docs and /dashboard pages; absent in tests that do not serve them */
   webAssets?: WebAssets
-  /**
-   * what the process's own store calls have met (health's checks.store), and when the store answers
-   * (the end of a store outage in the log)
-   */
+  /** what the process's own store calls have met (health's checks.store) */
   storeFaults: StoreFaults
+  /** the store's outage in the log, shared with the stream hub: the 503s count in it */
+  storeOutage: Pick<StoreOutage, 'failed'>
 }

@@ -45,7 +45,6 @@ import { registerProblemPages } from './routes/problem-pages.ts'
 import { registerStreamRoute } from './routes/stream.ts'
 import { registerWebPages } from './routes/web-pages.ts'
 import { SHARED_SCHEMAS, TICKER_MAX_LENGTH } from './schemas.ts'
-import { createStoreOutage } from './store-outage.ts'
 import type { TypedApp } from './typed-app.ts'
 
 /**
@@ -239,13 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const cache = createContestCache({ store: deps.store, follower: deps.follower, clock: deps.clock })
   const requireKey = createRequireKey(auth)
 
-  const storeOutage = createStoreOutage({
-    wallClock: deps.wallClock,
-    logger: app.log,
-    faults: deps.storeFaults,
-  })
-  app.addHook('onClose', async () => storeOutage.close())
-  app.setErrorHandler(createErrorHandler({ baseUrl, probe, storeOutage }))
+  app.setErrorHandler(createErrorHandler({ baseUrl, probe, storeOutage: deps.storeOutage }))
   app.setNotFoundHandler(notFound)
 
   registerContestRoutes(app, { cache, requireKey })

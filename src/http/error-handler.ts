@@ -4,10 +4,10 @@
 // bare 500 (or 503 with Retry-After when the store cannot answer), with no internals in the body.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { isStoreUnavailable } from '../ports/store-errors.ts'
+import type { StoreOutage } from '../store/store-outage.ts'
 import type { StoreProbe } from '../store/store-probe.ts'
 import { ProblemError, problemForStatus, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
 import { invalidParamsFrom } from './query-rules.ts'
-import type { StoreOutage } from './store-outage.ts'
 
 type SchemaParts = Partial<Record<string, unknown>>
 
@@ -42,7 +42,7 @@ export function createErrorHandler(opts: {
     }
     // The one place a store failure becomes 503 (decisions §4): the store says so itself
     // (connection lost, admin shutdown, cannot connect, statement timeout), or the probe cannot reach
-    // it. Every request meets the outage: it is logged as one (store-outage.ts), not a stack each.
+    // it. Every request meets the outage: it is logged as one (store/store-outage.ts), not a stack each.
     if (isStoreUnavailable(error) || !(await probe.read()).reachable) {
       storeOutage.failed(error)
       return sendProblem(reply, baseUrl, 'unavailable')

@@ -17,6 +17,7 @@ import type { Store } from '../ports/store.ts'
 import { createMemoryBucketStore } from '../store/memory/memory-bucket-store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
 import type { StoreFaults } from '../store/store-faults.ts'
+import { createStoreOutage } from '../store/store-outage.ts'
 import { createStoreProbe } from '../store/store-probe.ts'
 import { createLogFollower } from '../stream/log-follower.ts'
 import { createStreamHub } from '../stream/stream-hub.ts'
@@ -224,9 +225,13 @@ async function startApi(parts: ApiParts): Promise<string> {
   // Only a shared store can be down; the in-process buckets have no gauge.
   if (metrics && config.redisUrl !== null) metrics.watchRedis(() => buckets.health())
 
+  // one store outage in the log for the api's 503s and the streams the store cannot open
+  const storeOutage = createStoreOutage({ wallClock, logger, faults: parts.storeFaults })
+  closers.push({ name: 'store outage log', close: async () => storeOutage.close() })
   const streams = createStreamHub({
     store,
     follower,
+    storeOutage,
     epoch: await store.epoch(),
     retentionMs: config.eventRetentionHours * 3_600_000,
     wallClock,
@@ -247,6 +252,7 @@ async function startApi(parts: ApiParts): Promise<string> {
     version: VERSION,
     webAssets: loadWebAssets(),
     storeFaults: parts.storeFaults,
+    storeOutage,
     ...(metrics ? { metrics } : {}),
   })
   // The app closes before the stream hub would be closed by reverse order, so the app's own

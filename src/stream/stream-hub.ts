@@ -8,6 +8,7 @@ import { isPublicEventType, type StoredEvent } from '../domain/events.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
+import { isStoreUnavailable } from '../ports/store-errors.ts'
 import { createFanOut } from './fan-out.ts'
 import type { LogFollower } from './log-follower.ts'
 import {
@@ -55,6 +56,11 @@ export type StreamHubOptions = {
   /** a connection with more than this many bytes queued is cut off (decisions §6); default 1 MiB */
   maxQueuedBytes?: number
   logger: StreamLogger
+  /**
+   * the store's outage in the log (store/store-outage.ts, shared with the api): a stream the store
+   * cannot open counts in it, since every client's reconnect (every 3 s) meets the same outage
+   */
+  storeOutage: { failed(err: unknown): void }
   /** draws each stream's reconnect delay at shutdown; Math.random by default */
   random?: () => number
 }
@@ -234,7 +240,8 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
       res.on('close', end)
       res.on('error', end)
       const opening = open(sub, request).catch((err: unknown) => {
-        logger.error(withRequestId(sub, { err }), 'opening a stream failed')
+        if (isStoreUnavailable(err)) opts.storeOutage.failed(err)
+        else logger.error(withRequestId(sub, { err }), 'opening a stream failed')
         drop(sub)
         res.destroy()
       })

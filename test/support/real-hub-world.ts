@@ -27,6 +27,7 @@ export async function createTestWorldWithRealHub(
     clock,
     heartbeatMs: 15_000,
     logger: pino({ level: 'silent' }),
+    storeOutage: w.storeOutage,
   })
   return w
 }

@@ -20,7 +20,8 @@ import { createStreamHub, type StreamHub } from '../../src/stream/stream-hub.ts'
 import { BASE, makeMinuteSignal } from './contest-fixtures.ts'
 import { type Client, openClient, type Received } from './sse-client.ts'
 
-export type Logs = { warn: unknown[]; error: unknown[] }
+/** what the hub logged, and the failures it counted in the store's outage (logged once by its owner) */
+export type Logs = { warn: unknown[]; error: unknown[]; storeOutage: unknown[] }
 
 export type StreamWorld = {
   store: Store
@@ -56,13 +57,15 @@ export async function createStreamWorld(
     wakeOnWrite?: boolean
     /** a Store method that fails when the hub calls it */
     failingHubRead?: keyof Store
+    /** what it fails with (default: a plain Error, which says nothing of the store's reachability) */
+    failingWith?: () => Error
   } = {},
 ): Promise<StreamWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'stream-hub-'))
   const store = createSqliteStore(join(dir, 'store.db'), { wallClock: opts.wallClock })
   await store.migrate()
   const epoch = await store.epoch()
-  const logs: Logs = { warn: [], error: [] }
+  const logs: Logs = { warn: [], error: [], storeOutage: [] }
   const logger = {
     warn: (obj: unknown) => void logs.warn.push(obj),
     error: (obj: unknown) => void logs.error.push(obj),
@@ -79,7 +82,9 @@ export async function createStreamWorld(
   const hubStore: Store = failing
     ? new Proxy(store, {
         get: (target, name) =>
-          name === failing ? () => Promise.reject(new Error('store unavailable')) : Reflect.get(target, name),
+          name === failing
+            ? () => Promise.reject(opts.failingWith?.() ?? new Error('store unavailable'))
+            : Reflect.get(target, name),
       })
     : store
   const hub = createStreamHub({
@@ -92,6 +97,7 @@ export async function createStreamWorld(
     heartbeatMs: opts.heartbeatMs ?? 60_000,
     maxQueuedBytes: opts.maxQueuedBytes,
     logger,
+    storeOutage: { failed: (err) => void logs.storeOutage.push(err) },
   })
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')

@@ -20,6 +20,7 @@ import { createMemoryEventNotifier } from '../../src/store/memory/memory-event-n
 import { createPostgresStore } from '../../src/store/postgres/postgres-store.ts'
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts'
 import { watchStoreFaults } from '../../src/store/store-faults.ts'
+import { createStoreOutage, type StoreOutage } from '../../src/store/store-outage.ts'
 import { createLogFollower, type LogFollower } from '../../src/stream/log-follower.ts'
 import type { StreamHub } from '../../src/stream/stream-hub.ts'
 import { type ApiClient, createApiClient } from './api-client.ts'
@@ -68,6 +69,8 @@ export type TestWorld = {
   follower: LogFollower
   streams: StreamHub
   buckets: BucketStore
+  /** the store's outage in the log, as the app counts in it (a real stream hub is handed it too) */
+  storeOutage: StoreOutage
   /** Creates and stores another key. */
   issueKey(label?: string): Promise<IssuedKey>
   /** Waits until the follower has handed every event appended so far to its listeners. */
@@ -119,6 +122,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     ? opts.buckets(config, wallClock)
     : createMemoryBucketStore({ ...rateLimitPolicy(config), clock: wallClock })
   const streams = opts.streams ?? createStubStreamHub()
+  const storeOutage = createStoreOutage({ wallClock, logger, faults: storeFaults })
   const app = await buildApp({
     settings: {
       ...appSettingsFrom(config),
@@ -126,6 +130,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     },
     store,
     storeFaults,
+    storeOutage,
     buckets,
     follower,
     streams,
@@ -153,6 +158,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
     follower,
     streams,
     buckets,
+    storeOutage,
     async issueKey(label) {
       const k = makeIssuedKey(label)
       await rawStore.createKey(k.record)
@@ -166,6 +172,7 @@ export async function createTestWorld(opts: TestWorldOptions = {}): Promise<Test
       if (closed) return
       closed = true
       await app.close()
+      storeOutage.close()
       await follower.stop()
       await buckets.close()
       await notifier.close()
