@@ -382,10 +382,63 @@ describe('createSpotFeed › connection faults', () => {
         () => w.feed.sources()[0]?.midDollars,
         (mid) => mid === 68600.5,
       )
+      // answered again; the outage is over once prices have come for a minute
+      assert.equal(outage().length, 2)
+      shiftMs += 60_000
+      w.ex.kraken.setPrice(68700, 68701)
+      await eventually(
+        () => w.feed.sources()[0]?.midDollars,
+        (mid) => mid === 68700.5,
+      )
       assert.equal(outage().length, 3)
       assert.match(
         outage()[2]!.msg,
-        /^spot socket of kraken recovered after \d+ failed attempts over 6\d(\.\d+)? s$/,
+        /^spot socket of kraken recovered after \d+ failed attempts over 6\d(\.\d+)? s \(up 60(\.\d+)? s since\)$/,
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('logs a flapping exchange socket as one outage until it has delivered prices for a minute', async () => {
+    let shiftMs = 0
+    const w = await startSpotWorld({
+      sources: ['kraken'],
+      wallClock: { now: () => Date.now() + shiftMs },
+      prepare: (ex) => ex.kraken.failRest(true),
+    })
+    const outage = () =>
+      w.logs.filter((l) => /^spot socket (of kraken )?(ended|still failing|recovered)/.test(l.msg))
+    const priced = (mid: number) =>
+      eventually(
+        () => w.feed.sources()[0]?.midDollars,
+        (m) => m === mid,
+      )
+    try {
+      // four flaps: each socket delivers a price, then drops
+      for (let flap = 1; flap <= 4; flap++) {
+        await eventually(
+          () => w.ex.kraken.subscriptions.length,
+          (n) => n === flap,
+        )
+        w.ex.kraken.setPrice(68_500 + flap, 68_501 + flap)
+        await priced(68_500.5 + flap)
+        if (flap < 4) w.ex.kraken.dropConnections()
+      }
+      assert.deepEqual(
+        outage().map((l) => l.msg),
+        ['spot socket ended'],
+        'one line for three flaps, no recovery while it keeps dropping',
+      )
+
+      // prices for a minute on the service clock: the outage ends, naming the flaps
+      shiftMs += 60_000
+      w.ex.kraken.setPrice(68_600, 68_601)
+      await priced(68_600.5)
+      assert.equal(outage().length, 2)
+      assert.match(
+        outage()[1]!.msg,
+        /^spot socket of kraken recovered after 3 failed attempts over \d+(\.\d+)? s \(2 brief recoveries that failed again; up 60(\.\d+)? s since\)$/,
       )
     } finally {
       await w.close()

@@ -133,9 +133,11 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   let polling = false
   let restFailing = false
   // an exchange that is down refuses every reconnect (every few seconds, backing off to 30 s): logged
-  // as an outage — the first end with its reason, then at most once a minute, then once a socket
-  // delivers prices again — each attempt's wait only at debug
+  // as an outage — the first end with its reason, then at most once a minute, then once a socket has
+  // delivered prices for a minute (one that prices and drops sooner is a flap of the same outage, not
+  // an "ended"/"recovered" pair per flap) — each attempt's wait only at debug
   const socketOutage = createOutageLog(wallClock, {
+    steadyMs: OUTAGE_REPEAT_MS,
     what: `spot socket of ${source}`,
     started: 'spot socket ended',
     fail: (fields, message) => logger.warn(fields, message),
@@ -195,7 +197,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     malformed.succeededWhereQuiet(OUTAGE_REPEAT_MS)
     switch (ev.kind) {
       case 'price':
-        if (!pricedThisSocket) socketOutage.succeeded()
+        socketOutage.succeeded()
         pricedThisSocket = true
         observe(ev.price)
         return
