@@ -1,10 +1,15 @@
 // One `GET /markets` close-window listing of a series followed through every page (venue facts §1.4,
 // §1.14). Returns the raw market objects: validating them one by one is the caller's job, so one bad
-// market spoils nothing.
-import type { Logger } from '../../ports/logger.ts'
+// market spoils nothing. A listing the venue cuts short says why, and the caller logs it: a poller
+// meets the same cut at every poll.
 import type { KalshiClient } from './kalshi-client.ts'
 
-export type Listing = { ok: true; markets: unknown[] } | { ok: false; status: string; message: string }
+/** Why a listing stopped before the venue said it ended (a venue bug), with what shows it. */
+export type CutShort = { reason: string } & Record<string, unknown>
+
+export type Listing =
+  | { ok: true; markets: unknown[]; cutShort: CutShort | null }
+  | { ok: false; status: string; message: string }
 
 /**
  * The close window around `now` (venue facts §1.14): markets closing from 15 minutes ago (the one just
@@ -31,7 +36,6 @@ const MAX_PAGES = 50
 
 export async function listMarkets(
   client: KalshiClient,
-  logger: Logger,
   filter: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<Listing> {
@@ -50,14 +54,16 @@ export async function listMarkets(
     markets.push(...pageMarkets)
     const next = body?.cursor
     // the docs say null ends the data, real responses send "" (venue facts §1.4); an empty page ends it too
-    if (typeof next !== 'string' || next === '' || pageMarkets.length === 0) return { ok: true, markets }
-    if (cursorsSeen.has(next)) {
-      logger.warn({ ...filter, cursor: next }, 'kalshi listing cursor repeated; stopping there')
-      return { ok: true, markets }
-    }
+    if (typeof next !== 'string' || next === '' || pageMarkets.length === 0)
+      return { ok: true, markets, cutShort: null }
+    if (cursorsSeen.has(next))
+      return {
+        ok: true,
+        markets,
+        cutShort: { reason: 'the venue handed back a cursor it gave before', cursor: next },
+      }
     cursorsSeen.add(next)
     cursor = next
   }
-  logger.warn({ ...filter, pages: MAX_PAGES }, 'kalshi listing too long; stopping there')
-  return { ok: true, markets }
+  return { ok: true, markets, cutShort: { reason: `more than ${MAX_PAGES} pages`, pages: MAX_PAGES } }
 }

@@ -2,12 +2,14 @@
 // then `GET /markets/{ticker}` for the markets whose result is still awaited but that the listing did
 // not show (the long settlement tail past the window, or every one of a series whose listing failed:
 // a failed listing never holds up a result).
+
+import { createOutageLogs } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import { venueOutageLogs } from '../venue-http/venue-outage-log.ts'
 import type { KalshiClient } from './kalshi-client.ts'
 import type { MarketBook } from './market-book.ts'
-import { closeWindowQuery, listMarkets } from './market-listing.ts'
+import { type CutShort, closeWindowQuery, listMarkets } from './market-listing.ts'
 import { phaseForStatus } from './market-status.ts'
 import { settlementOf } from './settlement.ts'
 
@@ -53,6 +55,16 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
     what: (series) => `kalshi listing of ${series}`,
     started: 'kalshi listing failed',
   })
+  // a venue bug that cuts a listing short (a cursor handed back again) does so at every poll
+  const warn = (fields: Record<string, unknown>, message: string): void => logger.warn(fields, message)
+  const cutShortLog = createOutageLogs(clock, (series) => ({
+    what: `kalshi listing of ${series} (cut short)`,
+    started: 'kalshi listing cut short; stopping there',
+    fail: warn,
+    recover: warn,
+    context: { venue: 'kalshi', series },
+    describe: (cut) => cut as CutShort,
+  }))
   const fetchOutage = venueOutageLogs(clock, logger, {
     venue: 'kalshi',
     key: 'ticker',
@@ -64,7 +76,7 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
     const listed = new Set<string>()
     let ok = true
     for (const series of opts.series) {
-      const listing = await listMarkets(client, logger, closeWindowQuery(series, clock.now()), signal)
+      const listing = await listMarkets(client, closeWindowQuery(series, clock.now()), signal)
       if (signal.aborted) return { ok: false, listed }
       if (!listing.ok) {
         ok = false
@@ -73,6 +85,8 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
         continue
       }
       listingOutage.succeeded(series)
+      if (listing.cutShort === null) cutShortLog.succeeded(series)
+      else cutShortLog.failed(series, listing.cutShort)
       // pages may overlap while markets change state: the last copy seen is the newest
       const latest = new Map<string, unknown>()
       const untickered: unknown[] = []

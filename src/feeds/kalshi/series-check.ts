@@ -86,8 +86,13 @@ export async function checkKalshiSeries(opts: SeriesCheckOptions): Promise<Serie
       }
       return { kind: 'unreachable', failure: describeFailure(reply.status, reply.message) }
     }
-    const listing = await listMarkets(client, opts.logger, closeWindowQuery(ticker, opts.clock.now()))
+    const listing = await listMarkets(client, closeWindowQuery(ticker, opts.clock.now()))
     if (!listing.ok) return { kind: 'unreachable', failure: describeFailure(listing.status, listing.message) }
+    if (listing.cutShort !== null)
+      opts.logger.warn(
+        { venue: 'kalshi', series: ticker, ...listing.cutShort },
+        'kalshi listing cut short; stopping there',
+      )
     const why = whyUnpriceable(reply.body, listing.markets)
     if (why !== null) problems.push(`SERIES=${ticker} cannot be priced: ${why}`)
   }
