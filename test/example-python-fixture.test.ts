@@ -116,6 +116,21 @@ function fakeApi(
   return { server, limits, lastEventIds }
 }
 
+/** Starts the scripted API before the suite's tests and stops it after; its base URL once started. */
+function listenDuringSuite(server: ReturnType<typeof createServer>): () => string {
+  let base = ''
+  before(async () => {
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  after(() => {
+    server.closeAllConnections()
+    server.close()
+  })
+  return () => base
+}
+
 function runPython(env: Record<string, string>): {
   child: ChildProcess
   output(): string
@@ -149,19 +164,10 @@ describe('examples/python/contest_signals.py against a scripted API', () => {
       res.write(frame('e-3', contest(EXPIRIES[0]!)))
     },
   ])
-  let base = ''
-  before(async () => {
-    api.server.listen(0, '127.0.0.1')
-    await once(api.server, 'listening')
-    base = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`
-  })
-  after(() => {
-    api.server.closeAllConnections()
-    api.server.close()
-  })
+  const base = listenDuringSuite(api.server)
 
   it('waits a 429 out in full, pages every settled contest once at PAGE_SIZE 1, and resumes the stream after a 503', async () => {
-    const run = runPython({ BASE: base, KEY: 'cs_test', SERIES: 'KXBTC15M', PAGE_SIZE: '1' })
+    const run = runPython({ BASE: base(), KEY: 'cs_test', SERIES: 'KXBTC15M', PAGE_SIZE: '1' })
     try {
       // (or the example's exit, which the assertions below then explain)
       await waitFor('the event after the 503', () =>
@@ -204,19 +210,10 @@ describe('examples/python/contest_signals.py meeting a service that is not ready
     ],
     { healthStatus: 503, firstActive: 'between-windows', historyUnavailable: 2 },
   )
-  let base = ''
-  before(async () => {
-    api.server.listen(0, '127.0.0.1')
-    await once(api.server, 'listening')
-    base = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`
-  })
-  after(() => {
-    api.server.closeAllConnections()
-    api.server.close()
-  })
+  const base = listenDuringSuite(api.server)
 
   it('prints a 503 health document and a 404 active contest, waits out history 503s, and streams', async () => {
-    const run = runPython({ BASE: base, KEY: 'cs_test', SERIES: 'KXBTC15M' })
+    const run = runPython({ BASE: base(), KEY: 'cs_test', SERIES: 'KXBTC15M' })
     try {
       await waitFor('the first event', () =>
         /^e-1 /m.test(run.output()) || run.child.exitCode !== null ? true : undefined,
