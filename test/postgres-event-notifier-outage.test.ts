@@ -63,11 +63,11 @@ describe('PostgresEventNotifier during an outage', () => {
   after(async () => {
     for (const close of closers.reverse()) await close()
   })
-
-  it('logs the lost connection once, then at most once a minute with a count, then its return once', async () => {
+  /** A notifier whose PostgreSQL is behind a gate the test opens and shuts, logging into `lines`. */
+  async function notifierBehindGate(schema: string) {
     const g = await gate()
     closers.push(g.close)
-    const url = new URL(uniqueSchemaUrl('notify_outage'))
+    const url = new URL(uniqueSchemaUrl(schema))
     url.host = `127.0.0.1:${g.port}`
     const lines: Line[] = []
     const log =
@@ -81,6 +81,11 @@ describe('PostgresEventNotifier during an outage', () => {
       clock,
     )
     closers.push(() => notifier.close())
+    return { g, lines, clock, notifier }
+  }
+
+  it('logs the lost connection once, then at most once a minute with a count, then its return once', async () => {
+    const { g, lines, clock, notifier } = await notifierBehindGate('notify_outage')
     const wakes: Array<number | null> = []
     await notifier.subscribe((seq) => wakes.push(seq))
     assert.equal(lines.length, 0)
@@ -117,23 +122,8 @@ describe('PostgresEventNotifier during an outage', () => {
   })
 
   it('logs notifications that fail while PostgreSQL is down once, then once a minute, then their return', async () => {
-    const g = await gate()
-    closers.push(g.close)
-    const url = new URL(uniqueSchemaUrl('notify_each'))
-    url.host = `127.0.0.1:${g.port}`
-    const lines: Line[] = []
-    const log =
-      (level: string) =>
-      (fields: unknown, message = '') =>
-        void lines.push({ level, fields: fields as Record<string, unknown>, message })
-    const clock = createManualClock()
     // no subscriber: only the engine's notifications go to PostgreSQL
-    const notifier = createPostgresEventNotifier(
-      url.toString(),
-      { warn: log('warn'), info: log('info') },
-      clock,
-    )
-    closers.push(() => notifier.close())
+    const { g, lines, clock, notifier } = await notifierBehindGate('notify_each')
     await notifier.notify(1)
     assert.equal(lines.length, 0)
 
