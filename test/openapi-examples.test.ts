@@ -14,6 +14,7 @@ import { formatEventId } from '../src/domain/event-id.ts'
 import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { polymarketSimTapeHeader, writePolymarketSimTape } from '../src/feeds/sim-tape/polymarket-sim-tape.ts'
 import { EXAMPLE_BASE_URL, EXAMPLE_EPOCH, type OpenApiExamples } from '../src/http/openapi-examples.ts'
+import { isProblemName, PROBLEMS } from '../src/http/problems.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { simTapeWarmupMs } from '../src/main/sim-tape-warmup.ts'
 import { systemClock } from '../src/main/system-clock.ts'
@@ -27,6 +28,9 @@ import { createManualClock } from './support/manual-clock.ts'
 import { rawRequest } from './support/raw-request.ts'
 import { REPO_ROOT, tempDir } from './support/service-process.ts'
 import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is plain JSON walked by key
+type Json = any
 
 const FILE = path.join(REPO_ROOT, 'src/http/openapi-examples.json')
 const SERIES = 'KXBTC15M'
@@ -168,6 +172,17 @@ async function record(): Promise<OpenApiExamples> {
     })
     const unavailable = await get(downWorld, `/v1/contests/${newest.ticker}`)
     await downWorld.close()
+    // a fault the service did not expect, its store reachable: the 500 the error handler sends
+    const faultWorld = await createTestWorld({
+      wrapStore: (real) => ({
+        ...real,
+        getContest: async () => {
+          throw new Error('a fault no rule foresaw')
+        },
+      }),
+    })
+    const internal = await get(faultWorld, `/v1/contests/${newest.ticker}`)
+    await faultWorld.close()
 
     const events = await store.eventsAfter(0, 100)
     const frame = (type: string) => {
@@ -199,6 +214,7 @@ async function record(): Promise<OpenApiExamples> {
         'not-found': base(notFound.json),
         'rate-limited': base(tooMany.json),
         'request-header-fields-too-large': base(JSON.parse(tooLarge.body.toString())),
+        'internal-error': base(internal.json),
         unavailable: base(unavailable.json),
       },
       stream: {
@@ -258,6 +274,7 @@ describe('OpenAPI examples', () => {
     assert.equal(recorded.problems['rate-limited'].status, 429)
     assert.equal(recorded.problems['invalid-parameter'].status, 400)
     assert.equal(recorded.problems.unavailable.status, 503)
+    assert.equal(recorded.problems['internal-error'].status, 500)
     assert.match(recorded.stream['signal.emitted'], /^event: signal\.emitted\nid: \S+\ndata: \{.*\}\n\n$/s)
   })
 
@@ -277,6 +294,39 @@ describe('OpenAPI examples', () => {
     assert.deepEqual(shown('/v1/contests/active', '404'), ['No live contest matches this series.'])
     assert.deepEqual(shown('/v1/contests/{ticker}', '404'), ['No contest has this ticker.'])
     assert.equal(shown('/v1/contests', '401').length, 1, 'statuses alike everywhere keep their one example')
+  })
+
+  it('show under every error status a problem of that status, never another status’s body', () => {
+    const doc = JSON.parse(readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8'))
+    const shown: string[] = []
+    for (const [p, operations] of Object.entries(doc.paths) as [string, Record<string, Json>][]) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, Json][]) {
+          const problem = response.content?.['application/problem+json']
+          if (!problem) continue
+          const where = `${method.toUpperCase()} ${p} ${status}`
+          const examples = Object.values(problem.examples ?? {}) as { value: Json }[]
+          // without one, Swagger UI shows the Problem schema's own example: a 404 under a 500
+          assert.ok(examples.length > 0, `${where} shows no example of its own`)
+          for (const { value } of examples) {
+            assert.equal(value.status, Number(status), where)
+            const name = /\/problems\/([a-z-]+)$/.exec(value.type)?.[1] ?? ''
+            assert.ok(isProblemName(name), `${where}: ${value.type}`)
+            assert.equal(PROBLEMS[name].status, Number(status), `${where}: ${value.type}`)
+            assert.equal(value.title, PROBLEMS[name].title, where)
+          }
+          shown.push(`${status} ${examples.map(({ value }) => value.type.split('/').at(-1)).join(',')}`)
+        }
+      }
+    }
+    // the 500 is the body the error handler sends for a fault it did not expect
+    assert.ok(shown.includes('500 internal-error'), shown.join('; '))
+    assert.deepEqual(recorded.problems['internal-error'], {
+      type: `${EXAMPLE_BASE_URL}/problems/internal-error`,
+      title: PROBLEMS['internal-error'].title,
+      status: 500,
+      detail: PROBLEMS['internal-error'].detail,
+    })
   })
 
   it('show a contest of each venue where an integrator looks: the contest operations and the schemas', () => {

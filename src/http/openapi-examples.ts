@@ -31,7 +31,9 @@ type Json = any
 /**
  * The problems an operation really answers with, where a status means something of its own there:
  * a 400 of the history names its bad `limit`, the active contest's names a missing `series`. Other
- * statuses (401, 429, 431, 503) show the one recorded problem of that status.
+ * statuses (401, 429, 431, 500, 503) show the one recorded problem of that status: every problem
+ * response needs one, or Swagger UI falls back to the Problem schema's example, a 404. The 500 is
+ * recorded too, from a store whose read throws a fault no rule foresaw (the error handler's answer).
  */
 const PROBLEMS_BY_OPERATION: Record<string, Record<string, string[]>> = {
   '/v1/contests': { '400': ['invalid-parameter'], '404': [] },
