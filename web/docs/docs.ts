@@ -1,5 +1,6 @@
 // Renders the served OpenAPI document with Swagger UI, from the assets this service bundles: no CDN,
 // no telemetry, no external fonts, and no call to the public validator.
+import { tryItFields } from './try-it-fields.ts'
 
 type SwaggerUIBundle = (options: Record<string, unknown>) => unknown
 declare global {
@@ -8,11 +9,16 @@ declare global {
   }
 }
 
-function render(): void {
+const DOCUMENT_URL = '/v1/openapi.json'
+
+async function render(): Promise<void> {
   const ui = window.SwaggerUIBundle
   if (!ui) return
+  // fetched here rather than by Swagger UI, to choose what try-it pre-fills (try-it-fields.ts)
+  const res = await fetch(DOCUMENT_URL)
+  const spec = tryItFields(await res.json())
   ui({
-    url: '/v1/openapi.json',
+    spec,
     dom_id: '#reference',
     deepLinking: true,
     // try-it is on for every operation; the key goes in through "Authorize" and stays in the page
@@ -25,7 +31,5 @@ function render(): void {
 }
 
 // the bundle is a classic deferred script; this module runs after it
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', render)
-else render()
-
-export {}
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void render())
+else void render()
