@@ -15,10 +15,11 @@ async function render(): Promise<void> {
   const ui = window.SwaggerUIBundle
   if (!ui) return
   // fetched here rather than by Swagger UI, to choose what try-it pre-fills (try-it-fields.ts)
-  const res = await fetch(DOCUMENT_URL)
-  const spec = tryItFields(await res.json())
+  const res = await fetch(DOCUMENT_URL).catch(() => null)
+  // a refused read (a 429: /docs counts against the rate limit) is left to Swagger UI to report
+  const source = res?.ok ? { spec: tryItFields(await res.json()) } : { url: DOCUMENT_URL }
   ui({
-    spec,
+    ...source,
     dom_id: '#reference',
     deepLinking: true,
     // try-it is on for every operation; the key goes in through "Authorize" and stays in the page
