@@ -231,7 +231,66 @@ describe('the dashboard on a seeded store', () => {
     }
   })
 
-  it('says when a series has no settled contest yet, and when its live contest has no strike yet', async () => {
+  it('writes dollars alike in the live panel, the settled list and the side-by-side view: with thousands separators', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const page = await context.newPage()
+      await page.goto(`${base}/dashboard`)
+      await page.fill('#key', key)
+      await page.fill('#series', `${SERIES},${SIM_POLY}`)
+      await page.click('#key-form button[type=submit]')
+      await page.locator(`#venue-windows .venue-col[data-ticker="${SERIES}-LIVE"]`).waitFor()
+      assert.equal(await page.locator('#live-strike').textContent(), '$97,123.45')
+      assert.equal(
+        await page
+          .locator(`#venue-windows .venue-col[data-ticker="${SERIES}-LIVE"] [data-fact="strike"]`)
+          .textContent(),
+        '$97,123.45',
+      )
+      const prices = await page
+        .locator('#settled-table tbody tr td:nth-child(3)')
+        .evaluateAll((tds) => tds.map((td) => td.textContent))
+      assert.deepEqual(prices, ['97,300.00', '97,300.00', '97,300.00'])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('lets the keyboard switch the calibration plot’s series: labelled checkboxes, reached by Tab', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const page = await connected(context)
+      const plot = page.locator('#calibration-chart canvas')
+      await plot.waitFor()
+      const drawn = await plot.screenshot()
+      await page.focus('#after-fee')
+      const reached: string[] = []
+      for (let i = 0; i < 8 && !reached.at(-1)?.startsWith('checkbox realised'); i++) {
+        await page.keyboard.press('Tab')
+        reached.push(
+          (await page.evaluate(`(() => {
+            const el = document.activeElement
+            const role = el?.getAttribute('role') ?? (el?.type === 'checkbox' ? 'checkbox' : el?.tagName.toLowerCase())
+            const name = el?.labels?.[0]?.textContent ?? el?.getAttribute('aria-label') ?? el?.textContent ?? ''
+            return role + ' ' + name.trim().toLowerCase()
+          })()`)) as string,
+        )
+      }
+      assert.ok(reached.at(-1)?.startsWith('checkbox realised'), reached.join(' | '))
+      await page.keyboard.press('Space')
+      await waitFor('the realised points hidden', async () =>
+        Buffer.compare(await plot.screenshot(), drawn) !== 0 ? true : undefined,
+      )
+      await page.keyboard.press('Space')
+      await waitFor('the realised points back', async () =>
+        Buffer.compare(await plot.screenshot(), drawn) === 0 ? true : undefined,
+      )
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('says when a series has no settled contest yet, and when its live contest has no strike or signal yet', async () => {
     const context = await offlineContext(browser, external)
     try {
       const page = await context.newPage()
@@ -242,10 +301,26 @@ describe('the dashboard on a seeded store', () => {
       await page.waitForSelector('#analysis[data-loaded]')
       assert.equal(await page.locator('#live-ticker').textContent(), `${FRESH}-LIVE`)
       assert.equal(await page.locator('#live-strike').textContent(), 'not yet published')
+      // a contest just opened has no signal yet: the table says so rather than stand empty
+      assert.equal(
+        (await page.locator('#live-signals tbody').textContent())?.trim(),
+        'No signals yet on this contest.',
+      )
       assert.equal(
         (await page.locator('#settled-table tbody').textContent())?.trim(),
         'No settled contests yet.',
       )
+      // its first reading takes the line's place
+      await page.waitForSelector('#stream-state[data-state="open"]')
+      const writer = createSqliteStore(file)
+      try {
+        const live = (await writer.getLiveContest(FRESH))!
+        await writer.addSignal(makeSignal(live))
+      } finally {
+        await writer.close()
+      }
+      await page.locator('#live-signals tbody tr[data-raised-at]').waitFor()
+      assert.equal(await page.locator('#live-signals tbody tr').count(), 1)
     } finally {
       await context.close()
     }

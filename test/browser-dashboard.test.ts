@@ -58,7 +58,7 @@ describe('dashboard and API reference in a real browser', () => {
   // DOM reads go through locators and attributes, so this file needs no browser types
   const liveRows = async (): Promise<string[]> =>
     page
-      .locator('#live-signals tbody tr')
+      .locator('#live-signals tbody tr[data-raised-at]')
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-raised-at') ?? ''))
 
   before(async () => {
@@ -119,7 +119,7 @@ describe('dashboard and API reference in a real browser', () => {
     assert.equal(await page.locator('#live-signals thead th').first().textContent(), 'Raised UTC')
     // one DOM read: each row's time as shown, beside the instant it stands for
     const rows = await page
-      .locator('#live-signals tbody tr')
+      .locator('#live-signals tbody tr[data-raised-at]')
       .evaluateAll((trs) =>
         trs.map((tr) => [tr.getAttribute('data-raised-at') ?? '', tr.firstElementChild?.textContent ?? '']),
       )

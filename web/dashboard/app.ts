@@ -6,8 +6,9 @@
 // down) and for how long; every wait ends in a retry, and a new key clears what the last one showed.
 import { type Analysis, analyse, type Filter, toBacktestContests } from './analysis.ts'
 import { ApiError, type CallOptions, getJson, settledBetween } from './api.ts'
-import { clearCalibration, drawCalibration } from './calibration-chart.ts'
+import { clearCalibration, drawCalibration, showSeries } from './calibration-chart.ts'
 import { venueRefsLine } from './domain/venue-refs.ts'
+import { dollars } from './money.ts'
 import { type Wait, waitText } from './retry.ts'
 import { openStream, type StreamEvent, type StreamState } from './sse.ts'
 import type { ContestJson, SignalJson } from './types.ts'
@@ -185,7 +186,7 @@ function strikeText(contest: ContestJson | null): string {
   if (!contest) return '—'
   return contest.strike_price_dollars === null
     ? 'not yet published'
-    : `$${contest.strike_price_dollars.toFixed(2)}`
+    : `$${dollars(contest.strike_price_dollars)}`
 }
 
 /** The live contest, or `none` said in its place (the API has none; "—": nothing read yet). */
@@ -198,13 +199,26 @@ function renderLive(contest: ContestJson | null, none = 'no live contest'): void
     : '—'
   $('live-venue').textContent = contest ? venueRefsLine(contest.venue, contest.venue_refs) : '—'
   const body = $('live-signals').querySelector('tbody')!
-  body.replaceChildren(...[...(contest?.signals ?? [])].reverse().map((s) => signalRow(s, false)))
+  const rows = [...(contest?.signals ?? [])].reverse().map((s) => signalRow(s, false))
+  // a contest just opened has none yet (the first reading comes a minute in): say so, not an empty table
+  if (contest && rows.length === 0) rows.push(noSignalsRow())
+  body.replaceChildren(...rows)
   tickCountdown()
   markOverflow()
 }
 
+function noSignalsRow(): HTMLTableRowElement {
+  const tr = document.createElement('tr')
+  tr.className = 'empty'
+  const td = cell('No signals yet on this contest.', 'muted')
+  td.colSpan = 6
+  tr.append(td)
+  return tr
+}
+
 function addLiveSignal(signal: SignalJson): void {
   const body = $('live-signals').querySelector('tbody')!
+  body.querySelector('tr.empty')?.remove()
   // a resumed stream never repeats an event, but a snapshot after a reconnect may: one row per reading
   if (body.querySelector(`tr[data-raised-at="${CSS.escape(signal.raised_at)}"]`)) return
   body.prepend(signalRow(signal, true))
@@ -239,7 +253,7 @@ function renderSettled(contests: readonly ContestJson[], none = 'No settled cont
     tr.append(
       tickerCell(c.ticker),
       cell(c.settled_side ?? 'void', c.settled_side ?? 'void'),
-      cell(c.settled_price_dollars == null ? '—' : c.settled_price_dollars.toFixed(2)),
+      cell(c.settled_price_dollars == null ? '—' : dollars(c.settled_price_dollars)),
       graded,
     )
     return tr
@@ -293,6 +307,7 @@ function clearAnalysis(): void {
   $('grid-table').querySelector('thead')!.replaceChildren()
   $('grid-table').querySelector('tbody')!.replaceChildren()
   clearCalibration($('calibration-chart'))
+  $('chart-series').hidden = true
   for (const name of ['since', 'before']) delete $('window-range').dataset[name]
   delete $('analysis').dataset.loaded
 }
@@ -371,6 +386,7 @@ function renderAnalysis(a: Analysis): void {
   )
   lastAnalysis = a
   drawCalibration($('calibration-chart'), a.calibration)
+  $('chart-series').hidden = false
   markOverflow()
 }
 
@@ -654,6 +670,10 @@ function start(): void {
     status('Key forgotten.')
   })
   $('window').addEventListener('change', () => void loadWindow())
+  for (const box of document.querySelectorAll<HTMLInputElement>('#chart-series input')) {
+    const indices = (box.dataset.series ?? '').split(' ').map(Number)
+    box.addEventListener('change', () => showSeries(indices, box.checked))
+  }
   for (const id of ['min-confidence', 'min-edge', 'side', 'after-fee']) {
     // filters recompute from the window already read: no request
     $(id).addEventListener('input', () => {

@@ -14,6 +14,21 @@ export type CalibrationPoint = {
 }
 
 let chart: uPlot | null = null
+/**
+ * The series the user switched off (indices into `series` below). uPlot's own legend toggles are
+ * table rows a mouse can click but the keyboard cannot reach, inside the plot's role="img" where
+ * assistive technology does not look: the page's labelled checkboxes call `showSeries` instead.
+ */
+const hidden = new Set<number>()
+
+/** Shows or hides series `indices` (1 the diagonal, 2 the realised points, 3 and 4 the interval). */
+export function showSeries(indices: readonly number[], show: boolean): void {
+  for (const i of indices) {
+    if (show) hidden.delete(i)
+    else hidden.add(i)
+    chart?.setSeries(i, { show })
+  }
+}
 
 export function drawCalibration(el: HTMLElement, buckets: readonly CalibrationPoint[]): void {
   const shown = buckets.filter((b) => b.winRate !== null)
@@ -52,9 +67,9 @@ export function drawCalibration(el: HTMLElement, buckets: readonly CalibrationPo
       },
       { label: '95% low', stroke: accent, dash: [2, 3], width: 1, points: { show: false } },
       { label: '95% high', stroke: accent, dash: [2, 3], width: 1, points: { show: false } },
-    ],
-    // the table below carries the numbers; a live legend would only repeat them as dashes
-    legend: { show: true, live: false },
+    ].map((series, i) => (hidden.has(i) ? { ...series, show: false } : series)),
+    // the page's checkboxes are the legend (showSeries); the table below carries the numbers
+    legend: { show: false },
   }
   chart?.destroy()
   chart = new uPlot(opts, data, el)

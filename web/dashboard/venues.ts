@@ -7,6 +7,7 @@ import { formatInstant } from './domain/contest-view.ts'
 import { venueRefsLine } from './domain/venue-refs.ts'
 import { alignByWindow, latestSignal } from './domain/venue-windows.ts'
 import { VENUE_TITLES, venueOfSeries } from './domain/venues.ts'
+import { dollars } from './money.ts'
 import type { ContestJson } from './types.ts'
 
 /** Windows shown: the live one and the last few settled. */
@@ -140,8 +141,4 @@ function result(contest: ContestJson, now: number): string {
     return contest.settled_side === null ? 'void' : `${contest.settled_side}${price}`
   }
   return Date.parse(contest.window.expires_at) <= now ? 'awaiting the venue’s result' : 'live'
-}
-
-function dollars(n: number): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 }
