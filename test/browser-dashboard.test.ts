@@ -276,6 +276,8 @@ describe('dashboard and API reference in a real browser', () => {
   })
 
   it('is readable in light, in dark and at phone width (screenshots)', async () => {
+    // the try-it test before restarts the service: the pictures show the page back on its stream
+    await page.waitForSelector('#stream-state[data-state="open"]', { timeout: 15_000 })
     await page.waitForSelector('#analysis[data-loaded]', { timeout: 15_000 })
     for (const theme of ['light', 'dark'] as const) {
       await page.selectOption('#theme', theme)
