@@ -26,6 +26,11 @@ describe('pages', () => {
       assert.ok(html.includes(`href="${link}"`), link)
   })
 
+  test('/docs links the OpenAPI document it renders, for a client generator or a download', async () => {
+    const html = await (await fetch(`${world.baseUrl}/docs`)).text()
+    assert.ok(html.includes('href="/v1/openapi.json"'), html)
+  })
+
   test("the docs bundle is compressed once: later answers send the kept bytes, and a client's copy revalidates to 304", async () => {
     const asset = assets.get(BUNDLE)!
     const first = await rawRequest(`${world.baseUrl}${BUNDLE}`, { headers: { 'accept-encoding': 'br' } })
