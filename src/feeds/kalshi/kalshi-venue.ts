@@ -9,12 +9,13 @@ import type { Logger } from '../../ports/logger.ts'
 import { NO_ANSWER, type Venue, type VenueTelemetry } from '../../ports/venue.ts'
 import { createPolledVenue } from '../venue-http/polled-venue.ts'
 import type { QuoteHealth } from '../venue-http/quote-health.ts'
+import type { Sleep } from '../venue-http/request-pacer.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import { venueOutageLogs } from '../venue-http/venue-outage-log.ts'
 import { createExchangeWatch } from './exchange-watch.ts'
 import { createKalshiClient, describeFailure, type KalshiClient } from './kalshi-client.ts'
 import type { KalshiSocket } from './kalshi-socket.ts'
-import { createMarketBook, kalshiMarketView, type MarketBook } from './market-book.ts'
+import { createMarketBook, kalshiBoundaries, kalshiMarketView, type MarketBook } from './market-book.ts'
 import { createMarketPoller } from './market-poller.ts'
 import { asksFromOrderbook } from './orderbook.ts'
 import { createRequestSigner, type KalshiCredentials } from './request-signing.ts'
@@ -56,6 +57,8 @@ export type KalshiVenueOptions = {
   random?: () => number
   /** told every market body and order-book body received, as received (RECORD_DIR, decisions §12) */
   tap?: KalshiTap
+  /** how the poll loop waits between polls; default a timer (a test moves its own clock instead) */
+  pollSleep?: Sleep
 }
 
 /** Where the raw bodies go when the engine records what it sees. */
@@ -168,6 +171,9 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     ...(opts.malformedAfterMs !== undefined ? { malformedAfterMs: opts.malformedAfterMs } : {}),
     startFields: { baseUrl: opts.baseUrl, series: opts.series, signed: !!opts.credentials },
     view: kalshiMarketView(book),
+    // polled again just after each known open and close, so a contest opens when the venue opens it
+    boundaries: kalshiBoundaries(book),
+    ...(opts.pollSleep ? { pollSleep: opts.pollSleep } : {}),
     // the ticker is followed until its result is known
     follow(ticker) {
       const entry = book.get(ticker)

@@ -2,6 +2,7 @@
 // payload that fails validation is warned about once and never replaces a good view of its ticker.
 import type { Logger } from '../../ports/logger.ts'
 import type { VenueMarket } from '../../ports/venue.ts'
+import type { BoundaryWatch } from '../venue-http/boundary-polls.ts'
 import type { MarketView } from '../venue-http/market-view.ts'
 import { type KalshiMarket, parseMarket } from './market.ts'
 import { isKnownStatus, phaseForStatus } from './market-status.ts'
@@ -159,6 +160,29 @@ export function kalshiMarketView(book: MarketBook): MarketView {
     quotable(ticker, now) {
       const entry = book.get(ticker)
       return !!entry && phaseForStatus(entry.market.status) === 'trading' && now < entry.market.closeTime
+    },
+  }
+}
+
+/**
+ * The book's boundaries for the poll loop (venue-http/boundary-polls.ts): the open and close times
+ * of the markets it holds; a market lags while its window has begun and the venue still shows it
+ * `initialized` (the venue opens it by its status, never by the clock: decisions §8).
+ */
+export function kalshiBoundaries(book: MarketBook): BoundaryWatch {
+  return {
+    nextBoundary(after) {
+      let next: number | null = null
+      for (const { market } of book.entries())
+        for (const t of [market.openTime, market.closeTime])
+          if (t > after && (next === null || t < next)) next = t
+      return next
+    },
+    lagging(now) {
+      for (const { market } of book.entries())
+        if (phaseForStatus(market.status) === 'upcoming' && market.openTime <= now && now < market.closeTime)
+          return true
+      return false
     },
   }
 }

@@ -3,11 +3,14 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Clock } from '../../ports/clock.ts'
 import type { SourceStatus } from '../../ports/venue.ts'
+import { type BoundaryState, type BoundaryWatch, NO_BOUNDARY, nextPoll } from './boundary-polls.ts'
+import type { Sleep } from './request-pacer.ts'
 
 /**
  * Polls every `pollMs`, the first `pollMs` after `firstPollAt` (the poll the adapter's start made),
- * each next one `pollMs` after the previous began, until `signal` aborts. A slow poll delays the next
- * rather than overlapping it.
+ * each next one `pollMs` after the previous began, until `signal` aborts; with a `watch`, also just
+ * after each boundary of a known market, and a few times more while the venue lags behind it
+ * (boundary-polls.ts). A slow poll delays the next rather than overlapping it.
  */
 export async function pollEvery(opts: {
   clock: Clock
@@ -15,19 +18,30 @@ export async function pollEvery(opts: {
   firstPollAt: number
   signal: AbortSignal
   poll: () => Promise<void>
+  watch?: BoundaryWatch
+  /** how the loop waits; default a timer (a test moves its own clock instead) */
+  sleep?: Sleep
 }): Promise<void> {
   const { clock, pollMs, signal } = opts
-  let nextAt = opts.firstPollAt + pollMs
+  const sleep = opts.sleep ?? ((ms: number, s?: AbortSignal) => delay(ms, undefined, { signal: s }))
+  const watch = opts.watch ?? NO_WATCH
+  let began = opts.firstPollAt
+  let state: BoundaryState = NO_BOUNDARY
   while (!signal.aborted) {
+    const next = nextPoll({ began, now: clock.now(), pollMs, watch, state })
     try {
-      await delay(Math.max(0, nextAt - clock.now()), undefined, { signal })
+      await sleep(Math.max(0, next.at - clock.now()), signal)
     } catch {
       return
     }
-    nextAt = clock.now() + pollMs
+    if (signal.aborted) return
+    began = clock.now()
+    state = next.state
     await opts.poll()
   }
 }
+
+const NO_WATCH: BoundaryWatch = { nextBoundary: () => null, lagging: () => false }
 
 /**
  * `down` once the venue has not answered for over `downAfterMs` (or never has, that long after the

@@ -16,10 +16,12 @@ import {
   type VenueCheck,
   type VenueMarket,
 } from '../../ports/venue.ts'
+import type { BoundaryWatch } from './boundary-polls.ts'
 import type { MarketView } from './market-view.ts'
 import { livenessOf, pollEvery } from './poll-loop.ts'
 import { createQuoteHealth, type QuoteHealth } from './quote-health.ts'
 import { createQuoteThrottle } from './quote-throttle.ts'
+import type { Sleep } from './request-pacer.ts'
 
 export type PolledVenueSpec = {
   name: string
@@ -47,6 +49,10 @@ export type PolledVenueSpec = {
   tradingPaused(at: number): boolean
   /** inside a pause the venue scheduled at `now`, given the last clean poll: then an outage is no fault */
   scheduledPause(now: number, lastOkAt: number | null): boolean
+  /** the boundaries of the markets the book knows: polled just after each (boundary-polls.ts) */
+  boundaries?: BoundaryWatch
+  /** how the poll loop waits between polls; default a timer (tests move a clock of their own) */
+  pollSleep?: Sleep
   /** extra work started before the first poll and closed with the venue (a WebSocket) */
   companion?: { start(): void; close(): Promise<void> }
 }
@@ -157,7 +163,15 @@ export function createPolledVenue(spec: PolledVenueSpec): PolledVenue {
       spec.companion?.start()
       await pollAndRecord()
       const firstPollAt = startedAt
-      loop = pollEvery({ clock, pollMs: spec.pollMs, firstPollAt, signal: stop.signal, poll: pollAndRecord })
+      loop = pollEvery({
+        clock,
+        pollMs: spec.pollMs,
+        firstPollAt,
+        signal: stop.signal,
+        poll: pollAndRecord,
+        ...(spec.boundaries ? { watch: spec.boundaries } : {}),
+        ...(spec.pollSleep ? { sleep: spec.pollSleep } : {}),
+      })
     },
     async close() {
       stop.abort()
