@@ -5,6 +5,7 @@
 // settles only once its published prices are in, or a grace has passed.
 import type { Settlement } from '../../domain/contest.ts'
 import type { Logger } from '../../ports/logger.ts'
+import type { BoundaryWatch } from '../venue-http/boundary-polls.ts'
 import type { MarketView } from '../venue-http/market-view.ts'
 import { type PolymarketMarket, parseGammaEvent, phaseAt } from './gamma-event.ts'
 import { resolutionOf } from './gamma-resolution.ts'
@@ -197,5 +198,33 @@ export function createPolymarketBook(opts: PolymarketBookOptions): PolymarketBoo
       return t !== undefined && settlementOf(t.market) !== null && complete(t, now)
     },
     view,
+  }
+}
+
+/**
+ * The book's boundaries for the poll loop (venue-http/boundary-polls.ts): each window's start and
+ * end. A window lags while it has begun and the venue's last answer still shows it not taking
+ * orders (`active` or `acceptingOrders` false, which it may be before the start): the venue's
+ * flags decide, never the clock alone (decisions §14).
+ */
+export function polymarketBoundaries(book: PolymarketBook): BoundaryWatch {
+  return {
+    nextBoundary(after) {
+      let next: number | null = null
+      for (const slug of book.slugs()) {
+        const market = book.get(slug)?.market
+        if (!market) continue
+        for (const t of [market.opensAt, market.expiresAt])
+          if (t > after && (next === null || t < next)) next = t
+      }
+      return next
+    },
+    lagging(now) {
+      for (const slug of book.slugs()) {
+        const market = book.get(slug)?.market
+        if (market && market.opensAt <= now && phaseAt(market, now) === 'paused') return true
+      }
+      return false
+    },
   }
 }

@@ -10,11 +10,12 @@ import { NO_ANSWER, type Venue, type VenueTelemetry } from '../../ports/venue.ts
 import { describeFailure } from '../venue-http/json-client.ts'
 import { createPolledVenue } from '../venue-http/polled-venue.ts'
 import type { QuoteHealth } from '../venue-http/quote-health.ts'
+import type { Sleep } from '../venue-http/request-pacer.ts'
 import type { BackoffOptions } from '../venue-http/retry-backoff.ts'
 import { venueOutageLogs } from '../venue-http/venue-outage-log.ts'
 import { bookTop } from './clob-book.ts'
 import type { OutcomeLabel } from './gamma-event.ts'
-import { createPolymarketBook } from './market-book.ts'
+import { createPolymarketBook, polymarketBoundaries } from './market-book.ts'
 import { createMarketTracker } from './market-tracker.ts'
 import { createPolymarketClients, type PolymarketClients } from './polymarket-client.ts'
 import { POLYMARKET_BTC_15M } from './window-slug.ts'
@@ -54,6 +55,8 @@ export type PolymarketVenueOptions = {
   metadataGraceMs?: number
   /** told every event and book body received, as received (recording) */
   tap?: PolymarketTap
+  /** how the poll loop waits between polls; default a timer (a test moves its own clock instead) */
+  pollSleep?: Sleep
 }
 
 /** Where the raw bodies go when the engine records what it sees. */
@@ -234,6 +237,9 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     ...(opts.malformedAfterMs !== undefined ? { malformedAfterMs: opts.malformedAfterMs } : {}),
     startFields: { gammaUrl: opts.gammaUrl, clobUrl: opts.clobUrl },
     view: book.view([POLYMARKET_BTC_15M]),
+    // polled again just after each window's start and end, as Kalshi (venue-http/boundary-polls.ts)
+    boundaries: polymarketBoundaries(book),
+    ...(opts.pollSleep ? { pollSleep: opts.pollSleep } : {}),
     // the ticker is followed until its result is known
     follow: (ticker) => tracker.follow(ticker),
     async poll(signal) {
