@@ -80,3 +80,12 @@ const day = (n: number) => perPoll(n) * POLLS_PER_DAY
 console.log(
   `per day: ${Math.round(day(requests)).toLocaleString('en-US')} requests, ${(day(bytes) / 1e6).toFixed(1)} MB of response bodies`,
 )
+// Polls just after each window boundary (venue-http/boundary-polls.ts): KXBTC15M's windows are
+// contiguous, so one boundary per quarter hour, 96 a day. A boundary poll restarts the cadence, so it
+// adds at most one poll; while the venue still shows the new market unopened, at most 3 re-polls.
+// The schedule's hourly read is not part of a poll.
+const BOUNDARIES_PER_DAY = 96
+const pollRequests = perPoll(requests - (byPath.get('/trade-api/v2/exchange/schedule')?.requests ?? 0))
+console.log(
+  `boundary polls: at most ${Math.round(BOUNDARIES_PER_DAY * pollRequests).toLocaleString('en-US')} more requests a day with the venue on time, ${Math.round(4 * BOUNDARIES_PER_DAY * pollRequests).toLocaleString('en-US')} when it opens every window late`,
+)
