@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { QUARTER_MS } from '../src/domain/ticker.ts'
 import { fixtureTicker, makeMarket } from './fixtures/kalshi-fixture.ts'
+import { createEngineWorld } from './support/engine-world.ts'
 import { SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
 import { createManualClock } from './support/manual-clock.ts'
 import { createManualSleep } from './support/manual-sleep.ts'
@@ -32,8 +33,12 @@ function statusAt(open: number, t: number, lateMs: number): Record<string, unkno
 }
 
 /** A Kalshi venue on a manual clock starting at `start`, over windows opening from Q − 15 min to `lastOpen`. */
-async function boundaryWorld(start: number, lastOpen: number, lateMs: number) {
-  const clock = createManualClock(start)
+async function boundaryWorld(
+  start: number,
+  lastOpen: number,
+  lateMs: number,
+  clock = createManualClock(start),
+) {
   const sleep = createManualSleep(clock)
   const opens: number[] = []
   for (let open = Q - QUARTER_MS; open <= lastOpen; open += QUARTER_MS) opens.push(open)
@@ -76,6 +81,27 @@ describe('Kalshi venue › polls at boundaries', () => {
       assert.equal(live?.phase, 'trading')
     } finally {
       await w.close()
+    }
+  })
+
+  it('opens the contest in the engine, which woke at the boundary, on that poll', async () => {
+    const e = await createEngineWorld({ seed: 4, start: Q - 2_000 })
+    const w = await boundaryWorld(Q - 2_000, Q, 0, e.time)
+    try {
+      const engine = e.engine({ venue: w.venue })
+      const ticker = fixtureTicker(SERIES, Q + QUARTER_MS)
+      e.time.set(Q)
+      await engine.tick()
+      assert.equal(await e.store.getContest(ticker), null, 'the venue has not been asked since it opened')
+      const at = await w.pollAt()
+      assert.ok(at <= Q + 250, `the venue was asked again at Q+${at - Q} ms`)
+      await engine.tick()
+      const contest = await e.store.getContest(ticker)
+      assert.equal(contest?.state, 'live')
+      assert.equal(contest?.opensAt, Q)
+    } finally {
+      await w.close()
+      await e.close()
     }
   })
 
