@@ -1,6 +1,6 @@
 // Every setting the program reads, once: its default, its parser (the kind of value and its range),
 // one line of doc, and the group it is documented in. `loadConfig` reads exactly these names (a name
-// not here is a programming error); the README's settings tables and .env.example are written from
+// not here is a programming error); docs/configuration.md's settings tables and .env.example are written from
 // this table by `npm run settings:docs`, and a test fails when they differ from it. A new setting is
 // one row here and its line in loadConfig.
 
