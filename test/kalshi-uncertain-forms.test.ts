@@ -51,6 +51,28 @@ describe('Kalshi › uncertain facts, every form', () => {
     })
   }
 
+  it('uses a listing the venue cuts short (a cursor handed back again) and counts it where metrics see it', async () => {
+    const markets = [
+      makeMarket({ ...window(-20), status: 'closed' }),
+      makeMarket({ ...window(-5), status: 'active', floorStrike: 68421.37 }),
+      makeMarket({ ...window(10), status: 'initialized' }),
+    ]
+    const w = await startKalshiVenueWorld({
+      fixture: { pageSize: 2, cursorCycle: true },
+      seed: (k) => markets.forEach(k.addMarket),
+    })
+    try {
+      await w.polls(2)
+      for (const m of markets) assert.ok(await w.venue.market(m.ticker, NOW), m.ticker)
+      assert.ok(
+        w.rejected.some((r) => r.endpoint === 'markets' && r.field === 'cursor'),
+        JSON.stringify(w.rejected),
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
   it('follows the live and next windows, and the last result, whether the close bounds include their ends or not', async () => {
     const closed = makeMarket({ ...window(-20), status: 'closed' })
     const live = makeMarket({ ...window(-5), status: 'active', floorStrike: 68421.37 })

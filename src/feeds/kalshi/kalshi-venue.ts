@@ -109,6 +109,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     clock,
     notFoundGiveUpMs: opts.notFoundGiveUpMs ?? 3_600_000,
     onListingFailed: (status, message) => venue.failed(describeFailure(status, message)),
+    // counted where a listing's other faults are, so it shows in metrics as well as the log
+    onListingCutShort: () => rejected('markets', 'cursor'),
   })
   const exchange = createExchangeWatch({
     client,

@@ -26,6 +26,8 @@ export type MarketPollerOptions = {
   notFoundGiveUpMs: number
   /** told why a listing failed: the status (HTTP code, `timeout`, `error`…) and the venue's words */
   onListingFailed?: (status: string, message: string) => void
+  /** told of each listing the venue cut short (its answers are used, but one may be missing) */
+  onListingCutShort?: () => void
 }
 
 export type MarketPoller = {
@@ -86,7 +88,10 @@ export function createMarketPoller(opts: MarketPollerOptions): MarketPoller {
       }
       listingOutage.succeeded(series)
       if (listing.cutShort === null) cutShortLog.succeeded(series)
-      else cutShortLog.failed(series, listing.cutShort)
+      else {
+        cutShortLog.failed(series, listing.cutShort)
+        opts.onListingCutShort?.()
+      }
       // pages may overlap while markets change state: the last copy seen is the newest
       const latest = new Map<string, unknown>()
       const untickered: unknown[] = []
