@@ -82,12 +82,17 @@ describe('the dashboard on a seeded store', () => {
     tmp.remove()
   })
 
-  async function connected(context: BrowserContext): Promise<Page> {
+  /** A new page of the dashboard that has sent the key and `series` (one, or several with commas). */
+  async function signedIn(context: BrowserContext, series = SERIES): Promise<Page> {
     const page = await context.newPage()
     await page.goto(`${base}/dashboard`)
     await page.fill('#key', key)
-    await page.fill('#series', SERIES)
+    await page.fill('#series', series)
     await page.click('#key-form button[type=submit]')
+    return page
+  }
+  async function connected(context: BrowserContext): Promise<Page> {
+    const page = await signedIn(context)
     await page.waitForSelector('#analysis[data-loaded]')
     return page
   }
@@ -214,11 +219,7 @@ describe('the dashboard on a seeded store', () => {
   it('heads each venue column with the venue the API names for its contests, not the one its series prefix suggests', async () => {
     const context = await offlineContext(browser, external)
     try {
-      const page = await context.newPage()
-      await page.goto(`${base}/dashboard`)
-      await page.fill('#key', key)
-      await page.fill('#series', `${SERIES},${SIM_POLY}`)
-      await page.click('#key-form button[type=submit]')
+      const page = await signedIn(context, `${SERIES},${SIM_POLY}`)
       const column = page.locator(`#venue-windows .venue-col[data-ticker="${SIM_POLY}-H2"]`)
       await column.waitFor()
       assert.equal(
@@ -234,11 +235,7 @@ describe('the dashboard on a seeded store', () => {
   it('writes dollars alike in the live panel, the settled list and the side-by-side view: with thousands separators', async () => {
     const context = await offlineContext(browser, external)
     try {
-      const page = await context.newPage()
-      await page.goto(`${base}/dashboard`)
-      await page.fill('#key', key)
-      await page.fill('#series', `${SERIES},${SIM_POLY}`)
-      await page.click('#key-form button[type=submit]')
+      const page = await signedIn(context, `${SERIES},${SIM_POLY}`)
       await page.locator(`#venue-windows .venue-col[data-ticker="${SERIES}-LIVE"]`).waitFor()
       assert.equal(await page.locator('#live-strike').textContent(), '$97,123.45')
       assert.equal(
@@ -293,11 +290,7 @@ describe('the dashboard on a seeded store', () => {
   it('says when a series has no settled contest yet, and when its live contest has no strike or signal yet', async () => {
     const context = await offlineContext(browser, external)
     try {
-      const page = await context.newPage()
-      await page.goto(`${base}/dashboard`)
-      await page.fill('#key', key)
-      await page.fill('#series', FRESH)
-      await page.click('#key-form button[type=submit]')
+      const page = await signedIn(context, FRESH)
       await page.waitForSelector('#analysis[data-loaded]')
       assert.equal(await page.locator('#live-ticker').textContent(), `${FRESH}-LIVE`)
       assert.equal(await page.locator('#live-strike').textContent(), 'not yet published')
@@ -389,11 +382,7 @@ describe('the dashboard on a seeded store', () => {
     )
     try {
       await context.clock.install()
-      const page = await context.newPage()
-      await page.goto(`${base}/dashboard`)
-      await page.fill('#key', key)
-      await page.fill('#series', SERIES)
-      await page.click('#key-form button[type=submit]')
+      const page = await signedIn(context)
       await page.waitForSelector('#stream-state[data-state="waiting"]')
       await context.clock.runFor(5_000)
       const [status, stream] = await page.locator('#status, #stream-state').allTextContents()
