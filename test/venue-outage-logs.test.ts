@@ -81,7 +81,9 @@ describe('Kalshi venue › outages in the log', () => {
         /^kalshi listing of KXBTC15M still failing: \d+ failed attempts since the last line$/,
       )
       assert.equal(repeat.fields.status, '503')
-      assert.ok((repeat.fields.failures as number) >= 6)
+      // polls(6) returns once the sixth listing has started: its failure may come after the clock
+      // moved, and then it is the one that writes this line (five since the first, not six)
+      assert.ok((repeat.fields.failures as number) >= 5, `${repeat.fields.failures} failures`)
       assert.equal(fetches().length, 2)
 
       w.kalshi.answerAll(null)
