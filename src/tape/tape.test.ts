@@ -40,14 +40,21 @@ async function readAll(
   return { header: tape.header, records: out }
 }
 
-async function failure(file: string): Promise<TapeError> {
+/** The records a faulty tape gives before its fault, and the fault. */
+async function readUntilFault(file: string): Promise<{ records: TapeRecord[]; err: TapeError }> {
+  const records: TapeRecord[] = []
   try {
-    await readAll(file)
+    const tape = await openTape(file)
+    for await (const r of tape.records()) records.push(r)
   } catch (err) {
     assert.ok(err instanceof TapeError, String(err))
-    return err
+    return { records, err }
   }
   assert.fail('the tape was read without an error')
+}
+
+async function failure(file: string): Promise<TapeError> {
+  return (await readUntilFault(file)).err
 }
 
 const writeLines = (name: string, lines: string[], gz = false): string => {
@@ -251,15 +258,7 @@ describe('tape files', () => {
     const lines = [JSON.stringify(header), ...Array.from({ length: 50 }, () => JSON.stringify(records[1]))]
     const file = path.join(dir, 'trailing.ndjson.gz')
     writeFileSync(file, Buffer.concat([gzipSync(`${lines.join('\n')}\n`), Buffer.from('GARBAGE\n')]))
-    const tape = await openTape(file)
-    const read: TapeRecord[] = []
-    const err = await (async () => {
-      for await (const r of tape.records()) read.push(r)
-    })().then(
-      () => assert.fail('read without an error'),
-      (e: unknown) => e,
-    )
-    assert.ok(err instanceof TapeError, String(err))
+    const { records: read, err } = await readUntilFault(file)
     assert.equal(read.length, 50)
     assert.equal(err.line, 52)
     assert.match(
@@ -292,15 +291,7 @@ describe('tape files', () => {
     const before = gunzipSync(last.subarray(0, at), { finishFlush: zlibConstants.Z_SYNC_FLUSH })
     const wholeBefore = before.toString('utf8').split('\n').length - 1
 
-    const tape = await openTape(file)
-    const read: TapeRecord[] = []
-    const err = await (async () => {
-      for await (const r of tape.records()) read.push(r)
-    })().then(
-      () => assert.fail('read without an error'),
-      (e: unknown) => e,
-    )
-    assert.ok(err instanceof TapeError, String(err))
+    const { records: read, err } = await readUntilFault(file)
     assert.ok(
       read.length >= 5 + wholeBefore,
       `${read.length} records read; ${5 + wholeBefore} were whole before the damage`,
