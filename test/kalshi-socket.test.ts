@@ -344,8 +344,11 @@ describe('Kalshi socket › against the fixture venue', () => {
     }
   })
 
-  it('logs a socket outage once, then at most once a minute with a count, then the recovery', async () => {
-    // the socket's clock is the wall clock plus a shift the test moves: "a minute later" is the test's
+  /**
+   * A keyed socket on the fixture venue whose clock is the wall clock plus a shift the test moves
+   * ("a minute later" is the test's), logging into a recording.
+   */
+  async function shiftedSocket() {
     let shiftMs = 0
     const recording = venueRecording()
     const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
@@ -358,6 +361,14 @@ describe('Kalshi socket › against the fixture venue', () => {
       logger: recording.logger,
       backoff: { baseMs: 20, capMs: 100 },
     })
+    const shift = (ms: number) => {
+      shiftMs += ms
+    }
+    return { recording, w, socket, shift }
+  }
+
+  it('logs a socket outage once, then at most once a minute with a count, then the recovery', async () => {
+    const { recording, w, socket, shift } = await shiftedSocket()
     const outage = () =>
       recording.logs.filter((l) => /^kalshi socket (ended|still failing|recovered)/.test(l.msg))
     const refused = () => w.kalshi.wsHandshakes.filter((h) => !h.accepted).length
@@ -375,7 +386,7 @@ describe('Kalshi socket › against the fixture venue', () => {
       assert.equal(outage()[0]!.msg, 'kalshi socket ended; REST polling carries on, reconnecting')
       assert.equal(typeof outage()[0]!.fields.reason, 'string')
 
-      shiftMs += 61_000
+      shift(61_000)
       const before = refused()
       await eventually(refused, (n) => n >= before + 2)
       assert.equal(outage().length, 2)
@@ -387,7 +398,7 @@ describe('Kalshi socket › against the fixture venue', () => {
         (n) => n === 4,
       )
       // answered again, but a recovery is one that holds for a minute (a flap is the same outage)
-      shiftMs += 60_000
+      shift(60_000)
       w.kalshi.pushBrti(70_000, Date.now())
       await eventually(
         () => outage().length,
@@ -404,18 +415,7 @@ describe('Kalshi socket › against the fixture venue', () => {
   })
 
   it('logs the first connect at info; a flapping socket is one outage until it has stayed up a minute', async () => {
-    // the socket's clock is the wall clock plus a shift the test moves: "a minute later" is the test's
-    let shiftMs = 0
-    const recording = venueRecording()
-    const w = await startKalshiVenueWorld({ fixture: { publicKeyPem } })
-    const sign = createRequestSigner(credentials)
-    const socket = createKalshiSocket({
-      url: socketUrlFor(w.kalshi.baseUrl),
-      signer: (method, url) => sign(method, url, Date.now()),
-      clock: { now: () => Date.now() + shiftMs },
-      logger: recording.logger,
-      backoff: { baseMs: 20, capMs: 100 },
-    })
+    const { recording, w, socket, shift } = await shiftedSocket()
     const prints: number[] = []
     socket.onIndex((p) => void prints.push(p.value))
     const above = () =>
@@ -430,7 +430,7 @@ describe('Kalshi socket › against the fixture venue', () => {
         )
         if (flap < 6) w.kalshi.dropWs()
       }
-      shiftMs += 30_000
+      shift(30_000)
       w.kalshi.pushBrti(70_000, Date.now())
       // a frame after every flap: each line of the flaps is in once it is read
       await eventually(
@@ -443,7 +443,7 @@ describe('Kalshi socket › against the fixture venue', () => {
       ])
 
       // up a minute on the service clock: the outage ends, naming the flaps and the time up
-      shiftMs += 30_000
+      shift(30_000)
       w.kalshi.pushBrti(70_001, Date.now())
       await eventually(
         () => recording.logs.filter((l) => l.msg.startsWith('kalshi socket recovered')).length,
