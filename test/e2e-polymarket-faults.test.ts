@@ -2,7 +2,8 @@
 // a window's close: a 429 and 500 burst backed off at a paced rate, an answer held back by the
 // fixture timed out and retried, a malformed event skipped and counted by field, the next window missing from Gamma for a
 // while (nothing opens until it appears), and a resolution that never comes (the contest stays
-// expired). The operator sees it in the metrics and the log; health ends `ok`.
+// expired). The operator sees it in the metrics and the log, a dropped exchange socket too; health
+// ends `ok`.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -185,5 +186,21 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
     const health = await fetch(`${url}/v1/health`)
     assert.equal(health.status, 200)
     assert.equal(((await health.json()) as Json).status, 'ok')
+  })
+
+  it('shows each spot exchange’s socket, and counts one the exchange dropped', async () => {
+    const spot = async (name: string, source: string) => metric(name, { source })
+    for (const source of ['coinbase', 'kraken', 'bitstamp'])
+      await waitFor(`${source}’s socket connected`, async () =>
+        (await spot('cs_spot_socket_connected', source)) === 1 ? true : undefined,
+      )
+    const before = await spot('cs_spot_socket_drops_total', 'kraken')
+    exchanges.kraken.dropConnections()
+    await waitFor('the drop counted', async () =>
+      (await spot('cs_spot_socket_drops_total', 'kraken')) > before ? true : undefined,
+    )
+    await waitFor('kraken’s socket connected again', async () =>
+      (await spot('cs_spot_socket_connected', 'kraken')) === 1 ? true : undefined,
+    )
   })
 })

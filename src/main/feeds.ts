@@ -14,7 +14,7 @@ import { createSpotFeed } from '../feeds/spot/spot-feed.ts'
 import { createVenueSet } from '../feeds/venue-set/venue-set.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
-import type { PriceFeed, SeriesCheck, Venue, VenueTelemetry } from '../ports/venue.ts'
+import type { PriceFeed, SeriesCheck, SpotTelemetry, Venue, VenueTelemetry } from '../ports/venue.ts'
 import { createTapeRecorder, type TapeRecorder } from '../tape/tape-recorder.ts'
 import type { SimWorldIdentity } from './sim-timeline.ts'
 import { type Credentials, type LiveVenue, type VenueKind, venueKind } from './venue-kinds.ts'
@@ -72,6 +72,8 @@ type FeedDeps = {
   logger: Logger
   /** request accounting per venue, labelled with the venue's name */
   telemetry?: (venue: string) => VenueTelemetry
+  /** each spot exchange's socket, REST requests and unreadable frames, labelled with the exchange's name */
+  spotTelemetry?: (source: string) => SpotTelemetry
   /** minutes of closes the spot feed keeps: what the model reads (spotKeepMinutes) */
   spotKeepMinutes?: number
   /** the sandbox of the store's timeline, when the venue is the simulator (resolveSimWorld) */
@@ -114,7 +116,7 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
     logger: deps.logger,
     ...(deps.spotKeepMinutes ? { timing: { keepMinutes: deps.spotKeepMinutes } } : {}),
     ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
-    ...(deps.spotKeepMinutes ? { timing: { keepMinutes: deps.spotKeepMinutes } } : {}),
+    ...(deps.spotTelemetry ? { telemetry: deps.spotTelemetry } : {}),
   })
   if (index && recorder) index.onIndex((print) => recorder.index(print.id, print.value))
   // BRTI is the settlement index itself: while its prints are fresh it is the model's spot

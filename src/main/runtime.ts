@@ -103,7 +103,7 @@ export async function startService(
         logger: feedLogger,
         ...(sim ? { sim } : {}),
         spotKeepMinutes: spotKeepMinutes(model),
-        ...(metrics ? { telemetry: metrics.venueTelemetry } : {}),
+        ...(metrics ? { telemetry: metrics.venueTelemetry, spotTelemetry: metrics.spotTelemetry } : {}),
       })
       // Not awaited: an unreachable venue or exchange must not hold up the api, which serves the
       // stored history meanwhile and reports the outage in health once it has lasted a minute.

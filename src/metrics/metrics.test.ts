@@ -108,6 +108,56 @@ describe('metrics', () => {
     assert.equal(await sample(metrics, 'cs_readings_skipped_total', { reason: 'no-spot' }), 2)
   })
 
+  it('reports each spot exchange’s socket, its REST requests and its unreadable frames, labelled with it', async () => {
+    const metrics = createMetrics()
+    const kraken = metrics.spotTelemetry('kraken')
+    metrics.spotTelemetry('bitstamp')
+    // a source made and never connected reads 0 with 0 drops: "fewer than 2 connected" can count it
+    assert.equal(await sample(metrics, 'cs_spot_socket_connected', { source: 'bitstamp' }), 0)
+    assert.equal(await sample(metrics, 'cs_spot_socket_drops_total', { source: 'bitstamp' }), 0)
+    kraken.socket(true)
+    assert.equal(await sample(metrics, 'cs_spot_socket_connected', { source: 'kraken' }), 1)
+    assert.equal(await sample(metrics, 'cs_spot_socket_drops_total', { source: 'kraken' }), 0)
+    kraken.socket(false)
+    kraken.socket(false)
+    assert.equal(await sample(metrics, 'cs_spot_socket_connected', { source: 'kraken' }), 0)
+    assert.equal(await sample(metrics, 'cs_spot_socket_drops_total', { source: 'kraken' }), 2)
+    kraken.request('ticker', '503')
+    kraken.request('ticker', '503')
+    kraken.request('candles', 'timeout')
+    assert.equal(
+      await sample(metrics, 'cs_spot_rest_requests_total', {
+        source: 'kraken',
+        endpoint: 'ticker',
+        status: '503',
+      }),
+      2,
+    )
+    assert.equal(
+      await sample(metrics, 'cs_spot_rest_requests_total', {
+        source: 'kraken',
+        endpoint: 'candles',
+        status: 'timeout',
+      }),
+      1,
+    )
+    // a bad entry anywhere in an array is one series
+    kraken.rejected('ticker.data[0].bid')
+    kraken.rejected('ticker.data[3].bid')
+    kraken.rejected('message')
+    assert.equal(
+      await sample(metrics, 'cs_spot_rejected_frames_total', {
+        source: 'kraken',
+        field: 'ticker.data[].bid',
+      }),
+      2,
+    )
+    assert.equal(
+      await sample(metrics, 'cs_spot_rejected_frames_total', { source: 'kraken', field: 'message' }),
+      1,
+    )
+  })
+
   it('reads the age of each venue’s last poll and of each spot source at scrape time', async () => {
     const metrics = createMetrics()
     let now = 100_000
@@ -161,6 +211,10 @@ describe('metrics', () => {
       'cs_venue_rejected_bodies_total',
       'cs_venue_socket_connected',
       'cs_venue_socket_drops_total',
+      'cs_spot_socket_connected',
+      'cs_spot_socket_drops_total',
+      'cs_spot_rejected_frames_total',
+      'cs_spot_rest_requests_total',
       'cs_readings_skipped_total',
     ])
     const api = createMetrics({ role: 'api', build: { version: '1', model: 'm' } })
@@ -174,7 +228,7 @@ describe('metrics', () => {
       'cs_fanout_lag_seconds',
     ])
     // serve (the default) runs both roles, so it exports both
-    assert.equal((await declared(createMetrics())).length, 11)
+    assert.equal((await declared(createMetrics())).length, 15)
   })
 
   it('reads streams, leadership and Redis health at scrape time', async () => {

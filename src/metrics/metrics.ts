@@ -4,7 +4,7 @@
 // process has are registered (no Redis gauge without REDIS_URL, no leadership gauge without an engine).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { StoredEvent } from '../domain/events.ts'
-import type { SourceStatus, SpotSourceStatus, VenueTelemetry } from '../ports/venue.ts'
+import type { SourceStatus, SpotSourceStatus, SpotTelemetry, VenueTelemetry } from '../ports/venue.ts'
 
 /** What the store answered when last asked (see http/store-probe.ts, which caches it for ~1 s). */
 export type StoreReading = { reachable: boolean; engineHeartbeat: number | null }
@@ -25,6 +25,12 @@ export type Metrics = {
   watchRedis(health: () => 'ok' | 'degraded'): void
   /** Request accounting handed to the networked venue adapter `venue` (engine roles): every series labelled with it. */
   venueTelemetry(venue: string): VenueTelemetry
+  /**
+   * What the spot exchange `source` reports (engine roles, real exchanges): its socket, its REST
+   * requests and the frames it could not use. Its socket reads 0 and its drops 0 from the moment it
+   * is made, so a source that never connects is a 0, not an absent series.
+   */
+  spotTelemetry(source: string): SpotTelemetry
   /** A contest minute whose reading could not be raised, by reason (engine roles). */
   countSkippedReading(reason: string): void
   /**
@@ -136,6 +142,30 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     labelNames: ['venue'] as const,
     registers: engineRegisters,
   })
+  const spotSocket = new Gauge({
+    name: 'cs_spot_socket_connected',
+    help: '1 while the spot exchange’s WebSocket is connected, else 0; its REST ticker stands in while it is not',
+    labelNames: ['source'] as const,
+    registers: engineRegisters,
+  })
+  const spotSocketDrops = new Counter({
+    name: 'cs_spot_socket_drops_total',
+    help: 'times the spot exchange’s WebSocket ended or failed to connect (each followed by a reconnect with backoff)',
+    labelNames: ['source'] as const,
+    registers: engineRegisters,
+  })
+  const spotRejected = new Counter({
+    name: 'cs_spot_rejected_frames_total',
+    help: 'spot exchange frames and REST bodies the adapter could not use, by the field that was wrong (array indices dropped)',
+    labelNames: ['source', 'field'] as const,
+    registers: engineRegisters,
+  })
+  const spotRequests = new Counter({
+    name: 'cs_spot_rest_requests_total',
+    help: 'REST requests to the spot exchange (ticker while its socket is not delivering, candles at warm-up), by HTTP status, timeout or error',
+    labelNames: ['source', 'endpoint', 'status'] as const,
+    registers: engineRegisters,
+  })
   const skippedReadings = new Counter({
     name: 'cs_readings_skipped_total',
     help: 'contest minutes whose reading could not be raised when first tried, by reason',
@@ -162,6 +192,23 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
         if (!connected) venueSocketDrops.inc({ venue })
       },
     }),
+    spotTelemetry: (source) => {
+      spotSocket.set({ source }, 0)
+      spotSocketDrops.inc({ source }, 0)
+      return {
+        request(endpoint, status) {
+          spotRequests.inc({ source, endpoint, status })
+        },
+        rejected(field) {
+          // a bad level anywhere in a book (or row of candles) is one series, not one per index
+          spotRejected.inc({ source, field: field.replace(/\[\d+\]/g, '[]') })
+        },
+        socket(connected) {
+          spotSocket.set({ source }, connected ? 1 : 0)
+          if (!connected) spotSocketDrops.inc({ source })
+        },
+      }
+    },
     countSkippedReading(reason) {
       skippedReadings.inc({ reason })
     },

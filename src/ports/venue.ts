@@ -195,3 +195,13 @@ export interface VenueTelemetry {
   /** the venue's WebSocket connected (true) or dropped (false) */
   socket?(connected: boolean): void
 }
+
+/** What one spot exchange source reports to metrics (engine roles), labelled with the source by its maker. */
+export interface SpotTelemetry {
+  /** a REST request (`ticker` while the socket is not delivering, `candles` at warm-up): HTTP status, `timeout` or `error` */
+  request(endpoint: string, status: string): void
+  /** a socket frame or REST body the adapter could not use, by the field that was wrong */
+  rejected(field: string): void
+  /** the socket opened (true), or a session ended or failed to connect (false) */
+  socket(connected: boolean): void
+}

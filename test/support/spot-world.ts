@@ -6,7 +6,7 @@ import { createSpotFeed } from '../../src/feeds/spot/spot-feed.ts'
 import type { SpotSourceTiming } from '../../src/feeds/spot/spot-source.ts'
 import type { Clock } from '../../src/ports/clock.ts'
 import type { Logger } from '../../src/ports/logger.ts'
-import type { PriceFeed } from '../../src/ports/venue.ts'
+import type { PriceFeed, SpotTelemetry } from '../../src/ports/venue.ts'
 import { type ExchangeFixtures, startExchangeFixtures } from '../fixtures/exchange-fixtures.ts'
 
 export type LogLine = { level: keyof Logger; obj: Record<string, unknown>; msg: string }
@@ -56,6 +56,8 @@ export async function startSpotWorld(
     prepare?: (ex: ExchangeFixtures) => void
     /** told the warm-up closes each source loaded */
     onCloses?: (source: string, closes: ReadonlyArray<{ minuteStart: number; close: number }>) => void
+    /** each source's metrics (metrics.spotTelemetry, as the engine wires it) */
+    telemetry?: (source: SpotExchange) => SpotTelemetry
   } = {},
 ): Promise<SpotWorld> {
   const ex = await startExchangeFixtures({ heartbeatMs: 100 })
@@ -73,6 +75,7 @@ export async function startSpotWorld(
     timing: { ...FAST_TIMING, ...opts.timing },
     ...(opts.random ? { random: opts.random } : {}),
     ...(opts.onCloses ? { onCloses: opts.onCloses } : {}),
+    ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
   })
   await feed.start()
   return {

@@ -4,7 +4,7 @@ import { MINUTE_MS, round2 } from '../../domain/contest.ts'
 import type { MinuteClose } from '../../domain/price-history.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
-import type { PriceFeed, SpotObservation, SpotSourceStatus } from '../../ports/venue.ts'
+import type { PriceFeed, SpotObservation, SpotSourceStatus, SpotTelemetry } from '../../ports/venue.ts'
 import { bitstampAdapter } from './bitstamp.ts'
 import { coinbaseAdapter } from './coinbase.ts'
 import { krakenAdapter } from './kraken.ts'
@@ -50,6 +50,8 @@ export type SpotFeedOptions = {
   /** told every price a source accepted, and the warm-up closes it loaded (RECORD_DIR, decisions §12) */
   onPrice?: SpotSourceOptions['onPrice']
   onCloses?: SpotSourceOptions['onCloses']
+  /** each source's metrics, labelled with its name (engine roles) */
+  telemetry?: (source: SpotExchange) => SpotTelemetry
 }
 
 /** What the median and the health checks read of a source: live exchanges, or a replayed tape's. */
@@ -71,8 +73,9 @@ export type SpotFeedCoreOptions = Pick<
 export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
   const { maxAgeMs, wallClock } = opts
   const names = [...new Set(opts.sources)]
-  const sources: SpotSource[] = names.map((name) =>
-    createSpotSource({
+  const sources: SpotSource[] = names.map((name) => {
+    const telemetry = opts.telemetry?.(name)
+    return createSpotSource({
       adapter: ADAPTERS[name],
       endpoints: opts.urls[name],
       wallClock,
@@ -81,8 +84,9 @@ export function createSpotFeed(opts: SpotFeedOptions): PriceFeed {
       ...(opts.random ? { random: opts.random } : {}),
       ...(opts.onPrice ? { onPrice: opts.onPrice } : {}),
       ...(opts.onCloses ? { onCloses: opts.onCloses } : {}),
-    }),
-  )
+      ...(telemetry ? { telemetry } : {}),
+    })
+  })
   return spotFeedOver(sources, opts)
 }
 

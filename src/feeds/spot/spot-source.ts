@@ -6,6 +6,7 @@ import type { WholeMinute } from '../../domain/price-history.ts'
 import { createOutageLog, createOutageLogs, OUTAGE_REPEAT_MS } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
+import type { SpotTelemetry } from '../../ports/venue.ts'
 import { fullJitterDelay } from './backoff.ts'
 import { createMinuteBook } from './minute-book.ts'
 import { getJson } from './rest-client.ts'
@@ -99,6 +100,8 @@ export type SpotSourceOptions = {
   onPrice?: (source: SpotExchange, price: PriceObservation) => void
   /** told the warm-up closes this source loaded (RECORD_DIR) */
   onCloses?: (source: SpotExchange, closes: readonly MinuteClose[]) => void
+  /** metrics of this source: its socket, its REST requests, what it could not read (engine roles) */
+  telemetry?: SpotTelemetry
 }
 
 const errorFields = (err: unknown): Record<string, unknown> =>
@@ -107,7 +110,7 @@ const errorFields = (err: unknown): Record<string, unknown> =>
     : { err: err instanceof Error ? err.message : String(err) }
 
 export function createSpotSource(opts: SpotSourceOptions): SpotSource {
-  const { adapter, endpoints, wallClock, logger } = opts
+  const { adapter, endpoints, wallClock, logger, telemetry } = opts
   const t: SpotSourceTiming = { ...DEFAULT_SPOT_SOURCE_TIMING, ...opts.timing }
   const random = opts.random ?? Math.random
   const source = adapter.name
@@ -171,6 +174,17 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     if (socketAnswered && restFailedOnce) settleFirst()
   }
 
+  // counted where it is logged, by the field named (a fault that names none is not the body's)
+  const rejected = (err: unknown): void => {
+    if (err instanceof SpotParseError) telemetry?.rejected(err.field)
+  }
+  const rest = (endpoint: 'ticker' | 'candles', url: string): Promise<unknown> =>
+    getJson(url, {
+      timeoutMs: t.requestTimeoutMs,
+      signal: aborter.signal,
+      onStatus: (status) => telemetry?.request(endpoint, status),
+    })
+
   const ok = (): void => {
     lastOkAt = wallClock.now()
   }
@@ -191,6 +205,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       ev = adapter.parseWsMessage(text)
     } catch (err) {
       const fields = errorFields(err)
+      rejected(err)
       malformed.failed(String(fields.field ?? 'frame'), { ...fields, frame: text.slice(0, 200) })
       return
     }
@@ -239,11 +254,13 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       keepAlive: keepAliveMessage ? { message: keepAliveMessage, everyMs: t.keepAliveMs } : null,
       silenceMs: t.silenceMs,
       onOpen: () => {
+        telemetry?.socket(true)
         socketOpen = true
         openedAtMono = performance.now()
       },
       onFrame,
       onEnd: (reason) => {
+        telemetry?.socket(false)
         session = null
         socketOpen = false
         // only a connection that proved itself resets the backoff, so a server that accepts and
@@ -266,6 +283,8 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     const old = session
     session = null
     socketOpen = false
+    // a session the exchange asked to end has ended all the same (its onEnd is not called)
+    if (old) telemetry?.socket(false)
     clearTimeout(reconnectTimer)
     connect()
     await old?.end()
@@ -278,10 +297,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     if (closed || polling || socketDelivering()) return
     polling = true
     try {
-      const body = await getJson(adapter.tickerUrl(endpoints.rest), {
-        timeoutMs: t.requestTimeoutMs,
-        signal: aborter.signal,
-      })
+      const body = await rest('ticker', adapter.tickerUrl(endpoints.rest))
       const price = adapter.parseTicker(body)
       if (closed) return
       if (restFailing) logger.info({ source }, 'spot REST ticker answering again')
@@ -292,6 +308,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       observe({ ...price, exchangeAt: null })
     } catch (err) {
       if (closed) return
+      rejected(err)
       // one warning per failing streak: the poll repeats every few seconds
       if (!restFailing) logger.warn({ source, ...errorFields(err) }, 'spot REST ticker failed')
       restFailing = true
@@ -306,9 +323,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     warmupTimer = undefined
     try {
       const url = adapter.candlesUrl(endpoints.rest, wallClock.now(), t.warmupMinutes)
-      const candles = adapter.parseCandles(
-        await getJson(url, { timeoutMs: t.requestTimeoutMs, signal: aborter.signal }),
-      )
+      const candles = adapter.parseCandles(await rest('candles', url))
       if (closed) return
       // the newest candle is the unfinished current minute (Kraken documents it, venue facts §4.2):
       // its "close" is only the latest trade, so a candle whose minute has not ended is dropped
@@ -320,6 +335,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       logger.info({ source, minutes: closes.length }, 'spot candles loaded')
     } catch (err) {
       if (closed) return
+      rejected(err)
       logger.warn({ source, ...errorFields(err), retryInMs: t.warmupRetryMs }, 'spot candle warm-up failed')
       warmupTimer = setTimeout(() => void warmUp(), t.warmupRetryMs)
     }
