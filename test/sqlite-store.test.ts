@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { after, describe, it } from 'node:test'
+import { toContestView } from '../src/domain/contest-view.ts'
 import type { Store } from '../src/ports/store.ts'
 import { applyMigrations, MIGRATIONS } from '../src/store/sqlite/migrations.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { runStoreContract } from './store-contract.ts'
-import { makeContest, makeKey } from './support/contest-fixtures.ts'
+import { kalshiVenue, makeContest, makeKey, makeSignal } from './support/contest-fixtures.ts'
 import { waitUntil } from './support/wait.ts'
 
 const dirs = new Map<Store, string>()
@@ -77,6 +78,50 @@ describe('SqliteStore on a file', () => {
       db.close()
       assert.deepEqual((await store.getContest(kalshi.ticker))?.venue, { name: 'kalshi', refs: null })
       assert.equal((await store.getContest(other.ticker))?.venue, null)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('replays an event appended before migration 3 with the venue members its contest reads back with', async () => {
+    const path = await tempPath()
+    const store = createSqliteStore(path)
+    try {
+      await store.migrate()
+      const kalshi = makeContest({ series: 'KXBTC15M', venue: kalshiVenue('KXBTC15M-26NOV221415-15') })
+      const other = makeContest({ series: 'SIMSERIES' })
+      for (const c of [kalshi, other]) {
+        await store.openContest(c)
+        await store.addSignal(makeSignal(c, { minute: 1, side: 'up' }))
+      }
+      // the events as they were written before contests carried a venue: neither member
+      const db = new DatabaseSync(path)
+      const strip = (view: Record<string, unknown>) => {
+        delete view.venue
+        delete view.venue_refs
+      }
+      for (const row of db.prepare('SELECT seq, type, data FROM events').all()) {
+        const data = JSON.parse(row.data as string)
+        strip(row.type === 'signal.emitted' ? data.contest : data)
+        db.prepare('UPDATE events SET data = ? WHERE seq = ?').run(JSON.stringify(data), row.seq as number)
+      }
+      db.exec('UPDATE contests SET venue = NULL, venue_refs = NULL')
+      db.close()
+      // a client typed by the API document reads both members on every contest, as REST sends them
+      const events = await store.eventsAfter(0, 10)
+      assert.equal(events.length, 4)
+      for (const e of events) {
+        const data = JSON.parse(e.data)
+        const contest = e.type === 'signal.emitted' ? data.contest : data
+        const stored = toContestView((await store.getContest(e.ticker))!)
+        assert.equal(contest.venue, stored.venue)
+        assert.equal(contest.venue_refs, null)
+        assert.deepEqual(Object.keys(contest), Object.keys(stored))
+      }
+      assert.deepEqual(
+        events.map((e) => JSON.parse(e.data)).map((d) => (d.contest ?? d).venue),
+        ['kalshi', 'kalshi', null, null],
+      )
     } finally {
       await store.close()
     }

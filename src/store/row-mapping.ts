@@ -13,6 +13,7 @@ import {
 import type { EventType, StoredEvent } from '../domain/events.ts'
 import { INTERNAL_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../domain/events.ts'
 import type { GradedReading } from '../domain/graded-reading.ts'
+import { withVenueMembers } from '../domain/pre-venue-events.ts'
 import { decodeContestVenue, encodeVenueRefs } from '../domain/venue-refs.ts'
 
 /** One row as a driver returns it, column name to loosely typed value. */
@@ -103,12 +104,15 @@ export function toContest(row: Row, signals: Signal[]): Contest {
 }
 
 export function toStoredEvent(row: Row): StoredEvent {
+  const type = oneOf(EVENT_TYPES, row, 'type')
+  const series = str(row, 'series')
   return {
     seq: num(row, 'seq'),
-    type: oneOf(EVENT_TYPES, row, 'type'),
-    series: str(row, 'series'),
+    type,
+    series,
     ticker: str(row, 'ticker'),
-    data: str(row, 'data'),
+    // events appended before migration 3 gain the venue members their contest reads back with
+    data: withVenueMembers(type, series, str(row, 'data')),
     appendedAt: num(row, 'appended_at'),
   }
 }
