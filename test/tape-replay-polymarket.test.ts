@@ -68,6 +68,8 @@ function windowTape(opts: {
   books: { t: number; sides?: 'both' | 'up-only' }[]
   strikeAt?: number
   extra?: TapeRecord[]
+  /** false: book records carry only `ticker` and `ob`, as decisions §12 lists them */
+  tokenField?: boolean
 }): TapeRecord[] {
   const records: TapeRecord[] = []
   for (let t = OPENS - 70 * MINUTE; t <= CLOSES + 8 * MINUTE; t += 1000) {
@@ -94,10 +96,11 @@ function windowTape(opts: {
     k: 'market',
     m: resolvedGammaEvent(START_S, 'down', { priceToBeat: PRICE_TO_BEAT, finalPrice: FINAL_PRICE }),
   })
+  const token = (id: string) => (opts.tokenField === false ? {} : { token: id })
   for (const { t, sides } of opts.books) {
-    records.push({ t, k: 'book', ticker: SLUG, token: UP_TOKEN, ob: UP_BOOK })
+    records.push({ t, k: 'book', ticker: SLUG, ...token(UP_TOKEN), ob: UP_BOOK })
     if (sides !== 'up-only')
-      records.push({ t: t + 300, k: 'book', ticker: SLUG, token: DOWN_TOKEN, ob: DOWN_BOOK })
+      records.push({ t: t + 300, k: 'book', ticker: SLUG, ...token(DOWN_TOKEN), ob: DOWN_BOOK })
   }
   records.push(...(opts.extra ?? []))
   return records.sort((a, b) => a.t - b.t)
@@ -215,6 +218,25 @@ describe('replay of a Polymarket tape', () => {
     assert.equal(contest.signals[2]?.raisedAt, at(4, 6_300), 'raised when its second book came')
     assert.deepEqual(skipped, { late: 11 })
     assert.equal(contest.settledSide, 'down')
+  })
+
+  it('reads a book record without `token` (decisions §12 lists `ticker` and `ob`) as the book of the token its body echoes in `asset_id`', async () => {
+    // another writer's tape: each /book body exactly as served names its token, the record does not
+    const books = [{ t: at(1, 2_000) }, { t: at(2, 1_000), sides: 'up-only' as const }, { t: at(3, 4_000) }]
+    const { contest, skipped } = await replay(
+      writeTape(windowTape({ books, strikeAt: at(0, 10_000), tokenField: false })),
+      { model: V1_MODEL },
+    )
+    assert.ok(contest)
+    // the up book is never taken for the down side's: minute 2 (up only) stays without a reading
+    assert.deepEqual(
+      contest.signals.map((s) => [s.minute, s.side, s.entryPriceCents]),
+      [
+        [1, 'down', 60.5],
+        [3, 'down', 60.5],
+      ],
+    )
+    assert.deepEqual(skipped, { late: 12 })
   })
 
   it('skips a malformed event body naming its field, and the contest it names is not corrupted', async () => {

@@ -30,6 +30,13 @@ function extreme(levels: unknown, field: string, pick: 'min' | 'max'): Parsed<nu
   return parsed(best)
 }
 
+/** The token a `/book` body echoes (`asset_id`, compared as text as bookTop compares it), if any. */
+export function echoedTokenId(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined
+  const id = body.asset_id
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined
+}
+
 /**
  * The best ask and bid of a `/book` body. `tokenId`, when given, must be the `asset_id` the venue
  * echoed (when it echoes one): a book of another token is no quote for this side.

@@ -7,7 +7,7 @@ import type { Logger } from '../../ports/logger.ts'
 import { NO_ANSWER } from '../../ports/venue.ts'
 import type { RecordedVenue } from '../venue-http/market-view.ts'
 import { recordedBookWarnings } from '../venue-http/recorded-book-warnings.ts'
-import { bookTop } from './clob-book.ts'
+import { bookTop, echoedTokenId } from './clob-book.ts'
 import type { OutcomeLabel } from './gamma-event.ts'
 import { createPolymarketBook } from './market-book.ts'
 
@@ -42,6 +42,7 @@ export function recordedPolymarket(series: readonly string[], logger: Logger): R
       const market = book.get(ticker)?.market
       return market ? SIDES.map((side) => market.tokenIds[side]) : []
     },
+    tokenOfBook: echoedTokenId,
     quoteOf(ticker, bodies) {
       const up = askOf(ticker, 'up', bodies[0])
       const down = askOf(ticker, 'down', bodies[1])

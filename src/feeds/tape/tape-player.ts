@@ -19,10 +19,15 @@ export type TapePlayer = {
    */
   playUntil(limit: number): Promise<number>
   /**
-   * The first book of `ticker` (and of `token`, when the venue keeps a book per outcome token) with
-   * `t` in [from, to], applying every record up to it; null when none.
+   * The first book of `ticker` (and, when the venue keeps a book per outcome token, one `isWanted`
+   * accepts) with `t` in [from, to], applying every record up to it; null when none.
    */
-  bookBetween(ticker: string, from: number, to: number, token?: string): Promise<BookRecord | null>
+  bookBetween(
+    ticker: string,
+    from: number,
+    to: number,
+    isWanted?: (book: BookRecord) => boolean,
+  ): Promise<BookRecord | null>
   /** `t` of the next record not yet applied, null at the end of the tape. */
   nextTime(): Promise<number | null>
   /** `t` of the last record applied (−∞ before the first). */
@@ -99,8 +104,8 @@ export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: Rec
       }
       return wokeAt ?? limit
     },
-    async bookBetween(ticker, from, to, token) {
-      const ofToken = (book: BookRecord): boolean => token === undefined || book.token === token
+    async bookBetween(ticker, from, to, isWanted) {
+      const ofToken = (book: BookRecord): boolean => isWanted === undefined || isWanted(book)
       for (const book of recentBooks.get(ticker) ?? [])
         if (book.t >= from && book.t <= to && book.t <= applied && ofToken(book)) return book
       // look ahead without applying anything until the book is found (offsets from head: reading

@@ -14,7 +14,7 @@ import {
   type Venue,
   type VenueMarket,
 } from '../../ports/venue.ts'
-import type { TapeRecord } from '../../tape/tape-format.ts'
+import type { BookRecord, TapeRecord } from '../../tape/tape-format.ts'
 import type { RecordedVenue } from '../venue-http/market-view.ts'
 import { createReadingWindows } from './reading-windows.ts'
 import type { ReplayClock } from './replay-clock.ts'
@@ -55,6 +55,12 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
   let paused = false
   let prunedAt = Number.NEGATIVE_INFINITY
   let exchangeKey = ''
+
+  // a record names its token, or (another writer's tape, decisions §12) its body does
+  const ofToken = (token: string | undefined) =>
+    token === undefined
+      ? undefined
+      : (book: BookRecord): boolean => (book.token ?? recorded.tokenOfBook?.(book.ob)) === token
 
   function takeMarket(raw: unknown, t: number): boolean {
     const market = recorded.take(raw, t)
@@ -117,7 +123,7 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
       // the requests are made now, as live, whatever instant the reading is for, and together
       const books = []
       for (const token of recorded.bookTokens(ticker))
-        books.push(await opts.player().bookBetween(ticker, now, now + BOOK_WINDOW_MS, token))
+        books.push(await opts.player().bookBetween(ticker, now, now + BOOK_WINDOW_MS, ofToken(token)))
       // a book not within the window: the request failed like a timeout
       if (books.some((b) => b === null)) return NO_ANSWER
       // the books came when they were recorded: the reading is made then, not at the request

@@ -36,6 +36,12 @@ export type RecordedVenue = {
   known(ticker: string): boolean
   /** The books one quote of `ticker` asks, by token (undefined: the market's one book). */
   bookTokens(ticker: string): readonly (string | undefined)[]
+  /**
+   * The token a recorded book body names itself (Polymarket's `/book` echoes `asset_id`), for a book
+   * record without `token`: decisions §12 lists only `ticker` and `ob`, so another writer's tape
+   * may leave it out. Absent: the venue keeps one book per market.
+   */
+  tokenOfBook?(body: unknown): string | undefined
   /** The quote the books make, in bookTokens' order; NO_ANSWER (warned) when one does not parse. */
   quoteOf(ticker: string, bodies: readonly unknown[]): QuoteAnswer
   /** An exchange-status body: whether trading is paused, null when unreadable; absent: none recorded. */
