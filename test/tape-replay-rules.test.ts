@@ -252,6 +252,12 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       () => writeTape(tapeLines(good, { ...header, venue: 'nasdaq' })),
       /line 1: unknown venue "nasdaq"/,
     ],
+    [
+      // VENUE takes a list (decisions §14), so another writer may name both venues of one recording
+      'a header naming several venues',
+      () => writeTape(tapeLines(good, { ...header, venue: 'kalshi,polymarket' })),
+      /line 1: a tape holds one venue's records, and "kalshi,polymarket" names 2: write one tape per venue and replay each into the same store$/,
+    ],
   ]
   for (const [what, make, message] of cases) {
     it(`refuses ${what} with one line naming it, and a non-zero exit`, async () => {

@@ -128,6 +128,13 @@ function countingStore(store: Store, counts: Counts): Store {
 /** The tape's venue kind and the series to replay, or why this tape cannot be replayed at all. */
 function replayable(header: TapeHeader, only: readonly string[] | undefined) {
   const kind = venueKind(header.venue)
+  const named = header.venue.split(',').map((v) => v.trim())
+  // a list of known venues, as VENUE takes them (decisions §14): not an unknown venue, one per tape
+  if (!kind && named.length > 1 && named.every((v) => venueKind(v) !== null))
+    throw new TapeError(
+      1,
+      `a tape holds one venue's records, and "${header.venue}" names ${named.length}: write one tape per venue and replay each into the same store`,
+    )
   if (!kind)
     throw new TapeError(
       1,
