@@ -169,6 +169,23 @@ describe('replay: nothing after t is visible at t', () => {
   })
 })
 
+describe('replay: a market record as another writer may record it', () => {
+  it('reads `m` holding GET /markets/{ticker}’s whole body ({"market": {…}}) as the Market object inside it', async () => {
+    const books = Array.from({ length: 14 }, (_, i) => at(i + 1))
+    const wrapped = contestTape(books).map((r) => (r.k === 'market' ? { ...r, m: { market: r.m } } : r))
+    const { store, contest } = await replayInto(writeTape(tapeLines(wrapped)))
+    try {
+      assert.ok(contest, 'the wrapped bodies make the contest')
+      assert.equal(contest.strikePriceDollars, STRIKE)
+      assert.equal(contest.signals.length, 14)
+      assert.equal(contest.settledSide, 'down')
+      assert.equal(contest.settledPriceDollars, 98_990.12)
+    } finally {
+      await store.close()
+    }
+  })
+})
+
 describe('replay: the recorded exchange status', () => {
   it('raises no reading while the recorded exchange says trading is paused, as live', async () => {
     const books = Array.from({ length: 14 }, (_, i) => at(i + 1))

@@ -10,6 +10,20 @@ import { parseExchangeStatus } from './exchange-status.ts'
 import { createMarketBook, kalshiMarketView } from './market-book.ts'
 import { asksFromOrderbook } from './orderbook.ts'
 
+/**
+ * The Market object of a recorded body. Decisions §12 asks for the Market object; a writer taking
+ * "exactly as its REST API returned it" literally records GET /markets/{ticker}'s whole answer,
+ * `{"market": {…}}`, which no Market object looks like (a Market has no `market` field).
+ */
+function marketObjectOf(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw
+  const keys = Object.keys(raw)
+  const inner = (raw as { market?: unknown }).market
+  return keys.length === 1 && keys[0] === 'market' && typeof inner === 'object' && inner !== null
+    ? inner
+    : raw
+}
+
 export function recordedKalshi(series: readonly string[], logger: Logger): RecordedVenue {
   const book = createMarketBook({ series, logger })
   const rejectedBook = recordedBookWarnings(logger, 'kalshi')
@@ -22,7 +36,8 @@ export function recordedKalshi(series: readonly string[], logger: Logger): Recor
   return {
     name: 'kalshi',
     view: kalshiMarketView(book),
-    take(raw, t) {
+    take(recorded, t) {
+      const raw = marketObjectOf(recorded)
       if (!ofReplayedSeries(raw)) return null
       const market = book.ingest(raw, null, t)
       return (
