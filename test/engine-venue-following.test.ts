@@ -183,7 +183,8 @@ describe('engine › following a real venue', () => {
       w.time.set(OPEN + 3 * MINUTE_MS + 100)
       await engine.tick()
       engine.flushSkipped()
-      assert.deepEqual(skips, ['no-quote', 'no-quote'])
+      // a halted market is a pause (decisions §8), not a book without asks
+      assert.deepEqual(skips, ['paused', 'no-quote'])
       const contest = await w.store.getContest(TICKER)
       assert.equal(contest?.state, 'live', 'a paused market stays live')
       assert.equal(contest?.signals.length, 1)

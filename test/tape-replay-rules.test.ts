@@ -208,6 +208,26 @@ describe('replay: the recorded exchange status', () => {
       await store.close()
     }
   })
+
+  it('skips as paused, not as a book without asks, the minutes of a market the venue shows `inactive` (paused inside its window)', async () => {
+    const books = Array.from({ length: 14 }, (_, i) => at(i + 1))
+    const shown = (t: number, status: string): TapeRecord => ({ t, k: 'market', m: market(status) })
+    const { store, contest, skipped } = await replayInto(
+      writeTape(
+        tapeLines(contestTape(books, [shown(at(2, 30_000), 'inactive'), shown(at(5, 30_000), 'active')])),
+      ),
+    )
+    try {
+      assert.ok(contest)
+      assert.deepEqual(
+        contest.signals.map((s) => s.minute),
+        [1, 2, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+      )
+      assert.deepEqual(skipped, { paused: 3 })
+    } finally {
+      await store.close()
+    }
+  })
 })
 
 describe('contest-signals replay (the CLI) on bad tapes', () => {

@@ -133,8 +133,11 @@ export async function observeReadingInputs(
   // the exchange's own word, whatever the market statuses say (decisions §8, the weekly pause)
   // the exchange of this contest's venue only: a Kalshi pause holds no Polymarket reading (§14)
   if (deps.venue.tradingPaused(now, contest.series)) return { skipped: 'paused' }
+  const market = await deps.venue.market(contest.ticker, now)
+  // one market halted inside its window (Kalshi `inactive`) is a pause too, not a book without asks
+  if (market?.phase === 'paused') return { skipped: 'paused' }
   // the rule's averaging window reaches the model whether or not the strike is published (issue 29)
-  const rule = (await deps.venue.market(contest.ticker, now))?.settlementRule
+  const rule = market?.settlementRule
   // the proxy's own strike, published strike or not: where the venue's price carries a basis that
   // moves (Polymarket's oracle), the model may price against it instead (docs/model.md)
   const own = await estimateStrike(deps, contest, rule)
