@@ -186,6 +186,29 @@ describe('contest-signals backtest', () => {
     }
   })
 
+  it('says so when the store holds no contest of the series, with exit code 1, rather than an empty report', async () => {
+    // a mistyped series (KXBTC15M for this store's KXBT15M) would otherwise read as a judged series
+    // with nothing in it: 0 readings, every figure a dash, exit 0
+    for (const args of [
+      ['evaluate'],
+      ['evaluate', '--json'],
+      ['backtest'],
+      ['backtest', '--grid', '--json'],
+    ]) {
+      const r = await runCli([...args, '--series', 'KXBTC15M'], env)
+      assert.equal(r.code, 1, args.join(' '))
+      assert.equal(r.stdout, '', args.join(' '))
+      assert.match(
+        r.stderr,
+        new RegExp(`^contest-signals ${args[0]}: the store holds no contest of series KXBTC15M$`, 'm'),
+      )
+    }
+    // a window of a series it holds with nothing in it is an answer, not a failure
+    const empty = await runCli(['evaluate', '--series', SERIES, '--before', '2020-01-01', '--json'], env)
+    assert.equal(empty.code, 0, empty.stderr)
+    assert.equal(JSON.parse(empty.stdout).overall.readings, 0)
+  })
+
   it('gives the same numbers as JSON, with the filter applied', async () => {
     const r = await runCli(
       ['backtest', '--series', SERIES, '--min-confidence', '70', '--side', 'up', '--json'],

@@ -8,6 +8,7 @@ import type { Store } from '../ports/store.ts'
 import { formatBacktest, formatGrid } from './backtest-report.ts'
 import { openCommandStore } from './command-store.ts'
 import { parsePeriodArgs } from './period-args.ts'
+import { seriesAbsence } from './series-presence.ts'
 
 export type BacktestArgs = {
   series: string | undefined
@@ -33,6 +34,11 @@ export async function runBacktestCommand(config: Config, args: BacktestArgs): Pr
   const { store } = await openCommandStore(config, { mustExist: true })
   let contests: Contest[]
   try {
+    const absent = filter.series === undefined ? null : await seriesAbsence(store, filter.series)
+    if (absent !== null) {
+      process.stderr.write(`contest-signals backtest: ${absent}\n`)
+      return 1
+    }
     contests = await readSettled(store, filter)
   } finally {
     await store.close()

@@ -13,6 +13,7 @@ import type { ReadingQuery } from '../ports/store.ts'
 import { openCommandStore } from './command-store.ts'
 import { formatEvaluation } from './evaluate-report.ts'
 import { parsePeriodArgs } from './period-args.ts'
+import { seriesAbsence } from './series-presence.ts'
 
 export type EvaluateArgs = {
   series: string | undefined
@@ -78,13 +79,18 @@ export async function runEvaluateCommand(
   }
   if (args.against === '') return fail('--against must name a store (a path or a postgres:// URL)')
   const query = { series, ...bounds }
-  const readings = await readGraded(config, query)
+  const readings = await readGraded(config, query, { requireSeries: true })
+  if (typeof readings === 'string') {
+    process.stderr.write(`contest-signals evaluate: ${readings}\n`)
+    return 1
+  }
   let against: GradedReading[] | undefined
   if (args.against !== undefined) {
     try {
       // a bare path is a SQLite file, as the message above promises; a URL is read as DATABASE_URL is
       const databaseUrl = /^[a-z][a-z0-9+.-]*:/i.test(args.against) ? args.against : `sqlite:${args.against}`
-      against = await readGraded({ ...config, databaseUrl }, query)
+      const other = await readGraded({ ...config, databaseUrl }, query, { requireSeries: false })
+      if (typeof other !== 'string') against = other
     } catch (err) {
       const message = err instanceof Error ? err.message.split('\n')[0] : String(err)
       return fail(`--against: ${message?.replace(/^DATABASE_URL: /, '')}`)
@@ -105,9 +111,18 @@ export async function runEvaluateCommand(
   return 0
 }
 
-async function readGraded(config: Config, query: ReadingQuery): Promise<GradedReading[]> {
+/** The graded readings, or why the store cannot judge the series (when `requireSeries`). */
+async function readGraded(
+  config: Config,
+  query: ReadingQuery,
+  { requireSeries }: { requireSeries: boolean },
+): Promise<GradedReading[] | string> {
   const { store } = await openCommandStore(config, { mustExist: true })
   try {
+    if (requireSeries) {
+      const absent = await seriesAbsence(store, query.series)
+      if (absent !== null) return absent
+    }
     return await store.listGradedReadings(query)
   } finally {
     await store.close()
