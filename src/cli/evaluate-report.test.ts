@@ -87,3 +87,20 @@ describe('the walk-forward line (--train-until)', () => {
     )
   })
 })
+
+describe('calibration without a logistic fit', () => {
+  it('says why there is no slope, and keeps the ECE, which exists whatever the outcomes', () => {
+    // three contests all settled down: the fit of the outcome on logit p has no maximum
+    const readings = ['A', 'B', 'C'].map(longShot)
+    const text = formatEvaluation(evaluateReadings({ series: 'S', readings }))
+    const line = text.split('\n').find((l) => /^model +calibration/.test(l)) as string
+    // P(up) 0.01 each, none came in: |0.01 − 0| in the one bin
+    assert.match(
+      line,
+      /calibration: no logistic fit \(too few readings, the outcomes all one side, or p separates them\), ECE 0\.0100$/,
+    )
+    // nothing scored at all is a plain dash
+    const empty = formatEvaluation(evaluateReadings({ series: 'S', readings: [] }))
+    assert.match(empty, /^model +calibration: –$/m)
+  })
+})

@@ -65,7 +65,9 @@ function scoreHeader(oracle: boolean): string {
 }
 
 function calibrationLine(name: string, s: Scores | null): string {
-  if (!s?.calibration) return `${name.padEnd(12)} calibration: –`
+  if (!s || s.ece === null) return `${name.padEnd(12)} calibration: –`
+  if (!s.calibration)
+    return `${name.padEnd(12)} calibration: no logistic fit (too few readings, the outcomes all one side, or p separates them), ECE ${f(s.ece, 4)}`
   const c = s.calibration
   return `${name.padEnd(12)} calibration: slope ${est(c.slope, 3)}, intercept ${est(c.intercept, 3)}, ECE ${f(c.ece, 4)}`
 }

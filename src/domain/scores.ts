@@ -16,7 +16,16 @@ export type Calibration = {
   ece: number
 }
 
-export type Scores = { logLoss: Estimate; brier: Estimate; calibration: Calibration | null }
+export type Scores = {
+  logLoss: Estimate
+  brier: Estimate
+  calibration: Calibration | null
+  /**
+   * calibration's ECE, kept where no logistic fit exists (one outcome only, or p separating them):
+   * binning needs no fit; null with nothing scored
+   */
+  ece: number | null
+}
 
 export function bound(p: number): number {
   return Math.min(1 - SCORE_BOUND, Math.max(SCORE_BOUND, p))
@@ -209,6 +218,7 @@ export function expectedCalibrationError(points: readonly ScoredPoint[]): number
 export function scoresOf(points: readonly ScoredPoint[]): Scores {
   const clusters = points.map((pt) => pt.contest)
   const fit = calibrationFit(points)
+  const ece = points.length === 0 ? null : expectedCalibrationError(points)
   return {
     logLoss: clusteredMean(
       points.map((pt) => logLossOf(pt.p, pt.y)),
@@ -218,6 +228,7 @@ export function scoresOf(points: readonly ScoredPoint[]): Scores {
       points.map((pt) => brierOf(pt.p, pt.y)),
       clusters,
     ),
-    calibration: fit ? { ...fit, ece: expectedCalibrationError(points) } : null,
+    calibration: fit && ece !== null ? { ...fit, ece } : null,
+    ece,
   }
 }
