@@ -36,6 +36,14 @@ describe('the evaluate report', () => {
     assert.match(row, /2 · 0\.02 → 0\.03 \(1\.50 ± /)
     assert.doesNotMatch(formatEvaluation(evaluateReadings({ series: 'S', readings })), /model vs oracle/)
   })
+
+  it('says a void contest is not in the count, so the count is not read as every reading raised', () => {
+    const text = formatEvaluation(evaluateReadings({ series: 'S', readings: [longShot('A'), longShot('B')] }))
+    assert.match(
+      text,
+      /^graded readings 2 in 2 contests over 1 UTC days \(a void contest's readings .*not counted\)$/m,
+    )
+  })
 })
 
 describe('the walk-forward line (--train-until)', () => {

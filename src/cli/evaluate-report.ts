@@ -169,7 +169,7 @@ export function formatEvaluation(r: EvaluationReport): string {
     `evaluate ${r.series}: contests expiring ${iso(r.since)} to ${iso(r.before)} (inclusive)`,
     ...judged,
     `model versions: ${r.modelVersions.join(', ') || 'none'}`,
-    `graded readings ${r.overall.readings} in ${r.overall.contests} contests over ${r.bootstrap.days} UTC days`,
+    `graded readings ${r.overall.readings} in ${r.overall.contests} contests over ${r.bootstrap.days} UTC days (a void contest's readings have no outcome to score: not counted)`,
     `±: standard errors clustered by contest; [low, high]: 95 % day-block bootstrap, ${r.bootstrap.draws} draws${r.bootstrap.days < FEW_DAYS ? ` (crude on ${r.bootstrap.days} days: few blocks to resample)` : ''}`,
     '',
     calibrationLine('model', r.overall.model),
