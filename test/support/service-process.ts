@@ -86,6 +86,7 @@ export function startProcess(
     code: code as number | null,
     signal: signal as NodeJS.Signals | null,
   }))
+  let awaited = false
   const url = new Promise<string>((resolve, reject) => {
     const onData = () => {
       const out = readOut()
@@ -96,6 +97,7 @@ export function startProcess(
           if (entry.msg === 'api listening' && entry.url) {
             child.stdout?.off('data', onData)
             clearInterval(polling)
+            clearInterval(starting)
             resolve(entry.url)
             return
           }
@@ -110,25 +112,75 @@ export function startProcess(
     polling?.unref()
     void exited.then(({ code, signal }) => {
       clearInterval(polling)
+      clearInterval(starting)
       reject(new Error(`process exited (${code ?? signal}) before listening: ${err || readOut()}`))
     })
-    // The URL comes from the info-level "api listening" line: fail clearly rather than hang.
-    setTimeout(
-      () => reject(new Error(`no "api listening" log line within 30 s: ${err || readOut()}`)),
-      30_000,
-    ).unref()
+    // The URL comes from the info-level "api listening" line: fail clearly rather than hang. The
+    // bound is on the child's own CPU time, not the wall clock: a start that backfills a day took
+    // 4 s alone and over 60 s in a loaded npm test (2 cores, 6 files at once), with the same work.
+    const starting = startWatch(child.pid, (why) => {
+      // a child whose start was awaited and given up on is stopped, or it keeps the test file's
+      // process (and the whole run) alive for ever through its pipes
+      if (awaited) child.kill('SIGKILL')
+      reject(new Error(`no "api listening" log line: ${why}: ${err || readOut()}`))
+    })
   })
   url.catch(() => undefined)
   return {
     child,
     stdout: readOut,
     stderr: () => err,
-    url,
+    get url() {
+      awaited = true
+      return url
+    },
     exited,
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return exited
     },
+  }
+}
+
+const STARTUP_CPU_S = 30
+const STARTUP_STALL_MS = 30_000
+
+/**
+ * Calls `giveUp` once the process has spent STARTUP_CPU_S of CPU, or its CPU time has not moved for
+ * STARTUP_STALL_MS (a hung start); without /proc, once STARTUP_CPU_S have passed on the wall clock.
+ */
+function startWatch(pid: number | undefined, giveUp: (why: string) => void): NodeJS.Timeout {
+  const startedAt = Date.now()
+  let lastCpu = -1
+  let movedAt = startedAt
+  const timer = setInterval(() => {
+    const stop = (why: string) => {
+      clearInterval(timer)
+      giveUp(why)
+    }
+    const cpu = pid === undefined ? null : cpuSeconds(pid)
+    const now = Date.now()
+    if (cpu === null) {
+      if (now - startedAt >= STARTUP_CPU_S * 1000) stop(`not within ${STARTUP_CPU_S} s`)
+    } else if (cpu >= STARTUP_CPU_S) stop(`not after ${cpu.toFixed(1)} s of its CPU time`)
+    else if (cpu !== lastCpu) {
+      lastCpu = cpu
+      movedAt = now
+    } else if (now - movedAt >= STARTUP_STALL_MS)
+      stop(`its CPU time stayed at ${cpu.toFixed(1)} s for ${STARTUP_STALL_MS / 1000} s`)
+  }, 500)
+  timer.unref()
+  return timer
+}
+
+/** User + system CPU seconds of a live process (Linux /proc, 100 ticks a second), or null. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    // the fields after the command name, which may itself hold spaces or parentheses
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
   }
 }
 

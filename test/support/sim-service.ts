@@ -22,11 +22,17 @@ export async function startSimService(env: Record<string, string>, restart = fal
     SIM_BACKFILL_DAYS: '1',
     ...env,
   })
-  const url = await service.url
-  const key = restart
-    ? ''
-    : await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined, 5000)
-  return { service, url, key }
+  try {
+    const url = await service.url
+    const key = restart
+      ? ''
+      : await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined, 5000)
+    return { service, url, key }
+  } catch (err) {
+    // the caller never gets a service it could stop: stop it here, or it outlives the test file
+    await service.kill('SIGKILL')
+    throw err
+  }
 }
 
 /** A TCP port free right now on loopback, so a restarted service can listen where the first did. */
