@@ -158,23 +158,29 @@ describe('@contest-signals/client installed from its tarball, against the real s
       for await (const e of stream) seen.push(e)
     })()
     const signals = () => seen.filter((e) => e.event === 'signal.emitted').length
-    await waitFor('two signals', () => (signals() >= 2 ? true : undefined), 20_000)
-    assert.equal((await world.service.kill('SIGTERM')).code, 0)
-    await waitFor('the disconnect', () =>
-      statuses.some((s) => s.kind === 'disconnected') ? true : undefined,
-    )
-    const lastBefore = stream.lastEventId
-    // the same store and port, as a restarted service has; the store keeps the key
-    const restarted = await startSimService(serviceEnv(), true)
-    world = { ...restarted, key: world.key }
-    const atRestart = seen.length
-    await waitFor(
-      'two events after the resume',
-      () => (seen.length >= atRestart + 2 ? true : undefined),
-      20_000,
-    )
-    abort.abort()
-    await reading
+    // a failed wait would leave the stream reconnecting for ever, and with it the file's process and
+    // the whole npm test (seen: 25 min, until killed)
+    let lastBefore: string | null = null
+    try {
+      await waitFor('two signals', () => (signals() >= 2 ? true : undefined), 20_000)
+      assert.equal((await world.service.kill('SIGTERM')).code, 0)
+      await waitFor('the disconnect', () =>
+        statuses.some((s) => s.kind === 'disconnected') ? true : undefined,
+      )
+      lastBefore = stream.lastEventId
+      // the same store and port, as a restarted service has; the store keeps the key
+      const restarted = await startSimService(serviceEnv(), true)
+      world = { ...restarted, key: world.key }
+      const atRestart = seen.length
+      await waitFor(
+        'two events after the resume',
+        () => (seen.length >= atRestart + 2 ? true : undefined),
+        20_000,
+      )
+    } finally {
+      abort.abort()
+      await reading
+    }
 
     const resumes = statuses.filter((s) => s.kind === 'connected')
     assert.deepEqual(resumes.at(-1), { kind: 'connected', resumedAfter: lastBefore })
