@@ -168,10 +168,15 @@ describe('@contest-signals/client installed from its tarball, against the real s
         statuses.some((s) => s.kind === 'disconnected') ? true : undefined,
       )
       lastBefore = stream.lastEventId
+      const connections = () => statuses.filter((s) => s.kind === 'connected').length
+      const connectedBefore = connections()
       // the same store and port, as a restarted service has; the store keeps the key
       const restarted = await startSimService(serviceEnv(), true)
       world = { ...restarted, key: world.key }
       const atRestart = seen.length
+      // the client backs off doubling from 3 s up to 30 s (stream.ts MAX_RECONNECT_WAIT_MS) while the
+      // service is down, so a restart slowed by load is followed by up to 30 s before the resume
+      await waitFor('the resume', () => (connections() > connectedBefore ? true : undefined), 45_000)
       await waitFor(
         'two events after the resume',
         () => (seen.length >= atRestart + 2 ? true : undefined),
