@@ -55,6 +55,9 @@ describe('deploy/compose.yaml', () => {
     SIM_START: OFF_PAUSE_START,
     SIM_SPEED: '60',
     SIM_BACKFILL_DAYS: '0',
+    // the 2 s production default failed a replica's first connection in a loaded npm test (exit 1,
+    // "connection timeout"); nothing here is about that timeout
+    PG_CONNECT_TIMEOUT_MS: '30000',
   })
   let engineMetricsPort = ''
   const run = (name: string, extra: Record<string, string> = {}) => {
