@@ -135,27 +135,42 @@ describe('examples/stream-consumer.ts', () => {
       PORT: port,
       SIM_BACKFILL_DAYS: '0',
       RATE_LIMIT_BURST: '2',
-      RATE_LIMIT_PER_SEC: '0.5',
+      // a token each 10 s while the consumer meets its 429, so no token comes back between the
+      // drain below and its first attempt (its start alone took over 2 s on a loaded machine)
+      RATE_LIMIT_PER_SEC: '0.1',
     }
     let world = await startService(env)
     const { url, key } = world
     assert.equal(world.url, `http://127.0.0.1:${port}`)
-    // Drain the bucket, so the consumer's first attempt is refused with 429.
-    for (let i = 0; i < 2; i++)
-      await (
+    const drain = async () =>
+      (
         await fetch(`${url}/v1/contests/active?series=KXBTC15M`, {
           headers: { Authorization: `Bearer ${key}` },
         })
       ).arrayBuffer()
+    // Drain the bucket, so the consumer's first attempt is refused with 429.
+    for (let i = 0; i < 2; i++) await drain()
 
     const consumer = runExample('stream-consumer.ts', { BASE: url, KEY: key, STOP_AFTER_S: '60' })
     try {
       const events = () =>
         consumer.output().match(/^\S+-\d+ (contest\.opened|signal\.emitted|contest\.settled) .*$/gm) ?? []
+      // Keep the bucket drained until the consumer has met its 429, however long its start takes;
+      // a refused request takes no token, so the drain stops costing the consumer once it waits.
       await waitFor(
-        'a 429 and then a connection',
+        "the consumer's 429",
+        async () => {
+          if (/^rate limited \(429\)/m.test(consumer.output())) return true
+          await drain()
+          return undefined
+        },
+        60_000,
+        20,
+      )
+      await waitFor(
+        'a connection after the 429',
         () => (/connected \(fresh\)/.test(consumer.output()) ? true : undefined),
-        15_000,
+        20_000,
       )
       assert.match(consumer.output(), /^rate limited \(429\): retrying in [\d.]+ s$/m)
       const beforeRestart = await waitFor(
@@ -172,7 +187,8 @@ describe('examples/stream-consumer.ts', () => {
         /stream ended|disconnected/.test(consumer.output()) ? true : undefined,
       )
       // The same SQLite file and port, as a restarted service would have.
-      world = await startService(env, false)
+      // the contests are read back below through this server's bucket: a token each 2 s there
+      world = await startService({ ...env, RATE_LIMIT_PER_SEC: '0.5' }, false)
       const resumed = await waitFor(
         'the consumer to resume',
         () => /^connected \(resuming after (\S+)\)$/m.exec(consumer.output())?.[1],
@@ -210,7 +226,7 @@ describe('examples/stream-consumer.ts', () => {
       const last = [...printed].at(-1)!.split(' ')[1]!
       const tickers = new Set([...printed].map((p) => p.split(' ')[0]!))
       for (const ticker of tickers) {
-        // This server's bucket is small (2, refilled every 2 s): wait out a 429 as a client would.
+        // This server's bucket is small (2, a token each 2 s): wait out a 429 as a client would.
         const contest = await waitFor(
           `contest ${ticker}`,
           async () => {
