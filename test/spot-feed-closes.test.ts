@@ -180,11 +180,15 @@ describe('createSpotFeed › minuteClosesBefore', () => {
       clock.set(at)
       for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const)
         w.ex[kind].setPrice(base[kind] + move, base[kind] + move + 1)
-      // kraken's mid is the middle one: the spot shows when all three are in
+      // every source's new price in before the clock moves on: kraken's alone already makes the
+      // median, and a price that came in after the next step would be stamped with its second
       await eventually(
-        () => w.feed.spotAt(clock.now()),
-        (s) => s === base.kraken + move + 0.5,
+        () => w.feed.sources(),
+        (sources) =>
+          sources.length === 3 &&
+          sources.every((s) => s.midDollars === base[s.name as SpotExchange] + move + 0.5),
       )
+      assert.equal(await w.feed.spotAt(clock.now()), base.kraken + move + 0.5)
     }
     try {
       for (const kind of ['coinbase', 'kraken', 'bitstamp'] as const)
