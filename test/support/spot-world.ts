@@ -58,9 +58,11 @@ export async function startSpotWorld(
     onCloses?: (source: string, closes: ReadonlyArray<{ minuteStart: number; close: number }>) => void
     /** each source's metrics (metrics.spotTelemetry, as the engine wires it) */
     telemetry?: (source: SpotExchange) => SpotTelemetry
+    /** the fixtures' heartbeat period (default 100 ms) */
+    heartbeatMs?: number
   } = {},
 ): Promise<SpotWorld> {
-  const ex = await startExchangeFixtures({ heartbeatMs: 100 })
+  const ex = await startExchangeFixtures({ heartbeatMs: opts.heartbeatMs ?? 100 })
   opts.prepare?.(ex)
   const logger = createRecordingLogger()
   const sources = opts.sources ?? ['coinbase', 'kraken', 'bitstamp']
