@@ -149,7 +149,7 @@ export async function openStalledClient(
 }
 
 /** Waits until the client has the event with this id (the "fence"), then returns everything it got. */
-export async function eventsUpTo(client: Client, fenceId: string): Promise<Received[]> {
-  await waitUntil(() => client.events.some((e) => e.id === fenceId), `event ${fenceId}`)
+export async function eventsUpTo(client: Client, fenceId: string, timeoutMs = 5000): Promise<Received[]> {
+  await waitUntil(() => client.events.some((e) => e.id === fenceId), `event ${fenceId}`, timeoutMs)
   return client.events
 }
