@@ -61,10 +61,22 @@ describe('the dashboard on a seeded store', () => {
       ),
     ])
     // the live quarter hour: KXHIST15M's with its strike (the last test settles it), FRESH's without
+    // windows that outlast the file: the api answers a contest past its expires_at as expired by the
+    // clock, so a quarter hour ending while the file ran left no live contest (seen in a CI run that
+    // crossed :45; venues may set any window, decisions §8)
     const live = quarterHourOf(Date.now())
-    await store.openContest(makeContest({ series: SERIES, ticker: `${SERIES}-LIVE`, opensAt: live }))
+    const expiresAt = live + 4 * HOUR
     await store.openContest(
-      makeContest({ series: FRESH, ticker: `${FRESH}-LIVE`, opensAt: live, strikePriceDollars: null }),
+      makeContest({ series: SERIES, ticker: `${SERIES}-LIVE`, opensAt: live, expiresAt }),
+    )
+    await store.openContest(
+      makeContest({
+        series: FRESH,
+        ticker: `${FRESH}-LIVE`,
+        opensAt: live,
+        expiresAt,
+        strikePriceDollars: null,
+      }),
     )
     await store.close()
     const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
