@@ -187,6 +187,8 @@ describe('createSpotFeed › minuteClosesBefore', () => {
         (sources) =>
           sources.length === 3 &&
           sources.every((s) => s.midDollars === base[s.name as SpotExchange] + move + 0.5),
+        // three sockets' frames: a loaded CI run took over the 3 s default to deliver them
+        15_000,
       )
       assert.equal(await w.feed.spotAt(clock.now()), base.kraken + move + 0.5)
     }
