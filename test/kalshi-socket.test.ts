@@ -397,7 +397,18 @@ describe('Kalshi socket › against the fixture venue', () => {
         () => w.kalshi.wsCommands.length,
         (n) => n === 4,
       )
-      // answered again, but a recovery is one that holds for a minute (a flap is the same outage)
+      // the venue answers on the new socket, and the client has read it before the minute passes: a
+      // print goes after the subscriptions' answers on the same socket (waiting on the venue's side
+      // only let a loaded run move the clock before the answers arrived, and up counted from then)
+      const prints: number[] = []
+      socket.onIndex((p) => void prints.push(p.value))
+      w.kalshi.pushBrti(69_999, Date.now())
+      await eventually(
+        () => prints.length,
+        (n) => n === 1,
+      )
+      assert.equal(outage().length, 2, 'answered again, but not yet for a minute')
+      // a recovery is one that holds for a minute (a flap is the same outage)
       shift(60_000)
       w.kalshi.pushBrti(70_000, Date.now())
       await eventually(
@@ -406,8 +417,11 @@ describe('Kalshi socket › against the fixture venue', () => {
       )
       assert.match(
         outage()[2]!.msg,
-        /^kalshi socket recovered after \d+ failed attempts over 6\d(\.\d+)? s \(up 6\d(\.\d+)? s since\)$/,
+        /^kalshi socket recovered after \d+ failed attempts over \d+(\.\d+)? s \(up \d+(\.\d+)? s since\)$/,
       )
+      const { downSeconds, upSeconds } = outage()[2]!.fields as { downSeconds: number; upSeconds: number }
+      assert.ok(downSeconds >= 61, `down ${downSeconds} s: the minute's shift and more`)
+      assert.ok(upSeconds >= 60 && upSeconds < downSeconds, `up ${upSeconds} s`)
     } finally {
       await socket.close()
       await w.close()
@@ -422,20 +436,26 @@ describe('Kalshi socket › against the fixture venue', () => {
       recording.logs.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg.replace(/ after .*/, '')])
     try {
       socket.start()
-      // five flaps: each reconnect subscribes (the venue answers it), then drops again at once
+      // five flaps: each reconnect subscribes (the venue answers it), then drops again at once — once
+      // the client has read the answers (a print goes after them on the same socket): a drop the
+      // venue makes before its answers are read is a refused connect, not a brief recovery
       for (let flap = 1; flap <= 6; flap++) {
         await eventually(
           () => w.kalshi.wsCommands.length,
           (n) => n === 2 * flap,
         )
+        w.kalshi.pushBrti(69_990 + flap, Date.now())
+        await eventually(
+          () => prints.length,
+          (n) => n === flap,
+        )
         if (flap < 6) w.kalshi.dropWs()
       }
       shift(30_000)
       w.kalshi.pushBrti(70_000, Date.now())
-      // a frame after every flap: each line of the flaps is in once it is read
       await eventually(
         () => prints.length,
-        (n) => n === 1,
+        (n) => n === 7,
       )
       assert.deepEqual(above(), [
         ['info', 'kalshi socket connected'],

@@ -24,6 +24,11 @@ export async function offlineContext(
   route?: (url: URL) => RouteAnswer | undefined,
 ): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  // the suite runs six files at once on two cores beside their services: a CI run took over
+  // Playwright's 30 s default to load the API reference (its 1.4 MB bundle parsed in 4 s under six
+  // CPU hogs); these bound a hang, they pace nothing
+  context.setDefaultNavigationTimeout(90_000)
+  context.setDefaultTimeout(60_000)
   await context.route('**/*', (r) => {
     const url = new URL(r.request().url())
     if (url.protocol !== 'data:' && url.hostname !== '127.0.0.1') {
