@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
 import { type Contest, MINUTE_MS, settleContest } from '../src/domain/contest.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
-import { makeContest, makeSignal, quarterHourOf } from './support/contest-fixtures.ts'
+import { expiryOutlastingTheRun, makeContest, makeSignal, quarterHourOf } from './support/contest-fixtures.ts'
 import { launchChromium, offlineContext, type RouteAnswer } from './support/dashboard-browser.ts'
 import { deadPort } from './support/feed-env.ts'
 import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
@@ -61,11 +61,9 @@ describe('the dashboard on a seeded store', () => {
       ),
     ])
     // the live quarter hour: KXHIST15M's with its strike (the last test settles it), FRESH's without
-    // windows that outlast the file: the api answers a contest past its expires_at as expired by the
-    // clock, so a quarter hour ending while the file ran left no live contest (seen in a CI run that
-    // crossed :45; venues may set any window, decisions §8)
+    // windows that outlast the file (a CI run crossed :45 and found no live contest)
     const live = quarterHourOf(Date.now())
-    const expiresAt = live + 4 * HOUR
+    const expiresAt = expiryOutlastingTheRun(live)
     await store.openContest(
       makeContest({ series: SERIES, ticker: `${SERIES}-LIVE`, opensAt: live, expiresAt }),
     )

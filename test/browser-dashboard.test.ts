@@ -15,7 +15,12 @@ import {
 } from '../src/domain/contest.ts'
 import { formatTicker } from '../src/domain/ticker.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
-import { kalshiVenue, polymarketVenue, quarterHourOf } from './support/contest-fixtures.ts'
+import {
+  expiryOutlastingTheRun,
+  kalshiVenue,
+  polymarketVenue,
+  quarterHourOf,
+} from './support/contest-fixtures.ts'
 import { dashboardServiceEnv, launchChromium, offlineContext } from './support/dashboard-browser.ts'
 import { deadPort } from './support/feed-env.ts'
 import {
@@ -319,11 +324,10 @@ describe('the dashboard with two venues', () => {
   const POLY = 'btc-updown-15m'
   // venue facts §3.1.2: one window, two tickers that share nothing but the instants
   const SEPT = Date.parse('2026-09-25T19:00:00Z')
-  // the quarter hour in play; its contests' windows outlast the file: the api answers a contest past
-  // its expires_at as expired by the clock, and a loaded CI run crossed 22:45 with this file's live
-  // window gone (venues may set any window, decisions §8)
+  // the quarter hour in play; its contests' windows outlast the file (a loaded CI run crossed 22:45
+  // and the live window was gone)
   const live = quarterHourOf(Date.now())
-  const LIVE_WINDOW = 4 * 60 * MINUTE_MS
+  const LIVE_WINDOW = expiryOutlastingTheRun(live) - live
   const kalshiTicker = (opensAt: number) => formatTicker(KALSHI, opensAt + QUARTER)
   const polyTicker = (opensAt: number) => `${POLY}-${opensAt / 1000}`
   let service: ServiceProcess

@@ -4,7 +4,13 @@
 // match field for field (time and duration aside).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { makeContest, makeIssuedKey, newSeries, quarterHourOf } from './support/contest-fixtures.ts'
+import {
+  expiryOutlastingTheRun,
+  makeContest,
+  makeIssuedKey,
+  newSeries,
+  quarterHourOf,
+} from './support/contest-fixtures.ts'
 import { rawExchange } from './support/raw-request.ts'
 import { createTestWorld, type TestWorld } from './support/test-world.ts'
 import { waitUntil } from './support/wait.ts'
@@ -21,7 +27,8 @@ function escapedTail(key: string): string {
 describe('access log', () => {
   const series = newSeries()
   const key = makeIssuedKey('log')
-  const contest = makeContest({ series, opensAt: quarterHourOf(Date.now()) })
+  const opensAt = quarterHourOf(Date.now())
+  const contest = makeContest({ series, opensAt, expiresAt: expiryOutlastingTheRun(opensAt) })
   const lines: [Line[], Line[]] = [[], []]
   let worlds: [TestWorld, TestWorld]
   const fastAnswered = new Set<string>()

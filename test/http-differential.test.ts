@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import type { Contest } from '../src/domain/contest.ts'
 import {
+  expiryOutlastingTheRun,
   makeContest,
   makeIssuedKey,
   makeSettledContest,
@@ -28,7 +29,7 @@ describe('fast path and framework path answer random requests identically (warm 
   const key = makeIssuedKey('prop')
   const revoked = makeIssuedKey('prop-revoked')
   const opensAt = quarterHourOf(Date.now())
-  const bare = makeContest({ series, opensAt })
+  const bare = makeContest({ series, opensAt, expiresAt: expiryOutlastingTheRun(opensAt) })
   const live: Contest = { ...bare, signals: [1, 2, 3].map((minute) => makeSignal(bare, { minute })) }
   const settled = Array.from({ length: 12 }, (_, i) => {
     const c = makeSettledContest({

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { makeContest, makeIssuedKey, newSeries, quarterHourOf } from './support/contest-fixtures.ts'
+import {
+  expiryOutlastingTheRun,
+  makeContest,
+  makeIssuedKey,
+  newSeries,
+  quarterHourOf,
+} from './support/contest-fixtures.ts'
 import { createStubStreamHub } from './support/stub-stream-hub.ts'
 import { createTestWorld, type TestWorld } from './support/test-world.ts'
 import { createWireClient, type WireResponse } from './support/wire-client.ts'
@@ -21,7 +27,8 @@ describe('fast path vs framework path at the hardened edges', () => {
     fast = await createTestWorld({ env, fastPath: true, streams: createStubStreamHub() })
     framework = await createTestWorld({ env, fastPath: false, streams: createStubStreamHub() })
     for (const w of [fast, framework]) {
-      await w.store.openContest(makeContest({ series, opensAt: quarterHourOf(Date.now()) }))
+      const opensAt = quarterHourOf(Date.now())
+      await w.store.openContest(makeContest({ series, opensAt, expiresAt: expiryOutlastingTheRun(opensAt) }))
       await w.store.createKey(key.record)
     }
   })

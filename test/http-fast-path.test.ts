@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Contest } from '../src/domain/contest.ts'
 import {
+  expiryOutlastingTheRun,
   makeContest,
   makeIssuedKey,
   makeSettledContest,
@@ -70,7 +71,7 @@ for (const cors of ['*', 'https://app.example.com,https://other.example.com']) {
     const key = makeIssuedKey('diff')
     const revoked = makeIssuedKey('diff-revoked')
     const opensAt = quarterHourOf(Date.now())
-    const bare = makeContest({ series, opensAt })
+    const bare = makeContest({ series, opensAt, expiresAt: expiryOutlastingTheRun(opensAt) })
     const live: Contest = { ...bare, signals: [1, 2, 3].map((minute) => makeSignal(bare, { minute })) }
     const settled = Array.from({ length: 30 }, (_, i) => {
       const c = makeSettledContest({

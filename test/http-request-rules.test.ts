@@ -9,6 +9,7 @@ import { once } from 'node:events'
 import { connect } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import {
+  expiryOutlastingTheRun,
   makeContest,
   makeIssuedKey,
   makeSettledContest,
@@ -60,7 +61,7 @@ describe('request rules on the fast path and the framework path', () => {
     })
     framework = await createTestWorld({ fastPath: false, streams: createStubStreamHub() })
     for (const w of [fast, framework]) {
-      await w.store.openContest(makeContest({ series, opensAt }))
+      await w.store.openContest(makeContest({ series, opensAt, expiresAt: expiryOutlastingTheRun(opensAt) }))
       await w.store.importHistory([settled])
       await w.store.createKey(key.record)
       await w.sync()

@@ -35,6 +35,15 @@ export function quarterHourOf(at: number): number {
   return Math.floor(at / QUARTER_HOUR) * QUARTER_HOUR
 }
 
+/**
+ * The expires_at of a contest seeded live in the wall clock's quarter hour, hours on: the api answers
+ * a contest past its expires_at as expired by the clock, and a loaded run can cross a quarter hour
+ * between seeding the contest and asking for it (venues may set any window, decisions §8).
+ */
+export function expiryOutlastingTheRun(opensAt: number): number {
+  return opensAt + 16 * QUARTER_HOUR
+}
+
 /** A live contest; its ticker is random, so contests of one series and window never collide. */
 export function makeContest(overrides: Partial<Contest> = {}): Contest {
   const series = overrides.series ?? SERIES
