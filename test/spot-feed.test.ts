@@ -173,6 +173,46 @@ describe('createSpotFeed › spot quality', () => {
     }
   })
 
+  it('keeps a socket price over a REST answer that was asked for before it and arrives after it', async () => {
+    // the source's clock is the wall clock plus a shift the test moves ("quiet for a while" is the
+    // test's), starting a second into a minute so the whole story is one minute's
+    const minute = Math.ceil(Date.now() / 60_000) * 60_000
+    let shiftMs = minute + 1_000 - Date.now()
+    const now = () => Date.now() + shiftMs
+    const w = await startSpotWorld({ sources: ['coinbase'], wallClock: { now } })
+    const coinbase = w.ex.coinbase
+    const mid = () => w.feed.sources()[0]?.midDollars
+    const tickerPolls = () => coinbase.requests.filter((r) => r.path === '/products/BTC-USD/ticker').length
+    try {
+      await eventually(
+        () => coinbase.subscriptions.length,
+        (n) => n === 1,
+      )
+      coinbase.setPrice(68_700, 68_701)
+      await eventually(mid, (m) => m === 68_700.5)
+      // the socket falls quiet: the REST ticker is asked, and its answer (68,700.50) is held
+      coinbase.holdRest(true)
+      const polled = tickerPolls()
+      shiftMs += 10_000
+      await waitUntil(() => tickerPolls() > polled, 'a REST poll of the quiet socket')
+      // meanwhile the socket prices again
+      coinbase.setPrice(68_720, 68_721)
+      await eventually(mid, (m) => m === 68_720.5)
+      // quiet again, so the next poll is asked once the held one is done with
+      shiftMs += 10_000
+      coinbase.releaseRest()
+      await waitUntil(() => tickerPolls() > polled + 1, 'the next REST poll, after the late answer')
+      assert.equal(mid(), 68_720.5, 'the late answer put back the older price')
+      assert.deepEqual(
+        (await w.feed.stampedClosesBefore(minute + 60_000, 1))[0]?.priceDollars,
+        68_720.5,
+        'nor is it the minute’s last price',
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
   it('takes Bitstamp’s mid from its order book, not from trades', async () => {
     const w = await startSpotWorld({ sources: ['bitstamp', 'coinbase'] })
     try {

@@ -129,6 +129,8 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   let socketOpen = false
   let openedAtMono: number | null = null
   let pricedThisSocket = false
+  /** socket prices seen so far: a REST answer asked for before the latest of them is older than it */
+  let socketPrices = 0
   let attempt = 0
   let reconnectTimer: NodeJS.Timeout | undefined
   let pollTimer: NodeJS.Timeout | undefined
@@ -214,6 +216,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
       case 'price':
         socketOutage.succeeded()
         pricedThisSocket = true
+        socketPrices++
         observe(ev.price)
         return
       case 'status':
@@ -296,12 +299,17 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   const pollRest = async (): Promise<void> => {
     if (closed || polling || socketDelivering()) return
     polling = true
+    const socketPricesAsked = socketPrices
     try {
       const body = await rest('ticker', adapter.tickerUrl(endpoints.rest))
       const price = adapter.parseTicker(body)
       if (closed) return
       if (restFailing) logger.info({ source }, 'spot REST ticker answering again')
       restFailing = false
+      // the socket priced while the request was out: the answer is older than that price, and would
+      // put it back stamped now, in the spot and in the minute's book (seen on a loaded machine,
+      // where an answer came after the socket's next frame)
+      if (socketPrices !== socketPricesAsked) return
       // an answer to a request made just now is as fresh as its receipt; a REST ticker's own time is
       // the last trade's (Coinbase) or a whole second (Bitstamp), not the book's: only socket frames,
       // which a backlog can delay, are judged by the exchange's clock
