@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { dashboardServiceEnv, launchChromium, offlineContext } from './support/dashboard-browser.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { waitFor } from './support/wait.ts'
 
 const SERIES = 'KXBTC15M'
@@ -72,7 +72,7 @@ describe('the dashboard through outages, a refused key and the rate limit', () =
   before(async () => {
     env = await dashboardServiceEnv(tmp.dir)
     await startService()
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
     browser = await launchChromium()
     page = await newPage(await offlineContext(browser, external))
     await page.goto(`${base}/dashboard`)

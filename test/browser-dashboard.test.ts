@@ -23,14 +23,7 @@ import {
 } from './support/contest-fixtures.ts'
 import { dashboardServiceEnv, launchChromium, offlineContext } from './support/dashboard-browser.ts'
 import { deadPort } from './support/feed-env.ts'
-import {
-  bootstrapKeyFrom,
-  REPO_ROOT,
-  runCli,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-} from './support/service-process.ts'
+import { REPO_ROOT, runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { eventually, waitFor } from './support/wait.ts'
 
 /**
@@ -69,7 +62,7 @@ describe('dashboard and API reference in a real browser', () => {
   before(async () => {
     env = await dashboardServiceEnv(tmp.dir)
     await startService()
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
     ;({ browser, page } = await openOfflinePage(external))
   })
 

@@ -5,9 +5,8 @@ import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { bootstrapKeyFrom, runCli, startProcess, tempDir } from './support/service-process.ts'
+import { runCli, startProcess, tempDir } from './support/service-process.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
-import { waitFor } from './support/wait.ts'
 
 function envFor(dir: string, keyFile: string): Record<string, string> {
   return {
@@ -66,7 +65,7 @@ describe('the bootstrap key file', () => {
       const second = startProcess(['serve'], fixed)
       try {
         await second.url
-        const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(second.stdout()) ?? undefined)
+        const key = await second.bootstrapKey
         assert.match(key, /^cs_/)
         assert.equal((await storedKeys(fixed)).length, 1)
       } finally {

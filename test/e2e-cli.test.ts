@@ -47,7 +47,7 @@ describe('contest-signals serve (first start)', () => {
   before(async () => {
     service = startProcess(['serve'], env)
     url = await service.url
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
   })
   after(async () => {
     await service.kill('SIGTERM')
@@ -176,7 +176,7 @@ describe('contest-signals serve (second start on the same store)', () => {
       const env = envFor(tmp.dir, { SIM_BACKFILL_DAYS: '1' })
       const first = startProcess(['serve'], env)
       await first.url
-      const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(first.stdout()) ?? undefined)
+      const key = await first.bootstrapKey
       await first.kill('SIGTERM')
       const second = startProcess(['serve'], env)
       const url = await second.url
@@ -201,7 +201,7 @@ describe('contest-signals shutdown', () => {
     try {
       const service = startProcess(['serve'], envFor(tmp.dir, { SIM_BACKFILL_DAYS: '0' }))
       const url = await service.url
-      const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+      const key = await service.bootstrapKey
       const stream = await openStream(`${url}/v1/stream/contests?series=KXBTC15M`, { key })
       assert.equal(stream.status, 200)
       const { code } = await service.kill('SIGTERM')

@@ -10,7 +10,7 @@ import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from '
 import { keepFresh, setWarmUpHour } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { untilWallClock, waitFor } from './support/wait.ts'
 
@@ -124,7 +124,7 @@ describe('contest-signals serve with VENUE=kalshi (wall clock, loopback fixtures
       ...exchangeEnv(exchanges),
     })
     url = await service.url
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
     stream = await openStream(`${url}/v1/stream/contests?series=${BTC}`, { key })
   })
 

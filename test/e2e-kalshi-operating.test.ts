@@ -12,13 +12,7 @@ import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchang
 import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { setWarmUpHour } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
-import {
-  bootstrapKeyFrom,
-  runCli,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-} from './support/service-process.ts'
+import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { untilWallClock, waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
@@ -153,7 +147,7 @@ describe('VENUE=kalshi operating for real (real CLI)', { concurrency: true }, ()
       assert.deepEqual(health.checks, { store: 'ok', engine: 'ok', venue: 'paused' })
       // through minute 1 and into minute 2
       await untilWallClock(opensAt + 2 * MINUTE + 3_000, 'minute 2 of the contest')
-      const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+      const key = await service.bootstrapKey
       const res = await fetch(`${url}/v1/contests/${ticker}`, { headers: { Authorization: `Bearer ${key}` } })
       const contest = (await res.json()) as { state: string; signals: unknown[] }
       assert.equal(contest.state, 'live', 'the contest opened: the market is active')
@@ -227,7 +221,7 @@ describe('VENUE=kalshi operating for real (real CLI)', { concurrency: true }, ()
         ...exchangeEnv(exchanges),
       })
       url = await service.url
-      key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+      key = await service.bootstrapKey
     })
     after(async () => {
       clearInterval(ticking)

@@ -10,7 +10,7 @@ import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchang
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { makeContest, makeSignal } from './support/contest-fixtures.ts'
 import { deadPort, exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { untilWallClock, waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
@@ -18,10 +18,6 @@ const MINUTE = 60_000
 async function healthOf(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/v1/health`)
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
-}
-
-async function serveKey(service: ServiceProcess): Promise<string> {
-  return waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
 }
 
 describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
@@ -55,7 +51,7 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
         ...unreachableExchangeEnv(nowhere),
       })
       url = await service.url
-      key = await serveKey(service)
+      key = await service.bootstrapKey
     })
     after(async () => {
       await service?.kill()
@@ -134,7 +130,7 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
         ...exchangeEnv(exchanges),
       })
       url = await service.url
-      key = await serveKey(service)
+      key = await service.bootstrapKey
     })
     after(async () => {
       await service?.kill()

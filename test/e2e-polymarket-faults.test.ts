@@ -14,7 +14,7 @@ import { keepFresh } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { shiftDateNow, shiftedClockEnv } from './support/shifted-clock.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -80,7 +80,7 @@ describe('VENUE=polymarket faults (real CLI, shifted wall clock)', () => {
     })
     url = await service.url
     metricsUrl = await metricsUrlOf(service)
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
   })
 
   after(async () => {

@@ -23,7 +23,7 @@ import { keepFresh, quotesAround, setWarmUpHour } from './support/exchange-motio
 import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { shiftToMinute13 } from './support/polymarket-window.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { shiftedClockEnv } from './support/shifted-clock.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
@@ -131,7 +131,7 @@ describe('contest-signals serve with VENUE=polymarket (shifted wall clock, loopb
       ...shiftedClockEnv(SHIFT_MS),
     })
     url = await service.url
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
     stream = await openStream(`${url}/v1/stream/contests?series=${SERIES}`, { key })
   })
 

@@ -28,13 +28,7 @@ import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { shiftToMinute13 } from './support/polymarket-window.ts'
 import { assertReplayEqualsLive } from './support/replay-equality.ts'
-import {
-  bootstrapKeyFrom,
-  runCli,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-} from './support/service-process.ts'
+import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { shiftedClockEnv } from './support/shifted-clock.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -112,7 +106,7 @@ describe('recording a live Polymarket run and replaying it (shifted wall clock, 
       ...shiftedClockEnv(SHIFT_MS),
     })
     const url = await service.url
-    const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    const key = await service.bootstrapKey
     const get = keyedGet(() => ({ url, key }))
     const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
     const until = (what: string, ok: (c: Json) => boolean, timeoutMs?: number) =>

@@ -17,13 +17,7 @@ import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/k
 import { warmAndDrift } from './support/exchange-motion.ts'
 import { exchangeEnv } from './support/feed-env.ts'
 import { assertReplayEqualsLive } from './support/replay-equality.ts'
-import {
-  bootstrapKeyFrom,
-  runCli,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-} from './support/service-process.ts'
+import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { untilWallClock, waitFor } from './support/wait.ts'
 
 const MINUTE = 60_000
@@ -95,7 +89,7 @@ describe('recording a live Kalshi run and replaying it (wall clock, loopback fix
       ...exchangeEnv(exchanges),
     })
     const url = await service.url
-    const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    const key = await service.bootstrapKey
     const contest = async (): Promise<Json> =>
       (await (
         await fetch(`${url}/v1/contests/${ticker}`, { headers: { Authorization: `Bearer ${key}` } })

@@ -42,7 +42,7 @@ describe('restart after SIGKILL', () => {
     const streams: SseClient[] = []
     try {
       const url1 = await first.url
-      const key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(first.stdout()) ?? undefined)
+      const key = await first.bootstrapKey
       const headers = { Authorization: `Bearer ${key}` }
       // Start from a known id (a resume, not a snapshot) so a replay from it is the exact truth.
       const probe = await openStream(`${url1}/v1/stream/contests?series=KXBTC15M`, { key })

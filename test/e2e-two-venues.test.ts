@@ -28,13 +28,7 @@ import { deadPort, exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { sample } from './support/metrics-scrape.ts'
 import { shiftToMinute13 } from './support/polymarket-window.ts'
-import {
-  bootstrapKeyFrom,
-  runCli,
-  type ServiceProcess,
-  startProcess,
-  tempDir,
-} from './support/service-process.ts'
+import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { shiftedClockEnv } from './support/shifted-clock.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { waitFor } from './support/wait.ts'
@@ -151,7 +145,7 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
     service = startProcess(['serve'], { ...env, METRICS_PORT: metricsPort })
     url = await service.url
     metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
     for (const series of [KALSHI, POLY])
       streams[series] = await openStream(`${url}/v1/stream/contests?series=${series}`, { key })
   })

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream } from './support/sse-client.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
@@ -52,7 +52,7 @@ describe('logs of a PostgreSQL-backed run with keys in use', () => {
       BOOTSTRAP_KEY_FILE: path.join(keyDir.dir, 'bootstrap-key.txt'),
     })
     const url = await service.url
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
     const active = `${url}/v1/contests/active?series=KXBTC15M`
     const stream = await openStream(`${url}/v1/stream/contests?series=KXBTC15M`, { key })
     assert.equal(stream.status, 200)

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { families, metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
 import { deletePrefix, freePort, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
@@ -38,7 +38,7 @@ describe('METRICS_PORT (serve)', () => {
     })
     url = await service.url
     metricsUrl = await metricsUrlOf(service)
-    key = await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
+    key = await service.bootstrapKey
   })
   after(async () => {
     stream?.close()

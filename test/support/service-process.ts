@@ -16,6 +16,11 @@ export type ServiceProcess = {
   stderr(): string
   /** resolves with the api URL once the log says it is listening */
   url: Promise<string>
+  /**
+   * resolves with the bootstrap key of a first `serve` once its file is written (after the api
+   * listens), bounded like the start: by the child's CPU time, not the wall clock
+   */
+  bootstrapKey: Promise<string>
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
@@ -126,6 +131,29 @@ export function startProcess(
     })
   })
   url.catch(() => undefined)
+  let bootstrapKey: Promise<string> | undefined
+  const awaitBootstrapKey = () =>
+    new Promise<string>((resolve, reject) => {
+      const stop = () => {
+        clearInterval(polling)
+        clearInterval(starting)
+      }
+      const polling = setInterval(() => {
+        const key = bootstrapKeyFrom(readOut())
+        if (key === null) return
+        stop()
+        resolve(key)
+      }, 50)
+      void exited.then(({ code, signal }) => {
+        stop()
+        reject(new Error(`process exited (${code ?? signal}) before its bootstrap key: ${err || readOut()}`))
+      })
+      const starting = startWatch(child.pid, (why) => {
+        stop()
+        child.kill('SIGKILL')
+        reject(new Error(`no bootstrap key: ${why}: ${err || readOut()}`))
+      })
+    })
   return {
     child,
     stdout: readOut,
@@ -133,6 +161,10 @@ export function startProcess(
     get url() {
       awaited = true
       return url
+    },
+    get bootstrapKey() {
+      bootstrapKey ??= awaitBootstrapKey()
+      return bootstrapKey
     },
     exited,
     async kill(signal = 'SIGTERM') {

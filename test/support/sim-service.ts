@@ -2,9 +2,8 @@
 // virtual minute every wall second, so live contests gain signals while a test watches), away from
 // the weekly pause, on a store of its own; the first start's bootstrap key is the client's key.
 import { createServer } from 'node:net'
-import { bootstrapKeyFrom, type ServiceProcess, startProcess } from './service-process.ts'
+import { type ServiceProcess, startProcess } from './service-process.ts'
 import { OFF_PAUSE_START } from './timeline.ts'
-import { waitFor } from './wait.ts'
 
 export type SimService = { service: ServiceProcess; url: string; key: string }
 
@@ -24,9 +23,7 @@ export async function startSimService(env: Record<string, string>, restart = fal
   })
   try {
     const url = await service.url
-    const key = restart
-      ? ''
-      : await waitFor('the bootstrap key', () => bootstrapKeyFrom(service.stdout()) ?? undefined, 5000)
+    const key = restart ? '' : await service.bootstrapKey
     return { service, url, key }
   } catch (err) {
     // the caller never gets a service it could stop: stop it here, or it outlives the test file
