@@ -64,6 +64,27 @@ describe('stream hub › fresh connect', () => {
     assert.deepEqual(w.logs, { warn: [], error: [], storeOutage: [] })
   })
 
+  test('a stream opened after the next contest opened still gets the previous one’s settlement', async (t) => {
+    // Kalshi settles a contest minutes after its close, with the next one already live: a bot that
+    // connects in between is shown the live contest, and the settlement is a live event of its series
+    const w = await createStreamWorld(t)
+    const series = newSeries()
+    const previous = makeNextContest(series)
+    await w.open(previous)
+    await w.signal(previous, 1)
+    await w.expire(previous)
+    const live = makeNextContest(series)
+    const opened = await w.open(live)
+    await waitUntil(() => w.follower.cursor >= opened.seq, 'the follower to catch up')
+
+    const client = await w.connect(series)
+    assert.deepEqual(await eventsUpTo(client, w.expect(opened).id), [w.expect(opened)])
+    const settled = await w.settle(previous, 'up')
+    const all = await eventsUpTo(client, w.expect(settled).id)
+    assert.deepEqual(all, [w.expect(opened), w.expect(settled)])
+    assert.equal(JSON.parse(all[1]!.data).ticker, previous.ticker)
+  })
+
   test('with no live contest sends only retry, then live events', async (t) => {
     const w = await createStreamWorld(t)
     const series = newSeries()
