@@ -88,6 +88,14 @@ describe('the dashboard through outages, a refused key and the rate limit', () =
 
   it('says the live stream is down while the service is, and Connected again once it is back', async () => {
     try {
+      // the countdown runs on from the service's last answer at the speed the page measured: it must
+      // have measured the simulator's 60× (over answers at least 2 s apart, whose stamping delays on
+      // a loaded machine make it a few either way), not a wall pace
+      await waitFor('the page to know the service runs about 60× the wall clock', async () => {
+        const title = (await page.locator('#live-left').getAttribute('title')) ?? ''
+        const rate = Number(/runs (\d+)× the wall clock/.exec(title)?.[1])
+        return rate >= 45 && rate <= 75 ? true : undefined
+      })
       await service.kill('SIGTERM')
       // the stream ends with the service; its reconnects then find nobody listening
       await waitFor(
@@ -170,6 +178,14 @@ describe('the dashboard through outages, a refused key and the rate limit', () =
 
   it('says the service cannot be reached when Connect is pressed while it is down, and connects once it is back', async () => {
     try {
+      // the countdown runs on from the service's last answer at the speed the page measured: it must
+      // have measured the simulator's 60× (over answers at least 2 s apart, whose stamping delays on
+      // a loaded machine make it a few either way), not a wall pace
+      await waitFor('the page to know the service runs about 60× the wall clock', async () => {
+        const title = (await page.locator('#live-left').getAttribute('title')) ?? ''
+        const rate = Number(/runs (\d+)× the wall clock/.exec(title)?.[1])
+        return rate >= 45 && rate <= 75 ? true : undefined
+      })
       await service.kill('SIGTERM')
       await connect(page, key)
       await waitFor('the status saying the service cannot be reached', async () =>

@@ -10,6 +10,7 @@ import { clearCalibration, drawCalibration, showSeries } from './calibration-cha
 import { venueRefsLine } from './domain/venue-refs.ts'
 import { dollars } from './money.ts'
 import { type Wait, waitText } from './retry.ts'
+import { createServerClock, RATE_SPAN_MS } from './server-clock.ts'
 import { openStream, type StreamEvent, type StreamState } from './sse.ts'
 import type { ContestJson, SignalJson } from './types.ts'
 import { createVenueView, type VenueView } from './venues.ts'
@@ -56,12 +57,11 @@ let historyRead: AbortController | null = null
 
 // ---- the server's clock: with a simulator running faster than the wall clock, contest times are on
 // its virtual clock, so "time left" is measured against the health check's time, which costs no token
-const clock = { serverAt: 0, localAt: 0, rate: 1 }
+const clock = createServerClock()
 /** What the health check last said, when it was not "ok": "unavailable (store unavailable)" */
 let serviceTrouble: string | null = null
 function serverNow(): number {
-  if (clock.localAt === 0) return Date.now()
-  return clock.serverAt + (Date.now() - clock.localAt) * clock.rate
+  return clock.now(Date.now())
 }
 async function syncClock(): Promise<void> {
   try {
@@ -81,17 +81,29 @@ async function syncClock(): Promise<void> {
       serviceTrouble = said
       renderStatus()
     }
-    const serverAt = Date.parse(time)
-    const localAt = Date.now()
-    if (clock.localAt !== 0 && localAt > clock.localAt) {
-      const rate = (serverAt - clock.serverAt) / (localAt - clock.localAt)
-      if (rate > 0.5) clock.rate = Math.round(rate)
-    }
-    clock.serverAt = serverAt
-    clock.localAt = localAt
+    clock.observe(Date.parse(time), Date.now())
+    showClockRate()
   } catch {
     // the next sync tries again; the countdown keeps extrapolating meanwhile
   }
+  // the speed is measured across RATE_SPAN_MS: until it is, ask again once that has passed rather
+  // than count a simulator's minutes as wall minutes until the next regular ask
+  if (clock.rate === null && !rateAskPending) {
+    rateAskPending = true
+    setTimeout(() => {
+      rateAskPending = false
+      void syncClock()
+    }, RATE_SPAN_MS + 250)
+  }
+}
+let rateAskPending = false
+function showClockRate(): void {
+  const rate = clock.rate
+  if (rate === null) return
+  $('live-left').title =
+    rate === 1
+      ? "The service's clock keeps the wall clock's pace."
+      : `The service's clock runs ${rate}× the wall clock (a simulator).`
 }
 
 // ---- rendering helpers
