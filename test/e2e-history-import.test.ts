@@ -314,3 +314,61 @@ describe('history import, Polymarket: a window not resolved yet holds its day fo
     )
   })
 })
+
+describe('history import, Kalshi: a market not settled yet holds its day, and a late settlement is found', () => {
+  const tmp = tempDir()
+  const out = path.join(tmp.dir, 'tapes')
+  let fixture: HistoryFixture
+  const importDays = (until: string) => runCli(importArgs(out, '2026-06-10', until), fixture.env)
+
+  before(async () => {
+    // every market after the cutoff (the live tier); the 22:15–22:30 one closed but is unsettled
+    fixture = await startHistoryFixture({
+      days: [D1],
+      contestHours: [22, 23],
+      cutoff: D1,
+      kalshiUnsettled: ['KXBTC15M-26JUN101830-30'],
+    })
+  })
+  after(async () => {
+    await fixture.close()
+    tmp.remove()
+  })
+
+  it('writes no file for the day while a market is unsettled, says so, and writes it once settled, its settlement in the day it came', async () => {
+    const late = fixture.contests.find((c) => c.ticker === 'KXBTC15M-26JUN101830-30')
+    assert.ok(late, `the fixture names its contests as the venue does: ${fixture.contests[1]?.ticker}`)
+    assert.equal(late.closesAt, D1 + 22.5 * 3_600_000)
+
+    const first = await importDays('2026-06-11')
+    assert.equal(first.code, 0, first.stderr)
+    assert.match(
+      first.stderr,
+      new RegExp(`2026-06-10 left for a later run: 1 window not resolved yet \\(${late.ticker}\\)`),
+    )
+    assert.ok(!existsSync(path.join(out, 'tape-2026-06-10.ndjson.gz')))
+
+    // settled five hours after its day ended: outside the settled listing's range for either day
+    const settledAt = D2 + 5 * 3_600_000
+    fixture.settleKalshi(late.ticker, settledAt)
+    const again = await importDays('2026-06-12')
+    assert.equal(again.code, 0, again.stderr)
+    assert.match(again.stdout, /: 2 days written, 0 skipped \(already there\); 4 contests,/)
+    const day1 = await readTape(path.join(out, 'tape-2026-06-10.ndjson.gz'))
+    const day2 = await readTape(path.join(out, 'tape-2026-06-11.ndjson.gz'))
+    const marketRecords = (records: TapeRecord[]) =>
+      records.flatMap((x) => {
+        if (x.k !== 'market') return []
+        const m = x.m as { ticker: string; status: string; result: string }
+        return m.ticker === late.ticker ? [{ t: x.t, status: m.status, result: m.result }] : []
+      })
+    assert.deepEqual(marketRecords(day1.records), [
+      { t: late.opensAt, status: 'active', result: '' },
+      { t: late.closesAt, status: 'closed', result: '' },
+    ])
+    // the settlement record came with the day it was made in
+    assert.deepEqual(marketRecords(day2.records), [
+      { t: settledAt, status: 'finalized', result: late.result },
+    ])
+  })
+})

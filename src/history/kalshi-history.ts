@@ -5,6 +5,7 @@
 // minute-grain.ts's: the market as it stood open, closed and settled; a book per candle end.
 import { formatTicker, QUARTER_MS, REPEATED_HOUR_MARK } from '../domain/ticker.ts'
 import { parseRfc3339 } from '../feeds/kalshi/market.ts'
+import { isFinalStatus } from '../feeds/kalshi/market-status.ts'
 import { kalshiCandleBookRecord, kalshiSettledMarketRecords } from '../tape/minute-grain.ts'
 import type { TapeRecord } from '../tape/tape-format.ts'
 import { HistoryError, type HistoryHost } from './history-http.ts'
@@ -23,7 +24,15 @@ const BATCH_CANDLE_TICKERS = 100
 /** What the venue says about the exchange in history: nothing. Written once per day file, as stated. */
 export const ASSUMED_EXCHANGE_STATUS = { trading_active: true, exchange_active: true } as const
 
-type Market = { raw: Record<string, unknown>; ticker: string; openMs: number; closeMs: number; tier: Tier }
+type Market = {
+  raw: Record<string, unknown>
+  ticker: string
+  openMs: number
+  closeMs: number
+  /** `settlement_ts`, where the venue gave one */
+  settledMs: number | null
+  tier: Tier
+}
 type Tier = 'historical' | 'live'
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -50,7 +59,7 @@ function marketsOf(
         where,
         `unexpected answer: markets[${i}] (${m.ticker}) has no open_time/close_time`,
       )
-    list.push({ raw: m, ticker: m.ticker, openMs, closeMs, tier })
+    list.push({ raw: m, ticker: m.ticker, openMs, closeMs, settledMs: parseRfc3339(m.settlement_ts), tier })
   }
   const cursor = typeof body.cursor === 'string' ? body.cursor : ''
   return { list, cursor }
@@ -135,6 +144,22 @@ export function createKalshiHistory(opts: {
       'live',
     )
 
+  // Every market of the series closing in the range, whatever its status (close-time filters are
+  // allowed with no status, history endpoints §1.5): the settled listing above finds a market by its
+  // settlement time, so one settled later than an hour after the day, or not settled yet, is only
+  // seen here.
+  const closingMarkets = (from: number, to: number): Promise<Market[]> =>
+    pages(
+      '/markets',
+      {
+        series_ticker: series,
+        min_close_ts: String(Math.floor(from / 1000)),
+        max_close_ts: String(Math.ceil(to / 1000)),
+        limit: '1000',
+      },
+      'live',
+    )
+
   const candlesOf = async (markets: Market[]): Promise<Map<string, unknown>> => {
     const byTicker = new Map<string, unknown>()
     for (const m of markets.filter((x) => x.tier === 'historical')) {
@@ -174,9 +199,24 @@ export function createKalshiHistory(opts: {
       // settled before the cutoff → historical tier; after → live; within a day of it, both (§1.1)
       if (from < boundary + DAY_MS)
         for (const m of await historicalMarkets(from, dayEnd)) found.set(m.ticker, m)
-      if (dayEnd + SETTLE_LOOKBACK_MS >= boundary - DAY_MS)
+      const pending: string[] = []
+      if (dayEnd + SETTLE_LOOKBACK_MS >= boundary - DAY_MS) {
         for (const m of await liveMarkets(from, dayEnd)) if (!found.has(m.ticker)) found.set(m.ticker, m)
-      const markets = [...found.values()].filter((m) => m.closeMs > from && m.closeMs <= dayEnd)
+        // a market the venue has not settled yet (closed, determined, disputed) that closed in the day
+        // or the day before holds the day back, as an unresolved Polymarket window does: its settlement
+        // may fall in this day, and a written day is never fetched again
+        for (const m of await closingMarkets(dayStart - DAY_MS, dayEnd)) {
+          if (found.has(m.ticker)) continue
+          if (isFinalStatus(String(m.raw.status))) found.set(m.ticker, m)
+          else pending.push(m.ticker)
+        }
+      }
+      // a market is the day's when it closes in it (or settles in it, however long after its close)
+      const markets = [...found.values()].filter(
+        (m) =>
+          (m.closeMs > from && m.closeMs <= dayEnd) ||
+          (m.settledMs !== null && m.settledMs >= dayStart && m.settledMs < dayEnd),
+      )
       // a market that closed before the day has no candle end in it: only its settlement may be
       const candles = await candlesOf(markets.filter((m) => m.closeMs >= dayStart))
 
@@ -208,7 +248,7 @@ export function createKalshiHistory(opts: {
         for (let end = m.openMs + MINUTE_MS; end <= m.closeMs; end += MINUTE_MS)
           if (inDay(end) && !quoted.has(end)) gaps++
       }
-      return { records, contests: markets.filter((m) => inDay(m.openMs)).length, books, gaps }
+      return { records, contests: markets.filter((m) => inDay(m.openMs)).length, books, gaps, pending }
     },
   }
 }
