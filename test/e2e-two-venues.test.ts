@@ -66,14 +66,19 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
 
   const get = keyedGet(() => ({ url, key }))
   const contest = async (ticker: string): Promise<Json> => (await get(`/v1/contests/${ticker}`)).body
-  const signalsAt = (ticker: string, n: number, timeoutMs: number) =>
+  /** The contest once it has a signal raised in the minute from `minute`, and that signal. */
+  const signalIn = (ticker: string, minute: number) =>
     waitFor(
-      `${n} signal(s) on ${ticker}`,
+      `a signal on ${ticker} raised in the minute from ${new Date(minute).toISOString()}`,
       async () => {
         const c = await contest(ticker)
-        return c.signals?.length >= n ? c : undefined
+        const s = (c.signals as Json[] | undefined)?.find((x) => {
+          const raisedAt = Date.parse(x.raised_at)
+          return raisedAt >= minute && raisedAt < minute + MINUTE
+        })
+        return s ? { contest: c, signal: s } : undefined
       },
-      timeoutMs,
+      minute + MINUTE - Date.now() + 5_000,
       250,
     )
   const inState = (ticker: string, state: string, timeoutMs?: number) =>
@@ -140,6 +145,11 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
       POLYMARKET_POLL_S: '1',
       RATE_LIMIT_BURST: '1000',
       RATE_LIMIT_PER_SEC: '100',
+      // venues are under test here, not the lateness rule (its own tests): on a machine loaded past
+      // its cores (a fresh-clone run under two extra CPU hogs) the service got minute 13's inputs
+      // more than the default 10 s late and raised no reading on either venue. Minute 12, begun before
+      // the start, may then be read too: the tests look for the minute they need by its instant.
+      READING_MAX_LATE_S: '50',
       ...exchangeEnv(exchanges),
       ...shiftedClockEnv(SHIFT_MS),
     }
@@ -209,17 +219,12 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
   })
 
   it('reads minute 13 on each venue from its own books', async () => {
-    const k = await signalsAt(kalshiTicker, 1, minute13 - Date.now() + 15_000)
-    const p = await signalsAt(POLY_TICKER, 1, 15_000)
-    for (const c of [k, p]) {
-      const [s] = c.signals
-      assert.equal(s.ticker, c.ticker)
-      const raisedAt = Date.parse(s.raised_at)
-      assert.ok(raisedAt >= minute13 && raisedAt < minute13 + 10_000, `minute 13: ${s.raised_at}`)
-    }
-    assert.equal(k.signals[0].entry_price_cents, k.signals[0].side === 'up' ? 44 : 58)
-    assert.equal(p.signals[0].entry_price_cents, p.signals[0].side === 'up' ? 55 : 46)
-    assert.equal(p.strike_price_dollars, null, 'the estimate is never published as the strike')
+    const k = await signalIn(kalshiTicker, minute13)
+    const p = await signalIn(POLY_TICKER, minute13)
+    for (const { contest: c, signal: s } of [k, p]) assert.equal(s.ticker, c.ticker)
+    assert.equal(k.signal.entry_price_cents, k.signal.side === 'up' ? 44 : 58)
+    assert.equal(p.signal.entry_price_cents, p.signal.side === 'up' ? 55 : 46)
+    assert.equal(p.contest.strike_price_dollars, null, 'the estimate is never published as the strike')
   })
 
   it('names each venue in health and labels the venue metrics with it', async () => {
@@ -256,8 +261,7 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
       venue: 'paused',
       venues: { kalshi: 'paused', polymarket: 'ok' },
     })
-    const p = await signalsAt(POLY_TICKER, 2, minute13 + MINUTE - Date.now() + 15_000)
-    assert.ok(Date.parse(p.signals[1].raised_at) >= minute13 + MINUTE, 'Polymarket read minute 14')
+    await signalIn(POLY_TICKER, minute13 + MINUTE)
     // the minute is retried while it may still be read, and counted once given up: when the contest
     // leaves the live state at its close, the pause still on
     await waitFor(
@@ -268,7 +272,11 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
           : undefined,
       closesAt - Date.now() + 15_000,
     )
-    assert.equal((await contest(kalshiTicker)).signals.length, 1, 'no Kalshi reading while paused')
+    const raised = ((await contest(kalshiTicker)).signals as Json[]).map((s) => s.raised_at as string)
+    assert.ok(
+      raised.every((at) => Date.parse(at) < minute13 + MINUTE),
+      `no Kalshi reading while paused: ${raised.join(', ')}`,
+    )
     kalshi.setExchangeStatus({ exchange_active: true, trading_active: true })
   })
 
