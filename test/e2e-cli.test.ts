@@ -17,6 +17,7 @@ import {
   startProcess,
   tempDir,
 } from './support/service-process.ts'
+import { activeContest } from './support/sim-service.ts'
 import { openStream } from './support/sse-client.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
@@ -66,14 +67,7 @@ describe('contest-signals serve (first start)', () => {
     // Not a terminal: nothing but JSON log lines on stdout, and the key in none of them, nor on stderr.
     assert.ok(!service.stdout().includes(key))
     assert.ok(!service.stderr().includes(key))
-    // at 60× a contest lasts 15 s, and between one's expiry and the engine's next tick (late on a
-    // loaded machine) the series has no active contest: 404, then the next one
-    const contest = await waitFor('the active contest', async () => {
-      const res = await fetch(`${url}/v1/contests/active?series=KXBTC15M`, { headers: auth(key) })
-      if (res.status === 404) return void (await res.arrayBuffer())
-      assert.equal(res.status, 200)
-      return (await res.json()) as { state: string; ticker: string }
-    })
+    const contest = await activeContest(url, key)
     assert.equal(contest.state, 'live')
     assert.match(contest.ticker, /^KXBTC15M-\d{2}[A-Z]{3}\d{6}-\d{2}$/)
   })

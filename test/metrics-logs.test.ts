@@ -5,6 +5,7 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
 import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { activeContest } from './support/sim-service.ts'
 import { openStream } from './support/sse-client.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
@@ -56,17 +57,7 @@ describe('logs of a PostgreSQL-backed run with keys in use', () => {
     const active = `${url}/v1/contests/active?series=KXBTC15M`
     const stream = await openStream(`${url}/v1/stream/contests?series=KXBTC15M`, { key })
     assert.equal(stream.status, 200)
-    // at 60× the series has no active contest (404) between one's expiry and the engine's next tick
-    await waitFor(
-      'a 200 from the active contest',
-      async () => {
-        const res = await fetch(active, { headers: { Authorization: `Bearer ${key}` } })
-        await res.arrayBuffer()
-        return res.status === 200 ? true : undefined
-      },
-      15_000,
-      1000,
-    )
+    await activeContest(url, key)
     assert.equal((await fetch(active, { headers: { Authorization: `Bearer ${WRONG_KEY}` } })).status, 401)
     // A client that puts its key in the URL still must not have it written down.
     assert.equal((await fetch(`${url}/v1/contests/active?api_key=${key}`)).status, 401)

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import { families, metricsUrlOf, sample, scrape } from './support/metrics-scrape.ts'
 import { deletePrefix, freePort, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
 import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
+import { activeContest } from './support/sim-service.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
 import { OFF_PAUSE_START } from './support/timeline.ts'
 import { waitFor } from './support/wait.ts'
@@ -52,18 +53,7 @@ describe('METRICS_PORT (serve)', () => {
 
   it('counts requests by route and status, 429s included, and the public port has no /metrics', async () => {
     const active = `${url}/v1/contests/active?series=KXBTC15M`
-    // at 60× the series has no active contest (404) between one's expiry and the engine's next tick:
-    // asked once a second, the pace the bucket refills, until the next contest answers
-    await waitFor(
-      'a 200 from the active contest',
-      async () => {
-        const res = await fetch(active, { headers: { Authorization: `Bearer ${key}` } })
-        await res.arrayBuffer()
-        return res.status === 200 ? true : undefined
-      },
-      15_000,
-      1000,
-    )
+    await activeContest(url, key)
     assert.equal((await fetch(active)).status, 401)
     const onApi = await fetch(`${url}/metrics`)
     assert.equal(onApi.status, 404)

@@ -4,6 +4,7 @@
 import { createServer } from 'node:net'
 import { type ServiceProcess, startProcess } from './service-process.ts'
 import { OFF_PAUSE_START } from './timeline.ts'
+import { waitFor } from './wait.ts'
 
 export type SimService = { service: ServiceProcess; url: string; key: string }
 
@@ -39,4 +40,31 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number }
   await new Promise<void>((resolve) => server.close(() => resolve()))
   return port
+}
+
+/**
+ * The series' active contest once it has one. At 60× a contest lives 15 wall seconds, and between
+ * one's expiry and the engine's next tick (late on a loaded machine) the series has none: 404. Asked
+ * once a second, the pace the default bucket refills, so a small burst is not spent waiting.
+ */
+export async function activeContest(
+  url: string,
+  key: string,
+  series = 'KXBTC15M',
+): Promise<{ ticker: string; state: string }> {
+  return waitFor(
+    `an active contest on ${series}`,
+    async () => {
+      const res = await fetch(`${url}/v1/contests/active?series=${series}`, {
+        headers: { Authorization: `Bearer ${key}` },
+      })
+      if (res.status !== 200) {
+        await res.arrayBuffer()
+        return undefined
+      }
+      return (await res.json()) as { ticker: string; state: string }
+    },
+    15_000,
+    1000,
+  )
 }
