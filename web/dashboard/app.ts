@@ -4,18 +4,18 @@
 // history read per window change and one stream per series for live data, never polling the API.
 // The status line says what the page is waiting for (rate limited, the service unreachable, the stream
 // down) and for how long; every wait ends in a retry, and a new key clears what the last one showed.
-import { type Analysis, analyse, type Filter, toBacktestContests } from './analysis.ts'
+import { analyse, type Filter, toBacktestContests } from './analysis.ts'
+import { clearAnalysisView, redrawChart, showAnalysis } from './analysis-view.ts'
 import { ApiError, type CallOptions, getJson, settledBetween } from './api.ts'
-import { clearCalibration, drawCalibration, showSeries } from './calibration-chart.ts'
-import { venueRefsLine } from './domain/venue-refs.ts'
-import { dollars } from './money.ts'
+import { showSeries } from './calibration-chart.ts'
+import { addLiveSignal, showLiveContest, showSettled } from './contest-tables.ts'
+import { $, markOverflow } from './dom.ts'
 import { type Wait, waitText } from './retry.ts'
 import { createServerClock, RATE_SPAN_MS } from './server-clock.ts'
 import { openStream, type StreamEvent, type StreamState } from './sse.ts'
 import type { ContestJson, SignalJson } from './types.ts'
 import { createVenueView, type VenueView } from './venues.ts'
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
 const KEY_STORAGE = 'contest-signals.key'
 const SERIES_STORAGE = 'contest-signals.series'
 const THEME_STORAGE = 'contest-signals.theme'
@@ -51,7 +51,6 @@ let session: Session | null = null
 let notice = $('status').textContent ?? ''
 /** The settled contests of the window shown; null while none is (a window being read, or none asked). */
 let history: ReturnType<typeof toBacktestContests> | null = null
-let lastAnalysis: Analysis | null = null
 /** The history read under way: a newer window (or a new session) cancels it, so it spends no more tokens. */
 let historyRead: AbortController | null = null
 
@@ -106,33 +105,6 @@ function showClockRate(): void {
       : `The service's clock runs ${rate}× the wall clock (a simulator).`
 }
 
-// ---- rendering helpers
-const fmt2 = (n: number) => n.toFixed(2)
-/** hh:mm:ss of an instant, in UTC (the column header says so) */
-const time = (iso: string) => iso.slice(11, 19)
-function cell(text: string, cls = ''): HTMLTableCellElement {
-  const td = document.createElement('td')
-  td.textContent = text
-  if (cls) td.className = cls
-  return td
-}
-function span(text: string, cls: string): HTMLSpanElement {
-  const el = document.createElement('span')
-  el.textContent = text
-  el.className = cls
-  return el
-}
-/** A ticker that may break after its hyphens on a narrow screen, never inside a date or a number. */
-function tickerCell(ticker: string): HTMLTableCellElement {
-  const td = document.createElement('td')
-  const parts = ticker.split('-')
-  parts.forEach((part, i) => {
-    td.append(i < parts.length - 1 ? `${part}-` : part)
-    if (i < parts.length - 1) td.append(document.createElement('wbr'))
-  })
-  return td
-}
-
 // ---- the status line: with a session, what it is doing and waiting for; without one, the notice
 function renderStatus(): void {
   const s = session
@@ -176,65 +148,11 @@ function waitsFor(s: Session, slot: keyof Session['waits']): CallOptions {
   }
 }
 
-function signalRow(s: SignalJson, fresh: boolean): HTMLTableRowElement {
-  const tr = document.createElement('tr')
-  tr.dataset.raisedAt = s.raised_at
-  if (fresh) tr.className = 'fresh'
-  const raised = cell(time(s.raised_at))
-  raised.title = s.raised_at
-  tr.append(
-    raised,
-    cell(s.side, s.side),
-    cell(fmt2(s.confidence)),
-    cell(String(s.entry_price_cents)),
-    cell(fmt2(s.edge_cents)),
-    cell(s.outcome, s.outcome),
-  )
-  return tr
-}
-
-/** A contest's strike; a venue that has not published its price to beat yet is said to have not. */
-function strikeText(contest: ContestJson | null): string {
-  if (!contest) return '—'
-  return contest.strike_price_dollars === null
-    ? 'not yet published'
-    : `$${dollars(contest.strike_price_dollars)}`
-}
-
 /** The live contest, or `none` said in its place (the API has none; "—": nothing read yet). */
 function renderLive(contest: ContestJson | null, none = 'no live contest'): void {
   if (session) session.live = contest
-  $('live-ticker').textContent = contest?.ticker ?? none
-  $('live-strike').textContent = strikeText(contest)
-  $('live-closes').textContent = contest
-    ? `${contest.window.expires_at.slice(0, 10)} ${time(contest.window.expires_at)} UTC`
-    : '—'
-  $('live-venue').textContent = contest ? venueRefsLine(contest.venue, contest.venue_refs) : '—'
-  const body = $('live-signals').querySelector('tbody')!
-  const rows = [...(contest?.signals ?? [])].reverse().map((s) => signalRow(s, false))
-  // a contest just opened has none yet (the first reading comes a minute in): say so, not an empty table
-  if (contest && rows.length === 0) rows.push(noSignalsRow())
-  body.replaceChildren(...rows)
+  showLiveContest(contest, none)
   tickCountdown()
-  markOverflow()
-}
-
-function noSignalsRow(): HTMLTableRowElement {
-  const tr = document.createElement('tr')
-  tr.className = 'empty'
-  const td = cell('No signals yet on this contest.', 'muted')
-  td.colSpan = 6
-  tr.append(td)
-  return tr
-}
-
-function addLiveSignal(signal: SignalJson): void {
-  const body = $('live-signals').querySelector('tbody')!
-  body.querySelector('tr.empty')?.remove()
-  // a resumed stream never repeats an event, but a snapshot after a reconnect may: one row per reading
-  if (body.querySelector(`tr[data-raised-at="${CSS.escape(signal.raised_at)}"]`)) return
-  body.prepend(signalRow(signal, true))
-  markOverflow()
 }
 
 function tickCountdown(): void {
@@ -251,49 +169,7 @@ function tickCountdown(): void {
 
 function renderSettled(contests: readonly ContestJson[], none = 'No settled contests yet.'): void {
   settledShown = contests.slice(0, SETTLED_SHOWN)
-  const rows = settledShown.map((c) => {
-    const tr = document.createElement('tr')
-    const count = (o: string) => String(c.signals.filter((s) => s.outcome === o).length)
-    const graded = document.createElement('td')
-    graded.append(
-      span(count('win'), 'win'),
-      ' / ',
-      span(count('loss'), 'loss'),
-      ' / ',
-      span(count('void'), 'void'),
-    )
-    tr.append(
-      tickerCell(c.ticker),
-      cell(c.settled_side ?? 'void', c.settled_side ?? 'void'),
-      cell(c.settled_price_dollars == null ? '—' : dollars(c.settled_price_dollars)),
-      graded,
-    )
-    return tr
-  })
-  if (rows.length === 0 && none) {
-    const tr = document.createElement('tr')
-    const td = cell(none, 'muted')
-    td.colSpan = 4
-    tr.append(td)
-    rows.push(tr)
-  }
-  $('settled-table')
-    .querySelector('tbody')!
-    .replaceChildren(...rows)
-  markOverflow()
-}
-
-/**
- * A table wider than its box scrolls sideways: the CSS says so above it and keeps its caption (as wide
- * as the box, `--box`) and its first column in view.
- */
-function markOverflow(): void {
-  for (const el of document.querySelectorAll<HTMLElement>('.scroll')) {
-    el.classList.remove('overflowing')
-    const overflowing = el.scrollWidth > el.clientWidth + 1
-    el.classList.toggle('overflowing', overflowing)
-    if (overflowing) el.style.setProperty('--box', `${el.clientWidth}px`)
-  }
+  showSettled(settledShown, none)
 }
 
 /** Nothing of a previous key stays on screen: the live contest, signals, settled list and analysis. */
@@ -313,98 +189,7 @@ function clearView(): void {
 /** No numbers: none read yet, or those shown belong to a window no longer asked for. */
 function clearAnalysis(): void {
   history = null
-  lastAnalysis = null
-  $('summary').replaceChildren()
-  $('calibration-table').querySelector('tbody')!.replaceChildren()
-  $('grid-table').querySelector('thead')!.replaceChildren()
-  $('grid-table').querySelector('tbody')!.replaceChildren()
-  clearCalibration($('calibration-chart'))
-  $('chart-series').hidden = true
-  for (const name of ['since', 'before']) delete $('window-range').dataset[name]
-  delete $('analysis').dataset.loaded
-}
-
-function renderAnalysis(a: Analysis): void {
-  const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`)
-  const facts: Array<[string, string, string]> = [
-    ['signals', 'Signals', String(a.signals)],
-    ['wins', 'Won', String(a.wins)],
-    ['losses', 'Lost', String(a.losses)],
-    ['voids', 'Void', String(a.voids)],
-    ['win-rate', 'Win rate', pct(a.winRate)],
-    ['interval', '95% interval', a.winRate === null ? '—' : `${pct(a.winRateLow)} – ${pct(a.winRateHigh)}`],
-    ['avg-entry', 'Avg entry ¢', a.avgEntryCents === null ? '—' : fmt2(a.avgEntryCents)],
-    ['avg-edge', 'Claimed edge ¢', a.avgEdgeCents === null ? '—' : fmt2(a.avgEdgeCents)],
-    ['realised-edge', 'Realised edge ¢', a.realisedEdgeCents === null ? '—' : fmt2(a.realisedEdgeCents)],
-    [
-      'profit',
-      a.afterFee ? 'Profit ¢/contract after fee' : 'Profit ¢/contract',
-      a.profitPerContractCents === null ? '—' : fmt2(a.profitPerContractCents),
-    ],
-    [
-      'profit-interval',
-      '95% interval (by contest)',
-      a.profitLowCents === null || a.profitHighCents === null
-        ? '—'
-        : `${fmt2(a.profitLowCents)} – ${fmt2(a.profitHighCents)}`,
-    ],
-    ['brier', 'Brier score', a.brier === null ? '—' : a.brier.toFixed(4)],
-  ]
-  $('summary').replaceChildren(
-    ...facts.map(([id, label, value]) => {
-      const div = document.createElement('div')
-      const dt = document.createElement('dt')
-      dt.textContent = label
-      const dd = document.createElement('dd')
-      dd.textContent = value
-      dd.dataset.fact = id
-      div.append(dt, dd)
-      return div
-    }),
-  )
-  $('calibration-table')
-    .querySelector('tbody')!
-    .replaceChildren(
-      ...a.calibration.map((b) => {
-        const tr = document.createElement('tr')
-        tr.dataset.bucket = b.label
-        tr.append(
-          cell(b.label),
-          cell(String(b.count)),
-          cell(String(b.wins)),
-          cell(pct(b.winRate)),
-          cell(b.winRate === null ? '—' : `${pct(b.low)} – ${pct(b.high)}`),
-        )
-        return tr
-      }),
-    )
-  const grid = $('grid-table')
-  const head = document.createElement('tr')
-  head.append(cell('confidence \\ edge'), ...a.grid.edges.map((e) => cell(e)))
-  grid.querySelector('thead')!.replaceChildren(head)
-  grid.querySelector('tbody')!.replaceChildren(
-    ...a.grid.rows.map((row) => {
-      const tr = document.createElement('tr')
-      tr.append(
-        cell(row.minConfidence),
-        ...row.cells.map((c) =>
-          cell(
-            c.count === 0 ? '—' : `${pct(c.winRate)} · ${fmt2(c.profitPerContractCents ?? 0)}¢ (${c.count})`,
-          ),
-        ),
-      )
-      return tr
-    }),
-  )
-  lastAnalysis = a
-  drawCalibration($('calibration-chart'), a.calibration)
-  $('chart-series').hidden = false
-  markOverflow()
-}
-
-/** The chart takes its colours and width when drawn: draw again when either changes. */
-function redrawChart(): void {
-  if (lastAnalysis) drawCalibration($('calibration-chart'), lastAnalysis.calibration)
+  clearAnalysisView()
 }
 
 function currentFilter(): Filter {
@@ -443,7 +228,7 @@ async function loadWindow(): Promise<void> {
     // a newer window (or another session) took over meanwhile: its read renders, this one does not
     if (session !== s || historyRead !== reading) return
     history = toBacktestContests(s.series, read)
-    renderAnalysis(analyse(history, currentFilter()))
+    showAnalysis(analyse(history, currentFilter()))
     $('window-range').textContent = `Settled contests with expires_at from ${since} to ${before}.`
     $('window-range').dataset.since = since
     $('window-range').dataset.before = before
@@ -475,8 +260,7 @@ function onStreamEvent(e: StreamEvent): void {
     if (session.live?.ticker !== contest.ticker) renderLive(contest)
     else {
       session.live = contest
-      $('live-strike').textContent = strikeText(contest)
-      addLiveSignal(signal)
+      addLiveSignal(signal, contest)
     }
   } else if (e.event === 'contest.settled') {
     refreshSettled(session, data as ContestJson)
@@ -689,7 +473,7 @@ function start(): void {
   for (const id of ['min-confidence', 'min-edge', 'side', 'after-fee']) {
     // filters recompute from the window already read: no request
     $(id).addEventListener('input', () => {
-      if (history) renderAnalysis(analyse(history, currentFilter()))
+      if (history) showAnalysis(analyse(history, currentFilter()))
     })
   }
   setInterval(() => {
