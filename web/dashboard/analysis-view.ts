@@ -2,7 +2,7 @@
 // chart, and the confidence × edge grid, drawn from an Analysis (analysis.ts does the arithmetic).
 import type { Analysis } from './analysis.ts'
 import { clearCalibration, drawCalibration } from './calibration-chart.ts'
-import { $, cell, fmt2, markOverflow } from './dom.ts'
+import { $, cell, factItem, fmt2, markOverflow } from './dom.ts'
 
 /** The analysis shown, for the chart to be drawn again at another width or theme. */
 let shown: Analysis | null = null
@@ -34,18 +34,7 @@ export function showAnalysis(a: Analysis): void {
     ],
     ['brier', 'Brier score', a.brier === null ? '—' : a.brier.toFixed(4)],
   ]
-  $('summary').replaceChildren(
-    ...facts.map(([id, label, value]) => {
-      const div = document.createElement('div')
-      const dt = document.createElement('dt')
-      dt.textContent = label
-      const dd = document.createElement('dd')
-      dd.textContent = value
-      dd.dataset.fact = id
-      div.append(dt, dd)
-      return div
-    }),
-  )
+  $('summary').replaceChildren(...facts.map(([id, label, value]) => factItem(id, label, value)))
   $('calibration-table')
     .querySelector('tbody')!
     .replaceChildren(

@@ -3,7 +3,7 @@
 
 import { $, cell, fmt2, markOverflow, span, tickerCell, time } from './dom.ts'
 import { venueRefsLine } from './domain/venue-refs.ts'
-import { dollars } from './money.ts'
+import { dollars, strikeText } from './money.ts'
 import type { ContestJson, SignalJson } from './types.ts'
 
 function signalRow(s: SignalJson, fresh: boolean): HTMLTableRowElement {
@@ -32,18 +32,10 @@ function noSignalsRow(): HTMLTableRowElement {
   return tr
 }
 
-/** A contest's strike; a venue that has not published its price to beat yet is said to have not. */
-function strikeText(contest: ContestJson | null): string {
-  if (!contest) return '—'
-  return contest.strike_price_dollars === null
-    ? 'not yet published'
-    : `$${dollars(contest.strike_price_dollars)}`
-}
-
 /** The live panel shows `contest`, or `none` in its place (the API has none; "—": nothing read yet). */
 export function showLiveContest(contest: ContestJson | null, none: string): void {
   $('live-ticker').textContent = contest?.ticker ?? none
-  $('live-strike').textContent = strikeText(contest)
+  $('live-strike').textContent = contest ? strikeText(contest.strike_price_dollars) : '—'
   $('live-closes').textContent = contest
     ? `${contest.window.expires_at.slice(0, 10)} ${time(contest.window.expires_at)} UTC`
     : '—'
@@ -58,7 +50,7 @@ export function showLiveContest(contest: ContestJson | null, none: string): void
 
 /** A signal raised on the contest shown, on top; its strike may have been published meanwhile. */
 export function addLiveSignal(signal: SignalJson, contest: ContestJson): void {
-  $('live-strike').textContent = strikeText(contest)
+  $('live-strike').textContent = strikeText(contest.strike_price_dollars)
   const body = $('live-signals').querySelector('tbody')!
   body.querySelector('tr.empty')?.remove()
   // a resumed stream never repeats an event, but a snapshot after a reconnect may: one row per reading

@@ -45,3 +45,16 @@ export function markOverflow(): void {
     if (overflowing) el.style.setProperty('--box', `${el.clientWidth}px`)
   }
 }
+
+/** One fact of a `<dl>`: its label and value, the value named by `data-fact` for tests and styles. */
+export function factItem(id: string, label: string, value: string, cls = ''): HTMLDivElement {
+  const div = document.createElement('div')
+  const dt = document.createElement('dt')
+  dt.textContent = label
+  const dd = document.createElement('dd')
+  dd.textContent = value
+  dd.dataset.fact = id
+  if (cls) dd.className = cls
+  div.append(dt, dd)
+  return div
+}

@@ -4,3 +4,8 @@
 export function dollars(n: number): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 }
+
+/** A contest's strike; a venue that has not published its price to beat yet is said to have not. */
+export function strikeText(strikeDollars: number | null): string {
+  return strikeDollars === null ? 'not yet published' : `$${dollars(strikeDollars)}`
+}

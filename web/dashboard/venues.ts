@@ -3,11 +3,13 @@
 // series — its strike (or that the venue has not published it yet), the latest reading's side,
 // confidence and the ask it was read at, and the settlement. Contests are paired by their window's
 // instants (domain/venue-windows.ts), never by ticker.
+
+import { factItem } from './dom.ts'
 import { formatInstant } from './domain/contest-view.ts'
 import { venueRefsLine } from './domain/venue-refs.ts'
 import { alignByWindow, latestSignal } from './domain/venue-windows.ts'
 import { VENUE_TITLES, venueOfSeries } from './domain/venues.ts'
-import { dollars } from './money.ts'
+import { dollars, strikeText } from './money.ts'
 import type { ContestJson } from './types.ts'
 
 /** Windows shown: the live one and the last few settled. */
@@ -92,22 +94,13 @@ function venueColumn(series: string, contest: ContestJson | null, now: number): 
   const reading = latestSignal(contest)
   const dl = document.createElement('dl')
   dl.className = 'facts'
-  const fact = (id: string, label: string, value: string, cls = '') => {
-    const div = document.createElement('div')
-    const dt = document.createElement('dt')
-    dt.textContent = label
-    const dd = document.createElement('dd')
-    dd.textContent = value
-    dd.dataset.fact = id
-    if (cls) dd.className = cls
-    div.append(dt, dd)
-    dl.append(div)
-  }
+  const fact = (id: string, label: string, value: string, cls = '') =>
+    dl.append(factItem(id, label, value, cls))
   fact('ticker', 'Ticker', contest.ticker)
   fact(
     'strike',
     'Strike',
-    contest.strike_price_dollars === null ? 'not yet published' : `$${dollars(contest.strike_price_dollars)}`,
+    strikeText(contest.strike_price_dollars),
     contest.strike_price_dollars === null ? 'muted' : '',
   )
   fact(
