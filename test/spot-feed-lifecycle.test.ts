@@ -16,7 +16,7 @@ describe('createSpotFeed › close', () => {
     child.stderr.on('data', (d) => (err += d))
     const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
     try {
-      const code = await within(exited, 'the process to exit on its own', 8_000)
+      const code = await within(exited, 'the process to exit on its own', 20_000)
       assert.equal(code, 0, `child did not exit cleanly: ${err}`)
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')

@@ -3,6 +3,7 @@
 import { createSpotFeed } from '../../src/feeds/spot/spot-feed.ts'
 import { startExchangeFixtures } from '../fixtures/exchange-fixtures.ts'
 import { createRecordingLogger, FAST_TIMING } from './spot-world.ts'
+import { eventually } from './wait.ts'
 
 const ex = await startExchangeFixtures({ heartbeatMs: 100 })
 const feed = createSpotFeed({
@@ -14,7 +15,12 @@ const feed = createSpotFeed({
   timing: FAST_TIMING,
 })
 await feed.start()
-const spot = await feed.spotAt(Date.now())
+// a loaded machine may not have two sources' tickers in by the time start() returns: wait for them
+const spot = await eventually(
+  () => feed.spotAt(Date.now()),
+  (v) => v !== null,
+  10_000,
+)
 await feed.close()
 await ex.close()
 process.stdout.write(`spot ${spot}\n`)
