@@ -1,7 +1,7 @@
 // Plays a tape's records into the replay's venue and spot sources in time order (decisions §12):
 // a record takes effect at its `t` and not before. The one look-ahead the rules allow is the order
 // book: a book request made at `t` is answered by the first book of that ticker in [t, t + 5 s], and
-// everything up to that record is then applied, as the clock has moved on to it.
+// every record up to that one, in the tape's order, is then applied, as the clock has moved on to it.
 import type { BookRecord, TapeRecord } from '../../tape/tape-format.ts'
 
 /** How far ahead a book request may be answered from (decisions §12). */
@@ -125,9 +125,14 @@ export function createTapePlayer(batches: AsyncIterator<TapeRecord[]>, sink: Rec
         offset++
       }
       if (!found) return null
-      // the request took until the book's instant: everything up to then has happened
-      for (let r = await peek(); r !== undefined && r.t <= found.t; r = await peek())
+      // the request took until the book came: everything recorded before it has happened, and nothing
+      // after it — not even a record of the same millisecond, which the live engine handled after
+      // this book (the tape keeps the order it handled them in), so the reading that goes on from
+      // the book sees what the live one saw
+      for (let r = await peek(); r !== undefined; r = await peek()) {
         if (applyNext() && pendingWake === null) pendingWake = r.t
+        if (r === found) break
+      }
       return found
     },
     async nextTime() {
