@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'yaml'
+import { freePort } from './support/ports.ts'
 import { dropSchema, POSTGRES_TEST_URL, uniqueSchemaUrl } from './support/postgres.ts'
 import { deletePrefix, REDIS_TEST_URL, uniquePrefix } from './support/redis.ts'
 import { childEnv, REPO_ROOT, runCli, startProcess } from './support/service-process.ts'
@@ -23,18 +23,6 @@ type Service = {
 }
 const compose = parse(readFileSync(path.join(REPO_ROOT, 'deploy/compose.yaml'), 'utf8'), { merge: true }) as {
   services: Record<string, Service>
-}
-
-/** A port nothing listens on now: the engine's metrics, which the health check must find. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 describe('deploy/compose.yaml', () => {

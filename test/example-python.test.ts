@@ -8,8 +8,9 @@ import { once } from 'node:events'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { isExecutable } from './prerequisites/programs.ts'
+import { freePort } from './support/ports.ts'
 import { childEnv, REPO_ROOT, tempDir } from './support/service-process.ts'
-import { freePort, type SimService, startSimService } from './support/sim-service.ts'
+import { type SimService, startSimService } from './support/sim-service.ts'
 import { waitFor } from './support/wait.ts'
 
 // Debian's own interpreter when there is one (a PATH may put another, e.g. pyenv's, first)

@@ -5,8 +5,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { freePort } from './support/ports.ts'
 import { childEnv, REPO_ROOT, type ServiceProcess, tempDir } from './support/service-process.ts'
-import { freePort, type SimService, startSimService } from './support/sim-service.ts'
+import { type SimService, startSimService } from './support/sim-service.ts'
 import { waitFor } from './support/wait.ts'
 
 type Example = { child: ChildProcess; output(): string; exited: Promise<number | null> }

@@ -5,13 +5,12 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
-import { connect } from 'node:net'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { resolveRedis } from './prerequisites/redis.ts'
 import { Unmet } from './prerequisites/report.ts'
 import { ensureTools } from './prerequisites/tools.ts'
-import { freePort } from './support/redis.ts'
+import { closedPort, refused } from './support/ports.ts'
 import { REPO_ROOT, tempDir } from './support/service-process.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -27,8 +26,8 @@ async function runUnderStep(files: string[], extra: Record<string, string> = {})
   delete env.TEST_REDIS_URL
   delete env.NODE_TEST_CONTEXT
   Object.assign(env, extra)
-  env.TEST_PROBE_DATABASE_URL = `postgres://postgres@127.0.0.1:${await freePort()}/test`
-  env.TEST_PROBE_REDIS_URL = `redis://127.0.0.1:${await freePort()}`
+  env.TEST_PROBE_DATABASE_URL = `postgres://postgres@127.0.0.1:${await closedPort()}/test`
+  env.TEST_PROBE_REDIS_URL = `redis://127.0.0.1:${await closedPort()}`
   const child = spawn(process.execPath, ['--test', '--test-reporter=spec', SETUP, ...files], {
     cwd: REPO_ROOT,
     env,
@@ -57,15 +56,11 @@ function announced(output: string, name: 'PostgreSQL' | 'Redis'): Private | unde
   return { port: Number(line[1]), dir: line[2]!, probedPort: Number(line[3]) }
 }
 
-function refuses(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(false)
-    })
-    socket.once('error', () => resolve(true))
-  })
+/** The private server the run announced; fails the test with the run's output when it did not. */
+function announcedIn(output: string, name: 'PostgreSQL' | 'Redis'): Private {
+  const server = announced(output, name)
+  assert.ok(server, `no private ${name} announced in:\n${output}`)
+  return server
 }
 
 /** Command lines of the machine's processes that mention `dir` (a server still running from it). */
@@ -83,7 +78,7 @@ function processesUsing(dir: string): string[] {
 }
 
 async function assertGone(server: Private): Promise<void> {
-  assert.ok(await refuses(server.port), `port ${server.port} still answers`)
+  assert.ok(await refused(server.port), `port ${server.port} still answers`)
   assert.equal(existsSync(server.dir), false, `${server.dir} is still on disk`)
   assert.deepEqual(processesUsing(server.dir), [])
 }
@@ -147,8 +142,8 @@ describe('npm test prerequisites when the run fails or is interrupted', () => {
     const output = run.output()
     assert.equal(code, 1, output)
     assert.match(output, /asked to fail/)
-    await assertGone(announced(output, 'PostgreSQL')!)
-    await assertGone(announced(output, 'Redis')!)
+    await assertGone(announcedIn(output, 'PostgreSQL'))
+    await assertGone(announcedIn(output, 'Redis'))
   })
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -156,9 +151,9 @@ describe('npm test prerequisites when the run fails or is interrupted', () => {
       const hold = path.join(tmp.dir, `connected-${signal}`)
       const run = await runUnderStep([WITNESS], { WITNESS_HOLD_FILE: hold })
       await waitFor('the witness connected', () => (existsSync(hold) ? true : undefined), 60_000)
-      const postgres = announced(run.output(), 'PostgreSQL')!
-      const redis = announced(run.output(), 'Redis')!
-      assert.equal(await refuses(postgres.port), false, 'the private PostgreSQL runs while the run does')
+      const postgres = announcedIn(run.output(), 'PostgreSQL')
+      const redis = announcedIn(run.output(), 'Redis')
+      assert.equal(await refused(postgres.port), false, 'the private PostgreSQL runs while the run does')
       assert.ok(existsSync(redis.dir))
       run.child.kill(signal)
       assert.notEqual(await run.exited, 0, run.output())
@@ -197,7 +192,7 @@ describe('npm test prerequisites that cannot be had', () => {
   })
 
   it('stops the run with one line when TEST_DATABASE_URL does not answer', async () => {
-    const url = `postgres://postgres@127.0.0.1:${await freePort()}/test`
+    const url = `postgres://postgres@127.0.0.1:${await closedPort()}/test`
     const run = await runUnderStep([WITNESS], { TEST_DATABASE_URL: url })
     assert.equal(await run.exited, 1, run.output())
     assert.match(
@@ -208,7 +203,7 @@ describe('npm test prerequisites that cannot be had', () => {
   })
 
   it('names the package when Redis neither answers nor is installed', async () => {
-    const probe = `redis://127.0.0.1:${await freePort()}`
+    const probe = `redis://127.0.0.1:${await closedPort()}`
     await assert.rejects(resolveRedis({ given: undefined, probe, searchPath: tmp.dir }), (err) => {
       assert.ok(err instanceof Unmet)
       assert.match(

@@ -5,7 +5,7 @@ import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { freePort } from '../support/redis.ts'
+import { freePort } from '../support/ports.ts'
 import { isExecutable, lastLine, onPath, run, runSync } from './programs.ts'
 import { Unmet } from './report.ts'
 import type { PrivateService, Resolved } from './services.ts'

@@ -3,8 +3,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { createClient } from 'redis'
+import { freePort } from './ports.ts'
 import { waitUntil } from './wait.ts'
 
 /** The machine's server, used when it answers and nothing else is set. */
@@ -28,15 +28,6 @@ export async function deletePrefix(prefix: string, url = REDIS_TEST_URL): Promis
   } finally {
     await client.close()
   }
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const port = (server.address() as { port: number }).port
-  await new Promise((r) => server.close(r))
-  return port
 }
 
 export type PrivateRedis = {

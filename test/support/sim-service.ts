@@ -1,7 +1,6 @@
 // The real service as a client meets it: `contest-signals serve` on the seeded simulator at 60× (a
 // virtual minute every wall second, so live contests gain signals while a test watches), away from
 // the weekly pause, on a store of its own; the first start's bootstrap key is the client's key.
-import { createServer } from 'node:net'
 import { type ServiceProcess, startProcess } from './service-process.ts'
 import { OFF_PAUSE_START } from './timeline.ts'
 import { waitFor } from './wait.ts'
@@ -31,15 +30,6 @@ export async function startSimService(env: Record<string, string>, restart = fal
     await service.kill('SIGKILL')
     throw err
   }
-}
-
-/** A TCP port free right now on loopback, so a restarted service can listen where the first did. */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 /**
