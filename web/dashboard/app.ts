@@ -64,12 +64,14 @@ function serverNow(): number {
 }
 async function syncClock(): Promise<void> {
   try {
+    const askedAt = Date.now()
     const res = await fetch('/v1/health', { cache: 'no-store' })
     const { time, status, checks } = (await res.json()) as {
       time: string
       status?: string
       checks?: Record<string, unknown>
     }
+    const receivedAt = Date.now()
     // a stream kept open by its keep-alives carries nothing while the store is down: say so
     const trouble = Object.entries(checks ?? {})
       .filter(([, v]) => typeof v === 'string' && v !== 'ok')
@@ -80,13 +82,13 @@ async function syncClock(): Promise<void> {
       serviceTrouble = said
       renderStatus()
     }
-    clock.observe(Date.parse(time), Date.now())
+    clock.observe(Date.parse(time), askedAt, receivedAt)
     showClockRate()
   } catch {
     // the next sync tries again; the countdown keeps extrapolating meanwhile
   }
-  // the speed is measured across RATE_SPAN_MS: until it is, ask again once that has passed rather
-  // than count a simulator's minutes as wall minutes until the next regular ask
+  // the speed is measured across RATE_SPAN_MS at least: until it is, ask again once that has passed
+  // rather than count a simulator's minutes as wall minutes until the next regular ask
   if (clock.rate === null && !rateAskPending) {
     rateAskPending = true
     setTimeout(() => {

@@ -2,20 +2,23 @@
 // wall clock, so the page measures how fast the service's time moves and extrapolates between
 // answers (and while the service cannot be reached: a closed contest must read closed).
 //
-// A health answer's time is stamped when the service wrote it and read when the page received it:
-// the gap between the two (network, a busy machine) is noise of up to a few hundred milliseconds.
-// Two answers a few milliseconds apart (the connect and the history read ask together) would turn
-// that noise into any rate at all, so the rate is measured only across at least RATE_SPAN_MS of the
-// page's own time.
+// A health answer's time is stamped by the service somewhere between the page asking and the answer
+// arriving, so the page places it at the middle of that round trip, off by at most half of it. On a
+// busy machine a round trip takes hundreds of milliseconds: measured over a span of a few seconds,
+// that alone would make 60× read anywhere from 45× to 80×. So a speed is taken only across a span long
+// enough for the two answers' round trips to bound its error within RATE_TOLERANCE, and never across
+// less than RATE_SPAN_MS; until then the span simply grows with the next answer.
 
-/** The least span of page time a rate is measured over: 100 ms of noise is then 5 % of it. */
+/** The least span of page time a rate is measured over. */
 export const RATE_SPAN_MS = 2000
+/** The largest relative error the two answers' round trips may leave in a measured speed. */
+export const RATE_TOLERANCE = 0.05
 
-type Reading = { serverAt: number; localAt: number }
+type Reading = { serverAt: number; localAt: number /** half the round trip */; within: number }
 
 export type ServerClock = {
-  /** A health answer: the service's time, and the page's when it arrived. */
-  observe(serverAt: number, localAt: number): void
+  /** A health answer: the service's time, and the page's when it asked and when the answer arrived. */
+  observe(serverAt: number, askedAt: number, receivedAt: number): void
   /** The service's time at the page's `localNow`. */
   now(localNow: number): number
   /** Service ms per page ms, once measured (the simulator's speed, 1 on a real venue). */
@@ -28,15 +31,18 @@ export function createServerClock(): ServerClock {
   let rateFrom: Reading | null = null
   let rate: number | null = null
   return {
-    observe(serverAt, localAt) {
-      if (!Number.isFinite(serverAt) || !Number.isFinite(localAt)) return
-      const reading = { serverAt, localAt }
-      if (rateFrom === null || localAt < rateFrom.localAt) rateFrom = reading
-      else if (localAt - rateFrom.localAt >= RATE_SPAN_MS) {
-        const measured = (serverAt - rateFrom.serverAt) / (localAt - rateFrom.localAt)
-        // simulator speeds are whole numbers; a service clock stepping back says nothing of its speed
-        if (measured > 0.5) rate = Math.round(measured)
-        rateFrom = reading
+    observe(serverAt, askedAt, receivedAt) {
+      if (![serverAt, askedAt, receivedAt].every(Number.isFinite) || receivedAt < askedAt) return
+      const reading = { serverAt, localAt: (askedAt + receivedAt) / 2, within: (receivedAt - askedAt) / 2 }
+      if (rateFrom === null || reading.localAt < rateFrom.localAt) rateFrom = reading
+      else {
+        const span = reading.localAt - rateFrom.localAt
+        if (span >= RATE_SPAN_MS && reading.within + rateFrom.within <= RATE_TOLERANCE * span) {
+          const measured = (serverAt - rateFrom.serverAt) / span
+          // simulator speeds are whole numbers; a service clock stepping back says nothing of its speed
+          if (measured > 0.5) rate = Math.round(measured)
+          rateFrom = reading
+        }
       }
       last = reading
     },
