@@ -11,7 +11,7 @@ import { type Contest, MINUTE_MS, settleContest } from '../src/domain/contest.ts
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { expiryOutlastingTheRun, makeContest, makeSignal, quarterHourOf } from './support/contest-fixtures.ts'
 import { launchChromium, offlineContext, type RouteAnswer } from './support/dashboard-browser.ts'
-import { deadPort } from './support/feed-env.ts'
+import { freePort } from './support/ports.ts'
 import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -77,7 +77,7 @@ describe('the dashboard on a seeded store', () => {
       }),
     )
     await store.close()
-    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
+    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await freePort()) }
     const created = await runCli(['keys', 'create', '--label', 'history'], env)
     assert.equal(created.code, 0, created.stderr)
     key = created.stdout.trim().split('\n').at(-1)!

@@ -22,7 +22,7 @@ import {
   quarterHourOf,
 } from './support/contest-fixtures.ts'
 import { dashboardServiceEnv, launchChromium, offlineContext } from './support/dashboard-browser.ts'
-import { deadPort } from './support/feed-env.ts'
+import { freePort } from './support/ports.ts'
 import { REPO_ROOT, runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { eventually, waitFor } from './support/wait.ts'
 
@@ -420,7 +420,7 @@ describe('the dashboard with two venues', () => {
     await store.addSignal(reading(p, 1, 'down', 55.05, 49))
     await store.close()
 
-    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
+    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await freePort()) }
     const created = await runCli(['keys', 'create', '--label', 'venues'], env)
     assert.equal(created.code, 0, created.stderr)
     key = created.stdout.trim().split('\n').at(-1)!

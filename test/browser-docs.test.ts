@@ -13,7 +13,7 @@ import recorded from '../src/http/openapi-examples.json' with { type: 'json' }
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { makeContest, makeSignal, quarterHourOf } from './support/contest-fixtures.ts'
 import { launchChromium, offlineContext } from './support/dashboard-browser.ts'
-import { deadPort } from './support/feed-env.ts'
+import { freePort } from './support/ports.ts'
 import { REPO_ROOT, runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 
 const SERIES = 'KXBTC15M'
@@ -41,7 +41,7 @@ describe('the API reference’s try-it', () => {
       ),
     ])
     await store.close()
-    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await deadPort()) }
+    const env = { DATABASE_URL: `sqlite:${file}`, PORT: String(await freePort()) }
     const created = await runCli(['keys', 'create', '--label', 'docs'], env)
     assert.equal(created.code, 0, created.stderr)
     key = created.stdout.trim().split('\n').at(-1)!

@@ -9,7 +9,8 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
 import { makeContest, makeSignal } from './support/contest-fixtures.ts'
-import { deadPort, exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
+import { exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
+import { freePort } from './support/ports.ts'
 import { type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { untilWallClock, waitFor } from './support/wait.ts'
 
@@ -39,7 +40,7 @@ describe('VENUE=kalshi outages (real CLI)', { concurrency: true }, () => {
       await store.migrate()
       await store.importHistory(history)
       await store.close()
-      const port = await deadPort()
+      const port = await freePort()
       const nowhere = `127.0.0.1:${port}`
       service = startProcess(['serve'], {
         DATABASE_URL: `sqlite:${db}`,

@@ -24,10 +24,11 @@ import {
 } from './fixtures/polymarket-bodies.ts'
 import { type PolymarketFixture, startPolymarketFixture } from './fixtures/polymarket-fixture.ts'
 import { keepFresh, quotesAround, setWarmUpHour } from './support/exchange-motion.ts'
-import { deadPort, exchangeEnv } from './support/feed-env.ts'
+import { exchangeEnv } from './support/feed-env.ts'
 import { keyedGet } from './support/keyed-get.ts'
 import { sample } from './support/metrics-scrape.ts'
 import { shiftToMinute13 } from './support/polymarket-window.ts'
+import { freePort } from './support/ports.ts'
 import { runCli, type ServiceProcess, startProcess, tempDir } from './support/service-process.ts'
 import { shiftedClockEnv } from './support/shifted-clock.ts'
 import { openStream, type SseClient } from './support/sse-client.ts'
@@ -153,7 +154,7 @@ describe('Kalshi and Polymarket at once (VENUE=kalshi,polymarket, shifted wall c
       ...exchangeEnv(exchanges),
       ...shiftedClockEnv(SHIFT_MS),
     }
-    const metricsPort = String(await deadPort())
+    const metricsPort = String(await freePort())
     service = startProcess(['serve'], { ...env, METRICS_PORT: metricsPort })
     url = await service.url
     metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`

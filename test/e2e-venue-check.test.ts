@@ -9,7 +9,8 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type ExchangeFixtures, startExchangeFixtures } from './fixtures/exchange-fixtures.ts'
 import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from './fixtures/kalshi-fixture.ts'
-import { deadPort, exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
+import { exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
+import { freePort } from './support/ports.ts'
 import { runCli, tempDir } from './support/service-process.ts'
 
 const MINUTE = 60_000
@@ -118,7 +119,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
   }
 
   it('names a refused connection in one line', async () => {
-    const port = await deadPort()
+    const port = await freePort()
     const base = `http://127.0.0.1:${port}/trade-api/v2`
     const { code, stdout, stderr } = await runCli(['venue', 'check'], env({ KALSHI_BASE_URL: base }))
     assert.equal(code, 1)
@@ -192,7 +193,7 @@ describe('contest-signals venue check', { concurrency: true }, () => {
   })
 
   it('fails in one line when a series has no open market, or too few spot sources are fresh', async () => {
-    const port = await deadPort()
+    const port = await freePort()
     const nowhere = `127.0.0.1:${port}`
     kalshi.addSeries(makeSeries({ ticker: 'KXBTC15MB' }))
     const { code, stdout, stderr } = await runCli(

@@ -3,14 +3,13 @@
 
 import assert from 'node:assert/strict'
 import { constants, generateKeyPairSync, verify } from 'node:crypto'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { describe, it } from 'node:test'
 import { createKalshiVenue } from '../src/feeds/kalshi/kalshi-venue.ts'
 import { NO_ANSWER } from '../src/ports/venue.ts'
 import { fixtureTicker, type KalshiFixture, makeMarket } from './fixtures/kalshi-fixture.ts'
 import { type KalshiVenueWorld, MINUTE, SERIES, startKalshiVenueWorld } from './support/kalshi-venue-world.ts'
 import { createManualClock } from './support/manual-clock.ts'
+import { freePort } from './support/ports.ts'
 import { eventually, waitUntil, within } from './support/wait.ts'
 
 const NOW = Math.floor(Date.now() / MINUTE) * MINUTE
@@ -298,10 +297,7 @@ describe('Kalshi venue › outages and lifecycle', () => {
   })
 
   it('starts against a venue that refuses connections, and reports it down after the threshold', async () => {
-    const dead = createServer()
-    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve))
-    const { port } = dead.address() as AddressInfo
-    await new Promise((resolve) => dead.close(resolve))
+    const port = await freePort()
     const warnings: unknown[] = []
     // a Monday noon in New York: no pause is scheduled then, so the outage is one
     const clock = createManualClock(Date.parse('2026-03-02T17:00:00Z'))

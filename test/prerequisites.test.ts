@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import { resolveRedis } from './prerequisites/redis.ts'
 import { Unmet } from './prerequisites/report.ts'
 import { ensureTools } from './prerequisites/tools.ts'
-import { closedPort, refused } from './support/ports.ts'
+import { freePort, refused } from './support/ports.ts'
 import { REPO_ROOT, tempDir } from './support/service-process.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -26,8 +26,8 @@ async function runUnderStep(files: string[], extra: Record<string, string> = {})
   delete env.TEST_REDIS_URL
   delete env.NODE_TEST_CONTEXT
   Object.assign(env, extra)
-  env.TEST_PROBE_DATABASE_URL = `postgres://postgres@127.0.0.1:${await closedPort()}/test`
-  env.TEST_PROBE_REDIS_URL = `redis://127.0.0.1:${await closedPort()}`
+  env.TEST_PROBE_DATABASE_URL = `postgres://postgres@127.0.0.1:${await freePort()}/test`
+  env.TEST_PROBE_REDIS_URL = `redis://127.0.0.1:${await freePort()}`
   const child = spawn(process.execPath, ['--test', '--test-reporter=spec', SETUP, ...files], {
     cwd: REPO_ROOT,
     env,
@@ -192,7 +192,7 @@ describe('npm test prerequisites that cannot be had', () => {
   })
 
   it('stops the run with one line when TEST_DATABASE_URL does not answer', async () => {
-    const url = `postgres://postgres@127.0.0.1:${await closedPort()}/test`
+    const url = `postgres://postgres@127.0.0.1:${await freePort()}/test`
     const run = await runUnderStep([WITNESS], { TEST_DATABASE_URL: url })
     assert.equal(await run.exited, 1, run.output())
     assert.match(
@@ -203,7 +203,7 @@ describe('npm test prerequisites that cannot be had', () => {
   })
 
   it('names the package when Redis neither answers nor is installed', async () => {
-    const probe = `redis://127.0.0.1:${await closedPort()}`
+    const probe = `redis://127.0.0.1:${await freePort()}`
     await assert.rejects(resolveRedis({ given: undefined, probe, searchPath: tmp.dir }), (err) => {
       assert.ok(err instanceof Unmet)
       assert.match(

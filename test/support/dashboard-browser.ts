@@ -3,7 +3,7 @@
 // service's settings on the simulator's fast clock.
 import path from 'node:path'
 import { type Browser, type BrowserContext, chromium } from 'playwright-core'
-import { deadPort } from './feed-env.ts'
+import { freePort } from './ports.ts'
 import { OFF_PAUSE_START } from './timeline.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -45,8 +45,9 @@ export async function offlineContext(
 export async function dashboardServiceEnv(dir: string): Promise<Record<string, string>> {
   return {
     DATABASE_URL: `sqlite:${path.join(dir, 'cs.db')}`,
-    // one port for every start: a page finds the service where it was after a restart
-    PORT: String(await deadPort()),
+    // one port for every start: a page finds the service where it was after a restart (a closed
+    // port, which no other test's listen(0) is given while this one's service is down)
+    PORT: String(await freePort()),
     SIM_SPEED: '60',
     SIM_START: OFF_PAUSE_START,
     SIM_SEED: '17',

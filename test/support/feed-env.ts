@@ -1,5 +1,4 @@
 // Settings that point the real CLI at loopback fixtures of the exchanges, or at nothing at all.
-import { createServer } from 'node:net'
 import type { ExchangeFixtures } from '../fixtures/exchange-fixtures.ts'
 
 /** The *_WS_URL and *_REST_URL settings of the three exchanges, pointed at the fixtures. */
@@ -24,13 +23,4 @@ export function unreachableExchangeEnv(hostPort: string): Record<string, string>
     BITSTAMP_WS_URL: `ws://${hostPort}`,
     BITSTAMP_REST_URL: `http://${hostPort}`,
   }
-}
-
-/** A loopback port nothing listens on: connections to it are refused at once. */
-export async function deadPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }

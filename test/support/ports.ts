@@ -1,36 +1,25 @@
-// Loopback ports for tests: one free to listen on, and one that refuses connections for as long as a
-// test needs it to.
+// Loopback ports for tests: one that nothing listens on and that no other test is given, and whether
+// a port refuses connections.
 import { readFileSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 
-/** A TCP port free right now on loopback, so a server (or a restarted one) can listen on it. */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', resolve)
-  })
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
-/** Ports the test machine's servers listen on, never handed out as closed. */
+/** Ports the test machine's own servers listen on, never handed out. */
 const WELL_KNOWN = new Set([5432, 6379, 8080, 9090])
 
 /**
- * A loopback port that refuses connections now and stays refused: it lies below the kernel's
- * ephemeral range, which every `listen(0)` of the concurrent test files draws from — a port from
- * `freePort()` can be handed to one of them seconds later, and a probe meant to be refused then
- * reaches a server.
+ * A loopback port that refuses connections now and that no other test is given: it lies below the
+ * kernel's ephemeral range, which every `listen(0)` of the concurrent test files draws from. A port
+ * taken from `listen(0)` and released can be handed to one of them seconds later, so a client meant
+ * to be refused reaches a server, or a service started (or restarted) on it finds it taken; this one
+ * stays the test's, whether it points a client at nothing or starts a server there.
  */
-export async function closedPort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const low = ephemeralLow()
   for (let tries = 0; tries < 100; tries++) {
     const port = 10_000 + Math.floor(Math.random() * (low - 10_000))
     if (!WELL_KNOWN.has(port) && (await refused(port))) return port
   }
-  throw new Error(`no refused port found in 10000–${low - 1}`)
+  throw new Error(`no free port found in 10000–${low - 1}`)
 }
 
 function ephemeralLow(): number {
