@@ -45,8 +45,8 @@ export async function offlineContext(
 export async function dashboardServiceEnv(dir: string): Promise<Record<string, string>> {
   return {
     DATABASE_URL: `sqlite:${path.join(dir, 'cs.db')}`,
-    // one port for every start: a page finds the service where it was after a restart (a closed
-    // port, which no other test's listen(0) is given while this one's service is down)
+    // one port for every start: a page finds the service where it was after a restart (no other
+    // test's listen(0) is given it while this one's service is down)
     PORT: String(await freePort()),
     SIM_SPEED: '60',
     SIM_START: OFF_PAUSE_START,

@@ -1,5 +1,5 @@
-// Loopback ports for tests: one that nothing listens on and that no other test is given, and whether
-// a port refuses connections.
+// Loopback ports for tests: one that nothing listens on and that no other test's `listen(0)` is given,
+// and whether a port refuses connections.
 import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 
@@ -7,11 +7,12 @@ import { connect } from 'node:net'
 const WELL_KNOWN = new Set([5432, 6379, 8080, 9090])
 
 /**
- * A loopback port that refuses connections now and that no other test is given: it lies below the
- * kernel's ephemeral range, which every `listen(0)` of the concurrent test files draws from. A port
- * taken from `listen(0)` and released can be handed to one of them seconds later, so a client meant
- * to be refused reaches a server, or a service started (or restarted) on it finds it taken; this one
- * stays the test's, whether it points a client at nothing or starts a server there.
+ * A loopback port that refuses connections now, below the kernel's ephemeral range, which every
+ * `listen(0)` of the concurrent test files draws from. A port taken from `listen(0)` and released can
+ * be handed to one of them seconds later, so a client meant to be refused reaches a server, or a
+ * service started (or restarted) on it finds it taken; this one stays the test's (two tests drawing
+ * the same one of some 20,000 ports at once aside), whether it points a client at nothing or starts a
+ * server there.
  */
 export async function freePort(): Promise<number> {
   const low = ephemeralLow()

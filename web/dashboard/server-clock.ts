@@ -14,7 +14,13 @@ export const RATE_SPAN_MS = 2000
 /** The largest relative error the two answers' round trips may leave in a measured speed. */
 export const RATE_TOLERANCE = 0.05
 
-type Reading = { serverAt: number; localAt: number /** half the round trip */; within: number }
+type Reading = {
+  serverAt: number
+  /** the middle of the round trip */
+  localAt: number
+  /** half the round trip: how far off `localAt` can be */
+  within: number
+}
 
 export type ServerClock = {
   /** A health answer: the service's time, and the page's when it asked and when the answer arrived. */
