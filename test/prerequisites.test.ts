@@ -44,16 +44,16 @@ async function runUnderStep(files: string[], extra: Record<string, string> = {})
   return { child, output: () => output, exited }
 }
 
-type Private = { port: number; dir: string; probedPort: number }
+type Private = { port: number; dir: string }
 
 /** The private server a prerequisite line announces, or undefined when the line is not there (yet). */
 function announced(output: string, name: 'PostgreSQL' | 'Redis'): Private | undefined {
   const line = new RegExp(
-    `^prerequisite +${name} +private, \\w+://(?:postgres@)?127\\.0\\.0\\.1:(\\d+)\\S* in (\\S+) \\(127\\.0\\.0\\.1:(\\d+): connection refused\\); removed when the run ends$`,
+    `^prerequisite +${name} +private, \\w+://(?:postgres@)?127\\.0\\.0\\.1:(\\d+)\\S* in (\\S+) \\(127\\.0\\.0\\.1:\\d+: connection refused\\); removed when the run ends$`,
     'm',
   ).exec(output)
   if (!line) return undefined
-  return { port: Number(line[1]), dir: line[2]!, probedPort: Number(line[3]) }
+  return { port: Number(line[1]), dir: line[2]! }
 }
 
 /** The private server the run announced; fails the test with the run's output when it did not. */
