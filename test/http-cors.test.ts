@@ -35,6 +35,21 @@ describe('CORS with CORS_ORIGINS=*', () => {
     assert.equal(res.headers.get('access-control-allow-credentials'), null)
   })
 
+  test("allows the stream's preflight GET alone, as its Allow does (HEAD there is 405)", async () => {
+    const preflight = await api.request('/v1/stream/contests?series=S', {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+    })
+    assert.equal(preflight.status, 204)
+    assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET')
+    const head = await api.request('/v1/stream/contests?series=S', {
+      method: 'HEAD',
+      headers: { origin: ORIGIN },
+    })
+    assert.equal(head.status, 405)
+    assert.equal(head.headers.get('allow'), 'GET')
+  })
+
   test('marks responses readable cross-origin and exposes the rate-limit headers', async () => {
     const series = newSeries()
     await seedLiveContest(world.store, series, 0)

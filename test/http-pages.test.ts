@@ -54,17 +54,25 @@ describe('pages', () => {
 describe('pages and the rate limit', () => {
   let world: TestWorld
   before(async () => {
-    world = await createTestWorld({ webAssets: loadWebAssets(), env: { RATE_LIMIT_BURST: '3' } })
+    world = await createTestWorld({
+      webAssets: loadWebAssets(),
+      env: { RATE_LIMIT_BURST: '3', TRUST_PROXY: '127.0.0.1' },
+    })
   })
   after(() => world.close())
 
-  test('/docs counts like every endpoint; the home page and the dashboard do not', async () => {
+  test("every page counts like every endpoint; the dashboard's static modules do not", async () => {
     for (let i = 0; i < 6; i++) {
-      assert.equal((await fetch(`${world.baseUrl}/`)).status, 200)
-      assert.equal((await fetch(`${world.baseUrl}/dashboard`)).status, 200)
+      assert.equal((await fetch(`${world.baseUrl}/dashboard/app.ts`)).status, 200)
+      assert.equal((await fetch(`${world.baseUrl}/dashboard/dashboard.css`)).status, 200)
     }
-    const statuses = []
-    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${world.baseUrl}/docs`)).status)
-    assert.deepEqual(statuses, [200, 200, 200, 429])
+    // each page from a client of its own
+    for (const [i, page] of ['/', '/dashboard', '/docs'].entries()) {
+      const from = { 'x-forwarded-for': `198.51.100.${i + 1}` }
+      const statuses = []
+      for (let n = 0; n < 4; n++)
+        statuses.push((await fetch(`${world.baseUrl}${page}`, { headers: from })).status)
+      assert.deepEqual(statuses, [200, 200, 200, 429], page)
+    }
   })
 })

@@ -7,6 +7,7 @@ import { createMemoryBucketStore } from '../src/store/memory/memory-bucket-store
 import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
 import { createManualClock } from './support/manual-clock.ts'
+import { rawExchange } from './support/raw-request.ts'
 import { createTestWorld, TEST_BASE_URL, useTestWorld } from './support/test-world.ts'
 
 // One world whose proxy (the loopback test client) is trusted: each test sends its own
@@ -18,7 +19,7 @@ const series = newSeries()
 const bucketClock = createManualClock(Date.now())
 const { world, api } = useTestWorld(
   {
-    env: { RATE_LIMIT_BURST: String(BURST), RATE_LIMIT_PER_SEC: '0.01', TRUST_PROXY: '127.0.0.1' },
+    env: { RATE_LIMIT_BURST: String(BURST), RATE_LIMIT_PER_SEC: '0.01', TRUST_PROXY: '127.0.0.1,10.0.0.9' },
     buckets: (config) => createMemoryBucketStore({ ...rateLimitPolicy(config), clock: bucketClock }),
     wrapStore: countingStore,
   },
@@ -123,8 +124,10 @@ describe('rate limiting', () => {
     assert.equal((await api.get('/v1/openapi.json', undefined, from(ip))).status, 429)
   })
 
-  test('counts 401s, 404s, 405s, the OpenAPI document and problem pages', async () => {
+  test('counts 401s, 404s, 405s, the OpenAPI document, problem pages and the home and dashboard pages', async () => {
     const counted: [string, { method?: string; key?: string }][] = [
+      ['/', {}],
+      ['/dashboard', {}],
       [`/v1/contests/active?series=${series}`, {}],
       ['/no/such/path', {}],
       ['/v1/contests', { method: 'POST' }],
@@ -157,6 +160,53 @@ describe('rate limiting', () => {
     const res = await api.get('/v1/contests/%E0%A4%A', world.key, from(ip))
     assert.equal(res.status, 429)
     assert.equal(res.headers.get('x-ratelimit-limit'), String(BURST))
+  })
+
+  test('counts malformed requests and what is answered on the bare socket, then refuses them with 429', async () => {
+    const request = (line: string, ip: string, extra = '') =>
+      `${line}\r\nHost: x\r\nX-Forwarded-For: ${ip}\r\n${extra}\r\n`
+    const status = (text: string) => text.match(/^HTTP\/1\.1 (\d{3}) /)?.[1]
+    const kinds: [string, (ip: string) => string, string][] = [
+      ['an unknown method', (ip) => request('FROBNICATE /v1/contests HTTP/1.1', ip), '501'],
+      ['CONNECT', (ip) => request('CONNECT 127.0.0.1:443 HTTP/1.1', ip), '501'],
+      [
+        'a malformed header line',
+        (ip) => request('GET /v1/contests HTTP/1.1', ip, 'Bad Header: x\r\n'),
+        '400',
+      ],
+      [
+        'two Authorization lines',
+        (ip) =>
+          request('GET /v1/contests HTTP/1.1', ip, 'Authorization: Bearer a\r\nAuthorization: Bearer b\r\n'),
+        '400',
+      ],
+      ['HTTP/2.0', (ip) => request('GET /v1/contests HTTP/2.0', ip), '400'],
+      ['a fragment in the target', (ip) => request('GET /v1/contests#x HTTP/1.1', ip), '400'],
+    ]
+    for (const [kind, bytes, answered] of kinds) {
+      const ip = client()
+      for (let i = 0; i < BURST; i++)
+        assert.equal(status(await rawExchange(world.baseUrl, bytes(ip))), answered, `${kind} #${i + 1}`)
+      const refused = await rawExchange(world.baseUrl, bytes(ip))
+      assert.equal(status(refused), '429', `${kind} was not counted`)
+      assert.match(refused, /\r\nretry-after: \d+\r\n/i, kind)
+      assert.match(refused, /\r\nx-ratelimit-remaining: 0\r\n/i, kind)
+      assert.equal((await api.get('/nope', undefined, from(ip))).status, 429, kind)
+    }
+  })
+
+  test('a forwarded hop with a port counts as its address, and one that is no address as its proxy', async () => {
+    const ip = client()
+    await drain(`${ip}:4711`)
+    assert.equal((await api.get('/nope', undefined, from(ip))).status, 429)
+    assert.equal((await api.get('/nope', undefined, from(`${ip}:4712`))).status, 429)
+    const v6 = `2001:db8:${randomInt(1, 65535).toString(16)}:7`
+    await drain(`[${v6}::1]:443`)
+    assert.equal((await api.get('/nope', undefined, from(`${v6}::2`))).status, 429)
+    // junk reported by the trusted proxy is charged to a proxy of its own (here 10.0.0.9, trusted)
+    const proxied = (hop: string) => from(`${hop}, 10.0.0.9`)
+    for (let i = 0; i < BURST; i++) await api.get('/nope', undefined, proxied(`junk-${i}`))
+    assert.equal((await api.get('/nope', undefined, proxied('more-junk'))).status, 429)
   })
 
   test('never limits GET or HEAD /v1/health', async () => {

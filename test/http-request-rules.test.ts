@@ -1,6 +1,6 @@
 // The request rules (src/http/request-rules.ts) hold on both request paths: two Host lines, an
 // HTTP/1.1 request without Host, two Authorization lines and a `#` in the request target are each
-// a 400 `bad-request`. Every case first sends the same request without the fault, so the contest
+// a 400 `bad-request`, and so is an HTTP version other than 1.x that Node's parser lets through. Every case first sends the same request without the fault, so the contest
 // cache is warm and the fast path answers it (checked: Fastify never saw it); then the faulty one
 // goes to an app with the fast path and to one without, and both answers must be that 400, alike
 // in status line, header lines and bytes.
@@ -303,6 +303,23 @@ describe('request rules on the fast path and the framework path', () => {
       }
     })
   }
+
+  test('HTTP/2.0 on a request line, and a request line without a version (HTTP/0.9), are 400 on both paths', async () => {
+    for (const line of [`GET ${ticker()} HTTP/2.0`, `GET ${ticker()}`, 'GET /v1/health HTTP/2.0']) {
+      for (const w of [fast, framework]) {
+        const socket = connect(Number(new URL(w.baseUrl).port), '127.0.0.1')
+        socket.write(`${line}\r\nHost: a\r\nAuthorization: ${auth.Authorization}\r\n\r\n`)
+        let text = ''
+        socket.setEncoding('latin1').on('data', (chunk: string) => {
+          text += chunk
+        })
+        await once(socket, 'close')
+        assert.match(text, /^HTTP\/1\.1 400 Bad Request\r\n/, line)
+        assert.match(text, /\r\nconnection: close\r\n/i, line)
+        assert.match(text, /"detail":"The HTTP version is not one this server speaks/, line)
+      }
+    }
+  })
 
   test('one Host line, and HTTP/1.0 without Host, are still answered by the fast path', async () => {
     const one = createWireClient(Number(new URL(fast.baseUrl).port))

@@ -1,7 +1,8 @@
 // buildApp: the whole HTTP interface as a Fastify instance, built from its dependencies and never
 // listening (the composition root in src/main/ does that). Hook order is the contract: request
 // counting (when metrics are on), request id and shutdown first, then the rate limiter, so a refused
-// request runs nothing else yet is still counted.
+// request runs nothing else yet is still counted, then the request rules (a malformed request is
+// counted, then refused).
 import { performance } from 'node:perf_hooks'
 import { constants as zlibConstants } from 'node:zlib'
 import compress from '@fastify/compress'
@@ -20,7 +21,7 @@ import { countBodyBytes, countedBodyBytes, createAccessLog, serializeRequest } f
 import type { AppDeps } from './app-deps.ts'
 import { createClientAddress } from './client-address.ts'
 import { createContestCache } from './contest-cache.ts'
-import { addCorsHeaders, corsPluginOptions } from './cors.ts'
+import { addCorsHeaders, corsPluginOptions, isPreflight } from './cors.ts'
 import { createErrorHandler } from './error-handler.ts'
 import { createFastPath } from './fast-path.ts'
 import { createFrameworkErrorAnswers } from './framework-errors.ts'
@@ -58,7 +59,8 @@ const BODY_LIMIT = 16 * 1024
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { settings, metrics } = deps
   const baseUrl = settings.publicBaseUrl
-  const rules = createRequestRules(createClientAddress(settings.trustProxy))
+  const clientAddress = createClientAddress(settings.trustProxy)
+  const rules = createRequestRules(clientAddress)
   const rateLimiter = createRateLimiter({
     buckets: deps.buckets,
     policy: settings.rateLimit,
@@ -99,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter,
     accessLog,
     rules,
+    clientAddress,
     logAnswer,
     ...(metrics ? { metrics } : {}),
     log: () => app.log,
@@ -164,7 +167,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onRequest', async (request, reply) => {
     setEdgeHeaders(reply, request.id)
-    if (answerRefusal({ baseUrl, cors: settings, rules }, request, reply)) return reply
     if (!closing) return undefined
     addCorsHeaders(settings, request, reply)
     return sendProblem(reply, baseUrl, 'unavailable', {
@@ -196,6 +198,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     else if (reply.statusCode >= 400) logAnswer(request, reply, 'warn')
   })
   app.addHook('onRequest', rateLimiter.onRequest)
+  // A malformed request is counted like any other (decisions §5: whatever its outcome), then refused
+  // before anything reads it.
+  app.addHook('onRequest', async (request, reply) =>
+    answerRefusal({ baseUrl, cors: settings, rules }, request, reply) ? reply : undefined,
+  )
   // Counted like any request, then answered before CORS and body handling: 405 with Allow on a
   // known path, 404 elsewhere (not-found.ts).
   const notFound = createNotFoundHandler(baseUrl, KNOWN_PATHS)
@@ -206,6 +213,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   await app.register(cors, corsPluginOptions(settings))
+  // The stream answers GET alone (HEAD there is 405, as its Allow says): its preflight says so too.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (isPreflight(request) && request.url.split('?', 1)[0] === PATHS.stream)
+      reply.header('access-control-allow-methods', 'GET')
+    done(null, payload)
+  })
   // Everything not served from a precompressed representation: problem pages, large problems.
   await app.register(compress, {
     global: true,

@@ -3,7 +3,11 @@
 // (all trusted: the left-most). The same rules as Fastify's `request.ip` (@fastify/proxy-addr,
 // whose header parsing this follows exactly), at a fraction of its cost: IPv4 rules are compared as
 // integers, IPv6 ones through node:net's BlockList, and the header is read from the right only as
-// far as needed. Both the framework path and the fast path count by this one function.
+// far as needed. Two departures, because a hop's text becomes a rate-limit bucket: a hop written
+// with a port (`203.0.113.7:4711`, `[2001:db8::1]:443`, as some proxies append it) counts as its
+// address, and a hop that is no address at all (`unknown`, junk) ends the chain — the client is
+// the trusted hop that reported it, so no made-up text ever gets a bucket of its own. Both the
+// framework path and the fast path count by this one function.
 import { BlockList, isIP } from 'node:net'
 import { bucketKeyFor, ipv4Number } from '../domain/client-address.ts'
 
@@ -28,7 +32,9 @@ export function createClientAddress(trustProxy: readonly string[]): ClientAddres
         if (start === end) start = end = i
       } else if (c === 44) {
         if (start !== end) {
-          address = header.slice(start, end)
+          const hop = hopAddress(header.slice(start, end))
+          if (hop === null) return address
+          address = hop
           if (!trusted(address)) return address
         }
         start = end = i
@@ -37,6 +43,27 @@ export function createClientAddress(trustProxy: readonly string[]): ClientAddres
     return address
   }
 }
+
+/**
+ * The address a forwarded hop names: itself when it is an IP address, without its port when written
+ * `a.b.c.d:port` or `[v6]:port` (or `[v6]`), else null.
+ */
+export function hopAddress(hop: string): string | null {
+  if (ipv4Number(hop) !== null || isIP(hop) !== 0) return hop
+  if (hop.startsWith('[')) {
+    const close = hop.indexOf(']')
+    const inside = close === -1 ? '' : hop.slice(1, close)
+    const rest = close === -1 ? '' : hop.slice(close + 1)
+    return isIP(inside) === 6 && (rest === '' || isPort(rest.slice(1), rest[0])) ? inside : null
+  }
+  const colon = hop.indexOf(':')
+  if (colon === -1 || hop.indexOf(':', colon + 1) !== -1) return null
+  const ip = hop.slice(0, colon)
+  return isIP(ip) === 4 && isPort(hop.slice(colon + 1), ':') ? ip : null
+}
+
+const isPort = (digits: string, separator: string | undefined): boolean =>
+  separator === ':' && /^\d{1,5}$/.test(digits) && Number(digits) <= 65535
 
 /** proxy-addr's trust test: an address that is not an IP is never trusted; mapped IPv6 counts as IPv4. */
 function compileTrust(entries: readonly string[]): (address: string) => boolean {

@@ -148,7 +148,7 @@ export function createFastPath(deps: FastPathDeps): (framework: Handler) => Hand
   ) {
     const h = facts.headers
     const encoding = encodingFor(rep, h.acceptEncoding, chooseRemembered)
-    const notModified = ifNoneMatchHits(h.ifNoneMatch, rep.etag)
+    const notModified = ifNoneMatchHits(h.ifNoneMatch, rep.etag, encoding)
     const method = req.method!
     const head = headOf(rep, encoding, notModified, method === 'HEAD')
     // The list is copied into the header block synchronously, so one array serves every request.

@@ -11,7 +11,9 @@ const NOT_A_REQUEST =
 const REQUEST_LINE =
   'The request line is malformed: a method, a target without spaces and HTTP/1.1, separated by single spaces and ended by CRLF.'
 const TARGET = 'The request target is malformed: it must be an origin-form path such as /v1/health.'
-const VERSION = 'The HTTP version is not one this server speaks: send HTTP/1.1 (or HTTP/1.0).'
+/** Also the request rules' answer to a version the parser takes (request-rules.ts). */
+export const UNSUPPORTED_VERSION =
+  'The HTTP version is not one this server speaks: send HTTP/1.1 (or HTTP/1.0).'
 const HEADER =
   'A header line is malformed: each is a token name, a colon and a value without control characters, ended by CRLF.'
 const FRAMING =
@@ -21,7 +23,7 @@ const FRAMING =
 const DETAILS: Record<string, string> = {
   HPE_INVALID_CONSTANT: REQUEST_LINE,
   HPE_INVALID_URL: TARGET,
-  HPE_INVALID_VERSION: VERSION,
+  HPE_INVALID_VERSION: UNSUPPORTED_VERSION,
   HPE_INVALID_HEADER_TOKEN: HEADER,
   HPE_LF_EXPECTED: HEADER,
   HPE_CR_EXPECTED: HEADER,
@@ -72,3 +74,23 @@ function failingLine(raw: unknown, at: unknown): string | null {
 }
 
 const isRequestLine = (line: string | null): boolean => line !== null && REQUEST_LINE_SHAPE.test(line)
+
+/**
+ * The X-Forwarded-For lines of the request the parser failed in (joined by commas, as Node joins
+ * them), read from the bytes it got: the rate limiter counts such a request by its client too.
+ */
+export function forwardedForIn(raw: unknown, at: unknown): string | undefined {
+  if (!Buffer.isBuffer(raw)) return undefined
+  const stop = typeof at === 'number' && at >= 0 ? Math.min(at, raw.length) : 0
+  const headEnd = raw.lastIndexOf('\r\n\r\n', stop)
+  const start = headEnd === -1 ? 0 : headEnd + 4
+  const end = raw.indexOf('\r\n\r\n', start)
+  const values = raw
+    .subarray(start, end === -1 ? raw.length : end)
+    .toString('latin1')
+    .split('\r\n')
+    .slice(1)
+    .filter((line) => /^x-forwarded-for:/i.test(line))
+    .map((line) => line.slice(line.indexOf(':') + 1).trim())
+  return values.length === 0 ? undefined : values.join(', ')
+}

@@ -36,11 +36,12 @@ export const KNOWN_PATHS: readonly KnownPath[] = [
 ]
 
 /**
- * Browser pages that are not rate limited (see routes/web-pages.ts): the home page and the
- * dashboard, whose one page load fetches more modules than the burst allows, and whose API calls
- * are counted like any others. The API reference (/docs) is counted like every endpoint.
+ * The one kind of request besides health and preflights that is not rate limited (see
+ * routes/web-pages.ts): the dashboard's own modules and styles, static and keyless, of which one page
+ * load fetches more than the burst. The pages themselves (`/`, `/dashboard`, `/docs`) and the
+ * dashboard's API calls are counted like every other request (decisions §5).
  */
-export const UNCOUNTED_PAGE_PATHS: readonly string[] = [PATHS.home, PATHS.dashboard, PATHS.dashboardAsset]
+export const UNCOUNTED_PAGE_PATHS: readonly string[] = [PATHS.dashboardAsset]
 
 /** The page a problem `type` URI resolves to. */
 export function problemPagePath(name: string): string {

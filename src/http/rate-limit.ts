@@ -1,7 +1,8 @@
 // The rate limiter at the edge (decisions §5, docs/api-contract.md §7–8): one token per request
 // from the bucket of the client's address, taken in the first onRequest hook so a refused request
-// runs nothing else — no key check, no store read. Only GET/HEAD /v1/health and CORS preflights are
-// free; 401s, 404s, 405s, the OpenAPI document and problem pages all count. The limit headers
+// runs nothing else — no key check, no store read. Only GET/HEAD /v1/health, CORS preflights and the
+// dashboard's static modules are free; 400s, 401s, 404s, 405s, the OpenAPI document, the pages and
+// problem pages all count, and so do the answers sent on the bare socket (framework-errors.ts). The limit headers
 // appear on 429 only. The fast path (fast-path.ts) takes its token through `take` too; a request it
 // hands over to the framework carries that answer, and the hook uses it instead of taking a second
 // token. Both count by the client address of request-rules.ts.
@@ -30,6 +31,10 @@ export type RateLimiter = {
    * are logged through `onError` and let the request through uncounted (null).
    */
   take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict>
+  /** `take` for a bucket key worked out without a request object (an answer on the bare socket). */
+  takeFor(key: string | number, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict>
+  /** The rate-limit headers of a refusal. */
+  refusalHeaders(verdict: TakeResult): Record<string, string>
   /** Hands a verdict already taken to the framework path, so the request is not counted twice. */
   remember(raw: IncomingMessage, verdict: LimitVerdict): void
 }
@@ -49,7 +54,13 @@ export function createRateLimiter(opts: {
   const takeNow = buckets.takeNow?.bind(buckets)
 
   function take(raw: IncomingMessage, onError: (err: unknown) => void): LimitVerdict | Promise<LimitVerdict> {
-    const key = rules(raw).bucketKey
+    return takeFor(rules(raw).bucketKey, onError)
+  }
+
+  function takeFor(
+    key: string | number,
+    onError: (err: unknown) => void,
+  ): LimitVerdict | Promise<LimitVerdict> {
     try {
       if (takeNow) return takeNow(key)
       return buckets.take(key).catch((err: unknown) => {
@@ -73,14 +84,16 @@ export function createRateLimiter(opts: {
           )
     if (result == null || result.allowed) return false
     addCorsHeaders(cors, request, reply)
-    sendProblem(reply, baseUrl, 'rate-limited', {
-      headers: {
-        'retry-after': String(result.retryAfterS),
-        'x-ratelimit-limit': String(policy.burst),
-        'x-ratelimit-remaining': String(result.remaining),
-      },
-    })
+    sendProblem(reply, baseUrl, 'rate-limited', { headers: refusalHeaders(result) })
     return true
+  }
+
+  function refusalHeaders(result: TakeResult): Record<string, string> {
+    return {
+      'retry-after': String(result.retryAfterS),
+      'x-ratelimit-limit': String(policy.burst),
+      'x-ratelimit-remaining': String(result.remaining),
+    }
   }
 
   return {
@@ -90,6 +103,8 @@ export function createRateLimiter(opts: {
     },
     refuse,
     take,
+    takeFor,
+    refusalHeaders,
     remember(raw, verdict) {
       ;(raw as WithVerdict)[TAKEN] = verdict
     },

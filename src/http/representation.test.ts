@@ -19,18 +19,23 @@ describe('chooseEncoding', () => {
 
 describe('ifNoneMatchHits', () => {
   const etag = '"0123abcd"'
-  test('matches the tag, its weak form, any encoded variant and *', () => {
-    assert.ok(ifNoneMatchHits('"0123abcd"', etag))
-    assert.ok(ifNoneMatchHits('W/"0123abcd"', etag))
-    assert.ok(ifNoneMatchHits('"0123abcd-br"', etag))
-    assert.ok(ifNoneMatchHits('"x", "0123abcd-gzip"', etag))
-    assert.ok(ifNoneMatchHits('*', etag))
+  test("matches the variant's own tag, its weak form, within a list, and *", () => {
+    assert.ok(ifNoneMatchHits('"0123abcd"', etag, null))
+    assert.ok(ifNoneMatchHits('W/"0123abcd"', etag, null))
+    assert.ok(ifNoneMatchHits('"0123abcd-br"', etag, 'br'))
+    assert.ok(ifNoneMatchHits('"x", "0123abcd-gzip"', etag, 'gzip'))
+    assert.ok(ifNoneMatchHits('"0123abcd", "0123abcd-gzip"', etag, null))
+    assert.ok(ifNoneMatchHits('*', etag, 'gzip'))
   })
 
-  test('does not match other tags or an absent header', () => {
-    assert.ok(!ifNoneMatchHits('"0123abce"', etag))
-    assert.ok(!ifNoneMatchHits(undefined, etag))
-    assert.ok(!ifNoneMatchHits('', etag))
+  test("does not match another variant's tag, an unquoted tag, other tags or an absent header", () => {
+    assert.ok(!ifNoneMatchHits('"0123abcd-gzip"', etag, null))
+    assert.ok(!ifNoneMatchHits('"0123abcd-br"', etag, 'gzip'))
+    assert.ok(!ifNoneMatchHits('"0123abcd"', etag, 'gzip'))
+    assert.ok(!ifNoneMatchHits('0123abcd', etag, null))
+    assert.ok(!ifNoneMatchHits('"0123abce"', etag, null))
+    assert.ok(!ifNoneMatchHits(undefined, etag, null))
+    assert.ok(!ifNoneMatchHits('', etag, null))
   })
 })
 

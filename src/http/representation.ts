@@ -68,8 +68,7 @@ export type RepresentationAnswer = { status: 200 | 304; body: Buffer | null }
 /**
  * Sets every header of a representation's answer on `sink` and says what to send: 304 when
  * If-None-Match matches, else the best encoding the client accepts. A compressed variant is a
- * different representation, so its ETag carries a suffix (`"…-br"`); If-None-Match compares without
- * it, as any variant proves the client's copy current. The framework path (sendRepresentation) and
+ * different representation, so its ETag carries a suffix (`"…-br"`; ifNoneMatchHits). The framework path (sendRepresentation) and
  * the fast path both build their headers here, so they cannot drift.
  */
 export function representationHead(
@@ -81,7 +80,7 @@ export function representationHead(
 ): RepresentationAnswer {
   sink.header('cache-control', cacheControl)
   sink.header('vary', appendVary(sink.getHeader('vary'), 'Accept-Encoding'))
-  sink.header('etag', encoding ? `${rep.etag.slice(0, -1)}-${encoding}"` : rep.etag)
+  sink.header('etag', variantEtag(rep.etag, encoding))
   if (notModified) return { status: 304, body: null }
   sink.header('content-type', rep.contentType)
   if (!encoding) return { status: 200, body: rep.body }
@@ -107,11 +106,12 @@ export function sendRepresentation(
   cacheControl: string,
 ): FastifyReply {
   const { headers } = request
+  const encoding = encodingFor(rep, headers['accept-encoding'])
   const answer = representationHead(
     reply,
     rep,
-    encodingFor(rep, headers['accept-encoding']),
-    ifNoneMatchHits(headers['if-none-match'], rep.etag),
+    encoding,
+    ifNoneMatchHits(headers['if-none-match'], rep.etag, encoding),
     cacheControl,
   )
   return answer.body === null ? reply.code(304).send() : reply.send(answer.body)
@@ -134,20 +134,31 @@ export function chooseEncoding(header: string | undefined): Encoding | null {
   return br >= gzip ? 'br' : 'gzip'
 }
 
-/** Weak comparison (RFC 9110 §13.1.2), ignoring our encoding suffix. */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+/**
+ * If-None-Match against the variant this request would be sent (RFC 9110 §13.1.2, weak comparison):
+ * `*`, or a listed entity-tag — quoted, `W/` or not — equal to that variant's ETag. Each encoding is
+ * its own representation with its own tag (`"…-br"`), so a gzip copy does not validate the identity
+ * one; a list holding both, as a cache keeping both sends, still matches. A tag without its quotes
+ * is no entity-tag and matches nothing.
+ */
+export function ifNoneMatchHits(
+  header: string | undefined,
+  etag: string,
+  encoding: Encoding | null,
+): boolean {
   if (!header) return false
   if (header.trim() === '*') return true
-  const base = etag.slice(1, -1)
+  const wanted = variantEtag(etag, encoding)
   for (const raw of header.split(',')) {
-    const tag = raw
-      .trim()
-      .replace(/^W\//, '')
-      .replace(/^"|"$/g, '')
-      .replace(/-(br|gzip)$/, '')
-    if (tag === base) return true
+    const tag = raw.trim()
+    if (tag === wanted || (tag.startsWith('W/') && tag.slice(2) === wanted)) return true
   }
   return false
+}
+
+/** The ETag of a representation sent in `encoding`: the identity tag, suffixed for a compressed one. */
+function variantEtag(etag: string, encoding: Encoding | null): string {
+  return encoding ? `${etag.slice(0, -1)}-${encoding}"` : etag
 }
 
 function appendVary(current: unknown, field: string): string {

@@ -4,7 +4,10 @@
 // the framework path calls it from genReqId, its first hook and the framework-error answers. The
 // answer is kept on the raw request, so a request the fast path hands over is never judged twice and
 // both paths see the very same facts. A request that breaks a rule is answered 400 `bad-request` by
-// the framework path (the fast path hands it over), before the rate limiter:
+// the framework path (the fast path hands it over), once the rate limiter has counted it:
+// - an HTTP version other than 1.x: Node's parser takes `HTTP/2.0` and a request line without any
+//   version (HTTP/0.9) as requests, which this server answers as HTTP/1.1 to a client that asked
+//   for something else (`HTTP/1.2` is the parser's own 400, in the same words);
 // - RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one Host line;
 // - Authorization is a singleton field (RFC 9110 §11.6.2): two lines are an ambiguous credential,
 //   refused rather than resolved by picking one;
@@ -18,6 +21,7 @@ import { bucketKeyOf } from '../domain/client-address.ts'
 import type { ClientAddressOf } from './client-address.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import { type HotHeaders, readHotHeaders } from './hot-headers.ts'
+import { UNSUPPORTED_VERSION } from './parser-faults.ts'
 import { type ProblemName, type ProblemOptions, sendProblem } from './problems.ts'
 import { requestIdFrom } from './request-id.ts'
 
@@ -25,7 +29,7 @@ import { requestIdFrom } from './request-id.ts'
 export type Refusal = { problem: ProblemName; options: ProblemOptions }
 
 export type RequestFacts = {
-  /** null: the request may go on; else the answer it gets, before the rate limiter */
+  /** null: the request may go on; else the answer it gets, after the rate limiter and before the key */
   refusal: Refusal | null
   headers: HotHeaders
   /** X-Request-Id when sane, else a fresh UUID */
@@ -52,6 +56,7 @@ const refusal = (detail: string, close: boolean): Refusal => ({
   // a request whose framing cannot be trusted ends its connection
   options: close ? { detail, headers: { connection: 'close' } } : { detail },
 })
+const VERSION = refusal(UNSUPPORTED_VERSION, true)
 const NO_HOST = refusal('An HTTP/1.1 request must carry a Host header.', true)
 const HOSTS = refusal('A request must carry exactly one Host header line; this one carries several.', true)
 const AUTHORIZATIONS = refusal(
@@ -106,6 +111,7 @@ export function forgetRequestFacts(req: IncomingMessage): void {
 
 /** The first rule the request breaks, or null. */
 function refusalOf(req: IncomingMessage, headers: HotHeaders): Refusal | null {
+  if (req.httpVersionMajor !== 1) return VERSION
   if (headers.hostLines > 1) return HOSTS
   if (headers.hostLines === 0 && req.httpVersion === '1.1') return NO_HOST
   if (headers.authorizationLines > 1) return AUTHORIZATIONS

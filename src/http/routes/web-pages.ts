@@ -1,8 +1,8 @@
 // GET /, /docs and /dashboard with their assets: a home page linking the others, the offline API
 // reference and the dashboard. They need no key and carry no data. Every asset is a representation
-// compressed once (ETag, gzip/br variants kept), so a page costs no compression per request. The home
-// page and the dashboard are not rate limited (a dashboard load fetches more modules than the burst;
-// its API calls are counted like any others); /docs is counted like every endpoint. Left out of the
+// compressed once (ETag, gzip/br variants kept), so a page costs no compression per request. Each
+// page is counted by the rate limiter like every endpoint; the dashboard's modules are not (a
+// dashboard load fetches more of them than the burst: paths.ts). Left out of the
 // OpenAPI document: they are pages, not API.
 import { PATHS } from '../paths.ts'
 import { ProblemError } from '../problems.ts'
