@@ -270,6 +270,23 @@ describe('contest-signals configuration errors', () => {
     }
   })
 
+  it('refuses to simulate a Polymarket series as a Kalshi market, before opening anything', async () => {
+    const tmp = tempDir()
+    try {
+      const env = envFor(tmp.dir, { SIM_BACKFILL_DAYS: '0', SERIES: 'KXBTC15M,btc-updown-15m' })
+      for (const role of ['serve', 'engine']) {
+        const run = await runCli([role], env)
+        assert.equal(run.code, 1, role)
+        assert.match(
+          run.stderr,
+          /^contest-signals: invalid configuration: SERIES "btc-updown-15m" is a polymarket series, and the simulator \(VENUE=sim\) serves Kalshi's market only/,
+        )
+      }
+    } finally {
+      tmp.remove()
+    }
+  })
+
   it('names PORT and METRICS_PORT when their ports are taken', async () => {
     const tmp = tempDir()
     const busy = createServer()

@@ -6,7 +6,7 @@
 import '../main/no-pretenuring.ts'
 import '../main/next-tick-warm-up.ts'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from '../config/config.ts'
+import { ConfigError, loadConfig, simulatorServeProblems } from '../config/config.ts'
 import { maskKeys } from '../domain/api-key.ts'
 import { createLogger } from '../main/logger.ts'
 import { type Role, startService } from '../main/runtime.ts'
@@ -218,6 +218,9 @@ async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise
     process.once('SIGTERM', stop)
     process.once('SIGINT', stop)
   })
+  // the roles that run the engine, and with it the simulator
+  const simulatorProblems = role === 'api' ? [] : simulatorServeProblems(config)
+  if (simulatorProblems.length > 0) throw new ConfigError(simulatorProblems)
   const service = await startService(role, config, logger)
   // Stop accepting, end streams, stop the engine, close the store, exit 0.
   await stopRequested

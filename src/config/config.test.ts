@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { ConfigError, loadConfig, seriesOfVenue, usesSimulator, venueOfConfiguredSeries } from './config.ts'
+import {
+  ConfigError,
+  loadConfig,
+  seriesOfVenue,
+  simulatorServeProblems,
+  usesSimulator,
+  venueOfConfiguredSeries,
+} from './config.ts'
 
 describe('loadConfig', () => {
   it('gives the defaults of decisions §2 for an empty environment', () => {
@@ -267,6 +274,17 @@ describe('loadConfig', () => {
       const c = loadConfig({ VENUE: 'sim', SERIES: 'KXBTC15M,btc-updown-15m,ANY' })
       assert.equal(venueOfConfiguredSeries(c, 'btc-updown-15m'), 'sim')
       assert.deepEqual(seriesOfVenue(c, 'sim'), ['KXBTC15M', 'btc-updown-15m', 'ANY'])
+    })
+
+    it('has the engine refuse to simulate a Polymarket series as a Kalshi market', () => {
+      const c = loadConfig({ VENUE: 'sim', SERIES: 'KXBTC15M,btc-updown-15m' })
+      assert.deepEqual(
+        simulatorServeProblems(c).map((p) => p.split(',')[0]),
+        ['SERIES "btc-updown-15m" is a polymarket series'],
+      )
+      assert.deepEqual(simulatorServeProblems(loadConfig({ VENUE: 'sim', SERIES: 'KXBTC15M,ANY' })), [])
+      const real = loadConfig({ VENUE: 'kalshi,polymarket', SERIES: 'KXBTC15M,btc-updown-15m' })
+      assert.deepEqual(simulatorServeProblems(real), [])
     })
 
     it('refuses an unknown name, a name twice, and the simulator beside a real venue', () => {

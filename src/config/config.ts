@@ -219,6 +219,23 @@ function seriesVenueProblems(venues: readonly VenueName[], series: readonly stri
   return problems
 }
 
+/**
+ * What `serve` and `engine` refuse of the simulator's series: the live simulator presents Kalshi's
+ * market, so a series whose prefix names Polymarket would be served as `venue: "kalshi"` with Kalshi
+ * references, and a bot routing on `venue` would go to the wrong exchange (decisions §14, §16).
+ * Polymarket's sandbox is a tape (`sim tape --venue polymarket`, then `replay`). Not a loadConfig
+ * rule: `sim tape` reads the same SERIES and writes Polymarket's shapes for it.
+ */
+export function simulatorServeProblems(config: Pick<Config, 'venues' | 'series'>): string[] {
+  if (!config.venues.includes('sim')) return []
+  return config.series
+    .filter((s) => venueOfSeries(s) === 'polymarket')
+    .map(
+      (s) =>
+        `SERIES ${JSON.stringify(s)} is a polymarket series, and the simulator (VENUE=sim) serves Kalshi's market only: give it a KX… series, or run Polymarket's sandbox as a tape (sim tape --venue polymarket, then replay)`,
+    )
+}
+
 /** The configured venue that follows `series` (validated by loadConfig: there is exactly one). */
 export function venueOfConfiguredSeries(config: Pick<Config, 'venues'>, series: string): VenueName {
   if (config.venues.includes('sim')) return 'sim'
