@@ -82,6 +82,13 @@ describe('SIM_PARAMS', () => {
     assert.notDeepEqual(books(ok('crowd.lagSeconds=60')), plain)
   })
 
+  it('takes the signed settings below 0, and ranges of one value', () => {
+    const p = parseSimParams('crowd.delta=-0.04,basis.phi=-0.3,crowd.spreadTicks=2..2')
+    assert.equal(typeof p, 'object', String(p))
+    assert.equal((p as SimParams).crowd.delta, -0.04)
+    assert.deepEqual((p as SimParams).crowd.spreadTicks, [2, 2])
+  })
+
   it('refuses unknown names and wrong kinds in one line', () => {
     for (const [text, problem] of [
       ['nonesuch', /no preset "nonesuch"/],
@@ -93,6 +100,15 @@ describe('SIM_PARAMS', () => {
       ['{"crowd":', /not valid JSON/],
       ['gamma', /no preset/],
       ['crowd=1', /not group.key/],
+      // values of the right kind that describe no sandbox
+      ['crowd.lagSeconds=-5', /crowd.lagSeconds must not be negative/],
+      ['crowd.spreadTicks=10..1', /crowd.spreadTicks must be a range lo..hi with lo ≤ hi/],
+      ['crowd.spreadTicks=0..3', /crowd.spreadTicks must start at 1 or more/],
+      ['sources.staleSeconds=-20..240', /sources.staleSeconds must not be negative/],
+      ['crowd.staleQuoteRate=1.5', /crowd.staleQuoteRate must be a chance from 0 to 1/],
+      ['crowd.floor=0.5', /crowd.floor must be from 0 to under 0.5/],
+      ['index.studentNu=2', /index.studentNu must be above 2/],
+      ['{"basis":{"phi":1}}', /basis.phi must be inside/],
     ] as const) {
       const p = parseSimParams(text)
       assert.equal(typeof p, 'string', text)

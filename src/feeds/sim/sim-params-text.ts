@@ -97,7 +97,7 @@ export function parseSimParams(text: string): SimParams | string {
     const merged: Record<string, unknown> = { ...(known as Record<string, unknown>) }
     for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
       if (!(key in merged)) return `SIM_PARAMS: no setting "${group}.${key}"`
-      const problem = kindProblem(merged[key], value)
+      const problem = kindProblem(merged[key], value) ?? valueProblem(`${group}.${key}`, value)
       if (problem) return `SIM_PARAMS: ${group}.${key} ${problem}`
       merged[key] = value
     }
@@ -114,6 +114,41 @@ export function parseSimParams(text: string): SimParams | string {
 function withNamedCrowdOnPolymarket(p: SimParams, named: Partial<CrowdParams>): SimParams {
   if (Object.keys(named).length === 0) return p
   return { ...p, polymarket: { ...p.polymarket, crowd: { ...p.polymarket.crowd, ...named } } }
+}
+
+// A value of the right kind can still describe no sandbox — a crowd quoting from the future (a
+// negative lag), a reversed range, a chance above 1 — and the sandbox must not be run on it. Every
+// number is at least 0 but these, and these have bounds of their own.
+const SIGNED: ReadonlySet<string> = new Set(['crowd.delta', 'basis.phi'])
+const BOUNDS: Readonly<Record<string, readonly [number, number, string]>> = {
+  'basis.phi': [-0.999_999, 0.999_999, 'must be inside (−1, 1)'],
+  'crowd.shrink': [0, 1, 'must be from 0 to 1'],
+  'crowd.floor': [0, 0.499_999, 'must be from 0 to under 0.5'],
+  'crowd.oneSidedBelow': [0, 0.499_999, 'must be from 0 to under 0.5'],
+  'crowd.gamma': [1e-9, Number.POSITIVE_INFINITY, 'must be above 0'],
+  'crowd.gammaLate': [1e-9, Number.POSITIVE_INFINITY, 'must be above 0'],
+  'crowd.bookLevels': [1, Number.POSITIVE_INFINITY, 'must be at least 1'],
+  'index.studentNu': [2.000_001, Number.POSITIVE_INFINITY, 'must be above 2 (a unit-variance t)'],
+  'index.garchBeta': [0, 0.999_999, 'must be from 0 to under 1'],
+  'index.garchAlpha': [0, 0.999_999, 'must be from 0 to under 1'],
+}
+/** Ranges whose low end has a floor above 0: a book is at least one tick wide. */
+const RANGE_FLOOR: Readonly<Record<string, number>> = { 'crowd.spreadTicks': 1 }
+
+function valueProblem(name: string, value: unknown): string | null {
+  if (typeof value === 'number') {
+    const bounds = BOUNDS[name]
+    if (bounds) return value >= bounds[0] && value <= bounds[1] ? null : bounds[2]
+    if (/Rate$/.test(name)) return value >= 0 && value <= 1 ? null : 'must be a chance from 0 to 1'
+    return SIGNED.has(name) || value >= 0 ? null : 'must not be negative'
+  }
+  if (Array.isArray(value) && value.length === 2) {
+    const [lo, hi] = value as [number, number]
+    const floor = RANGE_FLOOR[name] ?? 0
+    if (lo < floor) return floor === 0 ? 'must not be negative' : `must start at ${floor} or more`
+    return lo <= hi ? null : `must be a range lo..hi with lo ≤ hi (got ${lo}..${hi})`
+  }
+  return null
 }
 
 // a value replaces one of the same kind: a number a number, a range a pair, a word one of the words
