@@ -43,6 +43,12 @@ describe('planImport', () => {
       String(planImport({ ...args, venue: 'polymarket', series: 'KXBTC15M' }, NOW)),
       /--series KXBTC15M is a kalshi series, not a polymarket one/,
     )
+    // a series no venue has would be asked for, found empty, and its days marked done
+    for (const venue of ['kalshi', 'polymarket'])
+      assert.match(
+        String(planImport({ ...args, venue, series: 'ETH' }, NOW)),
+        /--series ETH belongs to no known venue \(KX… is Kalshi, btc-updown-… Polymarket\)/,
+      )
     assert.match(
       String(planImport({ ...args, until: '2026-06-20T01:00:00Z' }, NOW)),
       /2026-06-20, a day not over yet/,

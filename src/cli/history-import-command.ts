@@ -61,8 +61,9 @@ export function planImport(args: HistoryImportArgs, now: number): Plan | string 
   if (series === '' || /[\s,]/.test(series)) return '--series must name one series'
   // the series' prefix names its venue (SERIES, decisions §14): another venue's series would be asked of the wrong API
   const owner = venueOfSeries(series)
-  if (owner !== null && owner !== venue.name)
-    return `--series ${series} is a ${owner} series, not a ${venue.name} one`
+  if (owner === null)
+    return `--series ${series} belongs to no known venue (KX… is Kalshi, btc-updown-… Polymarket)`
+  if (owner !== venue.name) return `--series ${series} is a ${owner} series, not a ${venue.name} one`
   if (args.out === undefined || args.out === '') return '--out DIR is required'
   const sources = (args.sources ?? DEFAULT_SOURCES).split(',').filter((s) => s !== '')
   const unknown = sources.find((s) => !(SPOT_SOURCES as readonly string[]).includes(s))
