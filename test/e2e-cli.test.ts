@@ -330,6 +330,27 @@ describe('contest-signals configuration errors', () => {
     const r = await runCli(['launch'], {})
     assert.equal(r.code, 2)
     assert.match(r.stderr, /unknown command "launch"/)
+    const help = await runCli(['help', 'launch'], {})
+    assert.equal(help.code, 2)
+    assert.match(help.stderr, /^contest-signals: no help on "launch": not a command\n/)
+  })
+
+  it('refuses an option given twice, and takes a negative number as an option value', async () => {
+    const tmp = tempDir()
+    try {
+      const env = envFor(tmp.dir)
+      const twice = await runCli(['evaluate', '--series', 'A', '--series', 'B'], env)
+      assert.equal(twice.code, 2)
+      assert.match(twice.stderr, /^contest-signals evaluate: --series is given more than once/)
+      // `--min-edge -5` as the help writes it: parsed, then judged (no store here), never ambiguous
+      const negative = await runCli(['backtest', '--min-edge', '-5'], env)
+      assert.doesNotMatch(negative.stderr, /ambiguous|--min-edge/)
+      const days = await runCli(['sim', 'tape', '--days', '-1', '--out', path.join(tmp.dir, 't.gz')], env)
+      assert.equal(days.code, 2)
+      assert.match(days.stderr, /^contest-signals sim tape: --days must be a whole number from 1 to 366/)
+    } finally {
+      tmp.remove()
+    }
   })
 
   it('keys create without a label is refused', async () => {

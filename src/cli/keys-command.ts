@@ -6,6 +6,7 @@ import { storedServiceClock } from '../main/service-clock.ts'
 import { systemClock } from '../main/system-clock.ts'
 import type { Clock } from '../ports/clock.ts'
 import { openCommandStore } from './command-store.ts'
+import { stdoutIsDiscarded, writeStdout } from './stdout.ts'
 
 export type KeysOptions = { label: string | undefined; json: boolean }
 
@@ -52,15 +53,31 @@ export async function runKeysCommand(config: Config, args: string[], opts: KeysO
     process.stderr.write('contest-signals: --label goes with keys create\n')
     return 2
   }
-  const { store } = await openCommandStore(config)
+  if (action === 'create' && stdoutIsDiscarded()) {
+    process.stderr.write(
+      'contest-signals: keys create prints the new key once, on stdout, which goes to /dev/null (or was closed): no key was created\n',
+    )
+    return 2
+  }
+  // listing only reads: it never creates a store where there was none (decisions §9)
+  const { store } = await openCommandStore(config, { mustExist: action === 'list' })
   try {
     // Created, last used and revoked all on one clock: the deployment's, as the api records last use.
     const clock: Clock = usesSimulator(config) ? await storedServiceClock(store, systemClock) : systemClock
     if (action === 'create') {
       const { record, key } = await issueKey(store, label!.trim(), clock)
-      process.stdout.write(
-        `created key ${record.id} (label "${record.label}"); it is shown only now:\n${key}\n`,
-      )
+      try {
+        await writeStdout(
+          `created key ${record.id} (label "${record.label}"); it is shown only now:\n${key}\n`,
+        )
+      } catch (err) {
+        // A key no one saw is a key no one can use or knows to revoke: it goes at once.
+        await store.revokeKey(record.id, clock.now())
+        process.stderr.write(
+          `contest-signals: keys create could not print the new key (${(err as NodeJS.ErrnoException).code ?? String(err)}); key ${record.id} was revoked\n`,
+        )
+        return 1
+      }
       return 0
     }
     if (action === 'list') {

@@ -20,6 +20,7 @@ import { runKeysCommand } from './keys-command.ts'
 import { runMigrate } from './migrate-command.ts'
 import { runReplayCommand } from './replay-command.ts'
 import { runSimTapeCommand } from './sim-tape-command.ts'
+import { exitCodeAfterOutput, guardStdout } from './stdout.ts'
 import { runVenueCheck } from './venue-check-command.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -76,6 +77,24 @@ const COMMAND_OPTIONS: Readonly<Record<string, Options>> = {
   },
 }
 
+/**
+ * `--min-edge -5` as `--min-edge=-5`: a value option followed by a negative number takes it as its
+ * value (node's parseArgs would read the number as an option and refuse the pair as ambiguous).
+ */
+function withNegativeValues(args: readonly string[], options: Options): string[] {
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    const next = args[i + 1]
+    const name = arg.startsWith('--') ? arg.slice(2) : null
+    if (name !== null && options[name]?.type === 'string' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${arg}=${next}`)
+      i++
+    } else out.push(arg)
+  }
+  return out
+}
+
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv
   if (first === '--version' || first === '-v' || first === 'version') {
@@ -88,6 +107,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = rest[0]
+    if (topic !== undefined && !COMMAND_HELP[topic]) {
+      process.stderr.write(`contest-signals: no help on "${maskKeys(topic)}": not a command\n${USAGE}\n`)
+      return 2
+    }
     process.stdout.write(`${(topic && COMMAND_HELP[topic]) || USAGE}\n`)
     return 0
   }
@@ -96,12 +119,24 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`contest-signals: unknown command "${maskKeys(first)}"\n${USAGE}\n`)
     return 2
   }
-  const { positionals, values: parsed } = parseArgs({
-    args: rest,
+  const {
+    positionals,
+    values: parsed,
+    tokens,
+  } = parseArgs({
+    args: withNegativeValues(rest, options),
     allowPositionals: true,
     strict: true,
+    tokens: true,
     options: { ...options, help: { type: 'boolean', short: 'h' } },
   })
+  // an option given twice is a mistake to say, as the API refuses a repeated parameter (decisions §4)
+  const seen = new Set<string>()
+  for (const token of tokens)
+    if (token.kind === 'option') {
+      if (seen.has(token.name)) return usageError(first, `--${token.name} is given more than once`)
+      seen.add(token.name)
+    }
   const values = parsed as Readonly<Record<string, string | boolean | undefined>>
   // --help needs no configuration: it works whatever the environment holds.
   if (values.help) {
@@ -229,9 +264,10 @@ async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise
   return 0
 }
 
+guardStdout()
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code
+    process.exitCode = exitCodeAfterOutput(code)
   },
   (err: unknown) => {
     // One clear line and a non-zero exit: a bad setting names the variable and what is wrong.

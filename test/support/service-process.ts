@@ -227,6 +227,35 @@ export async function runCli(
 }
 
 /**
+ * Runs a command whose stdout goes to `stdout`: a device such as /dev/full or /dev/null (never read
+ * back), or `closed-pipe`, a pipe whose reader goes away before the command writes (`| head -0`).
+ * Returns its exit code and stderr.
+ */
+export async function runCliInto(
+  args: string[],
+  env: Record<string, string>,
+  stdout: string,
+): Promise<{ code: number | null; stderr: string }> {
+  const out = stdout === 'closed-pipe' ? 'pipe' : openSync(stdout, 'w')
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', out, 'pipe'],
+  })
+  if (typeof out === 'number') child.once('spawn', () => closeSync(out))
+  else child.stdout!.destroy()
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d
+  })
+  // 'close' waits for every stdio stream, and a destroyed one never says it closed
+  const ended = once(child.stderr!, 'end')
+  const [code] = (await once(child, 'exit')) as [number | null]
+  await ended
+  return { code, stderr }
+}
+
+/**
  * The bootstrap key of a first start, if any: the JSON log names the file (mode 0600) it was written
  * to, never the key itself, so the key is read from that file.
  */
