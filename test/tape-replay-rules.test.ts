@@ -230,6 +230,37 @@ describe('replay: the recorded exchange status', () => {
   })
 })
 
+describe('replay: nothing after --to', () => {
+  it('answers no book request from a book after --to: no signal is raised after it, and the clock stops there', async () => {
+    const to = at(2, 1000)
+    const store = createSqliteStore(path.join(tmp.dir, `store-${++files}.db`))
+    await store.migrate()
+    try {
+      // minute 2's only book comes 3 s after its boundary: 2 s after --to
+      const summary = await runReplay({
+        tapePath: writeTape(tapeLines(contestTape([at(1), at(2, 3000)]))),
+        to,
+        store,
+        logger: createRecordingLogger(),
+        spotMaxAgeMs: 10_000,
+        model: createReadingModel(DEFAULT_MODEL),
+        readingMaxLateMs: 10_000,
+        wallClock: systemClock,
+      })
+      assert.equal(summary.stopped, null)
+      assert.ok(summary.reached <= to, new Date(summary.reached).toISOString())
+      const contest = await store.getContest(TICKER)
+      assert.deepEqual(
+        contest?.signals.map((s) => s.minute),
+        [1],
+      )
+      for (const s of contest?.signals ?? []) assert.ok(s.raisedAt <= to)
+    } finally {
+      await store.close()
+    }
+  })
+})
+
 describe('contest-signals replay (the CLI) on bad tapes', () => {
   const good = contestTape([at(1), at(2)])
   const replay = async (file: string, db = path.join(tmp.dir, `cli-${++files}.db`), more: string[] = []) => {
@@ -486,5 +517,75 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
     const { code, stderr } = await replay(writeTape(tapeLines(bad)))
     assert.equal(code, 0, stderr)
     assert.match(stderr, /"field":"close_time".*kalshi market malformed; skipped/)
+  })
+
+  it('refuses a --to before the tape’s start as a usage error, in one line, making no store', async () => {
+    const file = writeTape(tapeLines(good))
+    for (const to of [new Date(OPENS - 30 * MINUTE).toISOString(), header.from]) {
+      const { code, stdout, stderr, db } = await replay(file, undefined, ['--to', to])
+      assert.equal(code, 2, stderr)
+      assert.equal(stdout, '')
+      assert.equal(
+        oneLine(stderr),
+        `contest-signals replay: --to ${to} is not after the replay's start ${header.from} (the tape's start): nothing would be replayed (see contest-signals replay --help)`,
+      )
+      assert.equal(existsSync(db), false, 'no store was made for it')
+    }
+  })
+
+  it('refuses a header whose "from" is after its "to" as a bad header at line 1 of its file', async () => {
+    const backwards = { ...header, from: header.to, to: header.from }
+    const file = writeTape(tapeLines(good, backwards))
+    const { code, stderr, db } = await replay(file)
+    assert.equal(code, 1, stderr)
+    assert.equal(
+      oneLine(stderr),
+      `contest-signals replay: bad tape ${file}: line 1: header "from" ${header.to} is after its "to" ${header.from}`,
+    )
+    assert.equal(existsSync(db), false, 'no store was made for it')
+    // in a directory of day files, the file that holds it
+    const dir = path.join(tmp.dir, `backwards-${++files}`)
+    mkdirSync(dir)
+    writeFileSync(path.join(dir, 'tape-2026-11-20.ndjson'), `${tapeLines(good).join('\n')}\n`)
+    writeFileSync(path.join(dir, 'tape-2026-11-21.ndjson'), `${JSON.stringify(backwards)}\n`)
+    const inDir = await replay(dir)
+    assert.equal(inDir.code, 1, inDir.stderr)
+    assert.match(
+      oneLine(inDir.stderr),
+      /bad tape \S+\/tape-2026-11-21\.ndjson: line 1: header "from" .* is after its "to"/,
+    )
+  })
+
+  it('says plainly that the chosen period holds no records, with a non-zero exit', async () => {
+    const headerOnly = await replay(writeTape(tapeLines([])))
+    assert.equal(headerOnly.code, 1, headerOnly.stderr)
+    assert.equal(
+      oneLine(headerOnly.stderr),
+      'contest-signals replay: the tape holds no records (a header alone): nothing to replay',
+    )
+    assert.equal(headerOnly.stdout, '')
+    const file = writeTape(tapeLines(good))
+    const past = new Date(CLOSES + 30 * MINUTE).toISOString()
+    const afterEnd = await replay(file, undefined, ['--from', past])
+    assert.equal(afterEnd.code, 1, afterEnd.stderr)
+    assert.equal(
+      oneLine(afterEnd.stderr),
+      `contest-signals replay: the chosen period holds no records: --from ${past} is not before the tape's end ${header.to}; nothing was replayed`,
+    )
+    // after the last record, before the end the header gives: known once the tape is read
+    const last = good.at(-1) as TapeRecord
+    const between = new Date(last.t + 30_000).toISOString()
+    const afterLast = await replay(file, undefined, ['--from', between])
+    assert.equal(afterLast.code, 1, afterLast.stderr)
+    assert.equal(
+      oneLine(afterLast.stderr),
+      `contest-signals replay: the chosen period from ${between} to ${header.to} holds no records (the last before it is at ${new Date(last.t).toISOString()}): nothing was replayed`,
+    )
+    const store = createSqliteStore(afterLast.db)
+    try {
+      assert.equal(await store.countContests(SERIES), 0)
+    } finally {
+      await store.close()
+    }
   })
 })

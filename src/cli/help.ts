@@ -128,11 +128,13 @@ settled and void, signals raised, minutes skipped by reason, wall time and speed
   --series S      only these series of the tape (comma-separated; default: all it names)
   --from T        start the engine at T (RFC 3339 or YYYY-MM-DD); earlier records only warm up
                   the spot history and the market listing
-  --to T          stop at T (contests still open then stay unsettled)
+  --to T          stop at T: nothing after it is read or written (contests still open then stay
+                  unsettled); a T not after the replay's start is a usage error (exit 2)
   --model NAME    the model version to read with (${REPLAY_MODELS_TEXT})
 
 SPOT_MAX_AGE_S applies as live. The engine's warnings go to stderr (LOG_LEVEL=debug for every step).
-A bad tape ends with one line naming its line number and a non-zero exit.`,
+A bad tape ends with one line naming its file, its line number and a non-zero exit; a period that
+holds no records (a header alone, --from after the tape's end) is said in one line, exit 1.`,
   sim: `usage: contest-signals sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH
 
 Writes the simulator's world as a tape in one venue's own shapes. Kalshi (the default): each of the sandbox's exchanges'

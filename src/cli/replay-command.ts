@@ -6,7 +6,13 @@
 import type { Config } from '../config/config.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { createLogger } from '../main/logger.ts'
-import { checkReplayable, ReplayRefused, type ReplaySummary, runReplay } from '../main/replay.ts'
+import {
+  checkReplayable,
+  ReplayRefused,
+  type ReplaySummary,
+  ReplayUsageError,
+  runReplay,
+} from '../main/replay.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { createReadingModel, isModelName, MODEL_NAMES } from '../model/models.ts'
 import { TapeError } from '../tape/tape-reader.ts'
@@ -57,11 +63,16 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
     if (err instanceof TapeError)
       return fail(err.file === null ? `bad tape ${args.tape}: ${err.message}` : `bad tape ${err.message}`)
     if (err instanceof ReplayRefused) return fail(err.message)
+    if (err instanceof ReplayUsageError) {
+      if (tty) process.stderr.write('\r\x1b[K')
+      return usage(err.message)
+    }
     throw err
   }
-  // a missing or bad tape, or a series not on it, is refused before any store is made for it
+  // a missing or bad tape, a series not on it, a --to not after the start or a period past the
+  // tape's end is refused before any store is made for it
   try {
-    await checkReplayable(args.tape, series)
+    await checkReplayable(args.tape, series, { from, to })
   } catch (err) {
     return refused(err)
   }

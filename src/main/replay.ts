@@ -29,6 +29,14 @@ export class ReplayRefused extends Error {
   }
 }
 
+/** A replay the command line asked for wrongly (a usage error, exit 2): one line, nothing written. */
+export class ReplayUsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ReplayUsageError'
+  }
+}
+
 export type ReplayOptions = {
   /** a tape file, or a directory of them (replayed one after the other, in name order) */
   tapePath: string
@@ -147,17 +155,105 @@ function replayable(header: TapeHeader, only: readonly string[] | undefined) {
   return { kind, series }
 }
 
+const iso = (ms: number): string => new Date(ms).toISOString()
+
 /**
- * Reads the tape's headers and throws what runReplay would refuse it for (a missing or bad tape, a
- * series not on it) before any store exists: a command checks this first and creates no store for
- * a replay that cannot run.
+ * A header's own period must run forward: a `from` after its `to` is a bad header, refused at line 1
+ * of the file that holds it, as any other bad header.
  */
-export async function checkReplayable(tapePath: string, series?: readonly string[]): Promise<void> {
+function checkHeaderPeriods(headers: readonly TapeHeader[], files: readonly string[]): void {
+  for (const [i, h] of headers.entries())
+    if (Date.parse(h.from) > Date.parse(h.to))
+      throw new TapeError(1, `header "from" ${h.from} is after its "to" ${h.to}`, files[i] as string)
+}
+
+/** `t` of the tape's first record, null when it holds none (a bad first line: null, the run says it). */
+async function firstRecordAt(tapePath: string): Promise<number | null> {
+  const tape = await openTapeSet(tapePath)
+  const batches = tape.batches()
+  try {
+    const first = await batches.next()
+    return first.done ? null : ((first.value[0] as TapeRecord | undefined)?.t ?? null)
+  } catch (err) {
+    if (err instanceof TapeError) return null
+    throw err
+  } finally {
+    await batches.return()
+    tape.close()
+  }
+}
+
+/**
+ * The replay's span and why it cannot run, shared by the check before any store and the run itself:
+ * a `--to` not after the start is a usage error; a period past the tape's end holds no records.
+ */
+function checkSpan(
+  header: TapeHeader,
+  first: number | null,
+  opts: { from?: number | undefined; to?: number | undefined },
+): { from: number; to: number; start: number } {
+  const from = opts.from ?? Date.parse(header.from)
+  const to = opts.to ?? Date.parse(header.to)
+  const start = Math.max(from, first ?? from)
+  if (opts.to !== undefined && opts.to <= start) {
+    const what =
+      opts.from !== undefined && start === opts.from
+        ? '--from'
+        : first !== null && start === first && start > Date.parse(header.from)
+          ? "the tape's first record"
+          : "the tape's start"
+    throw new ReplayUsageError(
+      `--to ${iso(opts.to)} is not after the replay's start ${iso(start)} (${what}): nothing would be replayed`,
+    )
+  }
+  if (first === null) throw new ReplayRefused('the tape holds no records (a header alone): nothing to replay')
+  if (start >= to)
+    throw new ReplayRefused(
+      opts.from !== undefined && from >= to
+        ? `the chosen period holds no records: --from ${iso(from)} is not before the tape's end ${iso(to)}; nothing was replayed`
+        : `the chosen period holds no records: the tape's first record (${iso(start)}) is not before its end ${iso(to)}; nothing was replayed`,
+    )
+  return { from, to, start }
+}
+
+/**
+ * Reads the tape's headers (and its first record) and throws what runReplay would refuse it for (a
+ * missing or bad tape, a series not on it, a --to not after the start, a period past the tape's end)
+ * before any store exists: a command checks this first and creates no store for a replay that cannot run.
+ */
+export async function checkReplayable(
+  tapePath: string,
+  series?: readonly string[],
+  period: { from?: number | undefined; to?: number | undefined } = {},
+): Promise<void> {
   const tape = await openTapeSet(tapePath)
   try {
+    checkHeaderPeriods(tape.headers, tape.files)
     replayable(tape.header, series)
   } finally {
     tape.close()
+  }
+  checkSpan(tape.header, await firstRecordAt(tapePath), period)
+}
+
+/** Records up to `to` and none after: nothing the replay writes can come from after its end. */
+async function* upTo(
+  batches: AsyncGenerator<TapeRecord[], void, undefined>,
+  to: number,
+  onFirst: (t: number) => void,
+): AsyncGenerator<TapeRecord[], void, undefined> {
+  let first = true
+  for await (const batch of batches) {
+    if (first) onFirst((batch[0] as TapeRecord).t)
+    first = false
+    if ((batch.at(-1) as TapeRecord).t <= to) {
+      yield batch
+      continue
+    }
+    // `t` never decreases: the records up to `to` are a prefix
+    const kept = batch.filter((r) => r.t <= to)
+    if (kept.length > 0) yield kept
+    return
   }
 }
 
@@ -167,6 +263,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
   const tape = await openTapeSet(opts.tapePath, opts.onNotice ? { onNotice: opts.onNotice } : {})
   try {
     const { header } = tape
+    checkHeaderPeriods(tape.headers, tape.files)
     const { kind, series } = replayable(header, opts.series)
     for (const s of series)
       if ((await store.countContests(s)) > 0)
@@ -175,8 +272,6 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
         )
 
     if (header.grain === MINUTE_GRAIN) opts.onNotice?.(MINUTE_GRAIN_NOTICE)
-    const from = opts.from ?? Date.parse(header.from)
-    const to = opts.to ?? Date.parse(header.to)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
     const venueOptions = { series, clock, logger, player: () => player }
     const venue = tapeVenueOf(kind, venueOptions)
@@ -205,7 +300,14 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
           return false
       }
     }
-    const player: TapePlayer = createTapePlayer(tape.batches()[Symbol.asyncIterator](), sink)
+    // the tape ends at `to` for the replay: a book after it answers no request made before it
+    const to = opts.to ?? Date.parse(header.to)
+    // `t` of the tape's first record, after `to` or not
+    let firstAt: number | null = null
+    const records = upTo(tape.batches(), to, (t) => {
+      firstAt = t
+    })
+    const player: TapePlayer = createTapePlayer(records[Symbol.asyncIterator](), sink)
     const counts: Counts = { opened: 0, settled: 0, voided: 0, signals: 0 }
     const skipped: Record<string, number> = {}
     const notifier = createMemoryEventNotifier()
@@ -228,6 +330,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       },
     })
 
+    const from = opts.from ?? Date.parse(header.from)
     const summary = (stopped: ReplaySummary['stopped']): ReplaySummary => ({
       series,
       grain: header.grain ?? null,
@@ -244,10 +347,16 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     let inLookBack: number | null = from
     try {
       // records before the start only build the state (spot history for the model, markets listed)
-      const first = await player.nextTime()
-      const start = Math.max(from, first ?? from)
+      await player.nextTime()
+      const span = checkSpan(header, firstAt, opts)
+      const { start } = span
       inLookBack = start
       while ((await player.playUntil(start)) < start) {}
+      // records before --from and none from it on (a --from after the tape's last record)
+      if (player.lastApplied() < span.from && (await player.nextTime()) === null)
+        throw new ReplayRefused(
+          `the chosen period from ${iso(span.from)} to ${iso(to)} holds no records (the last before it is at ${iso(player.lastApplied())}): nothing was replayed`,
+        )
       inLookBack = null
       clock.advanceTo(start)
       await engine.tick()

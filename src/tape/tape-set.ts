@@ -10,7 +10,10 @@ import { inTapeFile, openTape, TapeError, type TapeReadOptions } from './tape-re
 const TAPE_FILE = /\.ndjson(\.gz)?$/
 
 export type TapeSet = {
+  /** the first file's header, with the series and sources of all of them and the last one's `to` */
   readonly header: TapeHeader
+  /** each file's own header, in the order of `files` */
+  readonly headers: readonly TapeHeader[]
   readonly files: readonly string[]
   batches(): AsyncGenerator<TapeRecord[], void, undefined>
   close(): void
@@ -100,5 +103,5 @@ export async function openTapeSet(target: string, opts: TapeReadOptions = {}): P
     }
   }
 
-  return { header, files, batches, close: () => current?.close() }
+  return { header, headers, files, batches, close: () => current?.close() }
 }
