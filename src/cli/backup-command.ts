@@ -3,7 +3,9 @@
 import path from 'node:path'
 import type { Config } from '../config/config.ts'
 import { describeStore, storeLocation } from '../main/store-location.ts'
+import { ForeignSchemaError } from '../store/foreign-schema.ts'
 import { BackupRefused, backupSqlite } from '../store/sqlite/backup.ts'
+import { checkSqliteOwner } from '../store/sqlite/foreign-check.ts'
 
 export async function runBackupCommand(config: Pick<Config, 'databaseUrl'>, target: string): Promise<number> {
   const location = storeLocation(config.databaseUrl)
@@ -15,6 +17,19 @@ export async function runBackupCommand(config: Pick<Config, 'databaseUrl'>, targ
   }
   if (location.path === ':memory:' || !location.exists) {
     process.stderr.write(`contest-signals: DATABASE_URL: no store at ${location.path} to back up\n`)
+    return 1
+  }
+  // another application's database, or an empty one, is no store to back up (read without writing)
+  try {
+    if (checkSqliteOwner(location.path) === 'empty') {
+      process.stderr.write(
+        `contest-signals: DATABASE_URL: no store at ${location.path} to back up (the file is empty)\n`,
+      )
+      return 1
+    }
+  } catch (err) {
+    if (!(err instanceof ForeignSchemaError)) throw err
+    process.stderr.write(`contest-signals: DATABASE_URL: ${location.display} ${err.problem}\n`)
     return 1
   }
   process.stderr.write(`contest-signals: ${describeStore(location)}\n`)

@@ -64,7 +64,8 @@ list     id, label, the key's first characters, created, last used, revoked; --j
          Times are UTC on the deployment's clock (virtual when the simulator runs faster: SIM_SPEED)
 revoke   stops the key on every replica within 5 seconds; ID is the key's id (key_…), never the key
 
-Works on the store DATABASE_URL names (a fresh one is created and migrated, and said so on stderr).`,
+Works on the store DATABASE_URL names (create and revoke make a fresh one where there is none, and
+say so on stderr; list never does). A database of another application is refused.`,
   migrate: `usage: contest-signals migrate
 
 Applies pending schema migrations to the store DATABASE_URL names, prints its deployment epoch and

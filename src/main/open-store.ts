@@ -1,8 +1,12 @@
 // Picks the store from DATABASE_URL (the one place that knows the concrete stores) and migrates it:
 // every command works on a fresh store. A store that cannot be opened is reported naming DATABASE_URL
-// (never with its password).
+// (never with its password). A database that is neither empty nor a contest-signals store (at any
+// migration) is refused before anything is written to it, by every command and role
+// (store/foreign-schema.ts).
 import type { Config } from '../config/config.ts'
 import type { Store } from '../ports/store.ts'
+import { ForeignSchemaError } from '../store/foreign-schema.ts'
+import { checkSqliteOwner } from '../store/sqlite/foreign-check.ts'
 import { checkSqliteFile } from '../store/sqlite/integrity-check.ts'
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
 import { type StoreFaults, watchStoreFaults } from '../store/store-faults.ts'
@@ -29,7 +33,11 @@ export async function openStoreAt(config: StoreConfig, opts: OpenStoreOptions = 
   }
   let store: Store
   try {
-    if (location.kind === 'sqlite') checkSqliteFile(location.path)
+    if (location.kind === 'sqlite') {
+      checkSqliteFile(location.path)
+      // on a connection of its own that writes nothing: the store's connection writes as it opens
+      checkSqliteOwner(location.path)
+    }
     store = location.kind === 'sqlite' ? createSqliteStore(location.path) : await openPostgres(config)
   } catch (err) {
     throw storeError(location, err)
@@ -59,6 +67,8 @@ async function openPostgres(config: StoreConfig): Promise<Store> {
 
 /** The failure with the variable it comes from in front, and the URL without its password. */
 function storeError(location: StoreLocation, err: unknown): Error {
+  if (err instanceof ForeignSchemaError)
+    return new Error(`DATABASE_URL: ${location.display} ${err.problem}`, { cause: err })
   const e = err as { code?: unknown; message?: unknown }
   const code = typeof e.code === 'string' ? ` (${e.code})` : ''
   const message = typeof e.message === 'string' && e.message !== '' ? e.message.split('\n')[0] : String(err)

@@ -5,6 +5,13 @@ import { createHash, randomInt } from 'node:crypto'
 import pg from 'pg'
 import { generateEpoch } from '../../domain/event-id.ts'
 import { refuseNewerSchema } from '../../ports/store-errors.ts'
+import {
+  ForeignSchemaError,
+  judgeSchema,
+  markerShaped,
+  SCHEMA_MARKER,
+  type SchemaVerdict,
+} from '../foreign-schema.ts'
 import { EPOCH_KEY } from '../meta-keys.ts'
 
 export type PostgresMigration = {
@@ -160,13 +167,57 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
 ]
 
 /**
+ * What `schema` holds, judged on it alone: a shared database may hold any number of other schemas,
+ * and those are other deployments' business (`?schema=NAME` is how deployments share one). A schema
+ * that does not exist is empty, and so is one whose only tables and views belong to extensions
+ * (PostGIS puts `spatial_ref_sys` in `public`); sequences, functions and types are not looked at.
+ */
+export async function postgresSchemaVerdict(client: pg.ClientBase, schema: string): Promise<SchemaVerdict> {
+  // r table, p partitioned table, v view, m materialized view, f foreign table; deptype e: an extension's member
+  const found = await client.query<{ name: string }>(
+    `SELECT c.relname AS name
+       FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+        AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+                         WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+      ORDER BY c.relname COLLATE "C"`,
+    [schema],
+  )
+  const tables = found.rows.map((r) => r.name)
+  let firstName: string | null = null
+  if (tables.includes(SCHEMA_MARKER.table)) {
+    const columns = await client.query<{ name: string }>(
+      `SELECT a.attname AS name
+         FROM pg_catalog.pg_attribute a
+         JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+         JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped`,
+      [schema, SCHEMA_MARKER.table],
+    )
+    if (markerShaped(columns.rows.map((r) => r.name))) {
+      // compared as text, so a version column of another type is no error
+      const row = await client.query<{ name: unknown }>(
+        `SELECT name FROM ${pg.escapeIdentifier(schema)}.${SCHEMA_MARKER.table} WHERE version::text = $1`,
+        [String(SCHEMA_MARKER.first.version)],
+      )
+      const name = row.rows[0]?.name
+      firstName = typeof name === 'string' ? name : null
+    }
+  }
+  return judgeSchema(tables, firstName)
+}
+
+/**
  * Applies every pending migration inside the caller's transaction and returns how many ran. The
  * advisory lock is taken before anything is read or created, so several processes starting at once
  * on a fresh schema queue up: the first creates everything, the others then find nothing left to do
- * (CREATE … IF NOT EXISTS alone races on the catalogs).
+ * (CREATE … IF NOT EXISTS alone races on the catalogs). A schema holding another application's
+ * tables is refused (ForeignSchemaError) before anything is created, the schema itself included.
  */
 export async function applyMigrations(client: pg.ClientBase, schema: string, now: number): Promise<number> {
   await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS.migrate, schemaLockId(schema)])
+  const verdict = await postgresSchemaVerdict(client, schema)
+  if (verdict.kind === 'foreign') throw new ForeignSchemaError(verdict.tables, schema)
   // CREATE SCHEMA IF NOT EXISTS checks the CREATE privilege even when the schema exists: look first,
   // so a role that may only use an existing schema can still start.
   const found = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])

@@ -5,6 +5,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { generateEpoch } from '../../domain/event-id.ts'
 import { refuseNewerSchema } from '../../ports/store-errors.ts'
 import { EPOCH_KEY } from '../meta-keys.ts'
+import { refuseForeignSchema } from './foreign-check.ts'
 
 export type Migration = {
   version: number
@@ -131,11 +132,13 @@ export const MIGRATIONS: readonly Migration[] = [
 /**
  * Applies every pending migration and returns how many ran. BEGIN IMMEDIATE takes the write lock
  * before reading which versions exist, so two processes starting at once apply each migration once:
- * the second waits (busy_timeout), then finds nothing left to do.
+ * the second waits (busy_timeout), then finds nothing left to do. A database holding another
+ * application's tables is refused (ForeignSchemaError) before anything is created in it.
  */
 export function applyMigrations(db: DatabaseSync, now: number): number {
   db.exec('BEGIN IMMEDIATE')
   try {
+    refuseForeignSchema(db)
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
