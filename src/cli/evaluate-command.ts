@@ -78,6 +78,9 @@ export async function runEvaluateCommand(
     trainUntil = t
   }
   if (args.against === '') return fail('--against must name a store (a path or a postgres:// URL)')
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(args.against ?? '')?.[1]?.toLowerCase()
+  if (scheme !== undefined && !['sqlite', 'postgres', 'postgresql'].includes(scheme))
+    return fail(`--against ${args.against} is neither a path, sqlite:PATH nor a postgres:// URL`)
   const query = { series, ...bounds }
   const readings = await readGraded(config, query, { requireSeries: true })
   if (typeof readings === 'string') {

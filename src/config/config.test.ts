@@ -172,6 +172,7 @@ describe('loadConfig', () => {
     [{ VENUE: 'nasdaq' }, /VENUE/],
     [{ TRUST_PROXY: 'not-an-ip' }, /TRUST_PROXY/],
     [{ CORS_ORIGINS: 'example.com' }, /CORS_ORIGINS/],
+    [{ CORS_ORIGINS: ',,,' }, /^CORS_ORIGINS=",,," names no origin/],
     [{ TLS_CERT_FILE: 'c.pem' }, /TLS_CERT_FILE and TLS_KEY_FILE/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ BOOTSTRAP_KEY: 'maybe' }, /BOOTSTRAP_KEY/],

@@ -170,6 +170,9 @@ export const origins: Parser<string[] | '*'> = {
   parse: (raw, name) => {
     if (raw === '*') return ok('*')
     const items = commaList(raw).filter(Boolean)
+    // `,,,` names no origin: as an empty value would, it is refused rather than read as "none"
+    if (items.length === 0)
+      return refuse(`${name}=${quoted(raw)} names no origin: give * or origins like https://example.com`)
     return items.every((o) => hasScheme(o, ['http:', 'https:']))
       ? ok(items)
       : refuse(`${name} must be * or a comma-separated list of origins like https://example.com`)

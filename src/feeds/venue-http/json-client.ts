@@ -124,7 +124,11 @@ function describeNetworkError(err: unknown): string {
       typeof cause.address === 'string' ? ` ${cause.address}${cause.port ? `:${cause.port}` : ''}` : ''
     return `${cause.code}${where}`
   }
-  return err instanceof Error ? err.message : String(err)
+  // a cause without a code (fetch's "bad port", an invalid URL) still says more than "fetch failed"
+  const message = err instanceof Error ? err.message : String(err)
+  return cause && typeof cause.message === 'string' && cause.message !== ''
+    ? `${message}: ${cause.message}`
+    : message
 }
 
 export function createJsonClient<E extends string>(opts: JsonClientOptions): JsonClient<E> {
