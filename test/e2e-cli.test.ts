@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { request } from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -295,9 +295,11 @@ describe('contest-signals configuration errors', () => {
     try {
       const env = envFor(tmp.dir, { SIM_BACKFILL_DAYS: '0', LOG_LEVEL: 'warn' })
       const [api, metrics] = await Promise.all([
-        runCli(['api'], { ...env, PORT: port }),
+        runCli(['serve'], { ...env, PORT: port }),
         runCli(['engine'], { ...env, METRICS_PORT: port }),
       ])
+      // found before the store opened: no engine ran, nothing was written
+      assert.equal(existsSync(path.join(tmp.dir, 'cs.db')), false)
       assert.equal(api.code, 1)
       assert.match(
         api.stderr,
@@ -309,6 +311,12 @@ describe('contest-signals configuration errors', () => {
       assert.match(
         metrics.stderr,
         new RegExp(`^contest-signals: invalid configuration: METRICS_PORT=${port}: `),
+      )
+      const same = await runCli(['serve'], { ...env, PORT: '18999', METRICS_PORT: '18999' })
+      assert.equal(same.code, 1)
+      assert.match(
+        same.stderr,
+        /^contest-signals: invalid configuration: METRICS_PORT=18999 is PORT too: the metrics are served on a port of their own\n$/,
       )
     } finally {
       busy.close()

@@ -73,6 +73,8 @@ export async function startService(
           build: { version: VERSION, model: createReadingModel(config.model).version },
         })
 
+  // A port another program holds stops the start before the store opens or the engine writes.
+  await checkPortsFree(role, config)
   try {
     const { store, faults: storeFaults, location } = await openStoreAt(config)
     closers.push({ name: 'store', close: () => store.close() })
@@ -294,6 +296,32 @@ async function withChosenPort(
   base.port = String(port)
   const publicBaseUrl = base.origin
   return { config: { ...config, port, publicBaseUrl }, settings: { ...settings, publicBaseUrl } }
+}
+
+/**
+ * The ports this role will listen on, tried (listened on and let go) before anything opens: the
+ * api's PORT (not 0, which the system chooses) and METRICS_PORT. The same port for both is refused
+ * as such, not as another program's. Between the try and the real listen another program could
+ * still take a port; that start then fails naming it, as before.
+ */
+async function checkPortsFree(role: Role, config: Config): Promise<void> {
+  const ports: [string, number][] = []
+  if (role !== 'engine' && config.port !== 0) ports.push(['PORT', config.port])
+  if (config.metricsPort !== null && config.metricsPort !== 0) {
+    if (ports.some(([, p]) => p === config.metricsPort))
+      throw new ConfigError([
+        `METRICS_PORT=${config.metricsPort} is PORT too: the metrics are served on a port of their own`,
+      ])
+    ports.push(['METRICS_PORT', config.metricsPort])
+  }
+  for (const [variable, port] of ports) {
+    const probe = createServer()
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', (err) => reject(listenError(variable, port, config.host, err)))
+      probe.listen(port, config.host, () => resolve())
+    })
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+  }
 }
 
 /** A port that cannot be listened on, naming the variable that chose it (and HOST when the address is the fault). */
