@@ -122,8 +122,9 @@ Runs the engine's own steps (open, follow the venue's revisions, read each whole
 settle and grade) on a tape, on a virtual clock that jumps from record to record, and writes the
 contests and signals into the store DATABASE_URL names (SQLite or PostgreSQL); serve, api and
 backtest then read them like any history. Refuses a store that already holds contests of the
-replayed series. Shows progress on a terminal and ends with one summary line: contests opened,
-settled and void, signals raised, minutes skipped by reason, wall time and speed.
+replayed series, unless they are a stopped run of this same replay: then it goes on from where that
+stopped. Shows progress on a terminal and ends with one summary line: contests opened, settled and
+void, signals raised, minutes skipped by reason, wall time and speed.
 
   --tape PATH     an NDJSON tape (.ndjson, or .ndjson.gz for gzip), as RECORD_DIR or sim tape write
   --series S      only these series of the tape (comma-separated; default: all it names)
@@ -135,7 +136,13 @@ settled and void, signals raised, minutes skipped by reason, wall time and speed
 
 SPOT_MAX_AGE_S applies as live. The engine's warnings go to stderr (LOG_LEVEL=debug for every step).
 A bad tape ends with one line naming its file, its line number and a non-zero exit; a period that
-holds no records (a header alone, --from after the tape's end) is said in one line, exit 1.`,
+holds no records (a header alone, --from after the tape's end) is said in one line, exit 1.
+
+SIGINT or SIGTERM stops the replay after the engine step running (exit 130 or 143), and a bad line
+part-way stops it too, each with one line giving the tape instant reached and the command that goes
+on: the same command, on the same DATABASE_URL, continues from that instant, and the store ends as
+one uninterrupted replay leaves it. A replay killed (SIGKILL, a crash) cannot say where it stopped
+and is not continued: replay into a store without that series.`,
   sim: `usage: contest-signals sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH
 
 Writes the simulator's world as a tape in one venue's own shapes. Kalshi (the default): each of the sandbox's exchanges'

@@ -2,7 +2,10 @@
 // DATABASE_URL, with a progress line on a terminal and one summary line at the end. A bad tape, a
 // store that already has the series, or a tape that goes bad part-way each end in one line naming
 // the cause (and the line of the tape) and a non-zero exit; what was replayed until then stays
-// committed, contest by contest, as live.
+// committed, contest by contest, as live. SIGINT or SIGTERM stops it after the engine step running,
+// with one line saying where; the same command then goes on from there (replay-standing.ts).
+import { constants } from 'node:os'
+import path from 'node:path'
 import type { Config } from '../config/config.ts'
 import { parseInstant } from '../domain/instant.ts'
 import { createLogger } from '../main/logger.ts'
@@ -47,7 +50,19 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
   if (args.model !== undefined && !isModelName(args.model))
     return usage(`unknown model ${JSON.stringify(args.model)} (known: ${MODEL_NAMES.join(', ')})`)
   // without --model, the model MODEL names (v2 by default), exactly as live
-  const model = createReadingModel(args.model ?? config.model)
+  const modelName = args.model ?? config.model
+  const model = createReadingModel(modelName)
+  // the command that runs this replay again, and so goes on with it: the same options, the tape's
+  // absolute path, and the model named even when MODEL chose it
+  const command = [
+    'contest-signals replay --tape',
+    shellWord(path.resolve(args.tape)),
+    ...(args.series === undefined ? [] : ['--series', shellWord(args.series)]),
+    ...(args.from === undefined ? [] : ['--from', shellWord(args.from)]),
+    ...(args.to === undefined ? [] : ['--to', shellWord(args.to)]),
+    '--model',
+    shellWord(modelName),
+  ].join(' ')
 
   // the engine's own log goes to stderr, warnings and up unless LOG_LEVEL asks for more detail
   const level = config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn'
@@ -76,6 +91,12 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
   } catch (err) {
     return refused(err)
   }
+  // a signal stops the replay after the engine step running, so the store says where it stopped; a
+  // second one ends the process at once, as the default does
+  const stop = new AbortController()
+  const onSignal = (signal: NodeJS.Signals): void => stop.abort(signal)
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
   const { store } = await openCommandStore(config)
   try {
     const summary = await runReplay({
@@ -89,6 +110,8 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
       model,
       readingMaxLateMs: config.readingMaxLateS * 1000,
       wallClock: systemClock,
+      signal: stop.signal,
+      command,
       onNotice: (message) => process.stderr.write(`contest-signals replay: ${message}\n`),
       onProgress: tty
         ? (p) => {
@@ -103,16 +126,32 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
         : undefined,
     })
     if (tty) process.stderr.write('\r\x1b[K')
+    const iso = (ms: number): string => new Date(ms).toISOString()
+    if (summary.interrupted) {
+      const { reason, lookBack } = summary.interrupted
+      const by = typeof reason === 'string' && reason.startsWith('SIG') ? reason : 'a signal'
+      const code = 128 + (constants.signals[by as NodeJS.Signals] ?? 0)
+      if (lookBack !== null) {
+        fail(
+          `stopped by ${by} in the look-back before ${iso(lookBack.start)}, where the engine was to start: nothing was written; run it again with: ${command}`,
+        )
+        return code === 128 ? 1 : code
+      }
+      process.stdout.write(`${summaryLine(summary)}\n`)
+      fail(
+        `stopped by ${by} at ${iso(summary.reached)}, the tape instant reached: every engine step up to it is in the store (a contest open then stays live until the replay goes on); on the same DATABASE_URL, go on with: ${command}`,
+      )
+      return code === 128 ? 1 : code
+    }
     process.stdout.write(`${summaryLine(summary)}\n`)
     if (summary.stopped) {
       const { file, line, problem, lookBack } = summary.stopped
       const where = line === null ? '' : ` at line ${line}`
-      const iso = (ms: number): string => new Date(ms).toISOString()
       // a bad line among the records before the start: the replay never reached the start, so
       // "stopped at" it would send the operator looking after --from for a line before it
       const outcome =
         lookBack === null
-          ? `stopped at ${iso(summary.reached)}, everything before is in the store`
+          ? `stopped at ${iso(summary.reached)}, everything before is in the store; mend the tape and, on the same DATABASE_URL, go on with: ${command}`
           : `in the look-back before the replay's start ${iso(lookBack.start)} (${lookBack.lastGoodAt === null ? 'before any record' : `after the record at ${iso(lookBack.lastGoodAt)}`}): nothing was replayed`
       return fail(`the tape ${file ?? args.tape} is bad${where}: ${problem}; ${outcome}`)
     }
@@ -120,8 +159,15 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
   } catch (err) {
     return refused(err)
   } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
     await store.close()
   }
+}
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@,+%-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
 }
 
 /** One line: what the engine did, and how fast. */
@@ -133,7 +179,7 @@ export function summaryLine(s: ReplaySummary): string {
   const skipped = reasons.length === 0 ? 'none' : reasons.join(', ')
   const speed = s.wallMs > 0 ? Math.round(span / s.wallMs) : 0
   return (
-    `replay ${s.series.join(',')}${s.grain === null ? '' : ` (${s.grain} grain)`}: ${s.opened} contests opened, ${s.settled} settled (${s.voided} void), ` +
+    `replay ${s.series.join(',')}${s.grain === null ? '' : ` (${s.grain} grain)`}${s.continuedFrom === null ? '' : ` (continued from ${new Date(s.continuedFrom).toISOString()})`}: ${s.opened} contests opened, ${s.settled} settled (${s.voided} void), ` +
     `${s.signals} signals raised, minutes skipped: ${skipped}; ` +
     `${(span / DAY_MS).toFixed(2)} days of tape in ${(s.wallMs / 1000).toFixed(1)} s (${speed.toLocaleString('en-US')}× real time)`
   )

@@ -2,6 +2,7 @@
 // that jumps from record to record. The engine ticks at every whole minute (its readings) and at every
 // recorded change it acts on (a market opening, a strike set late, a close moved, a result, the
 // exchange's status); between those instants nothing it could see has changed.
+import path from 'node:path'
 import { MINUTE_MS } from '../domain/contest.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
 import { createEngine, DEFAULT_TICK_MS } from '../engine/engine.ts'
@@ -18,6 +19,7 @@ import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
 import { MINUTE_GRAIN } from '../tape/tape-format.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
+import { type ReplayIdentity, readStanding, sameReplay, writeStanding } from './replay-standing.ts'
 import { spotKeepMinutes } from './spot-history.ts'
 import { REAL_VENUE_NAMES, tapeVenueOf, venueKind } from './venue-kinds.ts'
 
@@ -58,6 +60,14 @@ export type ReplayOptions = {
   /** after each engine tick, with the virtual time reached */
   onProgress?: (progress: ReplayProgress) => void
   onNotice?: (message: string) => void
+  /**
+   * Stops the replay at the next clean point (after the engine step running, or in the look-back,
+   * before anything is written): the store then says where it stopped, and the same replay run again
+   * goes on from there. Its reason (e.g. the signal's name) is the summary's `interrupted.reason`.
+   */
+  signal?: AbortSignal
+  /** the command line that runs this replay, kept in the store to name it if another replay is refused */
+  command?: string
 }
 
 export type ReplayProgress = {
@@ -104,6 +114,13 @@ export type ReplaySummary = {
      */
     lookBack: { start: number; lastGoodAt: number | null } | null
   } | null
+  /**
+   * set when `signal` stopped the replay: its reason, and `lookBack` when it stopped before the
+   * replay's start (nothing written by this run), with that start
+   */
+  interrupted: { reason: string; lookBack: { start: number } | null } | null
+  /** the instant this run went on from, when it continued a replay the store held stopped there */
+  continuedFrom: number | null
 }
 
 type Counts = Pick<ReplaySummary, 'opened' | 'settled' | 'voided' | 'signals'>
@@ -236,6 +253,40 @@ export async function checkReplayable(
   checkSpan(tape.header, await firstRecordAt(tapePath), period)
 }
 
+/**
+ * Where this replay may write: from its start into a store without its series, or on from the
+ * instant a stopped run of this same replay reached (replay-standing.ts). Any other store holding
+ * contests of the series is refused, as it may hold another history of them.
+ */
+async function continuationPoint(
+  store: Store,
+  series: readonly string[],
+  identity: ReplayIdentity,
+): Promise<number | null> {
+  let at: number | null = null
+  for (const s of series) {
+    if ((await store.countContests(s)) === 0) continue
+    const standing = await readStanding(store, s)
+    const refuse = (why: string): never => {
+      throw new ReplayRefused(
+        `the store already holds contests of ${s}${why}: replay into a store without that series (a new DATABASE_URL)`,
+      )
+    }
+    if (standing === null || standing.state === 'done') refuse('')
+    else if (standing.state === 'running')
+      refuse(
+        ' from a replay that ended without saying where it stopped (killed, or its machine stopped), which cannot be continued',
+      )
+    else if (!sameReplay(standing.identity, identity))
+      throw new ReplayRefused(
+        `the store holds a replay of ${s} stopped at ${iso(standing.reached)} from another tape or with other options: go on with ${standing.command ?? 'the command that started it'}, or replay into a store without that series (a new DATABASE_URL)`,
+      )
+    else if (at !== null && at !== standing.reached) refuse(' from replays stopped at different instants')
+    else at = standing.reached
+  }
+  return at
+}
+
 /** Records up to `to` and none after: nothing the replay writes can come from after its end. */
 async function* upTo(
   batches: AsyncGenerator<TapeRecord[], void, undefined>,
@@ -265,11 +316,22 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const { header } = tape
     checkHeaderPeriods(tape.headers, tape.files)
     const { kind, series } = replayable(header, opts.series)
-    for (const s of series)
-      if ((await store.countContests(s)) > 0)
-        throw new ReplayRefused(
-          `the store already holds contests of ${s}: replay into a store without that series (a new DATABASE_URL)`,
-        )
+    const identity: ReplayIdentity = {
+      files: tape.files.map((f) => path.basename(f)),
+      venue: header.venue,
+      tapeSeries: header.series,
+      tapeFrom: header.from,
+      tapeTo: header.to,
+      origin: header.origin,
+      grain: header.grain ?? null,
+      series: [...series],
+      from: opts.from ?? null,
+      to: opts.to ?? null,
+      model: opts.model.version,
+    }
+    const continuedFrom = await continuationPoint(store, series, identity)
+    const standing = (state: 'running' | 'stopped' | 'done', reached: number) =>
+      writeStanding(store, series, { identity, state, reached, command: opts.command ?? null })
 
     if (header.grain === MINUTE_GRAIN) opts.onNotice?.(MINUTE_GRAIN_NOTICE)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
@@ -330,8 +392,11 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       },
     })
 
-    const from = opts.from ?? Date.parse(header.from)
-    const summary = (stopped: ReplaySummary['stopped']): ReplaySummary => ({
+    let from = opts.from ?? Date.parse(header.from)
+    const summary = (
+      stopped: ReplaySummary['stopped'],
+      interrupted: ReplaySummary['interrupted'] = null,
+    ): ReplaySummary => ({
       series,
       grain: header.grain ?? null,
       ...counts,
@@ -340,31 +405,46 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       reached: Math.max(from, clock.now()),
       wallMs: wallClock.now() - startedWall,
       stopped,
+      interrupted,
+      continuedFrom,
     })
+    const stopRequested = (): boolean => opts.signal?.aborted === true
+    const reason = (): string => String(opts.signal?.reason ?? 'a stop')
 
     // the replay's start while the records before it are played, null once it is reached: a fault
     // met before then is no stop "at" any instant of the replay (nothing was replayed)
     let inLookBack: number | null = from
+    // set once this run may have written: a stop then leaves the store saying where
+    let writing = false
     try {
       // records before the start only build the state (spot history for the model, markets listed)
       await player.nextTime()
       const span = checkSpan(header, firstAt, opts)
-      const { start } = span
+      // a continued replay builds the state up to the instant its stopped run reached, and goes on there
+      const start = continuedFrom ?? span.start
+      if (continuedFrom !== null) from = continuedFrom
       inLookBack = start
-      while ((await player.playUntil(start)) < start) {}
+      while ((await player.playUntil(start)) < start)
+        if (stopRequested()) return summary(null, { reason: reason(), lookBack: { start } })
+      if (stopRequested()) return summary(null, { reason: reason(), lookBack: { start } })
       // records before --from and none from it on (a --from after the tape's last record)
-      if (player.lastApplied() < span.from && (await player.nextTime()) === null)
+      if (continuedFrom === null && player.lastApplied() < span.from && (await player.nextTime()) === null)
         throw new ReplayRefused(
           `the chosen period from ${iso(span.from)} to ${iso(to)} holds no records (the last before it is at ${iso(player.lastApplied())}): nothing was replayed`,
         )
       inLookBack = null
+      writing = true
+      await standing('running', start)
       clock.advanceTo(start)
       await engine.tick()
-      if (!engine.isLeader())
+      if (!engine.isLeader()) {
+        // a tick without the lease writes nothing: the store stands as it stood before this run
+        await (continuedFrom === null ? standing('done', start) : standing('stopped', continuedFrom))
         throw new ReplayRefused(
           'another engine holds this store’s lease: stop it before replaying into this store',
         )
-      while (clock.now() < to && (await player.nextTime()) !== null) {
+      }
+      while (clock.now() < to && !stopRequested() && (await player.nextTime()) !== null) {
         // the next whole minute of the clock and of every known window (which need not sit on the clock's)
         const wholeMinute = Math.floor(clock.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS
         const boundary = Math.min(wholeMinute, venue.nextBoundaryAfter(clock.now()))
@@ -375,6 +455,12 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
         opts.onProgress?.({ at: clock.now(), from, to, opened: counts.opened, signals: counts.signals })
       }
       engine.flushSkipped()
+      // every engine step up to the instant reached is in the store, none after it
+      if (stopRequested() && clock.now() < to) {
+        await standing('stopped', clock.now())
+        return summary(null, { reason: reason(), lookBack: null })
+      }
+      await standing('done', clock.now())
       return summary(null)
     } catch (err) {
       if (err instanceof TapeError) {
@@ -384,6 +470,8 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
           inLookBack === null
             ? null
             : { start: inLookBack, lastGoodAt: Number.isFinite(lastGoodAt) ? lastGoodAt : null }
+        // stopped between engine steps: a mended tape goes on from here
+        if (writing) await standing('stopped', clock.now())
         return summary({ file: err.file, line: err.line, problem: err.problem, lookBack })
       }
       throw err

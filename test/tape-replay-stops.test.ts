@@ -1,0 +1,390 @@
+// A replay that stops part-way (docs/tapes.md): a signal stops it at a clean point, between engine
+// steps, with one line saying where and how to go on; a bad tape line stops it the same way; and the
+// same command run again goes on from the instant reached, so that the store ends holding exactly
+// what one uninterrupted replay writes — every event once, none missing — whatever the instant.
+import assert from 'node:assert/strict'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { MODEL_VERSION as V1_VERSION } from '../src/domain/model.ts'
+import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
+import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
+import { ReplayRefused, type ReplaySummary, runReplay } from '../src/main/replay.ts'
+import { systemClock } from '../src/main/system-clock.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
+import type { Store } from '../src/ports/store.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
+import { createTapeWriter } from '../src/tape/tape-writer.ts'
+import { createRecordingLogger, ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
+import { runCli, startProcess, tempDir } from './support/service-process.ts'
+
+const SEED = 7
+const FROM = Date.UTC(2026, 10, 20)
+const SERIES = 'KXBTC15M'
+const HOUR_MS = 3_600_000
+// model v1 looks back an hour: a warm-up of 70 minutes keeps the tapes small
+const MODEL = V1_VERSION
+
+const tmp = tempDir('cs-tape-stops-')
+after(() => tmp.remove())
+let made = 0
+
+async function simTape(hours: number, name: string): Promise<string> {
+  const dir = path.join(tmp.dir, `tape-${++made}`)
+  mkdirSync(dir)
+  const file = path.join(dir, name)
+  const opts = {
+    world: sharedSimWorld(SEED, ENGINE_WORLD_PARAMS),
+    series: [SERIES],
+    from: FROM,
+    days: hours / 24,
+    warmupMs: 70 * 60_000,
+    origin: `sim seed ${SEED}`,
+  }
+  const writer = await createTapeWriter(file, { header: simTapeHeader(opts) })
+  await writeSimTape(opts, writer)
+  await writer.close()
+  return file
+}
+
+async function newStore(): Promise<{ store: Store; file: string }> {
+  const file = path.join(tmp.dir, `store-${++made}.db`)
+  const store = createSqliteStore(file)
+  await store.migrate()
+  return { store, file }
+}
+
+/** Everything a replay wrote of the series: the contests, and the event log (each change once). */
+async function history(store: Store): Promise<{ contests: unknown[]; events: unknown[] }> {
+  const settled = await store.listSettled({ series: SERIES, limit: 100_000 })
+  const contests = [...settled, ...(await store.listUnsettled())].sort((a, b) =>
+    a.ticker.localeCompare(b.ticker),
+  )
+  const events = (await store.eventsAfter(0, 1_000_000, { series: SERIES })).map(
+    ({ type, ticker, data }) => ({ type, ticker, data }),
+  )
+  return { contests, events }
+}
+
+function replay(
+  tapePath: string,
+  store: Store,
+  more: { signal?: AbortSignal; onProgress?: () => void; model?: string; command?: string } = {},
+): Promise<ReplaySummary> {
+  return runReplay({
+    tapePath,
+    store,
+    logger: createRecordingLogger(),
+    spotMaxAgeMs: 10_000,
+    model: createReadingModel(more.model ?? MODEL),
+    readingMaxLateMs: 10_000,
+    wallClock: systemClock,
+    ...(more.signal ? { signal: more.signal } : {}),
+    ...(more.onProgress ? { onProgress: more.onProgress } : {}),
+    ...(more.command ? { command: more.command } : {}),
+  })
+}
+
+describe('replay: stopped part-way, the same replay goes on where it stopped', () => {
+  let tape: string
+  let whole: Awaited<ReturnType<typeof history>>
+
+  before(async () => {
+    tape = await simTape(3, 'three-hours.ndjson.gz')
+    const { store } = await newStore()
+    const summary = await replay(tape, store)
+    assert.equal(summary.stopped, null)
+    assert.equal(summary.interrupted, null)
+    whole = await history(store)
+    await store.close()
+  })
+
+  it('stopped at many instants and continued each time, the store holds exactly the uninterrupted history', async () => {
+    assert.equal(whole.contests.length, 12)
+    const { store } = await newStore()
+    try {
+      // stop after these many engine steps of each run (about 190 make the whole): at the start,
+      // at minute boundaries, with a contest live, after one settled
+      const stops = [1, 2, 17, 30, 41, 47]
+      let liveAtAStop = 0
+      let previous: number | null = null
+      for (const steps of stops) {
+        const stop = new AbortController()
+        let n = 0
+        const summary = await replay(tape, store, {
+          signal: stop.signal,
+          onProgress: () => {
+            if (++n === steps) stop.abort('test')
+          },
+        })
+        assert.deepEqual(summary.interrupted, { reason: 'test', lookBack: null }, `stop after ${steps}`)
+        assert.equal(summary.continuedFrom, previous)
+        assert.ok(previous === null || summary.reached > previous, 'each run went on past the last stop')
+        previous = summary.reached
+        liveAtAStop += (await store.listUnsettled()).filter((c) => c.state === 'live').length
+      }
+      assert.ok(liveAtAStop > 0, 'some stop left a contest live')
+      const last = await replay(tape, store)
+      assert.equal(last.interrupted, null)
+      assert.equal(last.continuedFrom, previous)
+      const continued = await history(store)
+      assert.deepEqual(continued.contests, whole.contests)
+      assert.deepEqual(continued.events, whole.events, 'every event once, in the same order')
+      // and once whole, it is a finished replay: refused, as any store holding the series
+      await assert.rejects(replay(tape, store), /the store already holds contests of KXBTC15M: replay into/)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('a stop in the look-back writes nothing, and the same replay then runs from its start', async () => {
+    const { store } = await newStore()
+    try {
+      const stop = new AbortController()
+      stop.abort('test')
+      const summary = await replay(tape, store, { signal: stop.signal })
+      assert.deepEqual(summary.interrupted, { reason: 'test', lookBack: { start: FROM } })
+      assert.equal(await store.countContests(SERIES), 0)
+      assert.equal(await store.getSetting(`replay:${SERIES}`), null, 'nothing written at all')
+      assert.equal((await replay(tape, store)).continuedFrom, null)
+      assert.deepEqual(await history(store), whole)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('a bad line stops it between steps; the mended tape goes on from there', async () => {
+    const dir = path.join(tmp.dir, `mended-${++made}`)
+    mkdirSync(dir)
+    const file = path.join(dir, path.basename(tape))
+    // a line that is not JSON two hours into the tape
+    const lines = gunzipSync(readFileSync(tape)).toString('utf8').split('\n')
+    const at = lines.findIndex((l, i) => i > 0 && (JSON.parse(l) as { t: number }).t >= FROM + 2 * HOUR_MS)
+    lines.splice(at, 0, 'not json at all')
+    writeFileSync(file, gzipSync(lines.join('\n')))
+    const { store } = await newStore()
+    try {
+      const stopped = await replay(file, store)
+      assert.equal(stopped.stopped?.line, at + 1)
+      assert.equal(stopped.stopped?.lookBack, null)
+      assert.ok(stopped.reached < FROM + 2 * HOUR_MS && stopped.reached >= FROM + 2 * HOUR_MS - 60_000)
+      // run again unmended, it goes on and stops at the same line, having written nothing twice
+      const again = await replay(file, store)
+      assert.equal(again.stopped?.line, at + 1)
+      assert.equal(again.continuedFrom, stopped.reached)
+      assert.equal(again.opened + again.signals + again.settled, 0)
+      copyFileSync(tape, file)
+      const mended = await replay(file, store)
+      assert.equal(mended.stopped, null)
+      assert.equal(mended.continuedFrom, stopped.reached)
+      assert.deepEqual(await history(store), whole)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('refuses to go on with another model, naming the command that goes on', async () => {
+    const { store } = await newStore()
+    try {
+      const stop = new AbortController()
+      let n = 0
+      const summary = await replay(tape, store, {
+        signal: stop.signal,
+        command: 'contest-signals replay --tape X --model gbm-ewma-1',
+        onProgress: () => {
+          if (++n === 30) stop.abort('test')
+        },
+      })
+      assert.notEqual(summary.interrupted, null)
+      await assert.rejects(replay(tape, store, { model: DEFAULT_MODEL }), (err: unknown) => {
+        assert.ok(err instanceof ReplayRefused)
+        assert.equal(
+          err.message,
+          `the store holds a replay of KXBTC15M stopped at ${new Date(summary.reached).toISOString()} from another tape or with other options: go on with contest-signals replay --tape X --model gbm-ewma-1, or replay into a store without that series (a new DATABASE_URL)`,
+        )
+        return true
+      })
+    } finally {
+      await store.close()
+    }
+  })
+})
+
+describe('replay: stopped after each engine step in turn of a contest whose books come late', () => {
+  const MINUTE = 60_000
+  const OPENS = Date.UTC(2026, 10, 20, 17, 0)
+  const CLOSES = OPENS + 15 * MINUTE
+  const TICKER = 'KXBTC15M-26NOV201215-15'
+  const SOURCES = ['coinbase', 'kraken', 'bitstamp']
+  const market = (status: string, extra: Record<string, unknown> = {}) => ({
+    ticker: TICKER,
+    event_ticker: 'KXBTC15M-26NOV201215',
+    status,
+    open_time: new Date(OPENS).toISOString(),
+    close_time: new Date(CLOSES).toISOString(),
+    result: '',
+    expiration_value: '',
+    ...(status === 'initialized' ? {} : { floor_strike: 100_000 }),
+    ...extra,
+  })
+  const BOOK = { orderbook_fp: { yes_dollars: [['0.4000', '10.00']], no_dollars: [['0.5500', '10.00']] } }
+  let tape: string
+  let whole: Awaited<ReturnType<typeof history>>
+  let steps = 0
+
+  before(async () => {
+    const records: object[] = [{ t: OPENS - 70 * MINUTE, k: 'exchange', status: { trading_active: true } }]
+    for (let t = OPENS - 70 * MINUTE; t <= CLOSES + MINUTE; t += 5000)
+      for (const src of SOURCES) records.push({ t, k: 'spot', src, px: 99_000 + ((t / 5000) % 7) })
+    records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: market('initialized') })
+    records.push({ t: OPENS, k: 'market', m: market('active') })
+    records.push({ t: CLOSES, k: 'market', m: market('closed') })
+    records.push({ t: CLOSES + 40_000, k: 'market', m: market('finalized', { result: 'no' }) })
+    // each minute's book at its boundary, or in the 5 s a request looks ahead, or later (the minute
+    // is retried a tick later, as live: raised when it came, or skipped late past READING_MAX_LATE_S)
+    const offsets: Record<number, number> = { 3: 6_000, 7: 12_000, 10: 2_600 }
+    for (let minute = 1; minute < 15; minute++)
+      records.push({
+        t: OPENS + minute * MINUTE + (offsets[minute] ?? 0),
+        k: 'book',
+        ticker: TICKER,
+        ob: BOOK,
+      })
+    records.sort((a, b) => (a as { t: number }).t - (b as { t: number }).t)
+    const header = {
+      tape: 1,
+      venue: 'kalshi',
+      series: [SERIES],
+      sources: SOURCES,
+      from: new Date(OPENS).toISOString(),
+      to: new Date(CLOSES + 2 * MINUTE).toISOString(),
+      origin: 'hand-built test tape',
+    }
+    tape = path.join(tmp.dir, `late-books-${++made}.ndjson`)
+    writeFileSync(tape, `${[header, ...records].map((r) => JSON.stringify(r)).join('\n')}\n`)
+    const { store } = await newStore()
+    const summary = await replay(tape, store, {
+      onProgress: () => {
+        steps++
+      },
+    })
+    assert.equal(summary.settled, 1)
+    assert.ok((summary.skipped.late ?? 0) > 0, 'some minutes are skipped late')
+    whole = await history(store)
+    await store.close()
+  })
+
+  it('goes on to the uninterrupted history from every one of them', async () => {
+    assert.ok(steps > 20, `${steps} steps`)
+    for (let k = 1; k <= steps; k++) {
+      const { store } = await newStore()
+      try {
+        const stop = new AbortController()
+        let n = 0
+        const first = await replay(tape, store, {
+          signal: stop.signal,
+          onProgress: () => {
+            if (++n === k) stop.abort('test')
+          },
+        })
+        // a stop asked for at the last step finds the replay at its end: finished
+        if (first.interrupted !== null) assert.equal((await replay(tape, store)).continuedFrom, first.reached)
+        assert.deepEqual(
+          await history(store),
+          whole,
+          `stopped after step ${k} at ${new Date(first.reached).toISOString()}`,
+        )
+      } finally {
+        await store.close()
+      }
+    }
+  })
+})
+
+describe('contest-signals replay (the CLI) stopped by a signal', () => {
+  let tape: string
+  let reference: Awaited<ReturnType<typeof history>>
+  const env = (db: string) => ({ DATABASE_URL: `sqlite:${db}`, LOG_LEVEL: 'debug' })
+  const args = (file: string) => ['replay', '--tape', file, '--model', MODEL]
+
+  before(async () => {
+    tape = await simTape(10, 'ten-hours.ndjson.gz')
+    const db = path.join(tmp.dir, `reference-${++made}.db`)
+    const r = await runCli(args(tape), { DATABASE_URL: `sqlite:${db}` })
+    assert.equal(r.code, 0, r.stderr)
+    const store = createSqliteStore(db)
+    reference = await history(store)
+    await store.close()
+  })
+
+  /** Runs the replay and sends `signal` once the engine has opened its second contest. */
+  async function stopped(signal: NodeJS.Signals) {
+    const db = path.join(tmp.dir, `stopped-${++made}.db`)
+    const p = startProcess(args(tape), env(db))
+    // once: a second SIGINT or SIGTERM ends the process at once, as the default does
+    let sent = false
+    p.child.stderr?.on('data', () => {
+      if (sent || (p.stderr().match(/"msg":"contest opened"/g) ?? []).length < 2) return
+      sent = true
+      p.child.kill(signal)
+    })
+    const { code } = await p.exited
+    const said = p
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('contest-signals replay:'))
+    return { code, said, stdout: p.stdout(), stderr: p.stderr(), db }
+  }
+
+  it('SIGINT stops it at a clean point with one line saying where and how to go on; that command goes on', async () => {
+    const run = await stopped('SIGINT')
+    assert.equal(run.code, 130, run.stderr)
+    assert.equal(run.said.length, 1, run.stderr)
+    const match =
+      /^contest-signals replay: stopped by SIGINT at (\S+), the tape instant reached: every engine step up to it is in the store \(a contest open then stays live until the replay goes on\); on the same DATABASE_URL, go on with: (contest-signals replay .*)$/.exec(
+        run.said[0] as string,
+      )
+    assert.ok(match, run.said[0])
+    const [, instant, command] = match as unknown as [string, string, string]
+    assert.equal(command, `contest-signals replay --tape ${tape} --model ${MODEL}`)
+    assert.match(run.stdout, /^replay KXBTC15M: \d+ contests opened, \d+ settled/)
+    const store = createSqliteStore(run.db)
+    const unsettled = await store.listUnsettled()
+    const settled = await store.countContests(SERIES)
+    await store.close()
+    assert.ok(settled >= 2 && settled < reference.contests.length, `${settled} contests at the stop`)
+    assert.ok(unsettled.length <= 1, 'at most the contest open at the stop is unsettled')
+    // the command the line names, run as it says
+    const goOn = await runCli(command.split(' ').slice(1), env(run.db))
+    assert.equal(goOn.code, 0, goOn.stderr)
+    assert.match(goOn.stdout, new RegExp(`^replay KXBTC15M \\(continued from ${instant}\\): `))
+    const after = createSqliteStore(run.db)
+    try {
+      assert.deepEqual(await history(after), reference)
+    } finally {
+      await after.close()
+    }
+  })
+
+  it('SIGTERM stops it the same way, exit 143', async () => {
+    const run = await stopped('SIGTERM')
+    assert.equal(run.code, 143, run.stderr)
+    assert.equal(run.said.length, 1, run.stderr)
+    assert.match(
+      run.said[0] as string,
+      /^contest-signals replay: stopped by SIGTERM at \S+, the tape instant reached/,
+    )
+  })
+
+  it('a replay killed (SIGKILL) cannot say where it stopped: the rerun says so in one line', async () => {
+    const run = await stopped('SIGKILL')
+    assert.equal(run.code, null)
+    const again = await runCli(args(tape), env(run.db))
+    assert.equal(again.code, 1, again.stderr)
+    assert.match(
+      again.stderr,
+      /contest-signals replay: the store already holds contests of KXBTC15M from a replay that ended without saying where it stopped \(killed, or its machine stopped\), which cannot be continued: replay into a store without that series/,
+    )
+  })
+})
