@@ -179,7 +179,10 @@ describe('contest-signals backtest', () => {
       [['--since', 'yesterday'], /--since "yesterday" is not an RFC 3339/],
       [['--since', '2026-11-23', '--before', '2026-11-22'], /--since is after --before/],
       [['--sim-seed', 'x'], /--sim-seed must be a whole number/],
-      [['--against', 'mysql://x'], /--against mysql:\/\/x is neither a path, sqlite:PATH nor a postgres:\/\/ URL/],
+      [
+        ['--against', 'mysql://x'],
+        /--against mysql:\/\/x is neither a path, sqlite:PATH nor a postgres:\/\/ URL/,
+      ],
     ] as const) {
       const r = await runCli(['evaluate', '--series', SERIES, ...args], env)
       assert.equal(r.code, 2, r.stderr)

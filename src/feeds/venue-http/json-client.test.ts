@@ -5,7 +5,6 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
-import { freePort } from '../../../test/support/ports.ts'
 import { createJsonClient, RETRY_AFTER_CAP_MS, retryAfterOf } from './json-client.ts'
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} } as never
@@ -70,27 +69,5 @@ describe('createJsonClient and Retry-After', () => {
     // the retry's own 5 ms, then the rest of the host's pause after the 429 (7 ms: every request to
     // the host waits it out), then the 503's retry; one 5xx alone does not pause the host
     assert.deepEqual(slept, [5, 2, 10])
-  })
-})
-
-describe('a request that never reaches the venue', () => {
-  it('names why: the system error and address, or what fetch itself refused', async () => {
-    const reply = (baseUrl: string) =>
-      createJsonClient({
-        baseUrl,
-        venue: 'test',
-        clock: { now: () => 0 },
-        logger: silent,
-        maxAttempts: 1,
-        sleep: async () => undefined,
-      }).get('x', '/x')
-    // a port nothing listens on: refused by the kernel
-    const port = await freePort()
-    const refused = await reply(`http://127.0.0.1:${port}`)
-    assert.equal(refused.ok, false)
-    assert.match(JSON.stringify(refused), new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${port}`))
-    // port 1 is one fetch will not use at all: its reason, not a bare "fetch failed"
-    const bad = await reply('http://127.0.0.1:1')
-    assert.match(JSON.stringify(bad), /fetch failed: bad port/)
   })
 })
