@@ -358,6 +358,16 @@ describe('contest-signals backup', () => {
     assert.match(again.stderr, /backup refused: .*twice\.db already exists; a backup never overwrites/)
   })
 
+  it('refuses - as its path, writing no file of that name', async () => {
+    const r = await runCli(['backup', '-'], { DATABASE_URL: `sqlite:${file}` })
+    assert.equal(r.code, 2)
+    assert.match(
+      r.stderr,
+      /^contest-signals: backup writes a new file: give its path \(stdout, -, is not one\)\n$/,
+    )
+    assert.equal(existsSync(path.join(REPO_ROOT, '-')), false)
+  })
+
   it('sends a PostgreSQL store to pg_dump', async () => {
     const r = await runCli(['backup', path.join(tmp.dir, 'pg.db')], {
       DATABASE_URL: 'postgres://contest:secret@127.0.0.1:5432/x',

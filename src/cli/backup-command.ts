@@ -8,6 +8,11 @@ import { BackupRefused, backupSqlite } from '../store/sqlite/backup.ts'
 import { checkSqliteOwner } from '../store/sqlite/foreign-check.ts'
 
 export async function runBackupCommand(config: Pick<Config, 'databaseUrl'>, target: string): Promise<number> {
+  // `-` reads as stdout elsewhere (replay's tape refuses stdin): a file named "-" is never meant
+  if (target === '-') {
+    process.stderr.write('contest-signals: backup writes a new file: give its path (stdout, -, is not one)\n')
+    return 2
+  }
   const location = storeLocation(config.databaseUrl)
   if (location.kind !== 'sqlite') {
     process.stderr.write(

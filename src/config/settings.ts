@@ -111,7 +111,7 @@ const SERVICE = {
     shownDefault: 'the `ewma` crowd, then the store’s',
     emptyMeansUnset: true,
     parser: simParams,
-    doc: 'the sandbox\'s settings (`src/feeds/sim/README.md`): a crowd preset (`ewma`, `informed`, `ewma-late`, `shrink`, `floor`, `drift`, `wide-stale`, `one-sided`), or `name=value` pairs (`preset=shrink,crowd.lagSeconds=5,crowd.spreadTicks=1..10`), or JSON (`{"crowd":{"bias":"floor"}}`); the crowd settings it names hold on Polymarket\'s sandbox too, over that venue\'s own; `sim tape` and `evaluate --sim-seed` read it too, so give both the same. A store keeps the settings of its first start, as it keeps SIM_SEED',
+    doc: 'the sandbox\'s settings (`src/feeds/sim/README.md`): a crowd preset (`ewma`, `informed`, `ewma-late`, `shrink`, `floor`, `drift`, `wide-stale`, `one-sided`), or `name=value` pairs (`preset=shrink,crowd.lagSeconds=5,crowd.spreadTicks=1..10`), or JSON (`{"crowd":{"bias":"floor"}}`); a value that describes no sandbox (a negative number but `crowd.delta` and `basis.phi`, a reversed range, a chance above 1, a spread under one tick) is refused; the crowd settings it names hold on Polymarket\'s sandbox too, over that venue\'s own; `sim tape` and `evaluate --sim-seed` read it too, so give both the same. A store keeps the settings of its first start, as it keeps SIM_SEED',
   },
   SIM_BACKFILL_DAYS: {
     default: '7',
