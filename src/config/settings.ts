@@ -172,7 +172,7 @@ const SERVICE = {
   EVENT_RETENTION_HOURS: {
     default: '48',
     parser: decimal(0.01, 24 * 365),
-    doc: 'how long the event log is kept for stream resumption',
+    doc: 'how long the event log is kept for stream resumption (wall-clock hours, also under a fast simulator)',
   },
   LOG_LEVEL: {
     default: 'info',

@@ -9,6 +9,7 @@ import type { AccessLog } from './access-log.ts'
 import type { ClientAddressOf } from './client-address.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import { failedRequest, forwardedForIn, parserFault } from './parser-faults.ts'
+import { PATHS } from './paths.ts'
 import {
   PROBLEM_MEDIA_TYPE,
   PROBLEMS,
@@ -107,8 +108,13 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       method: request?.method ?? '',
       target: request?.target ?? '',
     }
-    // A connection that sent no whole request in time asked for nothing to count.
-    if (name === 'request-timeout') {
+    // A connection that sent no whole request in time asked for nothing to count; the health check is
+    // never counted, whatever its bytes (decisions §5).
+    const health =
+      request !== null &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      request.target.split('?', 1)[0] === PATHS.health
+    if (name === 'request-timeout' || health) {
       answerOnSocket(socket, answer, remoteAddressOf(socket))
       return
     }
