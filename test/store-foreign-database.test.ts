@@ -150,7 +150,9 @@ describe('opening a SQLite file that is not a contest-signals store', () => {
   })
 
   it('opens an empty file, and a store at its first migration, as before', async () => {
-    const { dir, file } = place()
+    const dir = path.join(tmp.dir, 'empty-file')
+    mkdirSync(dir)
+    const file = path.join(dir, 'cs.db')
     writeFileSync(file, '')
     const empty = await openStoreAt({ databaseUrl: `sqlite:${file}` })
     assert.match(await empty.store.epoch(), /^[0-9a-z]{8}$/)
@@ -402,5 +404,55 @@ describe('every command on a database that is not a contest-signals store', () =
     // venue check looks at the sandbox SIM_SEED names instead, and creates nothing either
     await runCli(['venue', 'check'], { DATABASE_URL: `sqlite:${file}` })
     assert.ok(!existsSync(dir), 'venue check')
+  })
+
+  it('refuses an empty SQLite file to read, and leaves it empty', async () => {
+    const dir = path.join(tmp.dir, 'empty-file')
+    mkdirSync(dir)
+    const file = path.join(dir, 'cs.db')
+    writeFileSync(file, '')
+    const before = snapshot(dir)
+    for (const command of [['keys', 'list'], ['backtest'], ['evaluate']]) {
+      const run = await runCli(command, { DATABASE_URL: `sqlite:${file}` })
+      assert.equal(run.code, 1, `${command.join(' ')}: ${run.stderr}`)
+      assert.match(
+        run.stderr,
+        new RegExp(`^contest-signals: DATABASE_URL: no store at ${file} \\(run the service`),
+      )
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr)
+      assert.deepEqual(snapshot(dir), before, command.join(' '))
+    }
+  })
+})
+
+describe('reading a PostgreSQL schema that holds no store', () => {
+  it('refuses in one line and creates nothing, whether the schema is missing or empty', async () => {
+    for (const made of [false, true]) {
+      const url = uniqueSchemaUrl('cs_nostore_')
+      const { schema } = parsePostgresUrl(url)
+      try {
+        if (made) await withTestClient((c) => c.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`))
+        for (const command of [['keys', 'list'], ['backtest'], ['evaluate']]) {
+          const run = await runCli(command, { DATABASE_URL: url })
+          assert.equal(run.code, 1, `${command.join(' ')}: ${run.stderr}`)
+          assert.match(
+            run.stderr,
+            /^contest-signals: DATABASE_URL: no store at postgres:\/\/.* \(run the service/,
+          )
+          assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr)
+          assert.deepEqual(await pgTables(url), [], command.join(' '))
+        }
+        const exists = await withTestClient((c) =>
+          c.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]),
+        )
+        assert.equal(exists.rowCount, made ? 1 : 0, 'a missing schema stays missing')
+        // what reads refuse, a writer still creates
+        const opened = await openStoreAt({ databaseUrl: url })
+        await opened.store.close()
+        assert.ok((await pgTables(url)).includes('schema_migrations'))
+      } finally {
+        await dropSchema(url)
+      }
+    }
   })
 })

@@ -5,7 +5,7 @@
 // (store/foreign-schema.ts).
 import type { Config } from '../config/config.ts'
 import type { Store } from '../ports/store.ts'
-import { ForeignSchemaError } from '../store/foreign-schema.ts'
+import { ForeignSchemaError, NoStoreError } from '../store/foreign-schema.ts'
 import { checkSqliteOwner } from '../store/sqlite/foreign-check.ts'
 import { checkSqliteFile } from '../store/sqlite/integrity-check.ts'
 import { createSqliteStore } from '../store/sqlite/sqlite-store.ts'
@@ -19,26 +19,24 @@ export type StoreConfig = Pick<Config, 'databaseUrl'> &
 export type OpenedStore = { store: Store; faults: StoreFaults; location: StoreLocation }
 
 export type OpenStoreOptions = {
-  /** refuse a SQLite file that does not exist yet instead of creating an empty store (read-only commands) */
+  /** refuse a missing SQLite file, or an empty database or schema, instead of creating an empty store there (read-only commands) */
   mustExist?: boolean
 }
 
 /** Opens and migrates the store, and says where it is. */
 export async function openStoreAt(config: StoreConfig, opts: OpenStoreOptions = {}): Promise<OpenedStore> {
   const location = storeLocation(config.databaseUrl)
-  if (location.kind === 'sqlite' && opts.mustExist && location.path !== ':memory:' && !location.exists) {
-    throw new Error(
-      `DATABASE_URL: no store at ${location.path} (run the service or \`contest-signals migrate\` there first, or point DATABASE_URL at the right file)`,
-    )
-  }
+  const mustExist = opts.mustExist === true && !(location.kind === 'sqlite' && location.path === ':memory:')
+  if (location.kind === 'sqlite' && mustExist && !location.exists) throw noStore(location)
   let store: Store
   try {
     if (location.kind === 'sqlite') {
       checkSqliteFile(location.path)
       // on a connection of its own that writes nothing: the store's connection writes as it opens
-      checkSqliteOwner(location.path)
+      if (checkSqliteOwner(location.path) === 'empty' && mustExist) throw new NoStoreError()
     }
-    store = location.kind === 'sqlite' ? createSqliteStore(location.path) : await openPostgres(config)
+    store =
+      location.kind === 'sqlite' ? createSqliteStore(location.path) : await openPostgres(config, mustExist)
   } catch (err) {
     throw storeError(location, err)
   }
@@ -56,17 +54,26 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   return (await openStoreAt(config)).store
 }
 
-async function openPostgres(config: StoreConfig): Promise<Store> {
+async function openPostgres(config: StoreConfig, mustExist: boolean): Promise<Store> {
   // Loaded lazily so the embedded default never loads the PostgreSQL client.
   const { createPostgresStore } = await import('../store/postgres/postgres-store.ts')
   return createPostgresStore(config.databaseUrl, {
+    mustExist,
     ...(config.pgStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.pgStatementTimeoutMs }),
     ...(config.pgConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.pgConnectTimeoutMs }),
   })
 }
 
+function noStore(location: StoreLocation): Error {
+  const what = location.kind === 'sqlite' ? 'file' : 'database or schema'
+  return new Error(
+    `DATABASE_URL: no store at ${location.kind === 'sqlite' ? location.path : location.display} (run the service or \`contest-signals migrate\` there first, or point DATABASE_URL at the right ${what})`,
+  )
+}
+
 /** The failure with the variable it comes from in front, and the URL without its password. */
 function storeError(location: StoreLocation, err: unknown): Error {
+  if (err instanceof NoStoreError) return noStore(location)
   if (err instanceof ForeignSchemaError)
     return new Error(`DATABASE_URL: ${location.display} ${err.problem}`, { cause: err })
   const e = err as { code?: unknown; message?: unknown }

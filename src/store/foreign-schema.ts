@@ -61,3 +61,14 @@ export class ForeignSchemaError extends Error {
     this.problem = problem
   }
 }
+
+/**
+ * A read-only command found no store where DATABASE_URL points (an empty database or PostgreSQL
+ * schema): refused before anything is created, so a mistyped URL is not answered from an empty store.
+ */
+export class NoStoreError extends Error {
+  constructor(schema?: string) {
+    super(schema === undefined ? 'the database is empty' : `schema ${schema} holds no store`)
+    this.name = 'NoStoreError'
+  }
+}

@@ -9,6 +9,7 @@ import {
   ForeignSchemaError,
   judgeSchema,
   markerShaped,
+  NoStoreError,
   SCHEMA_MARKER,
   type SchemaVerdict,
 } from '../foreign-schema.ts'
@@ -212,12 +213,19 @@ export async function postgresSchemaVerdict(client: pg.ClientBase, schema: strin
  * advisory lock is taken before anything is read or created, so several processes starting at once
  * on a fresh schema queue up: the first creates everything, the others then find nothing left to do
  * (CREATE … IF NOT EXISTS alone races on the catalogs). A schema holding another application's
- * tables is refused (ForeignSchemaError) before anything is created, the schema itself included.
+ * tables is refused (ForeignSchemaError) before anything is created, the schema itself included, and
+ * so is an empty one when `mustExist` (NoStoreError: a read-only command).
  */
-export async function applyMigrations(client: pg.ClientBase, schema: string, now: number): Promise<number> {
+export async function applyMigrations(
+  client: pg.ClientBase,
+  schema: string,
+  now: number,
+  opts: { mustExist?: boolean } = {},
+): Promise<number> {
   await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS.migrate, schemaLockId(schema)])
   const verdict = await postgresSchemaVerdict(client, schema)
   if (verdict.kind === 'foreign') throw new ForeignSchemaError(verdict.tables, schema)
+  if (verdict.kind === 'empty' && opts.mustExist) throw new NoStoreError(schema)
   // CREATE SCHEMA IF NOT EXISTS checks the CREATE privilege even when the schema exists: look first,
   // so a role that may only use an existing schema can still start.
   const found = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])

@@ -30,6 +30,8 @@ import { SQL } from './postgres-sql.ts'
 export type PostgresStoreOptions = PoolOptions & {
   /** Source of events' appendedAt and rows' updated_at (retention runs on the wall clock). */
   wallClock?: Clock
+  /** migrate() refuses an empty schema instead of creating the store there (read-only commands) */
+  mustExist?: boolean
 }
 
 /**
@@ -76,7 +78,9 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
 
   return {
     async migrate() {
-      await tx(({ client }) => applyMigrations(client, schema, wallNow()))
+      await tx(({ client }) =>
+        applyMigrations(client, schema, wallNow(), { mustExist: opts.mustExist === true }),
+      )
     },
     async epoch() {
       const row = first(await read(SQL.metaGet, [EPOCH_KEY]))
