@@ -70,6 +70,15 @@ describe('methods', () => {
     assert.equal(JSON.parse(unknown.body.toString()).status, 404)
   })
 
+  test('OPTIONS * asks about the server as a whole › 204 with every method some path allows', async () => {
+    const text = await rawExchange(world.baseUrl, 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.match(text, /^HTTP\/1\.1 204 No Content\r\n/)
+    assert.match(text, /\r\nallow: GET, HEAD\r\n/i)
+    // another method on `*` names no resource
+    const get = await rawExchange(world.baseUrl, 'GET * HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.match(get, /^HTTP\/1\.1 404 Not Found\r\n/)
+  })
+
   test('a method token the parser does not know (FROBNICATE) › 501 not-implemented problem', async () => {
     for (const target of ['/v1/contests', '/nowhere']) {
       const text = await rawExchange(world.baseUrl, `FROBNICATE ${target} HTTP/1.1\r\nHost: x\r\n\r\n`)
