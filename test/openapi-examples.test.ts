@@ -17,15 +17,14 @@ import { EXAMPLE_BASE_URL, EXAMPLE_EPOCH, type OpenApiExamples } from '../src/ht
 import { isProblemName, PROBLEMS } from '../src/http/problems.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { simTapeWarmupMs } from '../src/main/sim-tape-warmup.ts'
-import { systemClock } from '../src/main/system-clock.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { StoreUnavailableError } from '../src/ports/store-errors.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { encodeEventFrame } from '../src/stream/sse-frame.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
-import { createEngineWorld, createRecordingLogger, ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
+import { createEngineWorld, ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
 import { createManualClock } from './support/manual-clock.ts'
 import { rawRequest } from './support/raw-request.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { REPO_ROOT, tempDir } from './support/service-process.ts'
 import { createTestWorld, TEST_BASE_URL, type TestWorld } from './support/test-world.ts'
 
@@ -82,16 +81,7 @@ async function simulatedPolymarketContests(): Promise<{ settled: Contest; live: 
     const replayed = async (to?: number) => {
       const store = createSqliteStore(path.join(tmp.dir, `replayed-${to ?? 'end'}.db`))
       await store.migrate()
-      await runReplay({
-        tapePath,
-        ...(to === undefined ? {} : { to }),
-        store,
-        logger: createRecordingLogger(),
-        spotMaxAgeMs: 10_000,
-        model: createReadingModel(DEFAULT_MODEL),
-        readingMaxLateMs: 10_000,
-        wallClock: systemClock,
-      })
+      await runReplay(replayOptions(tapePath, store, { ...(to === undefined ? {} : { to }) }))
       return store
     }
     const done = await replayed()

@@ -9,8 +9,6 @@ import { describe, it } from 'node:test'
 import { loadConfig } from '../src/config/config.ts'
 import { slugForStart, windowStartS } from '../src/feeds/polymarket/window-slug.ts'
 import { runReplay } from '../src/main/replay.ts'
-import { systemClock } from '../src/main/system-clock.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { NO_ANSWER } from '../src/ports/venue.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { BookRecord, TapeRecord } from '../src/tape/tape-format.ts'
@@ -25,6 +23,7 @@ import {
 } from './fixtures/polymarket-bodies.ts'
 import { createRecordingLogger } from './support/engine-world.ts'
 import { startPolymarketVenueWorld } from './support/polymarket-venue-world.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { tempDir } from './support/service-process.ts'
 import { waitFor } from './support/wait.ts'
 
@@ -102,15 +101,7 @@ describe('recording on Polymarket', () => {
     const store = createSqliteStore(path.join(tmp.dir, 'replayed.db'))
     await store.migrate()
     try {
-      const summary = await runReplay({
-        tapePath: tmp.dir,
-        store,
-        logger: createRecordingLogger(),
-        spotMaxAgeMs: 10_000,
-        model: createReadingModel(DEFAULT_MODEL),
-        readingMaxLateMs: 10_000,
-        wallClock: systemClock,
-      })
+      const summary = await runReplay(replayOptions(tmp.dir, store))
       assert.equal(summary.stopped, null)
       assert.equal(summary.opened, 1)
       const replayed = await store.getContest(CURRENT)

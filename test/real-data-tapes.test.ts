@@ -7,13 +7,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { runReplay } from '../src/main/replay.ts'
-import { systemClock } from '../src/main/system-clock.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { BookRecord, MarketRecord, TapeRecord } from '../src/tape/tape-format.ts'
 import { openTapeSet } from '../src/tape/tape-set.ts'
 import { buildRealDataTapes } from '../tools/real-data-tapes.ts'
-import { createRecordingLogger } from './support/engine-world.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { tempDir } from './support/service-process.ts'
 
 const MINUTE = 60_000
@@ -133,15 +131,7 @@ describe('the real-data tape builder', () => {
     const store = createSqliteStore(path.join(tmp.dir, 'replayed.db'))
     await store.migrate()
     try {
-      const summary = await runReplay({
-        tapePath: out,
-        store,
-        logger: createRecordingLogger(),
-        spotMaxAgeMs: 10_000,
-        model: createReadingModel(DEFAULT_MODEL),
-        readingMaxLateMs: 10_000,
-        wallClock: systemClock,
-      })
+      const summary = await runReplay(replayOptions(out, store))
       assert.deepEqual([summary.opened, summary.settled, summary.signals], [1, 1, 14])
       const contest = await store.getContest(TICKER)
       assert.deepEqual(

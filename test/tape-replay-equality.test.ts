@@ -12,17 +12,12 @@ import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { simTapeWarmupMs } from '../src/main/sim-tape-warmup.ts'
-import { systemClock } from '../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
-import {
-  createEngineWorld,
-  createRecordingLogger,
-  ENGINE_WORLD_PARAMS,
-  type EngineWorld,
-} from './support/engine-world.ts'
+import { createEngineWorld, ENGINE_WORLD_PARAMS, type EngineWorld } from './support/engine-world.ts'
+import { replayOptions } from './support/replay-options.ts'
 
 const SEED = 20_261_120
 const DAYS = 7
@@ -71,15 +66,7 @@ describe(`a seeded week of the simulator, replayed from its own tape (seed ${SEE
 
     replayed = createSqliteStore(path.join(dir, 'replayed.db'))
     await replayed.migrate()
-    const summary = await runReplay({
-      tapePath: tape,
-      store: replayed,
-      logger: createRecordingLogger(),
-      spotMaxAgeMs: 10_000,
-      model: createReadingModel(MODEL),
-      readingMaxLateMs: 10_000,
-      wallClock: systemClock,
-    })
+    const summary = await runReplay(replayOptions(tape, replayed, { model: createReadingModel(MODEL) }))
     assert.equal(summary.stopped, null)
     fromTape = await allContests(replayed)
   })
@@ -185,15 +172,7 @@ describe(`model v2 on six hours of the simulator, replayed from its own tape (se
 
     replayed = createSqliteStore(path.join(dir, 'replayed.db'))
     await replayed.migrate()
-    const summary = await runReplay({
-      tapePath: tape,
-      store: replayed,
-      logger: createRecordingLogger(),
-      spotMaxAgeMs: 10_000,
-      model,
-      readingMaxLateMs: 10_000,
-      wallClock: systemClock,
-    })
+    const summary = await runReplay(replayOptions(tape, replayed, { model }))
     assert.equal(summary.stopped, null)
     fromTape = await allContests(replayed)
   })

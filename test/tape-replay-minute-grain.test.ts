@@ -7,8 +7,6 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { MINUTE_GRAIN_NOTICE, runReplay } from '../src/main/replay.ts'
-import { systemClock } from '../src/main/system-clock.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import {
   kalshiCandleBookRecord,
@@ -16,7 +14,7 @@ import {
   minuteCloseRecord,
 } from '../src/tape/minute-grain.ts'
 import type { TapeHeader, TapeRecord } from '../src/tape/tape-format.ts'
-import { createRecordingLogger } from './support/engine-world.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { tempDir } from './support/service-process.ts'
 
 const MINUTE = 60_000
@@ -78,16 +76,7 @@ async function replay(lines: object[]) {
   await store.migrate()
   const notices: string[] = []
   try {
-    const summary = await runReplay({
-      tapePath: file,
-      store,
-      logger: createRecordingLogger(),
-      spotMaxAgeMs: 10_000,
-      model: createReadingModel(DEFAULT_MODEL),
-      readingMaxLateMs: 10_000,
-      wallClock: systemClock,
-      onNotice: (m) => notices.push(m),
-    })
+    const summary = await runReplay(replayOptions(file, store, { onNotice: (m) => notices.push(m) }))
     const readings = await store.listGradedReadings({ series: SERIES })
     return { summary, notices, readings, contest: await store.getContest(TICKER) }
   } finally {

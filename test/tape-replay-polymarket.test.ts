@@ -11,7 +11,6 @@ import { after, describe, it } from 'node:test'
 import type { Contest } from '../src/domain/contest.ts'
 import { MODEL_VERSION as V1_MODEL } from '../src/domain/model.ts'
 import { runReplay } from '../src/main/replay.ts'
-import { systemClock } from '../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { TapeHeader, TapeRecord } from '../src/tape/tape-format.ts'
@@ -23,6 +22,7 @@ import {
   UP_TOKEN,
 } from './fixtures/polymarket-bodies.ts'
 import { createRecordingLogger, type RecordingLogger } from './support/engine-world.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { tempDir } from './support/service-process.ts'
 
 const MINUTE = 60_000
@@ -134,28 +134,13 @@ async function replay(
       // a replay stopped at `to` shows what a client would have seen then
       const partial = createSqliteStore(path.join(tmp.dir, `probe-${++files}.db`))
       await partial.migrate()
-      await runReplay({
-        tapePath: file,
-        to,
-        store: partial,
-        logger: createRecordingLogger(),
-        spotMaxAgeMs: 10_000,
-        model: createReadingModel(DEFAULT_MODEL),
-        readingMaxLateMs: 10_000,
-        wallClock: systemClock,
-      })
+      await runReplay(replayOptions(file, partial, { to }))
       probes.push((await partial.getContest(SLUG))?.strikePriceDollars ?? null)
       await partial.close()
     }
-    const summary = await runReplay({
-      tapePath: file,
-      store,
-      logger,
-      spotMaxAgeMs: 10_000,
-      model: createReadingModel(opts.model ?? DEFAULT_MODEL),
-      readingMaxLateMs: 10_000,
-      wallClock: systemClock,
-    })
+    const summary = await runReplay(
+      replayOptions(file, store, { logger, model: createReadingModel(opts.model ?? DEFAULT_MODEL) }),
+    )
     assert.equal(summary.stopped, null)
     return { contest: await store.getContest(SLUG), skipped: summary.skipped, logger, probes }
   } finally {

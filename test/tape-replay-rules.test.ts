@@ -7,21 +7,23 @@ import { after, describe, it } from 'node:test'
 import { gzipSync } from 'node:zlib'
 import type { Contest } from '../src/domain/contest.ts'
 import { runReplay } from '../src/main/replay.ts'
-import { systemClock } from '../src/main/system-clock.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { TapeHeader, TapeRecord } from '../src/tape/tape-format.ts'
-import { createRecordingLogger } from './support/engine-world.ts'
 import { dropSchema, uniqueSchemaUrl } from './support/postgres.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { runCli, tempDir } from './support/service-process.ts'
+import {
+  CLOSES,
+  MINUTE,
+  OPENS,
+  STRIKE,
+  TAPE_BOOK,
+  TICKER,
+  tapeMarket,
+} from './support/tape-kalshi-contest.ts'
 
-const MINUTE = 60_000
 const SERIES = 'KXBTC15M'
-const OPENS = Date.UTC(2026, 10, 20, 17, 0)
-const CLOSES = OPENS + 15 * MINUTE
-const TICKER = 'KXBTC15M-26NOV201215-15'
-const STRIKE = 100_000
 const SOURCES = ['coinbase', 'kraken', 'bitstamp']
 const at = (minute: number, ms = 0): number => OPENS + minute * MINUTE + ms
 
@@ -35,20 +37,6 @@ const header: TapeHeader = {
   origin: 'hand-built test tape',
 }
 
-const market = (status: string, extra: Record<string, unknown> = {}) => ({
-  ticker: TICKER,
-  event_ticker: 'KXBTC15M-26NOV201215',
-  status,
-  open_time: new Date(OPENS).toISOString(),
-  close_time: new Date(CLOSES).toISOString(),
-  result: '',
-  expiration_value: '',
-  ...(status === 'initialized' ? {} : { floor_strike: STRIKE }),
-  ...extra,
-})
-// up ask 45¢ (1 − 0.55), down ask 60¢ (1 − 0.40)
-const BOOK = { orderbook_fp: { yes_dollars: [['0.4000', '10.00']], no_dollars: [['0.5500', '10.00']] } }
-
 /**
  * One contest: spot 1 % under the strike (a clear `down`) from 70 minutes before the open, every
  * source once a second; the market listed, opened, closed and finalized; books only where `books` says.
@@ -59,15 +47,15 @@ function contestTape(books: number[], extra: TapeRecord[] = []): TapeRecord[] {
     const px = 99_000 + ((t / 1000) % 2 === 0 ? 3 : -3)
     for (const src of SOURCES) records.push({ t, k: 'spot', src, px })
   }
-  records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: market('initialized') })
-  records.push({ t: OPENS, k: 'market', m: market('active') })
-  records.push({ t: CLOSES, k: 'market', m: market('closed') })
+  records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: tapeMarket('initialized') })
+  records.push({ t: OPENS, k: 'market', m: tapeMarket('active') })
+  records.push({ t: CLOSES, k: 'market', m: tapeMarket('closed') })
   records.push({
     t: CLOSES + 10_000,
     k: 'market',
-    m: market('finalized', { result: 'no', expiration_value: '98,990.12' }),
+    m: tapeMarket('finalized', { result: 'no', expiration_value: '98,990.12' }),
   })
-  for (const t of books) records.push({ t, k: 'book', ticker: TICKER, ob: BOOK })
+  for (const t of books) records.push({ t, k: 'book', ticker: TICKER, ob: TAPE_BOOK })
   records.push(...extra)
   // stable: records of one instant keep the order they were pushed in
   return records.sort((a, b) => a.t - b.t)
@@ -93,15 +81,7 @@ async function replayInto(
 ): Promise<{ store: Store; contest: Contest | null; skipped: Record<string, number> }> {
   const store = createSqliteStore(path.join(tmp.dir, `store-${++files}.db`))
   await store.migrate()
-  const summary = await runReplay({
-    tapePath: file,
-    store,
-    logger: createRecordingLogger(),
-    spotMaxAgeMs: 10_000,
-    model: createReadingModel(DEFAULT_MODEL),
-    readingMaxLateMs,
-    wallClock: systemClock,
-  })
+  const summary = await runReplay(replayOptions(file, store, { readingMaxLateMs }))
   assert.equal(summary.stopped, null)
   return { store, contest: await store.getContest(TICKER), skipped: summary.skipped }
 }
@@ -211,7 +191,7 @@ describe('replay: the recorded exchange status', () => {
 
   it('skips as paused, not as a book without asks, the minutes of a market the venue shows `inactive` (paused inside its window)', async () => {
     const books = Array.from({ length: 14 }, (_, i) => at(i + 1))
-    const shown = (t: number, status: string): TapeRecord => ({ t, k: 'market', m: market(status) })
+    const shown = (t: number, status: string): TapeRecord => ({ t, k: 'market', m: tapeMarket(status) })
     const { store, contest, skipped } = await replayInto(
       writeTape(
         tapeLines(contestTape(books, [shown(at(2, 30_000), 'inactive'), shown(at(5, 30_000), 'active')])),
@@ -237,16 +217,9 @@ describe('replay: nothing after --to', () => {
     await store.migrate()
     try {
       // minute 2's only book comes 3 s after its boundary: 2 s after --to
-      const summary = await runReplay({
-        tapePath: writeTape(tapeLines(contestTape([at(1), at(2, 3000)]))),
-        to,
-        store,
-        logger: createRecordingLogger(),
-        spotMaxAgeMs: 10_000,
-        model: createReadingModel(DEFAULT_MODEL),
-        readingMaxLateMs: 10_000,
-        wallClock: systemClock,
-      })
+      const summary = await runReplay(
+        replayOptions(writeTape(tapeLines(contestTape([at(1), at(2, 3000)]))), store, { to }),
+      )
       assert.equal(summary.stopped, null)
       assert.ok(summary.reached <= to, new Date(summary.reached).toISOString())
       const contest = await store.getContest(TICKER)
