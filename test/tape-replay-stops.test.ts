@@ -1,7 +1,8 @@
 // A replay that stops part-way (docs/tapes.md): a signal stops it at a clean point, between engine
 // steps, with one line saying where and how to go on; a bad tape line stops it the same way; and the
 // same command run again goes on from the instant reached, so that the store ends holding exactly
-// what one uninterrupted replay writes — every event once, none missing — whatever the instant.
+// what one uninterrupted replay writes — every event once, none missing — whatever the instant. A
+// replay killed outright goes on from the last checkpoint it recorded, to the same history.
 import assert from 'node:assert/strict'
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -11,13 +12,14 @@ import { MODEL_VERSION as V1_VERSION } from '../src/domain/model.ts'
 import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import { ReplayRefused, type ReplaySummary, runReplay } from '../src/main/replay.ts'
-import { systemClock } from '../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
-import { createRecordingLogger, ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
+import { ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { runCli, startProcess, tempDir } from './support/service-process.ts'
+import { CLOSES, MINUTE, OPENS, TAPE_BOOK, TICKER, tapeMarket } from './support/tape-kalshi-contest.ts'
 
 const SEED = 7
 const FROM = Date.UTC(2026, 10, 20)
@@ -72,18 +74,14 @@ function replay(
   store: Store,
   more: { signal?: AbortSignal; onProgress?: () => void; model?: string; command?: string } = {},
 ): Promise<ReplaySummary> {
-  return runReplay({
-    tapePath,
-    store,
-    logger: createRecordingLogger(),
-    spotMaxAgeMs: 10_000,
-    model: createReadingModel(more.model ?? MODEL),
-    readingMaxLateMs: 10_000,
-    wallClock: systemClock,
-    ...(more.signal ? { signal: more.signal } : {}),
-    ...(more.onProgress ? { onProgress: more.onProgress } : {}),
-    ...(more.command ? { command: more.command } : {}),
-  })
+  return runReplay(
+    replayOptions(tapePath, store, {
+      model: createReadingModel(more.model ?? MODEL),
+      ...(more.signal ? { signal: more.signal } : {}),
+      ...(more.onProgress ? { onProgress: more.onProgress } : {}),
+      ...(more.command ? { command: more.command } : {}),
+    }),
+  )
 }
 
 describe('replay: stopped part-way, the same replay goes on where it stopped', () => {
@@ -212,23 +210,7 @@ describe('replay: stopped part-way, the same replay goes on where it stopped', (
 })
 
 describe('replay: stopped after each engine step in turn of a contest whose books come late', () => {
-  const MINUTE = 60_000
-  const OPENS = Date.UTC(2026, 10, 20, 17, 0)
-  const CLOSES = OPENS + 15 * MINUTE
-  const TICKER = 'KXBTC15M-26NOV201215-15'
   const SOURCES = ['coinbase', 'kraken', 'bitstamp']
-  const market = (status: string, extra: Record<string, unknown> = {}) => ({
-    ticker: TICKER,
-    event_ticker: 'KXBTC15M-26NOV201215',
-    status,
-    open_time: new Date(OPENS).toISOString(),
-    close_time: new Date(CLOSES).toISOString(),
-    result: '',
-    expiration_value: '',
-    ...(status === 'initialized' ? {} : { floor_strike: 100_000 }),
-    ...extra,
-  })
-  const BOOK = { orderbook_fp: { yes_dollars: [['0.4000', '10.00']], no_dollars: [['0.5500', '10.00']] } }
   let tape: string
   let whole: Awaited<ReturnType<typeof history>>
   let steps = 0
@@ -237,10 +219,10 @@ describe('replay: stopped after each engine step in turn of a contest whose book
     const records: object[] = [{ t: OPENS - 70 * MINUTE, k: 'exchange', status: { trading_active: true } }]
     for (let t = OPENS - 70 * MINUTE; t <= CLOSES + MINUTE; t += 5000)
       for (const src of SOURCES) records.push({ t, k: 'spot', src, px: 99_000 + ((t / 5000) % 7) })
-    records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: market('initialized') })
-    records.push({ t: OPENS, k: 'market', m: market('active') })
-    records.push({ t: CLOSES, k: 'market', m: market('closed') })
-    records.push({ t: CLOSES + 40_000, k: 'market', m: market('finalized', { result: 'no' }) })
+    records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: tapeMarket('initialized') })
+    records.push({ t: OPENS, k: 'market', m: tapeMarket('active') })
+    records.push({ t: CLOSES, k: 'market', m: tapeMarket('closed') })
+    records.push({ t: CLOSES + 40_000, k: 'market', m: tapeMarket('finalized', { result: 'no' }) })
     // each minute's book at its boundary, or in the 5 s a request looks ahead, or later (the minute
     // is retried a tick later, as live: raised when it came, or skipped late past READING_MAX_LATE_S)
     const offsets: Record<number, number> = { 3: 6_000, 7: 12_000, 10: 2_600 }
@@ -249,7 +231,7 @@ describe('replay: stopped after each engine step in turn of a contest whose book
         t: OPENS + minute * MINUTE + (offsets[minute] ?? 0),
         k: 'book',
         ticker: TICKER,
-        ob: BOOK,
+        ob: TAPE_BOOK,
       })
     records.sort((a, b) => (a as { t: number }).t - (b as { t: number }).t)
     const header = {
@@ -299,6 +281,110 @@ describe('replay: stopped after each engine step in turn of a contest whose book
         await store.close()
       }
     }
+  })
+})
+
+/** Store calls that write: a process killed after the n-th of them has written exactly n. */
+const WRITES = new Set([
+  'openContest',
+  'addSignal',
+  'expireContest',
+  'reviseContest',
+  'settleContest',
+  'importHistory',
+  'pruneEvents',
+  'appendEvent',
+  'recordEngineHeartbeat',
+  'acquireLease',
+  'releaseLease',
+  'initSetting',
+  'putSetting',
+])
+
+/**
+ * The store as a process killed right after its `writes`-th write leaves it: every call after that
+ * one fails and does nothing (the process is gone), so not even a last word about where it stood.
+ */
+function dyingAfter(store: Store, writes: number): { store: Store; written: () => number } {
+  let n = 0
+  const dying = new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown
+      if (typeof value !== 'function' || prop === 'close') return value
+      return async (...args: unknown[]) => {
+        if (n >= writes) throw new Error('killed')
+        if (typeof prop === 'string' && WRITES.has(prop)) n++
+        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)
+      }
+    },
+  })
+  return { store: dying, written: () => n }
+}
+
+describe('replay: killed after each write in turn, the same replay goes on to the uninterrupted history', () => {
+  it('on a contest whose books come late, from every write of the run', async () => {
+    const SOURCES = ['coinbase', 'kraken', 'bitstamp']
+    const records: object[] = [{ t: OPENS - 70 * MINUTE, k: 'exchange', status: { trading_active: true } }]
+    for (let t = OPENS - 70 * MINUTE; t <= CLOSES + MINUTE; t += 5000)
+      for (const src of SOURCES) records.push({ t, k: 'spot', src, px: 99_000 + ((t / 5000) % 7) })
+    records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: tapeMarket('initialized') })
+    records.push({ t: OPENS, k: 'market', m: tapeMarket('active') })
+    records.push({ t: CLOSES, k: 'market', m: tapeMarket('closed') })
+    records.push({ t: CLOSES + 40_000, k: 'market', m: tapeMarket('finalized', { result: 'no' }) })
+    const offsets: Record<number, number> = { 3: 6_000, 7: 12_000, 10: 2_600 }
+    for (let minute = 1; minute < 15; minute++)
+      records.push({
+        t: OPENS + minute * MINUTE + (offsets[minute] ?? 0),
+        k: 'book',
+        ticker: TICKER,
+        ob: TAPE_BOOK,
+      })
+    records.sort((a, b) => (a as { t: number }).t - (b as { t: number }).t)
+    // an hour before the contest replayed too, so a checkpoint falls inside the run
+    const header = {
+      tape: 1,
+      venue: 'kalshi',
+      series: [SERIES],
+      sources: SOURCES,
+      from: new Date(OPENS - 40 * MINUTE).toISOString(),
+      to: new Date(CLOSES + 2 * MINUTE).toISOString(),
+      origin: 'hand-built test tape',
+    }
+    const tape = path.join(tmp.dir, `killed-${++made}.ndjson`)
+    writeFileSync(tape, `${[header, ...records].map((r) => JSON.stringify(r)).join('\n')}\n`)
+    const reference = await newStore()
+    const counted = dyingAfter(reference.store, Number.POSITIVE_INFINITY)
+    await replay(tape, counted.store)
+    const whole = await history(reference.store)
+    await reference.store.close()
+    const writes = counted.written()
+    assert.ok(writes > 20, `${writes} writes`)
+    let afterKill = 0
+    let pastTheStart = 0
+    for (let k = 1; k <= writes; k++) {
+      const { store } = await newStore()
+      try {
+        await replay(tape, dyingAfter(store, k).store).catch((err: unknown) => {
+          assert.match(String(err), /killed/)
+        })
+        // killed after its last word (done) the replay is finished, and a rerun is refused as for any
+        const standing = JSON.parse((await store.getSetting(`replay:${SERIES}`)) ?? '{}') as {
+          state?: string
+        }
+        if (standing.state !== 'done') {
+          const again = await replay(tape, store)
+          assert.equal(again.stopped, null)
+          if (again.continuedAfterKill) afterKill++
+          if ((again.continuedFrom ?? 0) > Date.parse(header.from)) pastTheStart++
+        }
+        assert.deepEqual(await history(store), whole, `killed after write ${k} of ${writes}`)
+      } finally {
+        await store.close()
+      }
+    }
+    // the kills before the first contest was written start afresh; every later one goes on
+    assert.ok(afterKill > writes / 2, `${afterKill} of ${writes} went on after the kill`)
+    assert.ok(pastTheStart > 0, 'some went on from a checkpoint after the start, not from the start')
   })
 })
 
@@ -377,14 +463,28 @@ describe('contest-signals replay (the CLI) stopped by a signal', () => {
     )
   })
 
-  it('a replay killed (SIGKILL) cannot say where it stopped: the rerun says so in one line', async () => {
+  it('a replay killed (SIGKILL) goes on from its last checkpoint when run again, to the uninterrupted history', async () => {
     const run = await stopped('SIGKILL')
     assert.equal(run.code, null)
-    const again = await runCli(args(tape), env(run.db))
-    assert.equal(again.code, 1, again.stderr)
+    // until the killed run's lease runs out (6 s) the store is an engine's: each try says so, then it goes on
+    let goOn = await runCli(args(tape), env(run.db))
+    for (let tries = 1; goOn.code === 1 && tries < 30; tries++) {
+      assert.equal(
+        goOn.stderr.split('\n').find((l) => l.startsWith('contest-signals replay:')),
+        'contest-signals replay: another engine holds this store’s lease: stop it before replaying into this store (a replay killed less than 6 s ago still holds it: run this again then)',
+      )
+      goOn = await runCli(args(tape), env(run.db))
+    }
+    assert.equal(goOn.code, 0, goOn.stderr)
     assert.match(
-      again.stderr,
-      /contest-signals replay: the store already holds contests of KXBTC15M from a replay that ended without saying where it stopped \(killed, or its machine stopped\), which cannot be continued: replay into a store without that series/,
+      goOn.stdout,
+      /^replay KXBTC15M \(continued from \S+, the last instant the killed run recorded\): /,
     )
+    const after = createSqliteStore(run.db)
+    try {
+      assert.deepEqual(await history(after), reference)
+    } finally {
+      await after.close()
+    }
   })
 })

@@ -179,7 +179,7 @@ export function summaryLine(s: ReplaySummary): string {
   const skipped = reasons.length === 0 ? 'none' : reasons.join(', ')
   const speed = s.wallMs > 0 ? Math.round(span / s.wallMs) : 0
   return (
-    `replay ${s.series.join(',')}${s.grain === null ? '' : ` (${s.grain} grain)`}${s.continuedFrom === null ? '' : ` (continued from ${new Date(s.continuedFrom).toISOString()})`}: ${s.opened} contests opened, ${s.settled} settled (${s.voided} void), ` +
+    `replay ${s.series.join(',')}${s.grain === null ? '' : ` (${s.grain} grain)`}${s.continuedFrom === null ? '' : ` (continued from ${new Date(s.continuedFrom).toISOString()}${s.continuedAfterKill ? ', the last instant the killed run recorded' : ''})`}: ${s.opened} contests opened, ${s.settled} settled (${s.voided} void), ` +
     `${s.signals} signals raised, minutes skipped: ${skipped}; ` +
     `${(span / DAY_MS).toFixed(2)} days of tape in ${(s.wallMs / 1000).toFixed(1)} s (${speed.toLocaleString('en-US')}× real time)`
   )

@@ -1,9 +1,10 @@
 // Where a store's replay of a series stands (docs/tapes.md, "A replay that stops part-way"): the
 // replay writes it beside the contests, one store setting per series, so that the same command run
-// again continues a replay that stopped at a clean point (a signal, a bad tape line) instead of being
-// refused. The engine's steps are idempotent against the store (contest-steps.ts): started again at
-// the instant the stopped replay had reached, with the records before it replayed as state, the
-// engine writes exactly what the uninterrupted replay would have written after it.
+// again continues a replay that stopped at a clean point (a signal, a bad tape line), or was killed
+// (from its last checkpoint), instead of being refused. The engine's steps are idempotent against
+// the store (contest-steps.ts): started again at the instant the stopped replay had reached, with the
+// records before it replayed as state, the engine writes exactly what the uninterrupted replay would
+// have written after it, and a step a killed run had already taken, wholly or in part, changes nothing.
 import type { Store } from '../ports/store.ts'
 
 /** What a replay is: its tape (the files' names and headers) and the options that shape its output. */
@@ -26,11 +27,11 @@ export type ReplayIdentity = {
 export type ReplayStanding = {
   identity: ReplayIdentity
   /**
-   * running: writing (a replay that ended while running was killed: where it stopped is unknown);
-   * stopped: at a clean point, `reached`; done: it reached its end
+   * running: writing, `reached` its last checkpoint (a replay that ended running was killed: it may
+   * have written steps after it); stopped: at a clean point, `reached`; done: it reached its end
    */
   state: 'running' | 'stopped' | 'done'
-  /** the tape instant reached (Unix ms): every engine step up to it is in the store, none after it */
+  /** the tape instant reached (Unix ms): every engine step up to it is in the store (none after it, but while running) */
   reached: number
   /** the command line that runs this replay (and goes on with it), for the operator */
   command: string | null

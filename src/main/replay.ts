@@ -5,7 +5,7 @@
 import path from 'node:path'
 import { MINUTE_MS } from '../domain/contest.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
-import { createEngine, DEFAULT_TICK_MS } from '../engine/engine.ts'
+import { createEngine, DEFAULT_LEASE_TTL_MS, DEFAULT_TICK_MS } from '../engine/engine.ts'
 import type { SkipReason } from '../engine/reading.ts'
 import { createReplayClock } from '../feeds/tape/replay-clock.ts'
 import { withRecordedIndex } from '../feeds/tape/tape-index-feed.ts'
@@ -19,7 +19,13 @@ import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
 import { MINUTE_GRAIN } from '../tape/tape-format.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
-import { type ReplayIdentity, readStanding, sameReplay, writeStanding } from './replay-standing.ts'
+import {
+  type ReplayIdentity,
+  type ReplayStanding,
+  readStanding,
+  sameReplay,
+  writeStanding,
+} from './replay-standing.ts'
 import { spotKeepMinutes } from './spot-history.ts'
 import { REAL_VENUE_NAMES, tapeVenueOf, venueKind } from './venue-kinds.ts'
 
@@ -121,6 +127,11 @@ export type ReplaySummary = {
   interrupted: { reason: string; lookBack: { start: number } | null } | null
   /** the instant this run went on from, when it continued a replay the store held stopped there */
   continuedFrom: number | null
+  /**
+   * true when the run it continued was killed (it never said it stopped): `continuedFrom` is then
+   * the last instant that run recorded, and the steps it took after it are taken again
+   */
+  continuedAfterKill: boolean
 }
 
 type Counts = Pick<ReplaySummary, 'opened' | 'settled' | 'voided' | 'signals'>
@@ -173,6 +184,13 @@ function replayable(header: TapeHeader, only: readonly string[] | undefined) {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * How much tape time a running replay covers between records of where it stands: a killed run is
+ * continued from its last record, and takes the steps after it again (idempotent, so nothing changes
+ * but the time). A contest's span: at most 15 minutes of tape again, one small write per contest.
+ */
+const CHECKPOINT_SPAN_MS = 15 * MINUTE_MS
 
 /**
  * A header's own period must run forward: a `from` after its `to` is a bad header, refused at line 1
@@ -255,15 +273,18 @@ export async function checkReplayable(
 
 /**
  * Where this replay may write: from its start into a store without its series, or on from the
- * instant a stopped run of this same replay reached (replay-standing.ts). Any other store holding
- * contests of the series is refused, as it may hold another history of them.
+ * instant a stopped run of this same replay reached, or the last instant a killed one recorded
+ * (replay-standing.ts). Any other store holding contests of the series is refused, as it may hold
+ * another history of them.
  */
 async function continuationPoint(
   store: Store,
   series: readonly string[],
   identity: ReplayIdentity,
-): Promise<number | null> {
+): Promise<{ at: number | null; afterKill: boolean; previous: ReplayStanding | null }> {
   let at: number | null = null
+  let afterKill = false
+  let previous: ReplayStanding | null = null
   for (const s of series) {
     if ((await store.countContests(s)) === 0) continue
     const standing = await readStanding(store, s)
@@ -273,18 +294,19 @@ async function continuationPoint(
       )
     }
     if (standing === null || standing.state === 'done') refuse('')
-    else if (standing.state === 'running')
-      refuse(
-        ' from a replay that ended without saying where it stopped (killed, or its machine stopped), which cannot be continued',
-      )
     else if (!sameReplay(standing.identity, identity))
       throw new ReplayRefused(
-        `the store holds a replay of ${s} stopped at ${iso(standing.reached)} from another tape or with other options: go on with ${standing.command ?? 'the command that started it'}, or replay into a store without that series (a new DATABASE_URL)`,
+        `the store holds a replay of ${s} ${standing.state === 'running' ? 'that last recorded' : 'stopped at'} ${iso(standing.reached)} from another tape or with other options: go on with ${standing.command ?? 'the command that started it'}, or replay into a store without that series (a new DATABASE_URL)`,
       )
     else if (at !== null && at !== standing.reached) refuse(' from replays stopped at different instants')
-    else at = standing.reached
+    else {
+      at = standing.reached
+      // running: killed (or running now, which the engine's lease then refuses)
+      afterKill ||= standing.state === 'running'
+      previous = standing
+    }
   }
-  return at
+  return { at, afterKill, previous }
 }
 
 /** Records up to `to` and none after: nothing the replay writes can come from after its end. */
@@ -329,7 +351,8 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       to: opts.to ?? null,
       model: opts.model.version,
     }
-    const continuedFrom = await continuationPoint(store, series, identity)
+    const continuation = await continuationPoint(store, series, identity)
+    const continuedFrom = continuation.at
     const standing = (state: 'running' | 'stopped' | 'done', reached: number) =>
       writeStanding(store, series, { identity, state, reached, command: opts.command ?? null })
 
@@ -407,6 +430,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       stopped,
       interrupted,
       continuedFrom,
+      continuedAfterKill: continuation.afterKill,
     })
     const stopRequested = (): boolean => opts.signal?.aborted === true
     const reason = (): string => String(opts.signal?.reason ?? 'a stop')
@@ -439,11 +463,14 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       await engine.tick()
       if (!engine.isLeader()) {
         // a tick without the lease writes nothing: the store stands as it stood before this run
-        await (continuedFrom === null ? standing('done', start) : standing('stopped', continuedFrom))
+        const { previous } = continuation
+        await (previous === null ? standing('done', start) : writeStanding(store, series, previous))
         throw new ReplayRefused(
-          'another engine holds this store’s lease: stop it before replaying into this store',
+          `another engine holds this store’s lease: stop it before replaying into this store${continuation.afterKill ? ` (a replay killed less than ${DEFAULT_LEASE_TTL_MS / 1000} s ago still holds it: run this again then)` : ''}`,
         )
       }
+      // a killed run leaves its last checkpoint behind: every step up to it is in the store
+      let checkpointAt = start
       while (clock.now() < to && !stopRequested() && (await player.nextTime()) !== null) {
         // the next whole minute of the clock and of every known window (which need not sit on the clock's)
         const wholeMinute = Math.floor(clock.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS
@@ -452,6 +479,10 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
         const next = engine.retryDue() ? Math.min(boundary, clock.now() + DEFAULT_TICK_MS) : boundary
         clock.advanceTo(await player.playUntil(Math.min(next, to)))
         await engine.tick()
+        if (clock.now() - checkpointAt >= CHECKPOINT_SPAN_MS) {
+          checkpointAt = clock.now()
+          await standing('running', checkpointAt)
+        }
         opts.onProgress?.({ at: clock.now(), from, to, opened: counts.opened, signals: counts.signals })
       }
       engine.flushSkipped()
