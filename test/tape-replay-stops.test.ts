@@ -13,7 +13,7 @@ import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
 import { ReplayRefused, type ReplaySummary, runReplay } from '../src/main/replay.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
-import type { Store } from '../src/ports/store.ts'
+import { STORE_WRITES, type Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import { ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
@@ -209,42 +209,50 @@ describe('replay: stopped part-way, the same replay goes on where it stopped', (
   })
 })
 
-describe('replay: stopped after each engine step in turn of a contest whose books come late', () => {
+/**
+ * One hand-built contest whose books come late: each minute's book at its boundary, or in the 5 s a
+ * request looks ahead, or later (the minute is retried a tick later, as live: raised when it came, or
+ * skipped late past READING_MAX_LATE_S). The replay starts at `from`; spot from 70 minutes before the open.
+ */
+function lateBooksTape(from: number): string {
   const SOURCES = ['coinbase', 'kraken', 'bitstamp']
+  const records: object[] = [{ t: OPENS - 70 * MINUTE, k: 'exchange', status: { trading_active: true } }]
+  for (let t = OPENS - 70 * MINUTE; t <= CLOSES + MINUTE; t += 5000)
+    for (const src of SOURCES) records.push({ t, k: 'spot', src, px: 99_000 + ((t / 5000) % 7) })
+  records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: tapeMarket('initialized') })
+  records.push({ t: OPENS, k: 'market', m: tapeMarket('active') })
+  records.push({ t: CLOSES, k: 'market', m: tapeMarket('closed') })
+  records.push({ t: CLOSES + 40_000, k: 'market', m: tapeMarket('finalized', { result: 'no' }) })
+  const offsets: Record<number, number> = { 3: 6_000, 7: 12_000, 10: 2_600 }
+  for (let minute = 1; minute < 15; minute++)
+    records.push({
+      t: OPENS + minute * MINUTE + (offsets[minute] ?? 0),
+      k: 'book',
+      ticker: TICKER,
+      ob: TAPE_BOOK,
+    })
+  records.sort((a, b) => (a as { t: number }).t - (b as { t: number }).t)
+  const header = {
+    tape: 1,
+    venue: 'kalshi',
+    series: [SERIES],
+    sources: SOURCES,
+    from: new Date(from).toISOString(),
+    to: new Date(CLOSES + 2 * MINUTE).toISOString(),
+    origin: 'hand-built test tape',
+  }
+  const tape = path.join(tmp.dir, `late-books-${++made}.ndjson`)
+  writeFileSync(tape, `${[header, ...records].map((r) => JSON.stringify(r)).join('\n')}\n`)
+  return tape
+}
+
+describe('replay: stopped after each engine step in turn of a contest whose books come late', () => {
   let tape: string
   let whole: Awaited<ReturnType<typeof history>>
   let steps = 0
 
   before(async () => {
-    const records: object[] = [{ t: OPENS - 70 * MINUTE, k: 'exchange', status: { trading_active: true } }]
-    for (let t = OPENS - 70 * MINUTE; t <= CLOSES + MINUTE; t += 5000)
-      for (const src of SOURCES) records.push({ t, k: 'spot', src, px: 99_000 + ((t / 5000) % 7) })
-    records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: tapeMarket('initialized') })
-    records.push({ t: OPENS, k: 'market', m: tapeMarket('active') })
-    records.push({ t: CLOSES, k: 'market', m: tapeMarket('closed') })
-    records.push({ t: CLOSES + 40_000, k: 'market', m: tapeMarket('finalized', { result: 'no' }) })
-    // each minute's book at its boundary, or in the 5 s a request looks ahead, or later (the minute
-    // is retried a tick later, as live: raised when it came, or skipped late past READING_MAX_LATE_S)
-    const offsets: Record<number, number> = { 3: 6_000, 7: 12_000, 10: 2_600 }
-    for (let minute = 1; minute < 15; minute++)
-      records.push({
-        t: OPENS + minute * MINUTE + (offsets[minute] ?? 0),
-        k: 'book',
-        ticker: TICKER,
-        ob: TAPE_BOOK,
-      })
-    records.sort((a, b) => (a as { t: number }).t - (b as { t: number }).t)
-    const header = {
-      tape: 1,
-      venue: 'kalshi',
-      series: [SERIES],
-      sources: SOURCES,
-      from: new Date(OPENS).toISOString(),
-      to: new Date(CLOSES + 2 * MINUTE).toISOString(),
-      origin: 'hand-built test tape',
-    }
-    tape = path.join(tmp.dir, `late-books-${++made}.ndjson`)
-    writeFileSync(tape, `${[header, ...records].map((r) => JSON.stringify(r)).join('\n')}\n`)
+    tape = lateBooksTape(OPENS)
     const { store } = await newStore()
     const summary = await replay(tape, store, {
       onProgress: () => {
@@ -284,23 +292,6 @@ describe('replay: stopped after each engine step in turn of a contest whose book
   })
 })
 
-/** Store calls that write: a process killed after the n-th of them has written exactly n. */
-const WRITES = new Set([
-  'openContest',
-  'addSignal',
-  'expireContest',
-  'reviseContest',
-  'settleContest',
-  'importHistory',
-  'pruneEvents',
-  'appendEvent',
-  'recordEngineHeartbeat',
-  'acquireLease',
-  'releaseLease',
-  'initSetting',
-  'putSetting',
-])
-
 /**
  * The store as a process killed right after its `writes`-th write leaves it: every call after that
  * one fails and does nothing (the process is gone), so not even a last word about where it stood.
@@ -313,7 +304,7 @@ function dyingAfter(store: Store, writes: number): { store: Store; written: () =
       if (typeof value !== 'function' || prop === 'close') return value
       return async (...args: unknown[]) => {
         if (n >= writes) throw new Error('killed')
-        if (typeof prop === 'string' && WRITES.has(prop)) n++
+        if (STORE_WRITES.has(prop as keyof Store)) n++
         return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)
       }
     },
@@ -323,35 +314,9 @@ function dyingAfter(store: Store, writes: number): { store: Store; written: () =
 
 describe('replay: killed after each write in turn, the same replay goes on to the uninterrupted history', () => {
   it('on a contest whose books come late, from every write of the run', async () => {
-    const SOURCES = ['coinbase', 'kraken', 'bitstamp']
-    const records: object[] = [{ t: OPENS - 70 * MINUTE, k: 'exchange', status: { trading_active: true } }]
-    for (let t = OPENS - 70 * MINUTE; t <= CLOSES + MINUTE; t += 5000)
-      for (const src of SOURCES) records.push({ t, k: 'spot', src, px: 99_000 + ((t / 5000) % 7) })
-    records.push({ t: OPENS - 15 * MINUTE, k: 'market', m: tapeMarket('initialized') })
-    records.push({ t: OPENS, k: 'market', m: tapeMarket('active') })
-    records.push({ t: CLOSES, k: 'market', m: tapeMarket('closed') })
-    records.push({ t: CLOSES + 40_000, k: 'market', m: tapeMarket('finalized', { result: 'no' }) })
-    const offsets: Record<number, number> = { 3: 6_000, 7: 12_000, 10: 2_600 }
-    for (let minute = 1; minute < 15; minute++)
-      records.push({
-        t: OPENS + minute * MINUTE + (offsets[minute] ?? 0),
-        k: 'book',
-        ticker: TICKER,
-        ob: TAPE_BOOK,
-      })
-    records.sort((a, b) => (a as { t: number }).t - (b as { t: number }).t)
     // an hour before the contest replayed too, so a checkpoint falls inside the run
-    const header = {
-      tape: 1,
-      venue: 'kalshi',
-      series: [SERIES],
-      sources: SOURCES,
-      from: new Date(OPENS - 40 * MINUTE).toISOString(),
-      to: new Date(CLOSES + 2 * MINUTE).toISOString(),
-      origin: 'hand-built test tape',
-    }
-    const tape = path.join(tmp.dir, `killed-${++made}.ndjson`)
-    writeFileSync(tape, `${[header, ...records].map((r) => JSON.stringify(r)).join('\n')}\n`)
+    const from = OPENS - 40 * MINUTE
+    const tape = lateBooksTape(from)
     const reference = await newStore()
     const counted = dyingAfter(reference.store, Number.POSITIVE_INFINITY)
     await replay(tape, counted.store)
@@ -375,7 +340,7 @@ describe('replay: killed after each write in turn, the same replay goes on to th
           const again = await replay(tape, store)
           assert.equal(again.stopped, null)
           if (again.continuedAfterKill) afterKill++
-          if ((again.continuedFrom ?? 0) > Date.parse(header.from)) pastTheStart++
+          if ((again.continuedFrom ?? 0) > from) pastTheStart++
         }
         assert.deepEqual(await history(store), whole, `killed after write ${k} of ${writes}`)
       } finally {

@@ -107,3 +107,23 @@ export interface Store {
   /** Records last use for several keys at once (batched by the api). */
   touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void>
 }
+
+/** The Store methods that write: the rest only read. */
+export const STORE_WRITES: ReadonlySet<keyof Store> = new Set<keyof Store>([
+  'openContest',
+  'addSignal',
+  'expireContest',
+  'reviseContest',
+  'settleContest',
+  'importHistory',
+  'pruneEvents',
+  'appendEvent',
+  'recordEngineHeartbeat',
+  'acquireLease',
+  'releaseLease',
+  'initSetting',
+  'putSetting',
+  'createKey',
+  'revokeKey',
+  'touchKeys',
+])

@@ -4,7 +4,7 @@
 // it is answered 503 like an unavailable store. Every call of the store goes through the watcher, so
 // the engine's failing writes show in the health of the process that made them within a tick.
 import type { Clock } from '../ports/clock.ts'
-import type { Store } from '../ports/store.ts'
+import { STORE_WRITES, type Store } from '../ports/store.ts'
 import { StoreCorruptError, StoreUnavailableError } from '../ports/store-errors.ts'
 
 export type StoreCondition = 'ok' | 'degraded' | 'corrupt'
@@ -45,26 +45,6 @@ export function faultKindOf(err: unknown): StoreFaultKind | null {
   return null
 }
 
-/** Store methods that write: one that succeeds proves the disk takes writes again. */
-const WRITES = new Set<keyof Store>([
-  'openContest',
-  'addSignal',
-  'expireContest',
-  'reviseContest',
-  'settleContest',
-  'importHistory',
-  'pruneEvents',
-  'appendEvent',
-  'recordEngineHeartbeat',
-  'acquireLease',
-  'releaseLease',
-  'initSetting',
-  'putSetting',
-  'createKey',
-  'revokeKey',
-  'touchKeys',
-])
-
 /** The store with every call watched, and what the watching has seen. */
 export function watchStoreFaults(store: Store, clock: Clock): { store: Store; faults: StoreFaults } {
   let fault: { kind: StoreFaultKind; since: number; message: string } | null = null
@@ -84,7 +64,8 @@ export function watchStoreFaults(store: Store, clock: Clock): { store: Store; fa
     watched[name] = async (...args: unknown[]) => {
       try {
         const result = await (method as (...a: unknown[]) => Promise<unknown>).apply(store, args)
-        if (fault?.kind === 'write' && WRITES.has(name)) fault = null
+        // a write that succeeds proves the disk takes writes again
+        if (fault?.kind === 'write' && STORE_WRITES.has(name)) fault = null
         for (const listener of answered) listener()
         return result
       } catch (err) {
