@@ -37,6 +37,19 @@ async function openOfflinePage(external: string[]): Promise<{ browser: Browser; 
   return { browser, page }
 }
 const SHOTS = path.join(REPO_ROOT, 'test-output/screenshots')
+
+/** The WCAG contrast ratio of two opaque CSS colours as getComputedStyle gives them (`rgb(r, g, b)`). */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, bl] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+    }) as [number, number, number]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl
+  }
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
+  return (hi + 0.05) / (lo + 0.05)
+}
 const SERIES = 'KXBTC15M'
 
 describe('dashboard and API reference in a real browser', () => {
@@ -300,6 +313,121 @@ describe('dashboard and API reference in a real browser', () => {
       )
     }
     assert.deepEqual(order.slice(0, 5), ['A', 'key', 'series', 'BUTTON', 'forget'])
+  })
+
+  it('counts no time left until it knows the pace of the service’s clock, and never more than the window', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const p = await context.newPage()
+      // the first health answer passes, the next are held: the pace stays unmeasured
+      let healthAnswers = 0
+      let holding = true
+      const held: Array<() => Promise<void>> = []
+      await p.route(
+        (url) => url.pathname === '/v1/health',
+        async (route) => {
+          if (holding && healthAnswers++ > 0) held.push(() => route.continue())
+          else await route.continue()
+        },
+      )
+      await p.goto(`${base}/dashboard`)
+      await p.fill('#key', key)
+      await p.click('#key-form button[type=submit]')
+      await waitFor('the live contest shown', async () =>
+        ((await p.locator('#live-ticker').textContent()) ?? '').startsWith(SERIES) ? true : undefined,
+      )
+      await waitFor('a health ask held', async () => (held.length > 0 ? true : undefined))
+      assert.equal(await p.locator('#live-left').textContent(), '…')
+      assert.match((await p.locator('#live-left').getAttribute('title')) ?? '', /^Measuring the pace/)
+      holding = false
+      for (const go of held.splice(0)) await go()
+      const left = await waitFor(
+        'a countdown',
+        async () => {
+          const shown = (await p.locator('#live-left').textContent()) ?? ''
+          return /^\d+:\d\d$/.test(shown) ? shown : undefined
+        },
+        30_000,
+      )
+      const [m, sec] = left.split(':').map(Number) as [number, number]
+      assert.ok(m * 60 + sec <= 15 * 60, `${left} left on a 15-minute contest`)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('shows the plot’s series controls only with a plot', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const p = await context.newPage()
+      await p.goto(`${base}/dashboard`)
+      assert.equal(await p.locator('#chart-series').isVisible(), false, 'no key, no plot, no controls')
+      await p.fill('#key', 'cs_not-a-key-of-this-service')
+      await p.click('#key-form button[type=submit]')
+      await waitFor('the refusal', async () =>
+        ((await p.locator('#status').textContent()) ?? '').includes('refused') ? true : undefined,
+      )
+      assert.equal(await p.locator('#chart-series').isVisible(), false, 'a refused key: no controls')
+      await p.fill('#key', key)
+      await p.click('#key-form button[type=submit]')
+      await p.waitForSelector('#analysis[data-loaded]')
+      await waitFor('the controls beside the plot', async () =>
+        (await p.locator('#chart-series').isVisible()) ? true : undefined,
+      )
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('says a series with no contest at all may be misnamed', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const p = await context.newPage()
+      await p.goto(`${base}/dashboard`)
+      await p.fill('#key', key)
+      await p.fill('#series', 'NOPE')
+      await p.click('#key-form button[type=submit]')
+      const said = await waitFor('the settled list’s line', async () => {
+        const text = ((await p.locator('#settled-table tbody').textContent()) ?? '').trim()
+        return text === '' ? undefined : text
+      })
+      assert.equal(
+        said,
+        'No contests of NOPE at all: is the series name right? (SERIES on the service names those it follows.)',
+      )
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('keeps text on the accent and the focused skip link at 4.5:1 or more in every theme (WCAG AA)', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      const p = await context.newPage()
+      await p.goto(`${base}/dashboard`)
+      for (const system of ['light', 'dark'] as const)
+        for (const theme of ['auto', 'light', 'dark']) {
+          await p.emulateMedia({ colorScheme: system })
+          await p.selectOption('#theme', theme)
+          await p.focus('.skip')
+          const pairs = (await p.evaluate(`[
+            ['#key-form button[type=submit]', document.querySelector('#key-form button[type=submit]')],
+            ['.skip', document.querySelector('.skip')],
+          ].map(([name, el]) => [name, getComputedStyle(el).color, getComputedStyle(el).backgroundColor])`)) as Array<
+            [string, string, string]
+          >
+          for (const [name, fg, bg] of pairs) {
+            const ratio = contrast(fg, bg)
+            assert.ok(
+              ratio >= 4.5,
+              `${name} in theme ${theme} on a ${system} system: ${fg} on ${bg} is ${ratio.toFixed(2)}:1`,
+            )
+          }
+        }
+      await p.emulateMedia({ colorScheme: 'light' })
+    } finally {
+      await context.close()
+    }
   })
 
   it('made no request outside this server', () => {

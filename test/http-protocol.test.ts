@@ -83,7 +83,7 @@ describe('methods', () => {
     for (const target of ['/v1/contests', '/nowhere']) {
       const text = await rawExchange(world.baseUrl, `FROBNICATE ${target} HTTP/1.1\r\nHost: x\r\n\r\n`)
       assert.match(text, /^HTTP\/1\.1 501 Not Implemented\r\n/)
-      assert.match(text, /\r\nContent-Type: application\/problem\+json\r\n/i)
+      assert.match(text, /\r\nContent-Type: application\/problem\+json; charset=utf-8\r\n/i)
       const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { type: string; status: number }
       assert.equal(body.status, 501)
       assert.match(body.type, /\/problems\/not-implemented$/)
@@ -97,7 +97,7 @@ describe('methods', () => {
         `CONNECT ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${world.key}\r\n\r\n`,
       )
       assert.match(text, /^HTTP\/1\.1 501 Not Implemented\r\n/, target)
-      assert.match(text, /\r\nContent-Type: application\/problem\+json\r\n/i)
+      assert.match(text, /\r\nContent-Type: application\/problem\+json; charset=utf-8\r\n/i)
       const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { type: string; status: number }
       assert.equal(body.status, 501)
       assert.match(body.type, /\/problems\/not-implemented$/)

@@ -199,7 +199,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     socket.end(
-      `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${a.head ? '' : body}`,
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${a.head ? '' : body}`,
     )
     deps.accessLog.write({
       method: a.method,

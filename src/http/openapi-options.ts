@@ -18,7 +18,7 @@ export function openApiOptions(opts: {
         title: 'Contest Signals API',
         version: opts.version,
         license: { name: 'MIT', identifier: 'MIT' },
-        contact: { name: 'Contest Signals operators', url: `${opts.baseUrl}/docs` },
+        contact: { name: 'Contest Signals operators', url: `${opts.baseUrl}/` },
         description: `Read-only HTTPS + JSON API and Server-Sent Events stream of model signals on 15-minute bitcoin prediction-market contests. Errors are application/problem+json. Requests are rate limited per client IP address: a token bucket of ${burst} refilled at ${rate}, shared by all endpoints except the health check and by all keys used from that address.`,
       },
       servers: [{ url: opts.baseUrl }],

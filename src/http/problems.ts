@@ -232,6 +232,7 @@ export function renderProblemPage(baseUrl: string, name: ProblemName, context: P
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)} · Contest Signals API</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}code{background:#f2f2f2;padding:0 .25em;border-radius:3px}</style>
 </head>

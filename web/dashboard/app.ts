@@ -9,7 +9,7 @@ import { clearAnalysisView, redrawChart, showAnalysis } from './analysis-view.ts
 import { ApiError, type CallOptions, getJson, settledBetween } from './api.ts'
 import { showSeries } from './calibration-chart.ts'
 import { addLiveSignal, showLiveContest, showSettled } from './contest-tables.ts'
-import { $, markOverflow } from './dom.ts'
+import { $, markOverflow, utc } from './dom.ts'
 import { type Wait, waitText } from './retry.ts'
 import { createServerClock, RATE_SPAN_MS } from './server-clock.ts'
 import { openStream, type StreamEvent, type StreamState } from './sse.ts'
@@ -84,6 +84,7 @@ async function syncClock(): Promise<void> {
     }
     clock.observe(Date.parse(time), askedAt, receivedAt)
     showClockRate()
+    tickCountdown()
   } catch {
     // the next sync tries again; the countdown keeps extrapolating meanwhile
   }
@@ -163,7 +164,15 @@ function tickCountdown(): void {
     $('live-left').textContent = '—'
     return
   }
-  const left = Date.parse(live.window.expires_at) - serverNow()
+  // until the service's pace is measured a countdown could run 60 times too slow (a simulator): none
+  if (clock.rate === null) {
+    $('live-left').textContent = '…'
+    $('live-left').title = "Measuring the pace of the service's clock (a simulator may run faster)."
+    return
+  }
+  const expires = Date.parse(live.window.expires_at)
+  // never more than the window itself: a clock read just before a turnover must not show 16 minutes
+  const left = Math.min(expires - serverNow(), expires - Date.parse(live.window.opens_at))
   const s = Math.round(left / 1000)
   // past its close the contest awaits its result (and the stream the next contest): no frozen 0:00
   $('live-left').textContent = s <= 0 ? 'closed' : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
@@ -220,7 +229,8 @@ async function loadWindow(): Promise<void> {
   const windowMs = Number(($('window') as HTMLSelectElement).value)
   const before = new Date(serverNow()).toISOString()
   const since = new Date(Date.parse(before) - windowMs).toISOString()
-  $('window-range').textContent = `Reading settled contests with expires_at from ${since} to ${before}…`
+  $('window-range').textContent =
+    `Reading settled contests with expires_at from ${utc(since)} to ${utc(before)}…`
   try {
     const opts = waitsFor(s, 'history')
     const read = await settledBetween(s.series, since, before, s.key, {
@@ -231,7 +241,7 @@ async function loadWindow(): Promise<void> {
     if (session !== s || historyRead !== reading) return
     history = toBacktestContests(s.series, read)
     showAnalysis(analyse(history, currentFilter()))
-    $('window-range').textContent = `Settled contests with expires_at from ${since} to ${before}.`
+    $('window-range').textContent = `Settled contests with expires_at from ${utc(since)} to ${utc(before)}.`
     $('window-range').dataset.since = since
     $('window-range').dataset.before = before
     $('analysis').dataset.loaded = before
@@ -369,7 +379,12 @@ async function connect(key: string, seriesList: string): Promise<void> {
     if (session !== s) return
     const [active, settled] = views[0]!
     renderLive(active)
-    renderSettled(settled)
+    renderSettled(
+      settled,
+      active === null
+        ? `No contests of ${allSeries[0]} at all: is the series name right? (SERIES on the service names those it follows.)`
+        : undefined,
+    )
     if (s.venues) {
       views.forEach(([live, done], i) => {
         for (const c of [...done, ...(live ? [live] : [])]) s.venues?.put(allSeries[i]!, c)

@@ -1,7 +1,7 @@
 // The live contest's panel with its signals, and the table of the last settled contests: what the API
 // said of them, drawn into the page. Which contest is live, and when to draw, is app.ts's.
 
-import { $, cell, fmt2, markOverflow, span, tickerCell, time } from './dom.ts'
+import { $, cell, fmt2, markOverflow, span, tickerCell, time, utc } from './dom.ts'
 import { venueRefsLine } from './domain/venue-refs.ts'
 import { dollars, strikeText } from './money.ts'
 import type { ContestJson, SignalJson } from './types.ts'
@@ -36,9 +36,7 @@ function noSignalsRow(): HTMLTableRowElement {
 export function showLiveContest(contest: ContestJson | null, none: string): void {
   $('live-ticker').textContent = contest?.ticker ?? none
   $('live-strike').textContent = contest ? strikeText(contest.strike_price_dollars) : '—'
-  $('live-closes').textContent = contest
-    ? `${contest.window.expires_at.slice(0, 10)} ${time(contest.window.expires_at)} UTC`
-    : '—'
+  $('live-closes').textContent = contest ? utc(contest.window.expires_at) : '—'
   $('live-venue').textContent = contest ? venueRefsLine(contest.venue, contest.venue_refs) : '—'
   const body = $('live-signals').querySelector('tbody')!
   const rows = [...(contest?.signals ?? [])].reverse().map((s) => signalRow(s, false))

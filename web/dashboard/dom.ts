@@ -8,6 +8,9 @@ export const fmt2 = (n: number) => n.toFixed(2)
 /** hh:mm:ss of an instant, in UTC (the column headers say so) */
 export const time = (iso: string) => iso.slice(11, 19)
 
+/** An instant as the page writes it outside the tables: `2026-11-23 17:15:00 UTC` */
+export const utc = (iso: string) => `${iso.slice(0, 10)} ${time(iso)} UTC`
+
 export function cell(text: string, cls = ''): HTMLTableCellElement {
   const td = document.createElement('td')
   td.textContent = text
