@@ -4,7 +4,7 @@
 // 429s, a 429 surfaced once the bounded retries are spent, and the stream resumed across a restart.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { pathToFileURL } from 'node:url'
@@ -97,6 +97,29 @@ describe('@contest-signals/client installed from its tarball, against the real s
     )
     const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc')
     execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' })
+  })
+
+  it('types the README’s example as written, a saved stream id passed back in included', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'clients/typescript/README.md'), 'utf8')
+    const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1]
+    assert.ok(example, 'a ts block in the README')
+    writeFileSync(
+      path.join(project, 'tsconfig.readme.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { module: 'nodenext', target: 'es2022' },
+        files: ['readme.mts'],
+      }),
+    )
+    // the one outside name the example uses, as @types/node would give it
+    writeFileSync(
+      path.join(project, 'readme.mts'),
+      `declare const process: { env: Record<string, string | undefined> }\n${example}\nexport {}\n`,
+    )
+    const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc')
+    execFileSync(process.execPath, [tsc, '-p', path.join(project, 'tsconfig.readme.json')], {
+      encoding: 'utf8',
+    })
   })
 
   it('gets the active contest with the references a bot trades it by', async () => {

@@ -1,7 +1,8 @@
 // examples/python/contest_signals.py against a loopback server that plays the API's answers, with its
 // waits in the test's hands (time.sleep records what it was asked and returns at once): history
-// a 429 whose Retry-After is long, history paged at any PAGE_SIZE, and a stream that a restarting
-// server first refuses with 503.
+// a 429 whose Retry-After is long, history paged at any PAGE_SIZE, a stream that a restarting
+// server first refuses with 503, one refused 429 longer than any request is retried, and a resume
+// from the id a previous run printed.
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -230,5 +231,41 @@ describe('examples/python/contest_signals.py meeting a service that is not ready
     assert.match(out, /^history: 5 contests, 5 distinct, 0 signals, 0 wins$/m)
     const slept = /^slept (.*)$/m.exec(out)![1]!.split(' ').map(Number)
     assert.equal(slept.filter((s) => s >= 3 && s < 4).length, 2, `slept ${slept}`)
+  })
+})
+
+describe('examples/python/contest_signals.py on a stream refused 429 again and again, resumed from LAST_EVENT_ID', () => {
+  // more refusals than any request is retried (5): the stream keeps waiting them out
+  const refusals = Array.from(
+    { length: 8 },
+    () => (_req: IncomingMessage, res: ServerResponse) => problem(res, 429, { 'retry-after': '4' }, 'spent'),
+  )
+  const api = fakeApi([
+    ...refusals,
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(`retry: 3000\n\n${frame('e-8', contest(EXPIRIES[0]!))}`)
+    },
+  ])
+  const base = listenDuringSuite(api.server)
+
+  it('waits out every 429 by its Retry-After, resumes after the id it was given, and prints the last id when stopped', async () => {
+    const run = runPython({ BASE: base(), KEY: 'cs_test', SERIES: 'KXBTC15M', LAST_EVENT_ID: 'e-7' })
+    try {
+      await waitFor('the event after the refusals', () =>
+        /^e-8 /m.test(run.output()) || run.child.exitCode !== null ? true : undefined,
+      )
+      run.child.kill('SIGTERM')
+      assert.equal(await run.exited, 0, run.output())
+    } finally {
+      run.child.kill('SIGKILL')
+    }
+    const out = run.output()
+    assert.deepEqual(api.lastEventIds, Array(9).fill('e-7'))
+    assert.equal((out.match(/^disconnected \(HTTP 429: spent\); reconnecting in /gm) ?? []).length, 8, out)
+    assert.match(out, /^last event id: e-8 \(LAST_EVENT_ID=e-8 resumes after it\)$/m)
+    assert.match(out, /^stopped: 1 events, 1 connections, 0 duplicates$/m)
+    const slept = /^slept (.*)$/m.exec(out)![1]!.split(' ').map(Number)
+    assert.ok(slept.filter((s) => s >= 4).length >= 8, `each 429's 4 s waited out: slept ${slept}`)
   })
 })

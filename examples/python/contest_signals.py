@@ -13,16 +13,19 @@ What a trading bot needs, in the order it needs it:
   - every request retried on 429 (and on a 502/503/504) after `Retry-After` seconds, with
     exponential backoff and jitter, a bounded number of times (429 is not a bad key);
   - the stream of contest events, resumed with `Last-Event-ID` after a dropped connection or a
-    server restart (a 503 while it restarts is waited out by its Retry-After): no event lost, none
-    repeated.
+    server restart: no event lost, none repeated. The stream never gives up on a 429 or a 503 (a
+    restart, a spent allowance): it waits each out by its Retry-After, however long that lasts, and
+    resumes. It prints the last event id when it stops; LAST_EVENT_ID resumes after it next time.
 
     KEY=cs_... BASE=http://127.0.0.1:8080 SERIES=KXBTC15M python3 contest_signals.py
 
 Settings (environment): KEY (required), BASE, SERIES, PAGE_SIZE (history page, default 100),
 HISTORY_PAGES (at most this many pages, default: all), STOP_AFTER_S (stop streaming after this many
-seconds, checked as events arrive; default: until interrupted). SIGTERM or Ctrl-C stops it with a summary.
+seconds, checked as events arrive; default: until interrupted), LAST_EVENT_ID (resume the stream after
+this event, as the last run printed it). SIGTERM or Ctrl-C stops it with a summary.
 """
 
+import collections
 import http.client
 import json
 import os
@@ -40,6 +43,7 @@ SERIES = os.environ.get("SERIES", "KXBTC15M")
 PAGE_SIZE = int(os.environ.get("PAGE_SIZE", "100"))
 HISTORY_PAGES = int(os.environ["HISTORY_PAGES"]) if "HISTORY_PAGES" in os.environ else None
 STOP_AFTER_S = float(os.environ["STOP_AFTER_S"]) if "STOP_AFTER_S" in os.environ else None
+LAST_EVENT_ID = os.environ.get("LAST_EVENT_ID") or None
 
 MAX_RETRIES = 5
 MAX_LIMIT = 100  # the most contests one history answer holds
@@ -50,6 +54,8 @@ BACKOFF_BASE_S = 0.5
 MAX_WAIT_S = 60.0
 # the service sends a keep-alive comment well within this; silence this long means a dead connection
 STREAM_READ_TIMEOUT_S = 60.0
+# ids remembered to drop a repeat after a resume: repeats come only from around the resume point
+SEEN_KEPT = 10_000
 
 
 class ApiError(Exception):
@@ -188,7 +194,8 @@ def describe_event(name, data):
 
 def follow_stream():
     """Prints each event once, across disconnects, until STOP_AFTER_S or SIGTERM; returns counts."""
-    last_event_id, seen, events, connections, duplicates, failures = None, set(), 0, 0, 0, 0
+    last_event_id, events, connections, duplicates, failures = LAST_EVENT_ID, 0, 0, 0, 0
+    seen, seen_order = set(), collections.deque()
     deadline = None if STOP_AFTER_S is None else time.monotonic() + STOP_AFTER_S
     retry_s = [3.0]  # the server's `retry:` delay, updated as it sends one
 
@@ -207,7 +214,7 @@ def follow_stream():
                     {"series": SERIES},
                     headers,
                     timeout=STREAM_READ_TIMEOUT_S,
-                    retried=(429,),  # a transient refusal is this loop's: it keeps the Retry-After it asked
+                    retried=(),  # every refusal worth waiting out is this loop's: it never gives up on one
                 ) as res:
                     connections += 1
                     print(f"connected ({'resuming after ' + last_event_id if last_event_id else 'fresh'})")
@@ -218,6 +225,9 @@ def follow_stream():
                             duplicates += 1
                             continue
                         seen.add(event_id)
+                        seen_order.append(event_id)
+                        if len(seen_order) > SEEN_KEPT:
+                            seen.discard(seen_order.popleft())
                         last_event_id, failures = event_id, 0
                         events += 1
                         print(f"{event_id} {name} {describe_event(name, data)}")
@@ -225,7 +235,7 @@ def follow_stream():
                             return events, connections, duplicates
                 reason = "the server ended the stream"
             except ApiError as err:
-                if err.status not in TRANSIENT_STATUSES:
+                if err.status not in RETRIED_STATUSES:
                     raise
                 reason, asked_s = str(err), err.retry_after
             except (OSError, ValueError, http.client.HTTPException) as err:  # refused, reset, timed out, cut
@@ -236,6 +246,9 @@ def follow_stream():
             time.sleep(wait)
     except Stop:
         pass
+    finally:
+        if last_event_id is not None:
+            print(f"last event id: {last_event_id} (LAST_EVENT_ID={last_event_id} resumes after it)")
     return events, connections, duplicates
 
 

@@ -23,8 +23,8 @@ export type StreamStatus =
 
 export type StreamOptions = {
   series: string
-  /** resume after this event: the `lastEventId` a previous run saved */
-  lastEventId?: string
+  /** resume after this event: the `lastEventId` a previous run saved (null or absent: from now) */
+  lastEventId?: string | null
   /** ends the iteration (cleanly) when aborted */
   signal?: AbortSignal
   /** told of each connection, wait and skipped frame */
