@@ -168,7 +168,7 @@ describe('problem responses', () => {
   test('answers oversized request headers with a 431 problem', async () => {
     const res = await rawRequest(`${world.baseUrl}/v1/health`, { headers: { 'x-big': 'x'.repeat(20_000) } })
     assert.equal(res.status, 431)
-    assert.equal(res.headers['content-type'], 'application/problem+json')
+    assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8')
     assert.equal(JSON.parse(res.body.toString()).type, problemType('request-header-fields-too-large'))
   })
 
