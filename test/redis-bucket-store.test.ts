@@ -146,6 +146,26 @@ describe('RedisBucketStore', () => {
       await redis.stop()
     }
   })
+  it('does not call an answer late that came while its own event loop stalled past the timeout', async () => {
+    const prefix = uniquePrefix('stall')
+    prefixes.push(prefix)
+    const s = await open(prefix, { commandTimeoutMs: 50 })
+    try {
+      assert.equal((await s.take('warm')).allowed, true)
+      for (let i = 0; i < 5; i++) {
+        const taken = s.take(`stalled-${i}`)
+        // the command is on the wire; then the loop stalls 10× the timeout while Redis answers
+        await nextTurn()
+        const until = performance.now() + 500
+        while (performance.now() < until);
+        assert.equal((await taken).allowed, true)
+        assert.equal(s.health(), 'ok', `stall ${i}: the circuit stays closed`)
+      }
+    } finally {
+      await s.close()
+    }
+  })
+
   it('opens its circuit on a paused Redis after one command timeout, logs once each way, and closes when Redis answers', async () => {
     const redis = await startPrivateRedis()
     const lines: string[] = []

@@ -40,7 +40,10 @@ class RedisTimeoutError extends Error {
 function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms)
+    // A loop that stalled past `ms` (a GC pause, a busy CPU) runs its due timers before the I/O that
+    // came in meanwhile, so Redis's answer may already wait in the socket: it gets that one I/O turn
+    // (setImmediate runs after it) before the command is called late.
+    timer = setTimeout(() => setImmediate(() => reject(new RedisTimeoutError(ms))), ms)
   })
   promise.catch(() => undefined)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
