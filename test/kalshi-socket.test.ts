@@ -344,6 +344,64 @@ describe('Kalshi socket › against the fixture venue', () => {
     }
   })
 
+  it('takes no instant that is not Unix seconds of this century, and no close before the open: the market stays as it was', async () => {
+    const next = makeMarket({ openTime: NOW, closeTime: NOW + 15 * MINUTE, status: 'active' })
+    const w = await startKalshiVenueWorld({
+      fixture: { publicKeyPem },
+      seed: (k) => k.addMarket(next),
+      venue: { credentials },
+    })
+    const socket = socketFor(w.kalshi.baseUrl)
+    const recording = venueRecording()
+    const venue = await startSocketVenue(w, socket, recording.logger)
+    try {
+      await eventually(
+        () => venue.market(next.ticker, NOW),
+        (m) => m !== null,
+      )
+      const opened = 'KXBTC15M-26SEP261530-30'
+      // milliseconds and microseconds where seconds belong (a new Date of them throws in the
+      // handler, which would end the process), and closes at 1970, before the open, or in ms
+      for (const at of [Math.floor(NOW / 1000) * 1000, Math.floor(NOW / 1000) * 1_000_000])
+        w.kalshi.pushWs('market_lifecycle_v2', {
+          event_type: 'created',
+          market_ticker: opened,
+          open_ts: at,
+          close_ts: at + 900,
+          additional_metadata: { event_ticker: 'KXBTC15M-26SEP261530', strike_type: 'greater_or_equal' },
+        })
+      for (const close of [0, -5, Math.floor(NOW / 1000) - 60, NOW + 15 * MINUTE])
+        w.kalshi.pushWs('market_lifecycle_v2', {
+          event_type: 'close_date_updated',
+          market_ticker: next.ticker,
+          close_ts: close,
+        })
+      // then a good event, which is taken: the socket and the process are alive
+      w.kalshi.pushWs('market_lifecycle_v2', {
+        event_type: 'metadata_updated',
+        market_ticker: next.ticker,
+        strike_type: 'greater_or_equal',
+        floor_strike: 68_321.5,
+      })
+      const market = await eventually(
+        () => venue.market(next.ticker, NOW),
+        (m) => m?.strikePriceDollars === 68_321.5,
+      )
+      assert.equal(market?.expiresAt, NOW + 15 * MINUTE, 'the close REST gave')
+      assert.equal(await venue.market(opened, NOW), null, 'no market from an opening at no instant')
+      assert.equal(
+        recording.logs.filter((l) => l.msg === 'kalshi close_date_updated before the market opens: ignored')
+          .length,
+        1,
+        'the one close that is an instant, before the open, is said; the others are no instant at all',
+      )
+    } finally {
+      await venue.close()
+      await socket.close()
+      await w.close()
+    }
+  })
+
   /**
    * A keyed socket on the fixture venue whose clock is the wall clock plus a shift the test moves
    * ("a minute later" is the test's), logging into a recording.

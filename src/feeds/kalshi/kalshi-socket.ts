@@ -43,9 +43,15 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+/**
+ * Unix seconds (venue facts §1.7) of an instant this century, in ms; anything else (milliseconds or
+ * microseconds sent by mistake, a negative or zero placeholder) is no instant: the field is dropped
+ * rather than put on a market as a close in 1970 or the year 58,704.
+ */
+const PLAUSIBLE_SECONDS = { from: Date.UTC(2000, 0, 1) / 1000, to: Date.UTC(2100, 0, 1) / 1000 }
 const secondsToMs = (v: unknown): number | null => {
   const n = num(v)
-  return n === null ? null : n * 1000
+  return n === null || n < PLAUSIBLE_SECONDS.from || n >= PLAUSIBLE_SECONDS.to ? null : n * 1000
 }
 
 /**
@@ -267,7 +273,17 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
     socket.addEventListener('message', (e: MessageEvent) => {
       if (socket !== ws) return
       armSilence(socket)
-      onFrame(typeof e.data === 'string' ? e.data : decoder.decode(e.data as ArrayBuffer))
+      const text = typeof e.data === 'string' ? e.data : decoder.decode(e.data as ArrayBuffer)
+      // a throw here would be uncaught, and end the process: a message nothing foresaw costs itself only
+      try {
+        onFrame(text)
+      } catch (err) {
+        opts.telemetry?.rejected?.('socket', 'frame')
+        logger.warn(
+          { venue: 'kalshi', err: String(err), frame: text.slice(0, 200) },
+          'kalshi socket message not applied',
+        )
+      }
     })
     socket.addEventListener('error', () =>
       end(socket, 'socket error (refused, or the handshake was not accepted)'),

@@ -82,9 +82,20 @@ export function createLifecycleApplier(opts: {
         if (event.floorStrike !== null && event.floorStrike > 0)
           book.patch(ticker, { floorStrike: event.floorStrike }, now)
         return
-      case 'close_date_updated':
-        if (event.closeAt !== null) book.patch(ticker, { closeTime: event.closeAt }, now)
+      case 'close_date_updated': {
+        const entry = book.get(ticker)
+        if (event.closeAt === null || !entry) return
+        // as REST's market (market.ts): a window closes after it opens, or the message is wrong
+        if (event.closeAt <= entry.market.openTime) {
+          opts.logger.warn(
+            { venue: 'kalshi', ticker, closeAt: event.closeAt, openAt: entry.market.openTime },
+            'kalshi close_date_updated before the market opens: ignored',
+          )
+          return
+        }
+        book.patch(ticker, { closeTime: event.closeAt }, now)
         return
+      }
       case 'deactivated':
       case 'activated':
         if (event.deactivated !== null)
