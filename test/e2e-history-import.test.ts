@@ -250,70 +250,74 @@ describe('history import → replay, Polymarket: closed events and the CLOB pric
   })
 })
 
-describe('history import, Polymarket: a window not resolved yet holds its day for a later run', () => {
-  const tmp = tempDir()
-  const out = path.join(tmp.dir, 'tapes')
-  let fixture: HistoryFixture
-  const importDay = () =>
-    runCli(
-      [
-        'history',
-        'import',
-        '--venue',
-        'polymarket',
-        '--since',
-        '2026-06-10',
-        '--until',
-        '2026-06-11',
-        '--out',
-        out,
-      ],
-      fixture.env,
-    )
+// Gamma shows a window not resolved yet as open, or as closed with its resolution only proposed
+// (venue facts §3.3.6): either way the day waits
+for (const shown of ['open', 'proposed'] as const)
+  describe(`history import, Polymarket: a window not resolved yet (${shown} on Gamma) holds its day for a later run`, () => {
+    const tmp = tempDir()
+    const out = path.join(tmp.dir, 'tapes')
+    let fixture: HistoryFixture
+    const importDay = () =>
+      runCli(
+        [
+          'history',
+          'import',
+          '--venue',
+          'polymarket',
+          '--since',
+          '2026-06-10',
+          '--until',
+          '2026-06-11',
+          '--out',
+          out,
+        ],
+        fixture.env,
+      )
 
-  // the 10:30 window ended long ago, but the venue has not resolved it yet
-  const lateSlug = `btc-updown-15m-${(D1 + 10.5 * 3_600_000) / 1000}`
+    // the 10:30 window ended long ago, but the venue has not resolved it yet
+    const lateSlug = `btc-updown-15m-${(D1 + 10.5 * 3_600_000) / 1000}`
 
-  before(async () => {
-    fixture = await startHistoryFixture({
-      days: [D1],
-      contestHours: [10, 11],
-      cutoff: D1,
-      unresolved: [lateSlug],
+    before(async () => {
+      fixture = await startHistoryFixture({
+        days: [D1],
+        contestHours: [10, 11],
+        cutoff: D1,
+        unresolved: [lateSlug],
+        forms: { gammaUnresolved: shown },
+      })
+    })
+    after(async () => {
+      await fixture.close()
+      tmp.remove()
+    })
+
+    it('writes no file for the day while a window is unresolved, says so, and writes it whole once resolved', async () => {
+      const late = fixture.contests.find((c) => c.slug === lateSlug)!
+
+      const first = await importDay()
+      assert.equal(first.code, 0, first.stderr)
+      assert.match(
+        first.stderr,
+        new RegExp(`2026-06-10 left for a later run: 1 window not resolved yet \\(${late.slug}\\)`),
+      )
+      assert.match(
+        first.stdout,
+        /: 0 days written, 0 skipped \(already there\), 1 left for a later run \(not resolved yet\);/,
+      )
+      assert.ok(!existsSync(path.join(out, 'tape-2026-06-10.ndjson.gz')))
+
+      fixture.resolve(late.slug)
+      const again = await importDay()
+      assert.equal(again.code, 0, again.stderr)
+      assert.match(again.stdout, /: 1 days written, 0 skipped \(already there\); 4 contests,/)
+      const { records } = await readTape(path.join(out, 'tape-2026-06-10.ndjson.gz'))
+      const opened = records.filter((x) => x.k === 'market' && (x.m as { slug: string }).slug === late.slug)
+      assert.deepEqual(
+        opened.map((x) => x.t),
+        [late.opensAt, late.closesAt + MINUTE],
+      )
     })
   })
-  after(async () => {
-    await fixture.close()
-    tmp.remove()
-  })
-
-  it('writes no file for the day while a window is unresolved, says so, and writes it whole once resolved', async () => {
-    const late = fixture.contests.find((c) => c.slug === lateSlug)!
-
-    const first = await importDay()
-    assert.equal(first.code, 0, first.stderr)
-    assert.match(
-      first.stderr,
-      new RegExp(`2026-06-10 left for a later run: 1 window not resolved yet \\(${late.slug}\\)`),
-    )
-    assert.match(
-      first.stdout,
-      /: 0 days written, 0 skipped \(already there\), 1 left for a later run \(not resolved yet\);/,
-    )
-    assert.ok(!existsSync(path.join(out, 'tape-2026-06-10.ndjson.gz')))
-
-    fixture.resolve(late.slug)
-    const again = await importDay()
-    assert.equal(again.code, 0, again.stderr)
-    assert.match(again.stdout, /: 1 days written, 0 skipped \(already there\); 4 contests,/)
-    const { records } = await readTape(path.join(out, 'tape-2026-06-10.ndjson.gz'))
-    const opened = records.filter((x) => x.k === 'market' && (x.m as { slug: string }).slug === late.slug)
-    assert.deepEqual(
-      opened.map((x) => x.t),
-      [late.opensAt, late.closesAt + MINUTE],
-    )
-  })
-})
 
 describe('history import, Kalshi: a market not settled yet holds its day, and a late settlement is found', () => {
   const tmp = tempDir()

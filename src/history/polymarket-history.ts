@@ -7,6 +7,7 @@
 // book with bid = ask = p — no spread, no depth — and a boundary with no point in the previous 90 s
 // stays empty. A point stamped after a boundary is never shown at it (§4.2, trap 3).
 import { type PolymarketMarket, parseGammaEvent } from '../feeds/polymarket/gamma-event.ts'
+import { resolutionOf } from '../feeds/polymarket/gamma-resolution.ts'
 import { isRecord } from '../feeds/polymarket/venue-values.ts'
 import { WINDOW_MS } from '../feeds/polymarket/window-slug.ts'
 import type { BookRecord, TapeRecord } from '../tape/tape-format.ts'
@@ -123,14 +124,16 @@ export function createPolymarketHistory(opts: {
         if (!parsed.ok) throw new HistoryError(where, `unexpected answer: field ${parsed.field}`)
         const market = parsed.market
         const resolvedAt = market.expiresAt + RESOLVED_AFTER_MS
-        // a window not resolved yet is not history: its day is left for a later run (the resolution
-        // can come hours after the end, §3.2)
-        if (!market.closed) {
+        const resolution = resolutionOf(market)
+        // closed and resolved without a result: the venue's gap, left out
+        if (resolution.kind === 'pending' && resolution.why === 'no-outcome-prices') continue
+        // a window not resolved yet (open, or closed with its resolution only proposed, venue facts
+        // §3.3.6) is not history: its day is left for a later run (the resolution can come hours
+        // after the end, §3.2), as the live adapter waits on it
+        if (resolution.kind === 'pending') {
           if (market.opensAt < dayEnd && resolvedAt >= dayStart) pending.push(slug)
           continue
         }
-        // closed without a result: the venue's gap, left out
-        if (market.outcomePrices === null) continue
         const raw = event as Record<string, unknown>
         if (inDay(market.opensAt)) {
           records.push({ t: market.opensAt, k: 'market', m: asOpen(raw) })
