@@ -49,7 +49,8 @@ export type TapeRecorder = {
   market(raw: unknown): void
   /** an order-book body; `token` names the outcome token's book where the venue has one per token */
   book(ticker: string, body: unknown, token?: string): void
-  spot(source: string, price: RecordedSpot): void
+  /** `at`: the instant the feed took the price (default now), which the record keeps as its `t` */
+  spot(source: string, price: RecordedSpot, at?: number): void
   /** a source's warm-up minute closes */
   closes(source: string, closes: readonly { minuteStart: number; close: number }[]): void
   exchange(status: unknown): void
@@ -225,14 +226,16 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
     book(ticker, body, token) {
       put({ t: clock.now(), k: 'book', ticker, ...(token === undefined ? {} : { token }), ob: body })
     },
-    spot(source, price) {
-      const now = clock.now()
-      noteClose(source, Math.floor(now / MINUTE_MS) * MINUTE_MS, price.mid)
+    spot(source, price, at = clock.now()) {
+      // one instant for the record and its minute: the feed's own, not a later reading of the clock
+      // (a millisecond can pass between the two, and a price on the other side of a freshness limit
+      // or a minute boundary would replay otherwise than it was used live)
+      noteClose(source, Math.floor(at / MINUTE_MS) * MINUTE_MS, price.mid)
       const xt = price.exchangeAt === null ? {} : { xt: price.exchangeAt }
       put(
         price.bid !== undefined && price.ask !== undefined
-          ? { t: clock.now(), k: 'spot', src: source, bid: price.bid, ask: price.ask, ...xt }
-          : { t: clock.now(), k: 'spot', src: source, px: price.mid, ...xt },
+          ? { t: at, k: 'spot', src: source, bid: price.bid, ask: price.ask, ...xt }
+          : { t: at, k: 'spot', src: source, px: price.mid, ...xt },
       )
     },
     closes(source, closes) {

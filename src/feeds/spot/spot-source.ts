@@ -96,8 +96,12 @@ export type SpotSourceOptions = {
   timing?: Partial<SpotSourceTiming>
   /** for the backoff jitter */
   random?: () => number
-  /** told every price this source accepted (RECORD_DIR, decisions §12) */
-  onPrice?: (source: SpotExchange, price: PriceObservation) => void
+  /**
+   * told every price this source accepted, with the instant the source took it at (RECORD_DIR,
+   * decisions §12): the recording stamps it with that instant, so a replay sees the price exactly
+   * where the live feed did
+   */
+  onPrice?: (source: SpotExchange, price: PriceObservation, at: number) => void
   /** told the warm-up closes this source loaded (RECORD_DIR) */
   onCloses?: (source: SpotExchange, closes: readonly MinuteClose[]) => void
   /** metrics of this source: its socket, its REST requests, what it could not read (engine roles) */
@@ -191,8 +195,8 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     lastOkAt = wallClock.now()
   }
   const observe = (price: PriceObservation): void => {
-    opts.onPrice?.(source, price)
     const now = wallClock.now()
+    opts.onPrice?.(source, price, now)
     mid = price.mid
     midAt = now
     exchangeAt = price.exchangeAt
