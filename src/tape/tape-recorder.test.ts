@@ -85,6 +85,25 @@ describe('the tape recorder', () => {
     ])
   })
 
+  it('stamps a spot price with the instant its feed took it, not a later reading of the clock, and files its minute close there', async () => {
+    const dir = mkdtempSync(path.join(root, 'at-'))
+    // the feed took the price in the last millisecond of a minute; the clock has moved on since
+    const taken = D0 + 60_000 - 1
+    const clock = { t: taken + 1 }
+    const rec = recorderAt(dir, clock)
+    await rec.start()
+    rec.spot('coinbase', { mid: 100.5, exchangeAt: null }, taken)
+    // the next day's file opens with the closes last seen: the price is the close of its own minute
+    clock.t = D0 + DAY
+    rec.spot('coinbase', { mid: 101, exchangeAt: null })
+    await rec.close()
+    const first = (await read(path.join(dir, dayFileName(D0)))).records
+    assert.deepEqual(first, [{ t: taken, k: 'spot', src: 'coinbase', px: 100.5 }])
+    const next = (await read(path.join(dir, dayFileName(D0 + DAY)))).records
+    const closes = next.find((r) => r.k === 'closes' && r.src === 'coinbase')
+    assert.deepEqual(closes && 'c' in closes ? closes.c : null, [[D0, 100.5]])
+  })
+
   it('after a kill mid-write, cuts the day file back to its last complete line and appends after it', async () => {
     const dir = mkdtempSync(path.join(root, 'b-'))
     const clock = { t: D0 + 10_000 }
