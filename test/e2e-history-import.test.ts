@@ -26,6 +26,20 @@ async function readTape(file: string) {
   return { header: tape.header, records }
 }
 
+/** Polymarket's one day, 2026-06-10, into `out`, its series left to the default */
+const polymarketImportArgs = (out: string) => [
+  'history',
+  'import',
+  '--venue',
+  'polymarket',
+  '--since',
+  '2026-06-10',
+  '--until',
+  '2026-06-11',
+  '--out',
+  out,
+]
+
 const importArgs = (out: string, since: string, until: string, extra: string[] = []) => [
   'history',
   'import',
@@ -142,21 +156,7 @@ describe('history import → replay → evaluate, Kalshi, two days across the ti
 
   it("refuses to mix another venue's days into the directory, asking nothing", async () => {
     const before = fixture.requests.length
-    const r = await runCli(
-      [
-        'history',
-        'import',
-        '--venue',
-        'polymarket',
-        '--since',
-        '2026-06-10',
-        '--until',
-        '2026-06-11',
-        '--out',
-        out,
-      ],
-      fixture.env,
-    )
+    const r = await runCli(polymarketImportArgs(out), fixture.env)
     assert.equal(r.code, 1)
     assert.match(
       r.stderr,
@@ -180,21 +180,7 @@ describe('history import → replay, Polymarket: closed events and the CLOB pric
   })
 
   it('writes each window open then resolved, a locked book per token per minute no later than its point, and replays', async () => {
-    const r = await runCli(
-      [
-        'history',
-        'import',
-        '--venue',
-        'polymarket',
-        '--since',
-        '2026-06-10',
-        '--until',
-        '2026-06-11',
-        '--out',
-        out,
-      ],
-      fixture.env,
-    )
+    const r = await runCli(polymarketImportArgs(out), fixture.env)
     assert.equal(r.code, 0, r.stderr)
     assert.match(
       r.stdout,
@@ -257,22 +243,7 @@ for (const shown of ['open', 'proposed'] as const)
     const tmp = tempDir()
     const out = path.join(tmp.dir, 'tapes')
     let fixture: HistoryFixture
-    const importDay = () =>
-      runCli(
-        [
-          'history',
-          'import',
-          '--venue',
-          'polymarket',
-          '--since',
-          '2026-06-10',
-          '--until',
-          '2026-06-11',
-          '--out',
-          out,
-        ],
-        fixture.env,
-      )
+    const importDay = () => runCli(polymarketImportArgs(out), fixture.env)
 
     // the 10:30 window ended long ago, but the venue has not resolved it yet
     const lateSlug = `btc-updown-15m-${(D1 + 10.5 * 3_600_000) / 1000}`
