@@ -114,6 +114,8 @@ describe('takeReading', () => {
     assert.ok(!isSkipped(signal) && signal.inputs)
     assert.equal(signal.raisedAt, boundary + 4_000, 'raised once the book came, not when it was asked for')
     assert.equal(signal.inputs.bookObservedAt, boundary + 4_000)
+    // the spot as it stood then, as a replay sees it at the book record's instant (decisions §12)
+    assert.equal(signal.inputs.spotObservedAt, boundary + 4_000, 'the spot asked for when the book came')
     const observed = await observeReadingInputs(
       { ...deps, venue: bookAt(boundary + 4_000) },
       contest,

@@ -74,11 +74,12 @@ describe('recording on Polymarket', () => {
       venue: {
         tap: {
           event: recorder.market,
-          book: (ticker, token, body) => recorder.book(ticker, body, token),
+          book: (ticker, token, body, at) => recorder.book(ticker, body, token, at),
         },
       },
     })
     const served: Record<string, unknown> = {}
+    let quotedAt: number | undefined
     try {
       await waitFor('the current window listed', async () =>
         (await w.venue.marketAt('btc-updown-15m', w.now())) ? true : undefined,
@@ -86,6 +87,7 @@ describe('recording on Polymarket', () => {
       const quote = await w.venue.quote(CURRENT, w.now())
       assert.ok(quote !== NO_ANSWER)
       assert.deepEqual([quote?.upAskCents, quote?.downAskCents], [55, 45.5])
+      quotedAt = quote?.observedAt
       for (const slug of [slugForStart(S - 900), CURRENT, slugForStart(S + 900)])
         served[slug] = w.pm.event(slug)
     } finally {
@@ -128,6 +130,8 @@ describe('recording on Polymarket', () => {
     assert.equal(down.ticker, CURRENT)
     assert.deepEqual((up.ob as { asks: unknown }).asks, EXAMPLE_UP_BOOK_LEVELS.asks)
     assert.deepEqual((down.ob as { asks: unknown }).asks, DOWN_ASKS)
+    // the quote is seen when its last book came: the instant a replay's book request is at
+    assert.equal(quotedAt, Math.max(up.t, down.t))
     assert.deepEqual((down.ob as { bids: unknown }).bids, DOWN_BIDS)
   })
 })

@@ -42,6 +42,45 @@ describe('createSpotFeed › spot', () => {
     }
   })
 
+  it('observes the spot as it stood at a reading’s instant: a tick that came after it is no input of it', async () => {
+    const w = await startSpotWorld({
+      prepare: (ex) => {
+        ex.coinbase.setPrice(68000, 68001)
+        ex.kraken.setPrice(68010, 68011)
+        ex.bitstamp.setPrice(68020, 68021)
+      },
+    })
+    try {
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68010.5,
+      )
+      // the instant a reading's book came; every later price arrives strictly after it
+      const bookCame = Date.now()
+      await waitUntil(() => Date.now() > bookCame, 'the next millisecond')
+      for (const ex of [w.ex.coinbase, w.ex.kraken, w.ex.bitstamp]) ex.failRest(true)
+      w.ex.coinbase.setPrice(68100, 68101)
+      w.ex.kraken.setPrice(68110, 68111)
+      w.ex.bitstamp.setPrice(68120, 68121)
+      await eventually(
+        () => w.feed.spotAt(Date.now()),
+        (s) => s === 68110.5,
+      )
+      assert.deepEqual(await w.feed.observeSpot(bookCame), {
+        priceDollars: 68010.5,
+        observedAt: bookCame,
+        freshSources: 3,
+      })
+      const now = await w.feed.observeSpot(Date.now())
+      assert.equal(now?.priceDollars, 68110.5)
+      // never a spot from the future: an instant ahead of the clock is read as now
+      const ahead = await w.feed.observeSpot(Date.now() + 60_000)
+      assert.ok(ahead !== null && ahead.observedAt <= Date.now())
+    } finally {
+      await w.close()
+    }
+  })
+
   it('ignores one exchange printing far from the others', async () => {
     const w = await startSpotWorld({
       prepare: (ex) => {

@@ -147,9 +147,11 @@ export async function observeReadingInputs(
   const quote = await deps.venue.quote(contest.ticker, now)
   if (quote === NO_ANSWER) return { skipped: 'no-book' }
   if (!quote || (quote.upAskCents === null && quote.downAskCents === null)) return { skipped: 'no-quote' }
-  const spot = await deps.feed.observeSpot(now)
-  if (spot === null) return { skipped: 'no-spot' }
   const bookObservedAt = quote.observedAt ?? now
+  // the spot as it stood when the book came (or at the start, for a book had earlier): a tick that
+  // arrives while the reading is being made is no input of it, live or replayed (decisions §12)
+  const spot = await deps.feed.observeSpot(Math.max(now, bookObservedAt))
+  if (spot === null) return { skipped: 'no-spot' }
   // a book or a spot that came after the start: the reading is made once it has both (decisions §11)
   const madeAt = Math.max(now, bookObservedAt, spot.observedAt)
   if (late(madeAt)) return { skipped: 'late' }

@@ -118,7 +118,7 @@ export async function createFeeds(config: FeedSettings, deps: FeedDeps): Promise
     ...(recorder ? { onPrice: recorder.spot, onCloses: recorder.closes } : {}),
     ...(deps.spotTelemetry ? { telemetry: deps.spotTelemetry } : {}),
   })
-  if (index && recorder) index.onIndex((print) => recorder.index(print.id, print.value))
+  if (index && recorder) index.onIndex((print) => recorder.index(print))
   // BRTI is the settlement index itself: while its prints are fresh it is the model's spot
   const feed = index
     ? withSettlementIndex({

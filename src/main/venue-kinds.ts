@@ -145,7 +145,13 @@ const kalshi: VenueKind = {
       ...(telemetry ? { telemetry } : {}),
       ...(credentials ? { credentials } : {}),
       ...(recorder
-        ? { tap: { market: recorder.market, book: recorder.book, exchange: recorder.exchange } }
+        ? {
+            tap: {
+              market: recorder.market,
+              book: (ticker: string, body: unknown, at: number) => recorder.book(ticker, body, undefined, at),
+              exchange: recorder.exchange,
+            },
+          }
         : {}),
     })
     return {
@@ -199,7 +205,8 @@ const polymarket: VenueKind = {
     const tap = recorder
       ? {
           event: recorder.market,
-          book: (ticker: string, token: string, body: unknown) => recorder.book(ticker, body, token),
+          book: (ticker: string, token: string, body: unknown, at: number) =>
+            recorder.book(ticker, body, token, at),
         }
       : undefined
     return {

@@ -60,7 +60,10 @@ export function observedAt(answer: QuoteAnswer, at: number): QuoteAnswer {
 /** The spot as the engine observed it (decisions §11): the price, when, and from how many sources. */
 export type SpotObservation = {
   priceDollars: number
-  /** service ms at which the price was observed (the oldest fresh source's mid) */
+  /**
+   * service ms the price stood at: the exchange median's, the instant asked for (a reading's, when
+   * its book came); the settlement index's, its print's own time
+   */
   observedAt: number
   /** fresh sources in the median */
   freshSources: number

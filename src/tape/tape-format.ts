@@ -44,8 +44,8 @@ export type MarketRecord = { t: number; k: 'market'; m: unknown }
 export type BookRecord = { t: number; k: 'book'; ticker: string; token?: string; ob: unknown }
 /** The venue's exchange-status body. */
 export type ExchangeRecord = { t: number; k: 'exchange'; status: unknown }
-/** A settlement-index print (a keyed Kalshi WebSocket). */
-export type IndexRecord = { t: number; k: 'index'; id: string; v: number }
+/** A settlement-index print (a keyed Kalshi WebSocket), received at `t`; `xt` is the index's own time. */
+export type IndexRecord = { t: number; k: 'index'; id: string; v: number; xt?: number }
 /**
  * A spot source's one-minute closes as its REST history answered at `t` (the warm-up a live feed
  * loads at start): `c` is `[minute start (Unix ms), close]` pairs. They fill only minutes no live
@@ -148,7 +148,9 @@ export function parseRecord(value: unknown): TapeRecord | null | LineProblem {
     case 'index':
       if (typeof value.id !== 'string' || !isFiniteNumber(value.v))
         return { problem: 'index record needs "id" (text) and "v" (a number)' }
-      return { t, k, id: value.id, v: value.v }
+      if (value.xt !== undefined && !isFiniteNumber(value.xt))
+        return { problem: 'index "xt" must be a number (Unix ms)' }
+      return { t, k, id: value.id, v: value.v, ...(value.xt === undefined ? {} : { xt: value.xt }) }
     case 'closes': {
       const { src, c } = value
       if (typeof src !== 'string' || src === '') return { problem: 'closes record without "src"' }

@@ -65,7 +65,7 @@ describe('the tape recorder', () => {
     rec.exchange(open)
     rec.exchange({ ...open })
     rec.exchange(paused)
-    rec.index('BRTI', 100.45)
+    rec.index({ id: 'BRTI', value: 100.45, at: D0 + 1200, receivedAt: D0 + 1500 })
     await rec.close()
     const { records } = await read(path.join(dir, dayFileName(D0)))
     assert.deepEqual(records, [
@@ -81,7 +81,21 @@ describe('the tape recorder', () => {
       { t: D0 + 1500, k: 'closes', src: 'coinbase', c: [[D0 - 60_000, 99]] },
       { t: D0 + 1500, k: 'exchange', status: open },
       { t: D0 + 1500, k: 'exchange', status: paused },
-      { t: D0 + 1500, k: 'index', id: 'BRTI', v: 100.45 },
+      { t: D0 + 1500, k: 'index', id: 'BRTI', v: 100.45, xt: D0 + 1200 },
+    ])
+  })
+
+  it('stamps a book with the instant its adapter had it, the instant its quote is stamped with', async () => {
+    const dir = mkdtempSync(path.join(root, 'book-'))
+    const came = D0 + 2_000
+    const clock = { t: came + 3 }
+    const rec = recorderAt(dir, clock)
+    await rec.start()
+    rec.book('btc-updown-15m-1', { bids: [], asks: [] }, 'UP', came)
+    await rec.close()
+    const { records } = await read(path.join(dir, dayFileName(D0)))
+    assert.deepEqual(records, [
+      { t: came, k: 'book', ticker: 'btc-updown-15m-1', token: 'UP', ob: { bids: [], asks: [] } },
     ])
   })
 

@@ -47,14 +47,18 @@ export type RecordedSpot = { bid?: number; ask?: number; mid: number; exchangeAt
 export type TapeRecorder = {
   /** a market body (Kalshi's Market, Polymarket's Gamma event): deduped by its `ticker` (or `slug`) */
   market(raw: unknown): void
-  /** an order-book body; `token` names the outcome token's book where the venue has one per token */
-  book(ticker: string, body: unknown, token?: string): void
+  /**
+   * an order-book body; `token` names the outcome token's book where the venue has one per token;
+   * `at`: the instant the body came (default now), which the record keeps as its `t`
+   */
+  book(ticker: string, body: unknown, token?: string, at?: number): void
   /** `at`: the instant the feed took the price (default now), which the record keeps as its `t` */
   spot(source: string, price: RecordedSpot, at?: number): void
   /** a source's warm-up minute closes */
   closes(source: string, closes: readonly { minuteStart: number; close: number }[]): void
   exchange(status: unknown): void
-  index(id: string, value: number): void
+  /** a settlement-index print: its value, its own time `at`, and the instant the engine took it */
+  index(print: { id: string; value: number; at: number; receivedAt: number }): void
   /** Opens today's file (repairing a cut one) and removes expired ones. */
   start(): Promise<void>
   /** Writes out everything buffered now (the timer does this every couple of seconds). */
@@ -223,8 +227,9 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
       }
       put({ t: clock.now(), k: 'market', m: raw })
     },
-    book(ticker, body, token) {
-      put({ t: clock.now(), k: 'book', ticker, ...(token === undefined ? {} : { token }), ob: body })
+    book(ticker, body, token, at = clock.now()) {
+      // the adapter's instant, the one its quote is stamped with: a replay reads the book where live did
+      put({ t: at, k: 'book', ticker, ...(token === undefined ? {} : { token }), ob: body })
     },
     spot(source, price, at = clock.now()) {
       // one instant for the record and its minute: the feed's own, not a later reading of the clock
@@ -250,8 +255,9 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
       lastExchange = status
       put({ t: clock.now(), k: 'exchange', status })
     },
-    index(id, value) {
-      put({ t: clock.now(), k: 'index', id, v: value })
+    index(print) {
+      // received at `t`, printed at `xt`: the replay's model sees the print's age as live did
+      put({ t: print.receivedAt, k: 'index', id: print.id, v: print.value, xt: print.at })
     },
     async start() {
       await removeExpired(clock.now())

@@ -1,13 +1,15 @@
 // BRTI, the settlement index itself, as the model's spot while its prints are fresh (decisions §8):
 // relayed by the venue's WebSocket to a keyed client. With it the exchange proxy's basis is zero;
 // without it (no key, or the socket down) the exchange median carries on as before.
+
+import { createRecentHistory, HELD_MS } from '../../domain/recent-history.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { PriceFeed, SpotSourceStatus } from '../../ports/venue.ts'
 import type { IndexEntitlement } from './index-entitlement.ts'
-import type { IndexPrint } from './kalshi-socket.ts'
+import type { ReceivedIndexPrint } from './kalshi-socket.ts'
 
-export type IndexSource = { onIndex(handler: (print: IndexPrint) => void): void }
+export type IndexSource = { onIndex(handler: (print: ReceivedIndexPrint) => void): void }
 
 export type IndexSpotOptions = {
   /** the exchange median to fall back on */
@@ -29,7 +31,10 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
   const { proxy, wallClock, maxAgeMs } = opts
   const id = opts.id ?? 'BRTI'
   const downAfterMs = opts.downAfterMs ?? 60_000
-  let last: { value: number; at: number; receivedAt: number } | null = null
+  type Held = { value: number; at: number; receivedAt: number }
+  let last: Held | null = null
+  // a reading asks for the print that stood when its book came, a moment ago (as the exchange feed)
+  const held = createRecentHistory<Held>(HELD_MS)
   let startedAt: number | null = null
   let refused = false
   opts.index.onIndex((print) => {
@@ -38,10 +43,12 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
       opts.logger?.info({ index: id }, `${id} flows: its prints are the model's spot while fresh`)
     // prints can arrive out of order after a reconnect: keep the newest by the index's own time
     if (last && print.at < last.at) return
-    last = { value: print.value, at: print.at, receivedAt: wallClock.now() }
+    last = { value: print.value, at: print.at, receivedAt: print.receivedAt }
+    held.add(last, print.receivedAt)
   })
-  const fresh = (now: number): boolean =>
-    last !== null && now - Math.min(last.at, last.receivedAt) <= maxAgeMs
+  const freshAt = (print: Held | null, now: number): print is Held =>
+    print !== null && now - Math.min(print.at, print.receivedAt) <= maxAgeMs
+  const fresh = (now: number): boolean => freshAt(last, now)
 
   const status = (now: number): SpotSourceStatus => {
     const since = last?.receivedAt ?? startedAt ?? now
@@ -87,11 +94,12 @@ export function withSettlementIndex(opts: IndexSpotOptions): PriceFeed {
     },
     // the index itself is the spot: no median, so no second source is needed (decisions §8, §11)
     async observeSpot(at) {
-      const now = wallClock.now()
-      if (last && fresh(now))
+      const when = Math.min(at, wallClock.now())
+      const print = held.asOf(when)
+      if (freshAt(print, when))
         return {
-          priceDollars: last.value,
-          observedAt: Math.min(last.at, last.receivedAt),
+          priceDollars: print.value,
+          observedAt: Math.min(print.at, print.receivedAt),
           freshSources: 1,
           index: id,
         }

@@ -31,6 +31,8 @@ export type LifecycleEvent = {
 
 /** One settlement-index print: `at` is the index's own time (epoch ms). */
 export type IndexPrint = { id: string; value: number; at: number }
+/** A print as the engine took it: `receivedAt`, one instant for the model's spot and the recording. */
+export type ReceivedIndexPrint = IndexPrint & { receivedAt: number }
 
 export type SocketFrame =
   | { kind: 'lifecycle'; event: LifecycleEvent }
@@ -146,7 +148,7 @@ export type KalshiSocketOptions = {
 
 export type KalshiSocket = {
   onLifecycle(handler: (event: LifecycleEvent) => void): void
-  onIndex(handler: (print: IndexPrint) => void): void
+  onIndex(handler: (print: ReceivedIndexPrint) => void): void
   connected(): boolean
   start(): void
   close(): Promise<void>
@@ -161,7 +163,7 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
   const silenceMs = opts.silenceMs ?? 30_000
   const random = opts.random ?? Math.random
   const lifecycleHandlers: Array<(e: LifecycleEvent) => void> = []
-  const indexHandlers: Array<(p: IndexPrint) => void> = []
+  const indexHandlers: Array<(p: ReceivedIndexPrint) => void> = []
   let ws: WebSocket | null = null
   let open = false
   let closed = false
@@ -234,7 +236,10 @@ export function createKalshiSocket(opts: KalshiSocketOptions): KalshiSocket {
         return
       case 'index':
         printedThisSocket = true
-        for (const h of indexHandlers) h(frame.print)
+        {
+          const print = { ...frame.print, receivedAt: clock.now() }
+          for (const h of indexHandlers) h(print)
+        }
         return
       case 'error':
         logger.warn(

@@ -64,7 +64,8 @@ export type KalshiVenueOptions = {
 /** Where the raw bodies go when the engine records what it sees. */
 export type KalshiTap = {
   market(raw: unknown): void
-  book(ticker: string, body: unknown): void
+  /** an order-book body, received at `at` */
+  book(ticker: string, body: unknown, at: number): void
   /** the exchange-status body, each one the adapter could read (a replay pauses on it as live does) */
   exchange?(body: unknown): void
 }
@@ -139,6 +140,8 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
   async function fetchQuote(ticker: string, signal: AbortSignal, health: QuoteHealth) {
     const path = `/markets/${encodeURIComponent(ticker)}/orderbook`
     const reply = await client.get('orderbook', path, {}, { signal, maxAttempts: ORDERBOOK_ATTEMPTS })
+    // the book is seen when it came, the instant its recording keeps and a replay is at (decisions §12)
+    const cameAt = clock.now()
     // a 2xx body that is not JSON is as unreadable as a malformed one
     if (!reply.ok && reply.status !== 'invalid_json') {
       if (reply.status !== 'aborted') {
@@ -148,7 +151,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
       return NO_ANSWER
     }
     bookUnanswered.succeeded(ticker)
-    if (reply.ok) tap?.book(ticker, reply.body)
+    if (reply.ok) tap?.book(ticker, reply.body, cameAt)
     const asks = reply.ok ? asksFromOrderbook(reply.body) : ({ ok: false, field: 'json' } as const)
     if (!asks.ok) {
       rejected('orderbook', asks.field)
@@ -160,7 +163,7 @@ export function createKalshiVenue(opts: KalshiVenueOptions): Venue {
     bookMalformed.succeeded(ticker)
     health.parsed()
     const { upAskCents, downAskCents } = asks.value
-    return upAskCents === null && downAskCents === null ? null : asks.value
+    return upAskCents === null && downAskCents === null ? null : { ...asks.value, observedAt: cameAt }
   }
 
   const venue = createPolledVenue({

@@ -62,8 +62,11 @@ export type PolymarketVenueOptions = {
 /** Where the raw bodies go when the engine records what it sees. */
 export type PolymarketTap = {
   event(raw: unknown): void
-  /** a `/book` body of one token of the market `ticker` (its slug); a 404 "no book" is not passed on */
-  book(ticker: string, tokenId: string, body: unknown): void
+  /**
+   * a `/book` body of one token of the market `ticker` (its slug), received at `at`; a 404 "no book"
+   * is not passed on
+   */
+  book(ticker: string, tokenId: string, body: unknown, at: number): void
 }
 
 const MINUTE_MS = 60_000
@@ -80,6 +83,8 @@ type SideAsk = {
   malformed: string | null
   answered: boolean
   read?: boolean
+  /** when the book body came (the instant a recording keeps), for a side whose body was had */
+  cameAt?: number
   failure: string | null
   /** the request got no answer from the venue (an error, a timeout, a 5xx…): its status and words */
   unreachable?: { status: string; message: string }
@@ -161,13 +166,14 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
         ...(aborted ? { aborted } : answered ? {} : { unreachable: reply }),
       }
     }
-    opts.tap?.book(ticker, tokenId, reply.body)
+    const cameAt = clock.now()
+    opts.tap?.book(ticker, tokenId, reply.body, cameAt)
     const top = bookTop(reply.body, tokenId)
     if (!top.ok) {
       rejected('book', top.field)
       return { ask: null, malformed: top.field, answered: false, failure: `malformed: ${top.field}` }
     }
-    return { ask: top.value.bestAskCents, malformed: null, answered: true, read: true, failure: null }
+    return { ask: top.value.bestAskCents, malformed: null, answered: true, read: true, cameAt, failure: null }
   }
 
   // the engine asks for books every few seconds of each reading minute: a venue that keeps failing
@@ -224,7 +230,13 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
       return NO_ANSWER
     }
     if (up.ask === null && down.ask === null) return null
-    return { upAskCents: up.ask, downAskCents: down.ask }
+    // seen when its last book came, the instant a replay of the recording is at (decisions §12)
+    const came = [up.cameAt, down.cameAt].filter((at) => at !== undefined)
+    return {
+      upAskCents: up.ask,
+      downAskCents: down.ask,
+      observedAt: came.length > 0 ? Math.max(...came) : now,
+    }
   }
 
   const venue = createPolledVenue({

@@ -124,14 +124,15 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
     }
   }
 
-  const observe = (): SpotObservation | null => {
-    const now = wallClock.now()
+  // each source's price as it stood at `at`, judged fresh at `at`: a reading made when its book came
+  // back sees what a replay of the recording sees at that instant (decisions §12)
+  const observe = (at: number): SpotObservation | null => {
     const mids = sources
-      .map((s) => s.snapshot())
-      .filter((snap) => isFresh(snap, now))
+      .map((s) => s.snapshot(at))
+      .filter((snap) => isFresh(snap, at))
       .map((snap) => snap.mid as number)
     const m = median(mids)
-    return m === null ? null : { priceDollars: round2(m), observedAt: now, freshSources: mids.length }
+    return m === null ? null : { priceDollars: round2(m), observedAt: at, freshSources: mids.length }
   }
 
   // Each reading asks for a day of minutes, nearly all of them the ones the last reading merged: a
@@ -174,12 +175,12 @@ export function spotFeedOver(sources: readonly FeedSource[], opts: SpotFeedCoreO
     // take a tick, so freshness is judged against the wall clock (decisions §8, SPOT_MAX_AGE_S).
     // a spot needs 2 fresh sources (decisions §8, §11): a median of one has no outlier protection
     spotAt: async () => {
-      const o = observe()
+      const o = observe(wallClock.now())
       return o === null || o.freshSources < minFresh ? null : o.priceDollars
     },
-    // the median now, with the number of fresh sources in it: the reading judges their count
-    // (`few-sources`) by the same rule, so it can say why it raised nothing
-    observeSpot: async () => observe(),
+    // the median at the reading's instant (never after now), with the number of fresh sources in it:
+    // the reading judges their count (`few-sources`) by the same rule, so it can say why it raised nothing
+    observeSpot: async (at) => observe(Math.min(at, wallClock.now())),
     stampedClosesBefore: async (at, count) => stampedCloses(at, count),
     // the last whole minute ending at or before `at` is the bucket starting one minute before the
     // minute boundary at or below it

@@ -3,6 +3,7 @@
 // and remembers the last mid, when it was seen, and each minute's close.
 import { MINUTE_MS } from '../../domain/contest.ts'
 import type { WholeMinute } from '../../domain/price-history.ts'
+import { createRecentHistory, HELD_MS } from '../../domain/recent-history.ts'
 import { createOutageLog, createOutageLogs, OUTAGE_REPEAT_MS } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
@@ -60,6 +61,10 @@ export const DEFAULT_SPOT_SOURCE_TIMING: Readonly<SpotSourceTiming> = Object.fre
   keepMinutes: 180,
 })
 
+/** A source's last price: kept a few seconds back, so a reading sees it as it stood when its book came. */
+type HeldMid = Pick<SpotSourceSnapshot, 'mid' | 'midAt' | 'exchangeAt'>
+const NO_MID: HeldMid = { mid: null, midAt: null, exchangeAt: null }
+
 export type SpotSourceSnapshot = {
   /** wall ms start() was called; null before */
   startedAt: number | null
@@ -76,7 +81,8 @@ export type SpotSourceSnapshot = {
 
 export type SpotSource = {
   readonly name: SpotExchange
-  snapshot(): SpotSourceSnapshot
+  /** the source now, its price as it stood at `at` when given (a reading's instant, a moment ago) */
+  snapshot(at?: number): SpotSourceSnapshot
   /** close of the one-minute bucket starting at `minuteStart` (epoch ms), from live prices or candles */
   closeOf(minuteStart: number): number | undefined
   /** the minute's highest and lowest live price, when live prices saw it whole (minute-book.ts) */
@@ -123,9 +129,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
 
   let startedAt: number | null = null
   let lastOkAt: number | null = null
-  let mid: number | null = null
-  let midAt: number | null = null
-  let exchangeAt: number | null = null
+  const prices = createRecentHistory<HeldMid>(HELD_MS)
   let maintenance = false
   let closed = false
 
@@ -197,9 +201,7 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
   const observe = (price: PriceObservation): void => {
     const now = wallClock.now()
     opts.onPrice?.(source, price, now)
-    mid = price.mid
-    midAt = now
-    exchangeAt = price.exchangeAt
+    prices.add({ mid: price.mid, midAt: now, exchangeAt: price.exchangeAt }, now)
     lastOkAt = now
     book.recordLive(now, price.mid)
     settleFirst()
@@ -297,8 +299,10 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
     await old?.end()
   }
 
-  const socketDelivering = (): boolean =>
-    socketOpen && midAt !== null && pricedThisSocket && wallClock.now() - midAt <= t.quietAfterMs
+  const socketDelivering = (): boolean => {
+    const midAt = prices.latest()?.midAt
+    return socketOpen && midAt != null && pricedThisSocket && wallClock.now() - midAt <= t.quietAfterMs
+  }
 
   const pollRest = async (): Promise<void> => {
     if (closed || polling || socketDelivering()) return
@@ -363,7 +367,12 @@ export function createSpotSource(opts: SpotSourceOptions): SpotSource {
 
   return {
     name: source,
-    snapshot: () => ({ startedAt, lastOkAt, mid, midAt, exchangeAt, maintenance }),
+    snapshot: (at) => ({
+      startedAt,
+      lastOkAt,
+      ...((at === undefined ? prices.latest() : prices.asOf(at)) ?? NO_MID),
+      maintenance,
+    }),
     closeOf: (minuteStart) => book.closeOf(minuteStart),
     wholeMinuteOf: (minuteStart) => book.wholeMinuteOf(minuteStart),
     stampOf: (minuteStart) => book.stampOf(minuteStart),

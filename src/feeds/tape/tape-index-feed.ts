@@ -5,7 +5,7 @@
 import type { PriceFeed } from '../../ports/venue.ts'
 import type { IndexRecord } from '../../tape/tape-format.ts'
 import { type IndexSource, withSettlementIndex } from '../kalshi/index-spot.ts'
-import type { IndexPrint } from '../kalshi/kalshi-socket.ts'
+import type { ReceivedIndexPrint } from '../kalshi/kalshi-socket.ts'
 import type { ReplayClock } from './replay-clock.ts'
 
 export type TapeIndexFeed = PriceFeed & {
@@ -17,12 +17,14 @@ export function withRecordedIndex(
   proxy: PriceFeed,
   opts: { maxAgeMs: number; clock: ReplayClock },
 ): TapeIndexFeed {
-  const handlers: ((print: IndexPrint) => void)[] = []
+  const handlers: ((print: ReceivedIndexPrint) => void)[] = []
   const source: IndexSource = { onIndex: (handler) => handlers.push(handler) }
-  // a print is received at its record's `t`, which the replay's clock may not have reached yet
-  let receivedAt: number | null = null
-  const clock = { now: () => receivedAt ?? opts.clock.now() }
-  const indexed = withSettlementIndex({ proxy, index: source, maxAgeMs: opts.maxAgeMs, wallClock: clock })
+  const indexed = withSettlementIndex({
+    proxy,
+    index: source,
+    maxAgeMs: opts.maxAgeMs,
+    wallClock: opts.clock,
+  })
   let seen = false
   return {
     ...indexed,
@@ -30,12 +32,9 @@ export function withRecordedIndex(
     sources: () => (seen ? indexed.sources() : proxy.sources()),
     takeIndex(record) {
       seen = true
-      receivedAt = record.t
-      try {
-        for (const h of handlers) h({ id: record.id, value: record.v, at: record.t })
-      } finally {
-        receivedAt = null
-      }
+      // received at the record's `t`, printed at its `xt` (a recording before `xt` was kept: at `t`)
+      const print = { id: record.id, value: record.v, at: record.xt ?? record.t, receivedAt: record.t }
+      for (const h of handlers) h(print)
     },
   }
 }

@@ -1,6 +1,7 @@
 // The spot side of a replay (decisions §12): each source's latest recorded price, as received at its
 // `t`, feeds the live feed's own median, freshness and minute-close code (spotFeedOver), on the
 // replay's clock. A source's minute closes are built from its records exactly as live prices build them.
+import { createRecentHistory, HELD_MS } from '../../domain/recent-history.ts'
 import type { Logger } from '../../ports/logger.ts'
 import type { PriceFeed } from '../../ports/venue.ts'
 import type { ClosesRecord, SpotRecord } from '../../tape/tape-format.ts'
@@ -23,23 +24,24 @@ type TapeSource = FeedSource & {
 function createTapeSource(name: string, keepMinutes: number): TapeSource {
   const book = createMinuteBook({ keepMinutes })
   let startedAt: number | null = null
-  let mid: number | null = null
-  let midAt: number | null = null
-  let exchangeAt: number | null = null
+  // as a live source keeps them (spot-source.ts): a reading asks for the instant its book came
+  const prices = createRecentHistory<{ mid: number; midAt: number; exchangeAt: number | null }>(HELD_MS)
   return {
     name,
     observe(at, price, xt) {
       startedAt ??= at
-      mid = price
-      midAt = at
-      exchangeAt = xt
+      prices.add({ mid: price, midAt: at, exchangeAt: xt }, at)
       book.recordLive(at, price)
     },
     loadCloses(closes) {
       book.loadCandles(closes.map(([minuteStart, close]) => ({ minuteStart, close })))
     },
     // a tape has no exchange status: maintenance shows, as it did live, only as prices left out
-    snapshot: () => ({ startedAt, lastOkAt: midAt, mid, midAt, exchangeAt, maintenance: false }),
+    snapshot: (at) => {
+      const held = at === undefined ? prices.latest() : prices.asOf(at)
+      const lastOkAt = prices.latest()?.midAt ?? null
+      return { startedAt, lastOkAt, mid: null, midAt: null, exchangeAt: null, ...held, maintenance: false }
+    },
     closeOf: (minuteStart) => book.closeOf(minuteStart),
     wholeMinuteOf: (minuteStart) => book.wholeMinuteOf(minuteStart),
     stampOf: (minuteStart) => book.stampOf(minuteStart),

@@ -9,6 +9,7 @@ import { createOutageLog } from '../../platform/outage-log.ts'
 import type { Clock } from '../../ports/clock.ts'
 import type { Logger } from '../../ports/logger.ts'
 import {
+  NO_ANSWER,
   observedAt,
   type QuoteAnswer,
   type SourceStatus,
@@ -146,11 +147,12 @@ export function createPolledVenue(spec: PolledVenueSpec): PolledVenue {
       const now = clock.now()
       // quotes after the close are stale, then an empty book: never use one
       if (!view.quotable(ticker, now)) return null
-      // stamped when the book came back: a reading is made once it has it (decisions §11), and a
-      // quote shared by later ticks shows its age
+      // stamped when the book came back (by the adapter, which knows): a reading is made once it has
+      // it (decisions §11), and a quote shared by later ticks shows its age
       return quotes.get(ticker, now, async () => {
         const quote = await spec.fetchQuote(ticker, stop.signal, health)
-        return observedAt(quote, clock.now())
+        const cameAt = quote !== null && quote !== NO_ANSWER ? quote.observedAt : undefined
+        return observedAt(quote, cameAt ?? clock.now())
       })
     },
     status,
