@@ -8,7 +8,7 @@
 #   docker exec cs node src/cli/main.ts backup /data/backup-1.db
 #
 # PUBLIC_BASE_URL should be the address clients use: without it, problem types and the printed curl
-# lines say http://0.0.0.0:8080.
+# lines say http://localhost:8080 (HOST is the wildcard 0.0.0.0), and the api warns at start.
 #
 # The official image brings Node.js 24, so the pinned runtime package (an optional dependency that
 # brings Node for `npm ci` on machines with an older Node) is not needed: `npm ci --omit=dev

@@ -226,6 +226,34 @@ describe('contest-signals shutdown', () => {
   })
 })
 
+describe('contest-signals on every address (HOST=0.0.0.0, no PUBLIC_BASE_URL)', () => {
+  it('names localhost in problem types and the first key’s curl lines, not the wildcard, and warns once at start', async () => {
+    const tmp = tempDir()
+    const service = startProcess(['serve'], envFor(tmp.dir, { HOST: '0.0.0.0', SIM_BACKFILL_DAYS: '0' }))
+    try {
+      const url = await service.url
+      await service.bootstrapKey
+      const base = `http://localhost:${new URL(url).port}`
+      const res = await fetch(`${url}/v1/contests/active`)
+      assert.equal(res.status, 401)
+      const problem = (await res.json()) as { type: string }
+      assert.equal(problem.type, `${base}/problems/unauthorized`)
+      const banner = readFileSync(bootstrapKeyFileFrom(service.stdout())!, 'utf8')
+      assert.equal(banner.match(/curl -[sN] -H "[^"]+" "http:\/\/localhost:\d+\//g)?.length, 3, banner)
+      assert.ok(banner.includes(`"${base}/v1/contests/active?series=KXBTC15M"`))
+      const warning = 'PUBLIC_BASE_URL is unset and HOST listens on every address'
+      await waitFor('the warning', async () => (service.stdout().includes(warning) ? true : undefined))
+      const lines = service.stdout().split('\n')
+      assert.equal(lines.filter((l) => l.includes(warning)).length, 1)
+      // pino's level 40 is warn
+      assert.equal(JSON.parse(lines.find((l) => l.includes(warning)) as string).level, 40)
+    } finally {
+      await service.kill('SIGTERM')
+      tmp.remove()
+    }
+  })
+})
+
 describe('contest-signals configuration errors', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
     ['a port that is not a number', { PORT: 'eighty' }, /PORT="eighty" is not a whole number/],

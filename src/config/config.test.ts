@@ -157,6 +157,17 @@ describe('loadConfig', () => {
     assert.equal(c.publicBaseUrl, 'https://[::1]:8443')
   })
 
+  it('names localhost in the derived PUBLIC_BASE_URL when HOST listens on every address', () => {
+    for (const host of ['0.0.0.0', '::', '0:0::0'])
+      assert.equal(loadConfig({ HOST: host }).publicBaseUrl, 'http://localhost:8080', host)
+    for (const host of ['0.0.0.1', '::1'])
+      assert.notEqual(loadConfig({ HOST: host }).publicBaseUrl, 'http://localhost:8080', host)
+    assert.equal(
+      loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://signals.example' }).publicBaseUrl,
+      'https://signals.example',
+    )
+  })
+
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: 'abc' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],

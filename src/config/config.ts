@@ -2,6 +2,7 @@
 // table (settings.ts), then the rules across settings and the defaults derived from others, every
 // problem reported at once, the result frozen.
 
+import { isIPv4, isIPv6 } from 'node:net'
 import { dirname, join } from 'node:path'
 import { type VenueName, venueOfSeries } from '../domain/venues.ts'
 import type { WeeklyWindow } from '../domain/weekly-window.ts'
@@ -16,7 +17,10 @@ export type Config = Readonly<{
   databaseUrl: string
   redisUrl: string | null
   publicBaseUrl: string
-  /** true when PUBLIC_BASE_URL was not set: publicBaseUrl is `http(s)://HOST:PORT`, made here */
+  /**
+   * true when PUBLIC_BASE_URL was not set: publicBaseUrl is `http(s)://HOST:PORT`, made here
+   * (`localhost` for a wildcard HOST)
+   */
   publicBaseUrlDefaulted: boolean
   series: readonly string[]
   /**
@@ -95,6 +99,12 @@ export class ConfigError extends Error {
   }
 }
 
+/** HOST 0.0.0.0 or :: (any spelling): every address of the machine, none a client can name. */
+export function listensEverywhere(host: string): boolean {
+  if (isIPv4(host)) return host === '0.0.0.0'
+  return isIPv6(host) && new URL(`http://[${host}]`).hostname === '[::]'
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const { values: v, refused, problems } = readSettings(env)
   /** A rule across settings judges only values their own rows accepted (one mistake, one problem). */
@@ -103,7 +113,8 @@ export function loadConfig(env: Env = process.env): Config {
   if ((v.TLS_CERT_FILE === null) !== (v.TLS_KEY_FILE === null))
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together')
   const scheme = v.TLS_CERT_FILE !== null && v.TLS_KEY_FILE !== null ? 'https' : 'http'
-  const urlHost = v.HOST.includes(':') ? `[${v.HOST}]` : v.HOST
+  // a wildcard listen address is no address a client can fetch: the type URIs name this machine
+  const urlHost = listensEverywhere(v.HOST) ? 'localhost' : v.HOST.includes(':') ? `[${v.HOST}]` : v.HOST
   let publicBaseUrl = v.PUBLIC_BASE_URL ?? `${scheme}://${urlHost}:${v.PORT}`
   // A host name can pass HOST yet make no URL (`1a.2`: a last label of digits reads as IPv4).
   if (v.PUBLIC_BASE_URL === null && accepted('HOST', 'PUBLIC_BASE_URL')) {

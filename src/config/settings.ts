@@ -82,7 +82,7 @@ const SERVICE = {
     default: null,
     shownDefault: '`http://HOST:PORT`',
     parser: httpUrl,
-    doc: "the spec's `{base_url}`: problem `type` URIs and the OpenAPI `servers` (`https` with the TLS files; with `PORT=0`, the port taken)",
+    doc: "the spec's `{base_url}`: problem `type` URIs and the OpenAPI `servers` (`https` with the TLS files; with `PORT=0`, the port taken; with a wildcard `HOST` such as `0.0.0.0`, `localhost`, and the api warns at start: set it to the address clients use)",
   },
   SERIES: {
     default: 'KXBTC15M',

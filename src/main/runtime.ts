@@ -3,7 +3,7 @@
 import { type AddressInfo, createServer } from 'node:net'
 import type { Logger } from 'pino'
 import type { Config } from '../config/config.ts'
-import { ConfigError, usesSimulator } from '../config/config.ts'
+import { ConfigError, listensEverywhere, usesSimulator } from '../config/config.ts'
 import { createEngine, DEFAULT_TICK_MS } from '../engine/engine.ts'
 import { buildApp } from '../http/app.ts'
 import type { AppSettings } from '../http/app-settings.ts'
@@ -159,21 +159,21 @@ export async function startService(
       )
     }
 
-    let url: string | null = null
-    if (role !== 'engine') {
-      url = await startApi({
-        config,
-        settings: settings!,
-        store,
-        storeFaults,
-        notifier,
-        clock,
-        wallClock,
-        logger,
-        closers,
-        metrics,
-      })
-    }
+    const api =
+      role === 'engine'
+        ? null
+        : await startApi({
+            config,
+            settings: settings!,
+            store,
+            storeFaults,
+            notifier,
+            clock,
+            wallClock,
+            logger,
+            closers,
+            metrics,
+          })
     if (metrics !== null && config.metricsPort !== null) {
       // On its own port, away from the public API and its rate limit; every role serves it.
       const server = await startMetricsServer(metrics.registry, config.metricsPort, config.host).catch(
@@ -184,13 +184,15 @@ export async function startService(
       closers.push({ name: 'metrics server', close: () => server.close() })
       logger.info({ url: server.url }, 'metrics listening')
     }
-    if (url !== null && role === 'serve' && config.bootstrapKey)
-      await announceBootstrapKey(store, url, config.series[0]!, clock, {
+    // the curl lines name the address clients use (PUBLIC_BASE_URL), which in a container is not
+    // the address listened on
+    if (api !== null && role === 'serve' && config.bootstrapKey)
+      await announceBootstrapKey(store, api.publicBaseUrl, config.series[0]!, clock, {
         file: config.bootstrapKeyFile,
         logger,
         terminal,
       })
-    return { url, close: closeAll }
+    return { url: api?.url ?? null, close: closeAll }
   } catch (err) {
     await closeAll()
     throw err
@@ -211,7 +213,8 @@ type ApiParts = {
   metrics: Metrics | null
 }
 
-async function startApi(parts: ApiParts): Promise<string> {
+/** Listens; the URL listened on, and the base URL clients are told (PUBLIC_BASE_URL). */
+async function startApi(parts: ApiParts): Promise<{ url: string; publicBaseUrl: string }> {
   const { store, notifier, clock, wallClock, logger, closers, metrics } = parts
   // PORT=0 picks a free port; the default PUBLIC_BASE_URL (http://HOST:PORT) must name that port,
   // not 0, or problem types and the OpenAPI servers would point nowhere: pick it before building.
@@ -273,7 +276,12 @@ async function startApi(parts: ApiParts): Promise<string> {
     // says which request path is on: FAST_PATH=off sends every request through the framework
     'api listening',
   )
-  return url
+  if (config.publicBaseUrlDefaulted && listensEverywhere(config.host))
+    logger.warn(
+      { host: config.host, publicBaseUrl: settings.publicBaseUrl },
+      'PUBLIC_BASE_URL is unset and HOST listens on every address: problem types and the OpenAPI servers name localhost; set PUBLIC_BASE_URL to the address clients use',
+    )
+  return { url, publicBaseUrl: settings.publicBaseUrl }
 }
 
 /**
