@@ -73,6 +73,12 @@ describe('loadConfig', () => {
     assert.equal(c.simStart, Date.parse('2026-11-23T17:00:00Z'))
     assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '::1'])
     assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example'])
+    // written as a browser sends its Origin, or it would never match one
+    assert.deepEqual(
+      loadConfig({ CORS_ORIGINS: 'https://A.example/, HTTPS://b.example:443, http://c.example:8080/' })
+        .corsOrigins,
+      ['https://a.example', 'https://b.example', 'http://c.example:8080'],
+    )
     assert.equal(c.rateLimitPerSec, 0.5)
     assert.equal(c.bootstrapKey, false)
   })
@@ -184,6 +190,15 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'not-an-ip' }, /TRUST_PROXY/],
     [{ CORS_ORIGINS: 'example.com' }, /CORS_ORIGINS/],
     [{ CORS_ORIGINS: ',,,' }, /^CORS_ORIGINS=",,," names no origin/],
+    [
+      { CORS_ORIGINS: 'https://a.example/app' },
+      /^CORS_ORIGINS entry "https:\/\/a\.example\/app" is no origin/,
+    ],
+    [
+      { CORS_ORIGINS: 'https://a.example?x=1' },
+      /^CORS_ORIGINS entry "https:\/\/a\.example\?x=1" is no origin/,
+    ],
+    [{ CORS_ORIGINS: 'https://u:p@a.example' }, /is no origin/],
     [{ TLS_CERT_FILE: 'c.pem' }, /TLS_CERT_FILE and TLS_KEY_FILE/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ BOOTSTRAP_KEY: 'maybe' }, /BOOTSTRAP_KEY/],

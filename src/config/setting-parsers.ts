@@ -164,7 +164,11 @@ export const addressList: Parser<string[]> = {
   },
 }
 
-/** `*`, or browser origins, empty entries skipped. */
+/**
+ * `*`, or browser origins, empty entries skipped. Each is written as a browser sends it (lower-case
+ * scheme and host, no default port, no trailing `/`), or a configured `https://A.example/` would
+ * never match the `Origin` a browser sends; a path, a query or credentials make no origin.
+ */
 export const origins: Parser<string[] | '*'> = {
   accepts: '`*` or comma-separated origins',
   parse: (raw, name) => {
@@ -173,9 +177,19 @@ export const origins: Parser<string[] | '*'> = {
     // `,,,` names no origin: as an empty value would, it is refused rather than read as "none"
     if (items.length === 0)
       return refuse(`${name}=${quoted(raw)} names no origin: give * or origins like https://example.com`)
-    return items.every((o) => hasScheme(o, ['http:', 'https:']))
-      ? ok(items)
-      : refuse(`${name} must be * or a comma-separated list of origins like https://example.com`)
+    if (!items.every((o) => hasScheme(o, ['http:', 'https:'])))
+      return refuse(`${name} must be * or a comma-separated list of origins like https://example.com`)
+    const notOrigins = items.filter((o) => {
+      const url = new URL(o)
+      return url.pathname !== '/' || url.search !== '' || url.hash !== '' || o.includes('@')
+    })
+    if (notOrigins.length > 0)
+      return refuse(
+        ...notOrigins.map(
+          (o) => `${name} entry ${quoted(o)} is no origin: scheme and host only, like https://example.com`,
+        ),
+      )
+    return ok([...new Set(items.map((o) => new URL(o).origin))])
   },
 }
 
