@@ -299,12 +299,25 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       () => writeTape(tapeLines(good, { ...header, venue: 'kalshi,polymarket' })),
       /line 1: a tape holds one venue's records, and "kalshi,polymarket" names 2: write one tape per venue and replay each into the same store$/,
     ],
+    [
+      // a series prefix names its venue (decisions §14): the wrong adapter would find no market of it
+      'a header whose venue is not its series’ venue',
+      () => writeTape(tapeLines(good, { ...header, venue: 'polymarket' })),
+      /line 1: series KXBTC15M is a kalshi series, and the header says venue "polymarket"/,
+    ],
+    [
+      'a header naming another venue’s series',
+      () => writeTape(tapeLines(good, { ...header, series: ['KXBTC15M', 'btc-updown-15m'] })),
+      /line 1: series btc-updown-15m is a polymarket series, and the header says venue "kalshi"/,
+    ],
   ]
   for (const [what, make, message] of cases) {
     it(`refuses ${what} with one line naming it, and a non-zero exit`, async () => {
-      const { code, stderr } = await replay(make())
+      const { code, stderr, db } = await replay(make())
       assert.equal(code, 1, stderr)
       assert.match(oneLine(stderr), message)
+      // a header is judged before anything is written
+      if (/line 1:/.test(message.source)) assert.equal(existsSync(db), false, 'no store was made for it')
     })
   }
 

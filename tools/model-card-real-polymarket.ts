@@ -13,7 +13,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { BOOTSTRAP_DRAWS, utcDayOf } from '../src/domain/bootstrap.ts'
+import { BOOTSTRAP_DRAWS, MIN_BOOTSTRAP_DAYS, utcDayOf } from '../src/domain/bootstrap.ts'
 import { CONTEST_MS, MINUTE_MS } from '../src/domain/contest.ts'
 import { MINUTES_LEFT_BUCKETS } from '../src/domain/evaluation.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
@@ -58,8 +58,6 @@ const SOURCE = 'binance'
 const SPOT_MAX_AGE_MS = 10_000
 /** the seed of the day-block bootstrap's draws: the card is then the same on every run */
 const BOOTSTRAP_SEED = 15
-/** Fewer UTC days than this and a day-block bootstrap resamples too few blocks to mean anything. */
-const MIN_BOOTSTRAP_DAYS = 5
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 const log = (msg: string) => process.stderr.write(`model:card:real:polymarket: ${msg}\n`)
 const iso = (ms: number) => new Date(ms).toISOString()

@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type BacktestSignal, summarize, Z95 } from '../src/domain/backtest.ts'
+import { MIN_BOOTSTRAP_DAYS } from '../src/domain/bootstrap.ts'
 import type { EvaluationGroup, EvaluationReport } from '../src/domain/evaluation.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
 import type { Estimate } from '../src/domain/scores.ts'
@@ -31,6 +32,7 @@ import type { Logger } from '../src/ports/logger.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { f, pm } from './card-text.ts'
 import { replaceBlock } from './model-params-table.ts'
+import { HistoryInputError } from './real-data/kalshi-minute-history.ts'
 import { buildRealDataTapes, builtLine, DEFAULT_REAL_DATA } from './real-data-tapes.ts'
 import { parseToolArgs } from './tool-args.ts'
 
@@ -52,17 +54,22 @@ const ROOT = path.join(import.meta.dirname, '..')
 const SHIPPED_PARAMS = path.join(ROOT, 'src', 'model', 'params', 'settle-mean-t-2.json')
 const EDGES = [0, 2, 5, 10] as const
 const BUCKETS = ['1–2', '3–7', '8–14'] as const
-/** Fewer judged UTC days than this and a day-block bootstrap resamples too few blocks to mean anything. */
-const MIN_BOOTSTRAP_DAYS = 5
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 const log = (msg: string) => process.stderr.write(`model:card:real: ${msg}\n`)
 
 const dataDir = positionals[0] ?? DEFAULT_REAL_DATA
+const ownWork = values.work === undefined
 const work = values.work ?? mkdtempSync(path.join(tmpdir(), 'cs-model-card-real-'))
 mkdirSync(work, { recursive: true })
 const tapes = path.join(work, 'tapes')
 rmSync(tapes, { recursive: true, force: true })
-const built = await buildRealDataTapes(dataDir, tapes)
+const built = await buildRealDataTapes(dataDir, tapes).catch((err: unknown) => {
+  // a folder missing or unreadable is one line, as the CLI's own input errors
+  if (!(err instanceof HistoryInputError || (err as NodeJS.ErrnoException).code)) throw err
+  if (ownWork) rmSync(work, { recursive: true, force: true })
+  log(`${(err as Error).message} (give the real-data folder first: npm run model:card:real -- DIR)`)
+  process.exit(1)
+})
 log(builtLine(built))
 
 // ---- the walk-forward split: fit on the contests expiring by T, judge the readings from T on

@@ -1,7 +1,7 @@
 // The text form of `contest-signals evaluate`: one table per grouping, the model beside its
 // benchmarks (the mid, the recalibrated mid, the model alone, the oracle), every mean with its
 // contest-clustered standard error and every paired difference with its day-block bootstrap interval.
-import type { Interval } from '../domain/bootstrap.ts'
+import { type Interval, MIN_BOOTSTRAP_DAYS } from '../domain/bootstrap.ts'
 import type { Benchmark, EvaluationGroup, EvaluationReport, TailTables } from '../domain/evaluation.ts'
 import type { PairedDifference } from '../domain/paired-comparison.ts'
 import type { Estimate, Scores } from '../domain/scores.ts'
@@ -170,7 +170,9 @@ export function formatEvaluation(r: EvaluationReport): string {
     ...judged,
     `model versions: ${r.modelVersions.join(', ') || 'none'}`,
     `graded readings ${r.overall.readings} in ${r.overall.contests} contests over ${r.bootstrap.days} UTC days (a void contest's readings have no outcome to score: not counted)`,
-    `±: standard errors clustered by contest; [low, high]: 95 % day-block bootstrap, ${r.bootstrap.draws} draws${r.bootstrap.days < FEW_DAYS ? ` (crude on ${r.bootstrap.days} days: few blocks to resample)` : ''}`,
+    r.bootstrap.days < MIN_BOOTSTRAP_DAYS
+      ? `±: standard errors clustered by contest; [–]: no day-block bootstrap interval on ${r.bootstrap.days} UTC days (under ${MIN_BOOTSTRAP_DAYS}, too few blocks to resample)`
+      : `±: standard errors clustered by contest; [low, high]: 95 % day-block bootstrap, ${r.bootstrap.draws} draws${r.bootstrap.days < FEW_DAYS ? ` (crude on ${r.bootstrap.days} days: few blocks to resample)` : ''}`,
     '',
     calibrationLine('model', r.overall.model),
     ...benchmarksOf(r).map((b) => calibrationLine(b.name, b.of(r.overall))),

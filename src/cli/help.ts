@@ -141,8 +141,9 @@ holds no records (a header alone, --from after the tape's end) is said in one li
 SIGINT or SIGTERM stops the replay after the engine step running (exit 130 or 143), and a bad line
 part-way stops it too, each with one line giving the tape instant reached and the command that goes
 on: the same command, on the same DATABASE_URL, continues from that instant, and the store ends as
-one uninterrupted replay leaves it. A replay killed (SIGKILL, a crash) cannot say where it stopped
-and is not continued: replay into a store without that series.`,
+one uninterrupted replay leaves it. A replay killed (SIGKILL, a crash) records where it stands every
+15 minutes of tape: the same command goes on from the last of those, once its 6 s lease has lapsed
+(a rerun sooner is refused in one line that says so).`,
   sim: `usage: contest-signals sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH
 
 Writes the simulator's world as a tape in one venue's own shapes. Kalshi (the default): each of the sandbox's exchanges'

@@ -10,6 +10,12 @@ export const BOOTSTRAP_DRAWS = 1000
 
 const DAY_MS = 86_400_000
 
+/**
+ * Fewer days than this and resampling them gives an interval that looks like evidence and is not
+ * (two days can exclude 0 where the clustered SE puts a difference at 1.3 SE): no interval then.
+ */
+export const MIN_BOOTSTRAP_DAYS = 5
+
 /** The UTC day (days since the epoch) an instant falls on. */
 export function utcDayOf(ms: number): number {
   return Math.floor(ms / DAY_MS)
@@ -18,7 +24,7 @@ export function utcDayOf(ms: number): number {
 /**
  * The 95 % percentile interval of the mean of `values`, resampling the distinct `days` (one per
  * value) with replacement `draws` times; each draw's mean weighs a day by its number of values.
- * Null with fewer than two days: one day resampled is always itself, which says nothing.
+ * Null with fewer than MIN_BOOTSTRAP_DAYS days: a handful of blocks resampled says nothing.
  */
 export function dayBlockBootstrap(
   values: readonly number[],
@@ -36,7 +42,7 @@ export function dayBlockBootstrap(
   }
   const blocks = [...sums.values()]
   const k = blocks.length
-  if (k < 2 || draws < 1) return null
+  if (k < MIN_BOOTSTRAP_DAYS || draws < 1) return null
   const means = new Float64Array(draws)
   for (let d = 0; d < draws; d++) {
     let sum = 0

@@ -5,6 +5,7 @@
 import path from 'node:path'
 import { MINUTE_MS } from '../domain/contest.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
+import { venueOfSeries } from '../domain/venues.ts'
 import { createEngine, DEFAULT_LEASE_TTL_MS, DEFAULT_TICK_MS } from '../engine/engine.ts'
 import type { SkipReason } from '../engine/reading.ts'
 import { createReplayClock } from '../feeds/tape/replay-clock.ts'
@@ -176,6 +177,16 @@ function replayable(header: TapeHeader, only: readonly string[] | undefined) {
       1,
       `unknown venue "${header.venue}" (this version replays: ${REAL_VENUE_NAMES.join(', ')})`,
     )
+  // a series prefix names its venue (decisions §14): another venue's series on this tape would be
+  // read by the wrong adapter, which finds no market of it and replays nothing
+  for (const s of header.series) {
+    const owner = venueOfSeries(s)
+    if (owner !== null && owner !== header.venue)
+      throw new TapeError(
+        1,
+        `series ${s} is a ${owner} series, and the header says venue "${header.venue}": a tape holds one venue's series`,
+      )
+  }
   const series = only ?? header.series
   for (const s of series)
     if (!header.series.includes(s))
