@@ -42,6 +42,13 @@ describe('the bootstrap key file', () => {
       assert.match(lines[0]!, /BOOTSTRAP_KEY_FILE=.*bootstrap-key\.txt: the file already exists/)
       assert.equal(readFileSync(file, 'utf8'), 'an earlier key, kept by the operator\n')
       assert.deepEqual(await storedKeys(env), [])
+      // stopped before anything was written: no timeline fixed, so another seed starts on this store
+      assert.ok(!started.stdout().includes('api listening'), 'never listened')
+      assert.ok(!started.stdout().includes('engine started'), 'never started the engine')
+      const other = { ...env, SIM_SEED: '12', BOOTSTRAP_KEY_FILE: path.join(tmp.dir, 'key-2.txt') }
+      const next = startProcess(['serve'], other)
+      await next.bootstrapKey
+      assert.equal((await next.kill('SIGTERM')).code, 0)
     } finally {
       tmp.remove()
     }

@@ -6,7 +6,7 @@
 //
 // The file is written before the key is stored, so a key can never exist that nobody was shown: a
 // file that cannot be written stores nothing, and a store that refuses the key takes the file back.
-import { closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, constants, lstatSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { newKey } from '../keys/key-service.ts'
 import { makeDirectories } from '../platform/make-directories.ts'
@@ -30,6 +30,25 @@ export class BootstrapKeyError extends Error {
     this.name = 'BootstrapKeyError'
     this.exitCode = exitCode
   }
+}
+
+const ALREADY_THERE = 'the file already exists and is never replaced; move it away or set another path'
+
+/**
+ * Before the start writes anything (the timeline, the backfill): a first start whose key file is
+ * already there would otherwise stop only once the api listens, with the store's timeline fixed and
+ * no key in it. The O_EXCL write later still guards the moment between.
+ */
+export async function checkBootstrapKeyFile(store: Store, file: string): Promise<void> {
+  if ((await store.listKeys()).length > 0) return
+  const path = resolve(file)
+  let there = true
+  try {
+    lstatSync(path)
+  } catch {
+    there = false
+  }
+  if (there) throw new BootstrapKeyError(`cannot write BOOTSTRAP_KEY_FILE=${path}: ${ALREADY_THERE}`, 2)
 }
 
 export async function announceBootstrapKey(
@@ -106,8 +125,7 @@ function openNew(file: string, fail: (reason: string, exitCode?: number) => neve
   try {
     return openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
-      fail('the file already exists and is never replaced; move it away or set another path', 2)
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') fail(ALREADY_THERE, 2)
     return fail(reasonOf(err))
   }
 }

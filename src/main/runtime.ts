@@ -22,7 +22,7 @@ import { createStoreProbe } from '../store/store-probe.ts'
 import { createLogFollower } from '../stream/log-follower.ts'
 import { createStreamHub } from '../stream/stream-hub.ts'
 import { appSettingsFrom, rateLimitPolicy } from './app-settings.ts'
-import { announceBootstrapKey } from './bootstrap-key.ts'
+import { announceBootstrapKey, checkBootstrapKeyFile } from './bootstrap-key.ts'
 import { watchFeedAges } from './feed-ages.ts'
 import { createFeeds } from './feeds.ts'
 import { releaseHeap } from './heap-release.ts'
@@ -84,6 +84,7 @@ export async function startService(
       { store: location.display, ...(location.kind === 'sqlite' ? { created: !location.exists } : {}) },
       'store opened',
     )
+    if (role === 'serve' && config.bootstrapKey) await checkBootstrapKeyFile(store, config.bootstrapKeyFile)
     metrics?.watchStore(createStoreProbe({ store, wallClock, faults: storeFaults }).read, () =>
       wallClock.now(),
     )
