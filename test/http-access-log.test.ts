@@ -181,6 +181,24 @@ describe('access log', () => {
     assert.equal(line.path, '/v1/health?x=1')
     assert.ok(sentId, 'the answer carries X-Request-Id')
     assert.equal(line.reqId, sentId)
+    // a failed health probe is a warning whichever path answered it (pino: 40 warn, 30 info)
+    assert.equal(line.level, 40)
+  })
+
+  test('a failed health probe is a warning on every path: a refused method, a parser fault, a route', async () => {
+    for (const bytes of [
+      'TRACE /v1/health HTTP/1.1\r\nHost: x\r\n\r\n',
+      'POST /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n',
+      'GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    ]) {
+      const { text, line } = await rawAnswerAndLine(bytes)
+      assert.match(text, /^HTTP\/1\.1 4\d\d /, bytes)
+      assert.equal(line.path, '/v1/health', bytes)
+      assert.equal(line.level, 40, bytes)
+    }
+    // any other path's refusal stays at info
+    const { line } = await rawAnswerAndLine('TRACE /v1/contests HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.equal(line.level, 30)
   })
 
   test('bytes that are no request at all get a line with no method or path, and a request id', async () => {

@@ -321,6 +321,23 @@ describe('request rules on the fast path and the framework path', () => {
     }
   })
 
+  test('a request whose lines end in a bare LF is 400 saying so, not blaming its version', async () => {
+    for (const w of [fast, framework]) {
+      const socket = connect(Number(new URL(w.baseUrl).port), '127.0.0.1')
+      socket.write(`GET ${ticker()} HTTP/1.1\nHost: a\nAuthorization: ${auth.Authorization}\n\n`)
+      let text = ''
+      socket.setEncoding('latin1').on('data', (chunk: string) => {
+        text += chunk
+      })
+      await once(socket, 'close')
+      assert.match(text, /^HTTP\/1\.1 400 Bad Request\r\n/)
+      assert.match(
+        text,
+        /"detail":"The request line ends in a bare LF: end it, and each header line, with CRLF/,
+      )
+    }
+  })
+
   test('one Host line, and HTTP/1.0 without Host, are still answered by the fast path', async () => {
     const one = createWireClient(Number(new URL(fast.baseUrl).port))
     await one.send('GET', ticker(), { Host: 'api.example', ...auth, 'X-Request-Id': 'one-host-warm' })

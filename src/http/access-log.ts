@@ -17,6 +17,18 @@ import type { FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { pino } from 'pino'
 import { maskKeys } from '../domain/api-key.ts'
+import { PATHS } from './paths.ts'
+
+/**
+ * The level of a request's line by its path and status, whichever path answered it: a health
+ * probe's answer none, its failure warn (a TRACE refused or bytes Node could not parse alike), every
+ * other request info.
+ */
+export function accessLevel(target: string, status: number): 'info' | 'warn' | null {
+  const q = target.indexOf('?')
+  if ((q === -1 ? target : target.slice(0, q)) !== PATHS.health) return 'info'
+  return status >= 400 ? 'warn' : null
+}
 
 export type AccessLine = {
   method: string

@@ -17,7 +17,13 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import { createStoreProbe } from '../store/store-probe.ts'
-import { countBodyBytes, countedBodyBytes, createAccessLog, serializeRequest } from './access-log.ts'
+import {
+  accessLevel,
+  countBodyBytes,
+  countedBodyBytes,
+  createAccessLog,
+  serializeRequest,
+} from './access-log.ts'
 import type { AppDeps } from './app-deps.ts'
 import { createClientAddress } from './client-address.ts'
 import { createContestCache } from './contest-cache.ts'
@@ -194,8 +200,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.addHook('onResponse', async (request, reply) => {
     // A probe that is answered is not worth a line each; one that fails is worth a warning.
-    if (request.routeOptions.url !== PATHS.health) logAnswer(request, reply)
-    else if (reply.statusCode >= 400) logAnswer(request, reply, 'warn')
+    const level = accessLevel(request.url, reply.statusCode)
+    if (level !== null) logAnswer(request, reply, level)
   })
   app.addHook('onRequest', rateLimiter.onRequest)
   // A malformed request is counted like any other (decisions §5: whatever its outcome), then refused

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex, Writable } from 'node:stream'
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { bucketKeyOf } from '../domain/client-address.ts'
-import type { AccessLog } from './access-log.ts'
+import { type AccessLog, accessLevel } from './access-log.ts'
 import type { ClientAddressOf } from './client-address.ts'
 import { addCorsHeaders, type CorsPolicy } from './cors.ts'
 import { failedRequest, forwardedForIn, parserFault } from './parser-faults.ts'
@@ -201,15 +201,20 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     socket.end(
       `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${always}Connection: close\r\n\r\n${a.head ? '' : body}`,
     )
-    deps.accessLog.write({
-      method: a.method,
-      path: a.target,
-      status,
-      bytes: Buffer.byteLength(body),
-      durationMs: 0,
-      address,
-      reqId,
-    })
+    const level = accessLevel(a.target, status)
+    if (level !== null)
+      deps.accessLog.write(
+        {
+          method: a.method,
+          path: a.target,
+          status,
+          bytes: Buffer.byteLength(body),
+          durationMs: 0,
+          address,
+          reqId,
+        },
+        level,
+      )
   }
 
   return {

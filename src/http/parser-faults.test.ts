@@ -31,6 +31,11 @@ test('each kind of parser fault says what was wrong: the line, the target, the v
   assert.match(parserFault('HPE_INVALID_CONSTANT', null, 0).detail!, /request line is malformed/)
   assert.match(parserFault('HPE_INVALID_URL', null, 0).detail!, /target/)
   assert.match(parserFault('HPE_INVALID_VERSION', null, 0).detail!, /HTTP version/)
+  // `HTTP/1.1` then a bare LF: Node's parser calls it the version; the fault is the line's end
+  const bareLf = Buffer.from('GET /v1/health HTTP/1.1\nHost: a\n\n')
+  assert.match(parserFault('HPE_INVALID_VERSION', bareLf, 23).detail!, /bare LF/)
+  const http2 = Buffer.from('GET /v1/health HTTP/2.0\r\nHost: a\r\n\r\n')
+  assert.match(parserFault('HPE_INVALID_VERSION', http2, 23).detail!, /HTTP version/)
   assert.match(parserFault('HPE_INVALID_HEADER_TOKEN', null, 0).detail!, /header line/)
   assert.match(parserFault('HPE_INVALID_CHUNK_SIZE', null, 0).detail!, /framing/)
   assert.match(parserFault('HPE_INVALID_CONTENT_LENGTH', null, 0).detail!, /framing/)

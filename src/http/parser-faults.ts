@@ -16,6 +16,8 @@ export const UNSUPPORTED_VERSION =
   'The HTTP version is not one this server speaks: send HTTP/1.1 (or HTTP/1.0).'
 const HEADER =
   'A header line is malformed: each is a token name, a colon and a value without control characters, ended by CRLF.'
+const LINE_ENDING =
+  'The request line ends in a bare LF: end it, and each header line, with CRLF (RFC 9112 §2.2).'
 const FRAMING =
   'The message framing is malformed: Content-Length or Transfer-Encoding (chunked) is invalid or contradictory.'
 
@@ -49,6 +51,9 @@ export function parserFault(code: string | undefined, raw: unknown, at: unknown)
     return isRequestLine(failingLine(raw, at))
       ? { name: 'not-implemented' }
       : { name: 'bad-request', detail: NOT_A_REQUEST }
+  // the parser names the version when `HTTP/1.1` is followed by LF alone: the version is fine
+  if (code === 'HPE_INVALID_VERSION' && /^\S+ \S+ HTTP\/1\.[01]$/.test(failingLine(raw, at) ?? ''))
+    return { name: 'bad-request', detail: LINE_ENDING }
   return { name: 'bad-request', ...(DETAILS[code ?? ''] ? { detail: DETAILS[code ?? ''] } : {}) }
 }
 

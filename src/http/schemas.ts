@@ -241,7 +241,8 @@ export const TickerParamsSchema = Type.Object({
   ticker: Type.String({
     minLength: 1,
     maxLength: TICKER_MAX_LENGTH,
-    description: 'Full ticker including its trailing suffix, opaque. A truncated ticker returns 404.',
+    description:
+      'Full ticker including its trailing suffix, opaque. A truncated ticker returns 404, and so does one over 128 characters: no such contest can exist (it is not a malformed request).',
   }),
 })
 
