@@ -379,6 +379,97 @@ describe('engine', () => {
     }
   })
 
+  it('goes on at the next start with a backfill a kill cut short, to the history one uninterrupted backfill writes', async () => {
+    const series = ['KXBTC15M', 'KXETH15M']
+    const now = Q + 5 * MINUTE_MS + 200
+    const whole = await createEngineWorld({ seed: 11, start: now, series, backfillDays: 1 })
+    const cut = await createEngineWorld({ seed: 11, start: now, series, backfillDays: 1 })
+    try {
+      await whole.engine().tick()
+      // the first series' history is written, then the process dies: every later write fails
+      let imports = 0
+      const dying: Store = Object.create(cut.store)
+      dying.importHistory = async (contests) => {
+        if (++imports > 1) throw new Error('killed')
+        return cut.store.importHistory(contests)
+      }
+      await cut.engine({ store: dying, holderId: 'killed' }).tick()
+      assert.equal((await cut.store.listSettled({ series: 'KXETH15M', limit: 100 })).length, 0, 'cut short')
+      // its lease lapses; the next start goes on with the backfill, not live over a hole
+      cut.time.advance(10_000)
+      await cut.engine({ holderId: 'next' }).tick()
+      for (const s of series) {
+        const settled = (c: Contest[]) => c.map(({ ticker, signals }) => ({ ticker, signals }))
+        const expected = await whole.store.listSettled({ series: s, limit: 100 })
+        assert.equal(expected.length, 96)
+        assert.deepEqual(
+          settled(await cut.store.listSettled({ series: s, limit: 100 })),
+          settled(expected),
+          s,
+        )
+      }
+    } finally {
+      await whole.close()
+      await cut.close()
+    }
+  })
+
+  it('stops a first start’s backfill at its next window when a stop is asked for; the next start goes on with it', async () => {
+    const series = ['KXBTC15M', 'KXETH15M']
+    const w = await createEngineWorld({ seed: 11, start: Q + 5 * MINUTE_MS + 200, series, backfillDays: 1 })
+    try {
+      // SIGTERM arrives once the first series' history is written
+      const stop = new AbortController()
+      const watched: Store = Object.create(w.store)
+      watched.importHistory = async (contests) => {
+        const n = await w.store.importHistory(contests)
+        stop.abort('SIGTERM')
+        return n
+      }
+      const first = w.engine({ store: watched, stopping: stop.signal, holderId: 'first' })
+      await first.tick()
+      assert.equal((await w.store.listSettled({ series: 'KXETH15M', limit: 100 })).length, 0, 'stopped')
+      assert.equal(await w.store.getLiveContest('KXBTC15M'), null, 'nothing went live')
+      assert.deepEqual(w.logger.errors, [], 'a stop is no failure')
+      await first.stop()
+      await w.engine({ holderId: 'next' }).tick()
+      for (const s of series)
+        assert.equal((await w.store.listSettled({ series: s, limit: 100 })).length, 96, s)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('records the windows that passed while no engine led, settled with no signals: history has no hole', async () => {
+    const w = await createEngineWorld({ seed: 12, start: Q + 5 * MINUTE_MS + 200 })
+    try {
+      const first = w.engine({ holderId: 'first' })
+      await first.tick()
+      const before = await w.store.getLiveContest(SERIES)
+      assert.equal(before?.opensAt, Q)
+      // every engine is down from here for three quarters and a bit (killed: the lease lapses)
+      w.time.set(Q + 3 * QUARTER_MS + 5 * MINUTE_MS + 200)
+      await w.engine({ holderId: 'back' }).tick()
+      const history = await w.store.listSettled({ series: SERIES, limit: 10 })
+      assert.deepEqual(
+        history.map((c) => c.opensAt),
+        [Q + 2 * QUARTER_MS, Q + QUARTER_MS, Q],
+        'every quarter since the last one stored',
+      )
+      const [q2, q1, q0] = history
+      assert.deepEqual([q2?.signals.length, q1?.signals.length], [0, 0], 'no signal made up afterwards')
+      assert.ok((q0?.signals.length ?? 0) > 0, 'the window read live keeps its signals')
+      assert.equal((await w.store.getLiveContest(SERIES))?.opensAt, Q + 3 * QUARTER_MS)
+      assert.ok(
+        w.logger.warnings.some((x) =>
+          (x as { msg: string }).msg.startsWith('windows that passed while no engine led'),
+        ),
+      )
+    } finally {
+      await w.close()
+    }
+  })
+
   it('beats before and during a long backfill, so a first start reads as alive rather than stale', async () => {
     const now = Q + 5 * MINUTE_MS + 200
     const w = await createEngineWorld({
@@ -453,6 +544,33 @@ describe('engine', () => {
     } finally {
       await w.close()
     }
+  })
+
+  it('raises the same signals from the same seed however late its ticks fall: the simulator is read at the boundary', async () => {
+    const run = async (lateMs: number): Promise<Contest['signals']> => {
+      const w = await createEngineWorld({ seed: 5, start: Q + 100 })
+      try {
+        const engine = w.engine()
+        await engine.tick()
+        for (let minute = 1; minute <= 14; minute++) {
+          w.time.set(Q + minute * MINUTE_MS + lateMs)
+          await engine.tick()
+        }
+        return (await w.store.getContest(TICKER))?.signals ?? []
+      } finally {
+        await w.close()
+      }
+    }
+    const prompt = await run(40)
+    const late = await run(2_345)
+    assert.equal(prompt.length, 14)
+    const numbers = (signals: Contest['signals']) => signals.map(({ raisedAt: _r, ...s }) => s)
+    assert.deepEqual(numbers(late), numbers(prompt))
+    // raised when each tick made it
+    assert.deepEqual(
+      late.map((s) => s.raisedAt),
+      late.map((s) => Q + s.minute * MINUTE_MS + 2_345),
+    )
   })
 
   it('logs a failing step once (its repeats within the minute are counted, not logged) and carries on with the next tick', async () => {

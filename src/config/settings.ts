@@ -104,7 +104,7 @@ const SERVICE = {
     shownDefault: 'random, then the store’s',
     emptyMeansUnset: true,
     parser: seed,
-    doc: "the simulator's seed: the same seed gives the same prices, quotes, strikes and results (and the same backfilled history; live readings also depend on when the engine ticks). A store keeps the seed of its first start: a restart without SIM_SEED continues the same timeline, and another seed on it is refused",
+    doc: "the simulator's seed: the same seed gives the same prices, quotes, strikes, results and signals (each simulated reading is observed at its minute's boundary, backfilled or live; only a live signal's `raised_at` is when the engine's tick made it, and a minute the engine missed stays missed). A store keeps the seed of its first start: a restart without SIM_SEED continues the same timeline, and another seed on it is refused",
   },
   SIM_PARAMS: {
     default: null,
@@ -116,7 +116,7 @@ const SERVICE = {
   SIM_BACKFILL_DAYS: {
     default: '7',
     parser: wholeNumber(0, 90),
-    doc: 'days of settled history generated on a start with no contests in the store',
+    doc: 'days of settled history generated on a start with no contests in the store (a start after one a stop cut short goes on with it)',
   },
   SIM_START: {
     default: null,

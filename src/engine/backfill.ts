@@ -18,6 +18,13 @@ export class LeadershipLostError extends Error {
   }
 }
 
+export class BackfillStopped extends Error {
+  constructor() {
+    super('backfill stopped by a stop asked for while starting')
+    this.name = 'BackfillStopped'
+  }
+}
+
 export type BackfillOptions = {
   series: readonly string[]
   now: number
@@ -25,6 +32,8 @@ export type BackfillOptions = {
   /** Renews the lease between chunks; false when it was lost, which aborts the backfill. */
   keepLease: () => Promise<boolean>
   chunkSize?: number
+  /** aborted: stop at the next window with BackfillStopped (what was written stays) */
+  stopping?: AbortSignal
 }
 
 export type BackfillResult = { imported: number; unsettled: number }
@@ -53,6 +62,7 @@ export async function backfillHistory(ctx: StepContext, opts: BackfillOptions): 
   for (const series of opts.series) {
     const chunk: Contest[] = []
     for (let opensAt = first; opensAt < end; opensAt += QUARTER_MS) {
+      if (opts.stopping?.aborted) throw new BackfillStopped()
       const market = await ctx.venue.marketAt(series, opensAt)
       if (!market || market.opensAt !== opensAt) continue
       const live = liveContestFor(market)
@@ -89,10 +99,15 @@ async function historicReadings(ctx: StepContext, contest: Contest): Promise<Sig
   return signals
 }
 
-/** Open, read and expire a closed window whose result is still pending; the live ticks settle it. */
-async function replayUndecided(ctx: StepContext, contest: Contest): Promise<void> {
+/**
+ * Open, read and expire a closed window whose result is still pending; the live ticks settle it.
+ * A window already stored (a backfill gone on with after a kill) is left as it stands.
+ */
+export async function replayUndecided(ctx: StepContext, contest: Contest): Promise<void> {
   const { signals, ...rest } = contest
-  await published(ctx, await ctx.store.openContest({ ...rest, signals: [] }))
+  const opened = await ctx.store.openContest({ ...rest, signals: [] })
+  if (opened === null) return
+  await published(ctx, opened)
   for (const signal of signals) await published(ctx, await ctx.store.addSignal(signal))
   await published(ctx, await ctx.store.expireContest(contest.ticker))
 }

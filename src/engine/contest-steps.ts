@@ -1,7 +1,7 @@
 // The live steps of one tick: open the venue's current market, raise the current minute's reading,
 // expire what has closed and settle what the venue has decided. Each step is idempotent: it reads
 // the stored state and the store rejects duplicates, so a retried or doubled step changes nothing.
-import { type Contest, minuteOfContest, reviseContest } from '../domain/contest.ts'
+import { type Contest, MINUTE_MS, minuteOfContest, reviseContest } from '../domain/contest.ts'
 import type { VenueMarket } from '../ports/venue.ts'
 import { published, type StepContext } from './engine-context.ts'
 import { FIRST_READING_MINUTE, isSkipped, LAST_READING_MINUTE, takeReading } from './reading.ts'
@@ -111,7 +111,15 @@ async function raiseCurrentReading(ctx: StepContext, contest: Contest, now: numb
   const minute = minuteOfContest(contest, now)
   if (minute === null || minute < FIRST_READING_MINUTE || minute > LAST_READING_MINUTE) return
   if (contest.signals.some((s) => s.minute === minute)) return
-  const reading = await takeReading(ctx, contest, minute, now)
+  // The simulator answers for any instant: its reading observes at the minute's boundary, as its
+  // backfill and a replay of its tape do, so the same seed gives the same signals however late the
+  // tick fell (decisions §2); raised_at stays the tick's. A real venue is read when the tick reads it,
+  // and a tick past READING_MAX_LATE_S is late on either.
+  const boundary = contest.opensAt + minute * MINUTE_MS
+  const atBoundary = ctx.venue.supportsHistory && now - boundary <= ctx.maxLateMs
+  const taken = await takeReading(ctx, contest, minute, atBoundary ? boundary : now)
+  const reading =
+    atBoundary && !isSkipped(taken) ? { ...taken, raisedAt: Math.max(now, taken.raisedAt) } : taken
   if (isSkipped(reading)) {
     ctx.skips.record(contest.ticker, minute, reading.skipped)
     return

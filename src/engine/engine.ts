@@ -12,10 +12,11 @@ import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import type { PriceFeed, Venue } from '../ports/venue.ts'
-import { backfillHistory } from './backfill.ts'
+import { BackfillStopped, backfillHistory } from './backfill.ts'
 import { advanceContest, openCurrentContest } from './contest-steps.ts'
 import type { StepContext } from './engine-context.ts'
 import { createLeadership } from './leadership.ts'
+import { recordMissedWindows } from './missed-windows.ts'
 import { DEFAULT_READING_MAX_LATE_MS } from './reading.ts'
 import { createRepeatedErrors } from './repeated-errors.ts'
 import { createSkippedReadings, type SkipObserver } from './skipped-readings.ts'
@@ -52,6 +53,11 @@ export type EngineDeps = {
   onSkippedReading?: SkipObserver
   /** told once a backfill has finished (the runtime hands back the memory it took) */
   afterBackfill?: () => void
+  /**
+   * aborted when a stop is asked for while the engine starts: a backfill stops at its next window
+   * (what it wrote stays, and the next start goes on with it)
+   */
+  stopping?: AbortSignal
 }
 
 export type Engine = {
@@ -77,6 +83,8 @@ export const HEARTBEAT_EVERY_MS = 5_000
 export const PRUNE_EVERY_MS = 3_600_000
 /** Backfill attempts before the engine gives up on history and goes live without it. */
 const STARTUP_ATTEMPTS = 3
+/** Where a first start's backfill stands in the store: `running`, then `done`. */
+const BACKFILL_SETTING = 'engine.backfill'
 
 export function createEngine(deps: EngineDeps): Engine {
   const { store, venue, clock, wallClock, logger } = deps
@@ -114,22 +122,41 @@ export function createEngine(deps: EngineDeps): Engine {
   let tickBegan = Number.NEGATIVE_INFINITY
   let liveWindows: Window[] = []
 
-  /** Run once per leadership term: backfill an empty store (unsettled contests are finished by the ticks). */
+  /**
+   * Run once per leadership term, on a venue that answers for the past (the simulator): backfill an
+   * empty store, or go on with a backfill a kill cut short; else record the windows that passed
+   * while no engine led. Unsettled contests are finished by the ticks.
+   */
   async function startup(): Promise<void> {
-    if (deps.backfillDays <= 0 || !venue.supportsHistory || (await store.countContests()) > 0) return
+    if (!venue.supportsHistory) return
+    // 'running' from before a backfill's first write until after its last: a kill leaves it so
+    const cutShort = (await store.getSetting(BACKFILL_SETTING)) === 'running'
+    if (deps.backfillDays > 0 && (cutShort || (await store.countContests()) === 0)) return backfill(cutShort)
+    const recorded = await recordMissedWindows(ctx, deps.series, clock.now())
+    if (recorded > 0)
+      logger.warn({ windows: recorded }, 'windows that passed while no engine led recorded, with no signals')
+  }
+
+  async function backfill(cutShort: boolean): Promise<void> {
     const started = wallClock.now()
     const now = clock.now()
-    logger.info({ days: deps.backfillDays, series: deps.series }, 'backfilling history')
+    await store.putSetting(BACKFILL_SETTING, 'running')
+    logger.info(
+      { days: deps.backfillDays, series: deps.series, ...(cutShort ? { goingOn: true } : {}) },
+      cutShort ? 'backfilling history: going on with one a stop cut short' : 'backfilling history',
+    )
     const result = await backfillHistory(ctx, {
       series: deps.series,
       now,
       days: deps.backfillDays,
+      ...(deps.stopping ? { stopping: deps.stopping } : {}),
       keepLease: async () => {
         const kept = (await leadership.check(wallClock.now())) !== 'lost' && isLeader()
         if (kept) await beat()
         return kept
       },
     })
+    await store.putSetting(BACKFILL_SETTING, 'done')
     logger.info({ ...result, ms: wallClock.now() - started }, 'history backfilled')
     deps.afterBackfill?.()
   }
@@ -179,6 +206,10 @@ export function createEngine(deps: EngineDeps): Engine {
         await startup()
         startupPending = false
       } catch (err) {
+        if (err instanceof BackfillStopped) {
+          logger.info('backfill stopped by the stop asked for; the next start goes on with it')
+          return
+        }
         startupFailures++
         const givingUp = startupFailures >= STARTUP_ATTEMPTS
         logger.error(

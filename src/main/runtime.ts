@@ -52,6 +52,11 @@ export async function startService(
   terminal: ((text: string) => void) | null = process.stderr.isTTY
     ? (text) => process.stderr.write(`${text}\n`)
     : null,
+  /**
+   * aborted by a stop asked for while starting (SIGTERM during a first start's backfill): the
+   * backfill stops at its next window, and nothing more is started
+   */
+  stopping?: AbortSignal,
 ): Promise<RunningService> {
   const wallClock: Clock = systemClock
   // Closed in reverse order of opening: streams first (they would hold the listener open), the store last.
@@ -143,9 +148,12 @@ export async function startService(
           const released = releaseHeap()
           if (released) logger.info(released, 'memory released after the backfill')
         },
+        ...(stopping ? { stopping } : {}),
       })
       await engine.start()
       closers.push({ name: 'engine', close: () => engine.stop() })
+      // stopped while starting: no api to open, no key to hand over; the caller closes what is open
+      if (stopping?.aborted) return { url: null, close: closeAll }
       metrics?.watchEngine(() => engine.isLeader())
       logger.info(
         usesSimulator(config)

@@ -150,7 +150,7 @@ export type Operations = {
   getContest: {
     path: "/v1/contests/{ticker}"
     parameters: {
-      /** Full ticker including its trailing suffix, opaque. A truncated ticker returns 404. */
+      /** Full ticker including its trailing suffix, opaque. A truncated ticker returns 404, and so does one over 128 characters: no such contest can exist (it is not a malformed request). */
       ticker: string
     }
     response: Contest
