@@ -263,6 +263,9 @@ describe('contest-signals backtest', () => {
       ['--side', 'sideways'],
       ['--min-confidence', 'high'],
       ['--since', 'yesterday'],
+      // the grid's cells are its own thresholds: one beside it would be dropped without a word
+      ['--min-confidence', '60', '--grid'],
+      ['--min-edge', '5', '--grid'],
     ]) {
       const r = await runCli(['backtest', ...args], env)
       assert.equal(r.code, 2, args.join(' '))
@@ -396,6 +399,23 @@ describe('contest-signals sim tape', () => {
       await p.kill('SIGKILL')
     }
     assert.equal(existsSync(out), false, 'no file at --out')
+  })
+
+  it('stopped by SIGINT or SIGTERM, takes back the part it wrote and says so', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const dir = path.join(tmp.dir, `stopped-${signal}`)
+      mkdirSync(dir)
+      const out = path.join(dir, 'month.ndjson.gz')
+      const p = startProcess(
+        ['sim', 'tape', '--days', '30', '--seed', '3', '--from', '2026-11-01', '--out', out],
+        {},
+      )
+      await waitUntil(() => filesUnder(dir) > 0, 'the tape opened for writing', 30_000)
+      const { code } = await p.kill(signal)
+      assert.equal(code, signal === 'SIGINT' ? 130 : 143)
+      assert.equal(p.stderr(), `contest-signals sim tape: stopped by ${signal}; nothing written\n`)
+      assert.deepEqual(readdirSync(dir), [], 'no tape, no partial, no .partial folder')
+    }
   })
 
   it('refuses an --out whose directory does not exist, in one line naming it', async () => {

@@ -254,6 +254,19 @@ describe('contest-signals on every address (HOST=0.0.0.0, no PUBLIC_BASE_URL)', 
   })
 })
 
+describe('contest-signals usage errors', () => {
+  it('answers an unknown option as every usage error: the command, the option, its help, exit 2', async () => {
+    for (const command of ['replay', 'evaluate', 'backtest']) {
+      const r = await runCli([command, '--bogus'], { DATABASE_URL: 'sqlite::memory:' })
+      assert.equal(r.code, 2, r.stderr)
+      assert.equal(
+        r.stderr,
+        `contest-signals ${command}: Unknown option '--bogus' (see contest-signals ${command} --help)\n`,
+      )
+    }
+  })
+})
+
 describe('contest-signals configuration errors', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
     ['a port that is not a number', { PORT: 'eighty' }, /PORT="eighty" is not a whole number/],

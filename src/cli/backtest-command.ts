@@ -89,6 +89,9 @@ export function parseBacktestArgs(args: BacktestArgs, defaultSeries: string): Ba
   const period = parsePeriodArgs(args, defaultSeries)
   if (typeof period === 'string') return period
   const filter: BacktestFilter = period
+  // the grid's cells are its own thresholds: one given beside it would be silently dropped
+  if (args.grid && (args.minConfidence !== undefined || args.minEdge !== undefined))
+    return '--grid sets its own confidence and edge thresholds: leave out --min-confidence and --min-edge'
   if (args.minConfidence !== undefined) {
     const n = parseNumber(args.minConfidence)
     if (n === null || n < 0 || n > 100) return '--min-confidence must be a number from 0 to 100'

@@ -84,7 +84,7 @@ entry, a void is refunded.
   --min-edge E          signals with edge_cents >= E (may be negative)
   --side up|down        one side only
   --grid                signals, win rate and profit over a grid of confidence x edge thresholds
-                        (the grid replaces --min-confidence and --min-edge)
+                        (it sets its own: not with --min-confidence or --min-edge)
   --json                the same numbers as JSON
 
 Prints: signals passing, wins/losses/voids, win rate with a Wilson 95% interval, average entry,

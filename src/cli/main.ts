@@ -244,10 +244,13 @@ function usageError(command: string, problem: string): number {
 
 async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise<number> {
   const logger = createLogger(config.logLevel)
-  // Installed before start-up so a signal that arrives while starting still ends in a clean stop.
+  // Installed before start-up so a signal that arrives while starting still ends in a clean stop,
+  // and cuts a first start's backfill short (the next start goes on with it).
+  const stopping = new AbortController()
   const stopRequested = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down')
+      stopping.abort(signal)
       resolve()
     }
     process.once('SIGTERM', stop)
@@ -256,7 +259,7 @@ async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise
   // the roles that run the engine, and with it the simulator
   const simulatorProblems = role === 'api' ? [] : simulatorServeProblems(config)
   if (simulatorProblems.length > 0) throw new ConfigError(simulatorProblems)
-  const service = await startService(role, config, logger)
+  const service = await startService(role, config, logger, undefined, stopping.signal)
   // Stop accepting, end streams, stop the engine, close the store, exit 0.
   await stopRequested
   await service.close()
@@ -274,7 +277,14 @@ main(process.argv.slice(2)).then(
     if (err instanceof ConfigError) {
       process.stderr.write(`contest-signals: invalid configuration: ${err.problems.join('; ')}\n`)
     } else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`contest-signals: ${err.message}\n`)
+      // as every other usage error: the command, the fault (Node's hint about `--` left out), its help
+      const command = process.argv.slice(2).find((a) => !a.startsWith('-'))
+      const fault = maskKeys(err.message.replace(/\. To specify a positional argument.*$/s, ''))
+      process.stderr.write(
+        command === undefined
+          ? `contest-signals: ${fault} (see contest-signals --help)\n`
+          : `contest-signals ${command}: ${fault} (see contest-signals ${command} --help)\n`,
+      )
       process.exitCode = 2
       return
     } else {

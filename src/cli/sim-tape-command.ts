@@ -1,8 +1,9 @@
 // `contest-signals sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH`
 // (decisions §12, §14): the simulator's world as a tape in one venue's shapes (Kalshi's by default,
 // Polymarket's with its own rule); replaying it gives the simulator's own history.
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, rmdirSync, statSync, unlinkSync } from 'node:fs'
 import { mkdir, rename, rmdir, unlink } from 'node:fs/promises'
+import { constants } from 'node:os'
 import path from 'node:path'
 import type { Config } from '../config/config.ts'
 import { parseInstant } from '../domain/instant.ts'
@@ -100,6 +101,21 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
           ),
       }
     : {}
+  // SIGINT or SIGTERM: the part written is no tape; take it back before exiting as the signal would
+  const onSignal = (signal: NodeJS.Signals): void => {
+    for (const undo of [() => unlinkSync(partial), () => rmdirSync(path.dirname(partial))])
+      try {
+        undo()
+      } catch {
+        // gone already, or another run's partial still beside it
+      }
+    process.stderr.write(
+      `${tty ? '\r\x1b[K' : ''}contest-signals sim tape: stopped by ${signal}; nothing written\n`,
+    )
+    process.exit(128 + (constants.signals[signal] ?? 0))
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
   try {
     await venue.writeSimTape({ ...opts, ...progress }, writer)
     await writer.close()
@@ -108,6 +124,9 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     await unlink(partial).catch(() => undefined)
     await rmdir(path.dirname(partial)).catch(() => undefined)
     throw err
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
   }
   await rename(partial, args.out)
   // left in place while another run writes beside this one

@@ -95,7 +95,8 @@ export type ReplayProgress = {
 export const MINUTE_GRAIN_NOTICE =
   'a minute-grained tape: each reading sees every source’s close of the minute ending at its boundary ' +
   'and the venue’s quote standing at the boundary (0 s late, so the lateness limit never binds); a spot ' +
-  'needs min(2, the sources the header names) fresh sources; the settlement is the venue’s own expiration value'
+  'needs min(2, the sources the header names) fresh sources; the settlement is the venue’s own result ' +
+  '(Kalshi’s expiration value, Polymarket’s resolved outcome and final price)'
 
 export type ReplaySummary = {
   series: readonly string[]
