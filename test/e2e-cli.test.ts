@@ -196,6 +196,41 @@ describe('contest-signals serve (second start on the same store)', () => {
 })
 
 describe('contest-signals shutdown', () => {
+  it('on SIGTERM during a first start’s backfill stops it, opens nothing, exits 0; the next start goes on with it', async () => {
+    const tmp = tempDir()
+    try {
+      const env = envFor(tmp.dir, { SIM_BACKFILL_DAYS: '20' })
+      const first = startProcess(['serve'], env)
+      await waitFor('the backfill under way', async () =>
+        first.stdout().includes('"backfilling history"') ? true : undefined,
+      )
+      const { code } = await first.kill('SIGTERM')
+      assert.equal(code, 0, first.stderr())
+      assert.ok(first.stdout().includes('backfill stopped by the stop asked for'), first.stdout())
+      assert.ok(!first.stdout().includes('api listening'), 'never listened')
+      assert.equal(bootstrapKeyFileFrom(first.stdout()), null, 'no key handed over')
+      const second = startProcess(['serve'], env)
+      try {
+        const url = await second.url
+        const key = await second.bootstrapKey
+        assert.ok(second.stdout().includes('going on with one a stop cut short'))
+        // the whole 20 days: 1,920 quarter hours, less the one or two still settling
+        const settled = await runCli(['backtest', '--series', 'KXBTC15M', '--json'], env)
+        assert.equal(settled.code, 0, settled.stderr)
+        const contests = (JSON.parse(settled.stdout) as { contests: number }).contests
+        assert.ok(contests >= 1_918 && contests <= 1_921, `${contests} settled contests`)
+        assert.equal(
+          (await fetch(`${url}/v1/contests/active?series=KXBTC15M`, { headers: auth(key) })).status,
+          200,
+        )
+      } finally {
+        await second.kill('SIGTERM')
+      }
+    } finally {
+      tmp.remove()
+    }
+  })
+
   it('on SIGTERM ends open streams, closes the store and exits 0', async () => {
     const tmp = tempDir()
     try {

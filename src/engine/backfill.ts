@@ -1,6 +1,7 @@
 // Simulator backfill (decisions §2, SIM_BACKFILL_DAYS): on a first start, rebuild the settled
 // history of the last days exactly as the live engine would have produced it, so the history
 // endpoint is useful from the first request.
+import { setImmediate as yieldTurn } from 'node:timers/promises'
 import { type Contest, MINUTE_MS, type Signal, settleContest } from '../domain/contest.ts'
 import { QUARTER_MS, quarterStart } from '../domain/ticker.ts'
 import { liveContestFor } from './contest-steps.ts'
@@ -62,7 +63,12 @@ export async function backfillHistory(ctx: StepContext, opts: BackfillOptions): 
   for (const series of opts.series) {
     const chunk: Contest[] = []
     for (let opensAt = first; opensAt < end; opensAt += QUARTER_MS) {
-      if (opts.stopping?.aborted) throw new BackfillStopped()
+      // the simulator answers without I/O, so a window's work never yields: give the loop a turn,
+      // or a SIGTERM is heard only once the whole backfill is done
+      if (opts.stopping) {
+        await yieldTurn()
+        if (opts.stopping.aborted) throw new BackfillStopped()
+      }
       const market = await ctx.venue.marketAt(series, opensAt)
       if (!market || market.opensAt !== opensAt) continue
       const live = liveContestFor(market)
