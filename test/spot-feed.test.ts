@@ -6,7 +6,7 @@ import { startSpotWorld } from './support/spot-world.ts'
 import { eventually, waitUntil } from './support/wait.ts'
 
 describe('createSpotFeed › spot', () => {
-  it('is the median of the three exchanges’ mids and follows their pushes', async () => {
+  it('is the median of the three exchanges’ mids, follows their pushes, and is observed as it stood at a reading’s instant', async () => {
     const w = await startSpotWorld({
       prepare: (ex) => {
         ex.coinbase.setPrice(68000, 68001)
@@ -20,6 +20,9 @@ describe('createSpotFeed › spot', () => {
         () => w.feed.spotAt(Date.now()),
         (s) => s === 68010.5,
       )
+      // the instant a reading's book came; every later price arrives strictly after it
+      const bookCame = Date.now()
+      await waitUntil(() => Date.now() > bookCame, 'the next millisecond')
       for (const ex of [w.ex.coinbase, w.ex.kraken, w.ex.bitstamp]) ex.failRest(true)
       w.ex.coinbase.setPrice(68100.1, 68100.2)
       w.ex.kraken.setPrice(68050, 68050.5)
@@ -28,6 +31,16 @@ describe('createSpotFeed › spot', () => {
         () => w.feed.spotAt(Date.now()),
         (s) => s === 68060.5,
       )
+      // a tick that came after the reading's instant is no input of it (a replay stands there)
+      assert.deepEqual(await w.feed.observeSpot(bookCame), {
+        priceDollars: 68010.5,
+        observedAt: bookCame,
+        freshSources: 3,
+      })
+      assert.equal((await w.feed.observeSpot(Date.now()))?.priceDollars, 68060.5)
+      // never a spot from the future: an instant ahead of the clock is read as now
+      const ahead = await w.feed.observeSpot(Date.now() + 60_000)
+      assert.ok(ahead !== null && ahead.observedAt <= Date.now())
       const statuses = w.feed.sources()
       assert.deepEqual(
         statuses.map((s) => [s.name, s.state, s.fresh, s.midDollars]),
@@ -37,45 +50,6 @@ describe('createSpotFeed › spot', () => {
           ['bitstamp', 'ok', true, 68060.5],
         ],
       )
-    } finally {
-      await w.close()
-    }
-  })
-
-  it('observes the spot as it stood at a reading’s instant: a tick that came after it is no input of it', async () => {
-    const w = await startSpotWorld({
-      prepare: (ex) => {
-        ex.coinbase.setPrice(68000, 68001)
-        ex.kraken.setPrice(68010, 68011)
-        ex.bitstamp.setPrice(68020, 68021)
-      },
-    })
-    try {
-      await eventually(
-        () => w.feed.spotAt(Date.now()),
-        (s) => s === 68010.5,
-      )
-      // the instant a reading's book came; every later price arrives strictly after it
-      const bookCame = Date.now()
-      await waitUntil(() => Date.now() > bookCame, 'the next millisecond')
-      for (const ex of [w.ex.coinbase, w.ex.kraken, w.ex.bitstamp]) ex.failRest(true)
-      w.ex.coinbase.setPrice(68100, 68101)
-      w.ex.kraken.setPrice(68110, 68111)
-      w.ex.bitstamp.setPrice(68120, 68121)
-      await eventually(
-        () => w.feed.spotAt(Date.now()),
-        (s) => s === 68110.5,
-      )
-      assert.deepEqual(await w.feed.observeSpot(bookCame), {
-        priceDollars: 68010.5,
-        observedAt: bookCame,
-        freshSources: 3,
-      })
-      const now = await w.feed.observeSpot(Date.now())
-      assert.equal(now?.priceDollars, 68110.5)
-      // never a spot from the future: an instant ahead of the clock is read as now
-      const ahead = await w.feed.observeSpot(Date.now() + 60_000)
-      assert.ok(ahead !== null && ahead.observedAt <= Date.now())
     } finally {
       await w.close()
     }
