@@ -88,10 +88,6 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
   // a tape whose header claims days it does not hold (a replay would take it as whole). A partial
   // left by such a run is started afresh (the writer appends)
   const partial = path.join(outDir, '.partial', path.basename(args.out))
-  await mkdir(path.dirname(partial), { recursive: true })
-  await unlink(partial).catch(() => undefined)
-  const writer = await createTapeWriter(partial, { header })
-  const started = systemClock.now()
   const tty = process.stderr.isTTY === true
   const progress = tty
     ? {
@@ -114,13 +110,19 @@ export async function runSimTapeCommand(config: Config, args: SimTapeArgs): Prom
     )
     process.exit(128 + (constants.signals[signal] ?? 0))
   }
+  // heard from before the partial exists: a signal while the writer opens it must not leave it behind
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
+  let writer: Awaited<ReturnType<typeof createTapeWriter>> | undefined
+  const started = systemClock.now()
   try {
+    await mkdir(path.dirname(partial), { recursive: true })
+    await unlink(partial).catch(() => undefined)
+    writer = await createTapeWriter(partial, { header })
     await venue.writeSimTape({ ...opts, ...progress }, writer)
     await writer.close()
   } catch (err) {
-    await writer.close().catch(() => undefined)
+    await writer?.close().catch(() => undefined)
     await unlink(partial).catch(() => undefined)
     await rmdir(path.dirname(partial)).catch(() => undefined)
     throw err
