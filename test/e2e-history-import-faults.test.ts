@@ -13,6 +13,7 @@ import {
   type HistoryFixtureOptions,
   startHistoryFixture,
 } from './fixtures/history-fixtures.ts'
+import { kalshiImportArgs } from './support/history-import-args.ts'
 import { runCli, tempDir } from './support/service-process.ts'
 
 const MINUTE = 60_000
@@ -42,21 +43,7 @@ describe('history import when the venues misbehave', () => {
     return { fixture, out: path.join(tmp.dir, 'tapes') }
   }
   const importDay = (f: HistoryFixture, out: string) =>
-    runCli(
-      [
-        'history',
-        'import',
-        '--venue',
-        'kalshi',
-        '--since',
-        '2026-06-10',
-        '--until',
-        '2026-06-11',
-        '--out',
-        out,
-      ],
-      f.env,
-    )
+    runCli(kalshiImportArgs(out, '2026-06-10', '2026-06-11'), f.env)
   afterEach(async () => {
     await fixture?.close()
     tmp?.remove()

@@ -11,6 +11,7 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import type { TapeRecord } from '../src/tape/tape-format.ts'
 import { openTape } from '../src/tape/tape-reader.ts'
 import { type HistoryFixture, startHistoryFixture } from './fixtures/history-fixtures.ts'
+import { kalshiImportArgs, polymarketImportArgs } from './support/history-import-args.ts'
 import { runCli, tempDir } from './support/service-process.ts'
 
 const DAY = 86_400_000
@@ -26,36 +27,6 @@ async function readTape(file: string) {
   return { header: tape.header, records }
 }
 
-/** Polymarket's one day, 2026-06-10, into `out`, its series left to the default */
-const polymarketImportArgs = (out: string) => [
-  'history',
-  'import',
-  '--venue',
-  'polymarket',
-  '--since',
-  '2026-06-10',
-  '--until',
-  '2026-06-11',
-  '--out',
-  out,
-]
-
-const importArgs = (out: string, since: string, until: string, extra: string[] = []) => [
-  'history',
-  'import',
-  '--venue',
-  'kalshi',
-  '--series',
-  'KXBTC15M',
-  '--since',
-  since,
-  '--until',
-  until,
-  '--out',
-  out,
-  ...extra,
-]
-
 describe('history import → replay → evaluate, Kalshi, two days across the tier cutoff and a midnight', () => {
   const tmp = tempDir()
   const out = path.join(tmp.dir, 'tapes')
@@ -70,7 +41,7 @@ describe('history import → replay → evaluate, Kalshi, two days across the ti
       contestHours: [22, 24],
       cutoff: D2 + 23 * 3_600_000,
     })
-    first = await runCli(importArgs(out, '2026-06-10', '2026-06-12'), fixture.env)
+    first = await runCli(kalshiImportArgs(out, '2026-06-10', '2026-06-12'), fixture.env)
   })
   after(async () => {
     await fixture.close()
@@ -148,7 +119,7 @@ describe('history import → replay → evaluate, Kalshi, two days across the ti
 
   it('a second run finds both days finished and sends no request', async () => {
     const before = fixture.requests.length
-    const again = await runCli(importArgs(out, '2026-06-10', '2026-06-12'), fixture.env)
+    const again = await runCli(kalshiImportArgs(out, '2026-06-10', '2026-06-12'), fixture.env)
     assert.equal(again.code, 0, again.stderr)
     assert.match(again.stdout, /: 0 days written, 2 skipped \(already there\); .* 0 requests, 0 retries\n$/)
     assert.equal(fixture.requests.length, before)
@@ -294,7 +265,7 @@ describe('history import, Kalshi: a market not settled yet holds its day, and a 
   const tmp = tempDir()
   const out = path.join(tmp.dir, 'tapes')
   let fixture: HistoryFixture
-  const importDays = (until: string) => runCli(importArgs(out, '2026-06-10', until), fixture.env)
+  const importDays = (until: string) => runCli(kalshiImportArgs(out, '2026-06-10', until), fixture.env)
 
   before(async () => {
     // every market after the cutoff (the live tier); the 22:15–22:30 one closed but is unsettled
