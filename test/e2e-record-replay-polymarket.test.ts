@@ -3,7 +3,7 @@
 // price to beat published after it and its result; then `contest-signals replay` of the recording
 // into a new store. With the default model, the replay publishes what the live run published: the
 // same contests (the window and the next one it opened) and the same signals, the confidence to the
-// hundredth and raised within a second. The wall clock is shifted as in the lifecycle test (the
+// hundredth and raised within a second, minute 14's one-sided book (the Down token's 404) included. The wall clock is shifted as in the lifecycle test (the
 // venue's windows are the UTC quarter hours).
 import assert from 'node:assert/strict'
 import path from 'node:path'
@@ -122,7 +122,9 @@ describe('recording a live Polymarket run and replaying it (shifted wall clock, 
 
     await until('minute 13', (c) => c.signals?.length >= 1, minute13 - Date.now() + 15_000)
     pm.setBook(UP_TOKEN, [{ price: '0.99', size: '5' }], [{ price: '0.995', size: '50' }])
-    pm.setBook(DOWN_TOKEN, [{ price: '0.004', size: '5' }], [{ price: '0.005', size: '40' }])
+    // minute 14: the Down token has no book (the CLOB's 404), a one-sided quote live, which the
+    // recording must keep for the replay to read the same
+    pm.removeBook(DOWN_TOKEN)
     await until('minute 14', (c) => c.signals?.length >= 2, minute13 + MINUTE - Date.now() + 15_000)
     await until('expired', (c) => c.state === 'expired', closesAt - Date.now() + 15_000)
     await waitFor('the next window', async () => ((await contest(NEXT)).state === 'live' ? true : undefined))
@@ -167,7 +169,7 @@ describe('recording a live Polymarket run and replaying it (shifted wall clock, 
     const replayed = await storedContests(replayDb)
     assert.equal(live[0]!.settledSide, 'down')
     assert.equal(live[0]!.strikePriceDollars, 84_012.48)
-    assert.equal(live[0]!.signals.length, 2)
+    assert.equal(live[0]!.signals.length, 2, 'minute 14 raised on its one-sided book')
     const version = createReadingModel(DEFAULT_MODEL).version
     assert.ok(
       live[0]!.signals.every((s) => s.modelVersion === version),

@@ -75,6 +75,7 @@ describe('recording on Polymarket', () => {
         tap: {
           event: recorder.market,
           book: (ticker, token, body, at) => recorder.book(ticker, body, token, at),
+          noBook: recorder.noBook,
         },
       },
     })

@@ -62,10 +62,11 @@ const DOWN_BOOK = makeBook(
 /**
  * One window: spot 1 % under the price to beat (a clear `down`) from 70 minutes before the open; the
  * event listed, then resolved Down 90 s after the end, then its metadata published 3 minutes after
- * the end (or `strikeAt`); per-token books at the minutes `books` says (`up-only` leaves out down's).
+ * the end (or `strikeAt`); per-token books at the minutes `books` says (`up-only` leaves out down's;
+ * `up-no-book` records up's as the CLOB's 404).
  */
 function windowTape(opts: {
-  books: { t: number; sides?: 'both' | 'up-only' }[]
+  books: { t: number; sides?: 'both' | 'up-only' | 'up-no-book' }[]
   strikeAt?: number
   extra?: TapeRecord[]
   /** false: book records carry only `ticker` and `ob`, as decisions §12 lists them */
@@ -98,7 +99,11 @@ function windowTape(opts: {
   })
   const token = (id: string) => (opts.tokenField === false ? {} : { token: id })
   for (const { t, sides } of opts.books) {
-    records.push({ t, k: 'book', ticker: SLUG, ...token(UP_TOKEN), ob: UP_BOOK })
+    records.push(
+      sides === 'up-no-book'
+        ? { t, k: 'book', ticker: SLUG, token: UP_TOKEN, ob: null, st: 404 }
+        : { t, k: 'book', ticker: SLUG, ...token(UP_TOKEN), ob: UP_BOOK },
+    )
     if (sides !== 'up-only')
       records.push({ t: t + 300, k: 'book', ticker: SLUG, ...token(DOWN_TOKEN), ob: DOWN_BOOK })
   }
@@ -203,6 +208,23 @@ describe('replay of a Polymarket tape', () => {
     assert.equal(contest.signals[2]?.raisedAt, at(4, 6_300), 'raised when its second book came')
     assert.deepEqual(skipped, { late: 11 })
     assert.equal(contest.settledSide, 'down')
+  })
+
+  it('reads a recorded 404 (`st: 404`) as that side having no book: the other side’s ask is a one-sided quote, as live read it', async () => {
+    const books = [{ t: at(1, 2_000) }, { t: at(2, 1_000), sides: 'up-no-book' as const }]
+    const { contest } = await replay(writeTape(windowTape({ books, strikeAt: at(0, 10_000) })), {
+      model: V1_MODEL,
+    })
+    assert.ok(contest)
+    assert.deepEqual(
+      contest.signals.map((s) => [s.minute, s.side, s.entryPriceCents]),
+      [
+        [1, 'down', 60.5],
+        [2, 'down', 60.5],
+      ],
+    )
+    // seen when the later of the two answers came: the down book, 300 ms after the up side's 404
+    assert.equal(contest.signals[1]?.raisedAt, at(2, 1_300))
   })
 
   it('reads a book record without `token` (decisions §12 lists `ticker` and `ob`) as the book of the token its body echoes in `asset_id`', async () => {

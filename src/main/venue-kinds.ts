@@ -207,6 +207,7 @@ const polymarket: VenueKind = {
           event: recorder.market,
           book: (ticker: string, token: string, body: unknown, at: number) =>
             recorder.book(ticker, body, token, at),
+          noBook: recorder.noBook,
         }
       : undefined
     return {

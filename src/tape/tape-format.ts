@@ -40,8 +40,10 @@ export type MarketRecord = { t: number; k: 'market'; m: unknown }
 /**
  * The venue's order-book response body exactly as returned. `token` names the book where a market
  * has one per outcome (Polymarket: the CLOB token id of the side; absent on Kalshi's single book).
+ * `st: 404`: the venue answered that the token has no book (Polymarket's new or settling token), `ob`
+ * then null — an answer, which a replay reads as that side having no ask, as live did.
  */
-export type BookRecord = { t: number; k: 'book'; ticker: string; token?: string; ob: unknown }
+export type BookRecord = { t: number; k: 'book'; ticker: string; token?: string; ob: unknown; st?: 404 }
 /** The venue's exchange-status body. */
 export type ExchangeRecord = { t: number; k: 'exchange'; status: unknown }
 /** A settlement-index print (a keyed Kalshi WebSocket), received at `t`; `xt` is the index's own time. */
@@ -134,14 +136,18 @@ export function parseRecord(value: unknown): TapeRecord | null | LineProblem {
     case 'market':
       if (!('m' in value)) return { problem: 'market record without "m"' }
       return { t, k, m: value.m }
-    case 'book':
+    case 'book': {
       if (typeof value.ticker !== 'string' || value.ticker === '')
         return { problem: 'book record without "ticker"' }
       if (!('ob' in value)) return { problem: 'book record without "ob"' }
-      if (value.token === undefined) return { t, k, ticker: value.ticker, ob: value.ob }
+      if (value.st !== undefined && value.st !== 404)
+        return { problem: 'book "st" must be 404 (the venue answered "no book"), or absent' }
+      const noBook = value.st === 404 ? { st: 404 as const } : {}
+      if (value.token === undefined) return { t, k, ticker: value.ticker, ob: value.ob, ...noBook }
       if (typeof value.token !== 'string' || value.token === '')
         return { problem: 'book "token" must be a non-empty string' }
-      return { t, k, ticker: value.ticker, token: value.token, ob: value.ob }
+      return { t, k, ticker: value.ticker, token: value.token, ob: value.ob, ...noBook }
+    }
     case 'exchange':
       if (!('status' in value)) return { problem: 'exchange record without "status"' }
       return { t, k, status: value.status }

@@ -99,6 +99,19 @@ describe('the tape recorder', () => {
     ])
   })
 
+  it('keeps a venue’s 404 "no book" as a book record `st: 404` at the instant it came', async () => {
+    const dir = mkdtempSync(path.join(root, 'no-book-'))
+    const came = D0 + 2_000
+    const rec = recorderAt(dir, { t: came + 3 })
+    await rec.start()
+    rec.noBook('btc-updown-15m-1', 'DOWN', came)
+    await rec.close()
+    const { records } = await read(path.join(dir, dayFileName(D0)))
+    assert.deepEqual(records, [
+      { t: came, k: 'book', ticker: 'btc-updown-15m-1', token: 'DOWN', ob: null, st: 404 },
+    ])
+  })
+
   it('stamps a spot price with the instant its feed took it, not a later reading of the clock, and files its minute close there', async () => {
     const dir = mkdtempSync(path.join(root, 'at-'))
     // the feed took the price in the last millisecond of a minute; the clock has moved on since

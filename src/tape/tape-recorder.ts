@@ -52,6 +52,8 @@ export type TapeRecorder = {
    * `at`: the instant the body came (default now), which the record keeps as its `t`
    */
   book(ticker: string, body: unknown, token?: string, at?: number): void
+  /** the venue's 404 "no book" for one token's book, answered at `at`: kept as a book record `st: 404` */
+  noBook(ticker: string, token: string, at?: number): void
   /** `at`: the instant the feed took the price (default now), which the record keeps as its `t` */
   spot(source: string, price: RecordedSpot, at?: number): void
   /** a source's warm-up minute closes */
@@ -230,6 +232,10 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
     book(ticker, body, token, at = clock.now()) {
       // the adapter's instant, the one its quote is stamped with: a replay reads the book where live did
       put({ t: at, k: 'book', ticker, ...(token === undefined ? {} : { token }), ob: body })
+    },
+    noBook(ticker, token, at = clock.now()) {
+      // an answer like a body: without it a replay finds no book for that side and skips the minute
+      put({ t: at, k: 'book', ticker, token, ob: null, st: 404 })
     },
     spot(source, price, at = clock.now()) {
       // one instant for the record and its minute: the feed's own, not a later reading of the clock

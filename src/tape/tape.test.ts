@@ -112,6 +112,18 @@ describe('tape files', () => {
     assert.deepEqual(back.records, pm)
   })
 
+  it('keeps a book record’s `st: 404` (the venue’s "no book") and refuses any other `st`, naming the line', async () => {
+    const noBook: TapeRecord = { t: 1, k: 'book', ticker: 'btc-updown-15m-0', token: '57', ob: null, st: 404 }
+    const kept = writeLines('no-book.ndjson', [JSON.stringify(header), JSON.stringify(noBook)])
+    assert.deepEqual((await readAll(kept)).records, [noBook])
+    const file = writeLines('bad-status.ndjson', [
+      JSON.stringify(header),
+      JSON.stringify({ ...noBook, st: 500 }),
+    ])
+    const err = await failure(file)
+    assert.match(err.message, /\.ndjson(?:\.gz)?: line 2: book "st" must be 404/)
+  })
+
   it('refuses a book record whose token is not a non-empty string, naming the line', async () => {
     const file = writeLines('bad-token.ndjson', [
       JSON.stringify(header),

@@ -62,11 +62,10 @@ export type PolymarketVenueOptions = {
 /** Where the raw bodies go when the engine records what it sees. */
 export type PolymarketTap = {
   event(raw: unknown): void
-  /**
-   * a `/book` body of one token of the market `ticker` (its slug), received at `at`; a 404 "no book"
-   * is not passed on
-   */
+  /** a `/book` body of one token of the market `ticker` (its slug), received at `at` */
   book(ticker: string, tokenId: string, body: unknown, at: number): void
+  /** the CLOB's 404 "no book" for one token, received at `at`: an answer, recorded as one */
+  noBook(ticker: string, tokenId: string, at: number): void
 }
 
 const MINUTE_MS = 60_000
@@ -83,7 +82,7 @@ type SideAsk = {
   malformed: string | null
   answered: boolean
   read?: boolean
-  /** when the book body came (the instant a recording keeps), for a side whose body was had */
+  /** when the book body or its 404 came (the instant a recording keeps), for a side answered */
   cameAt?: number
   failure: string | null
   /** the request got no answer from the venue (an error, a timeout, a 5xx…): its status and words */
@@ -154,16 +153,20 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
         failure: describeFailure(reply.status, reply.message),
       }
     }
-    if (!reply.ok) {
+    if (!reply.ok && reply.status === '404') {
       // a 404 is an answer: the token has no book, so that side has no ask
-      const answered = reply.status === '404'
+      const cameAt = clock.now()
+      opts.tap?.noBook(ticker, tokenId, cameAt)
+      return { ask: null, malformed: null, answered: true, cameAt, failure: null }
+    }
+    if (!reply.ok) {
       const aborted = reply.status === 'aborted'
       return {
         ask: null,
         malformed: null,
-        answered,
-        failure: answered ? null : describeFailure(reply.status, reply.message),
-        ...(aborted ? { aborted } : answered ? {} : { unreachable: reply }),
+        answered: false,
+        failure: describeFailure(reply.status, reply.message),
+        ...(aborted ? { aborted } : { unreachable: reply }),
       }
     }
     const cameAt = clock.now()

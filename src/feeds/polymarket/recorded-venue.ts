@@ -5,7 +5,7 @@
 
 import type { Logger } from '../../ports/logger.ts'
 import { NO_ANSWER } from '../../ports/venue.ts'
-import type { RecordedVenue } from '../venue-http/market-view.ts'
+import { NO_BOOK, type RecordedVenue } from '../venue-http/market-view.ts'
 import { recordedBookWarnings } from '../venue-http/recorded-book-warnings.ts'
 import { bookTop, echoedTokenId } from './clob-book.ts'
 import type { OutcomeLabel } from './gamma-event.ts'
@@ -18,6 +18,8 @@ export function recordedPolymarket(series: readonly string[], logger: Logger): R
   const rejectedBook = recordedBookWarnings(logger, 'polymarket')
   const prefixes = series.map((s) => `${s}-`)
   const askOf = (ticker: string, side: OutcomeLabel, body: unknown): number | null | undefined => {
+    // the CLOB's 404: that side has no book, so no ask, as live read it
+    if (body === NO_BOOK) return null
     const token = book.get(ticker)?.market.tokenIds[side]
     const top = bookTop(body, token)
     if (top.ok) return top.value.bestAskCents

@@ -15,7 +15,7 @@ import {
   type VenueMarket,
 } from '../../ports/venue.ts'
 import type { BookRecord, TapeRecord } from '../../tape/tape-format.ts'
-import type { RecordedVenue } from '../venue-http/market-view.ts'
+import { NO_BOOK, type RecordedVenue } from '../venue-http/market-view.ts'
 import { createReadingWindows } from './reading-windows.ts'
 import type { ReplayClock } from './replay-clock.ts'
 import { BOOK_WINDOW_MS, type TapePlayer } from './tape-player.ts'
@@ -131,7 +131,7 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
       clock.advanceTo(cameAt)
       const quote = recorded.quoteOf(
         ticker,
-        books.map((b) => b!.ob),
+        books.map((b) => (b!.st === 404 ? NO_BOOK : b!.ob)),
       )
       return observedAt(quote, cameAt)
     },

@@ -17,6 +17,9 @@ export type MarketView = {
   quotable(ticker: string, now: number): boolean
 }
 
+/** A recorded `st: 404` book: the venue answered that the token has no book (decisions §12). */
+export const NO_BOOK: unique symbol = Symbol('no book')
+
 /**
  * A venue's market book as its tapes fill it (decisions §12): the recorded bodies go through the
  * same validation, merging and mapping as live, and the recorded books through the same ask
@@ -42,7 +45,10 @@ export type RecordedVenue = {
    * may leave it out. Absent: the venue keeps one book per market.
    */
   tokenOfBook?(body: unknown): string | undefined
-  /** The quote the books make, in bookTokens' order; NO_ANSWER (warned) when one does not parse. */
+  /**
+   * The quote the books make, in bookTokens' order (NO_BOOK for a recorded "no book"); NO_ANSWER
+   * (warned) when one does not parse.
+   */
   quoteOf(ticker: string, bodies: readonly unknown[]): QuoteAnswer
   /** An exchange-status body: whether trading is paused, null when unreadable; absent: none recorded. */
   exchangePaused?(body: unknown): boolean | null
