@@ -88,8 +88,9 @@ describe('RedisBucketStore', () => {
     const p1 = uniquePrefix('iso1')
     const p2 = uniquePrefix('iso2')
     prefixes.push(p1, p2)
-    const a = await open(p1, { burst: 1 })
-    const b = await open(p2, { burst: 1 })
+    // as above: Redis's buckets, not the fallback's, and no token refilled by a slow run
+    const a = await open(p1, { burst: 1, perSec: 0.01, commandTimeoutMs: 5_000 })
+    const b = await open(p2, { burst: 1, perSec: 0.01, commandTimeoutMs: 5_000 })
     try {
       assert.equal((await a.take('x')).allowed, true)
       assert.equal((await a.take('y')).allowed, true)
