@@ -227,6 +227,27 @@ describe('replay of a Polymarket tape', () => {
     assert.equal(contest.signals[1]?.raisedAt, at(2, 1_300))
   })
 
+  it('skips a quote whose recorded book is malformed, its warning naming the tape and the lines of the books asked', async () => {
+    const up: TapeRecord = { t: at(2, 1_000), k: 'book', ticker: SLUG, token: UP_TOKEN, ob: UP_BOOK }
+    const down: TapeRecord = { t: at(2, 1_300), k: 'book', ticker: SLUG, token: DOWN_TOKEN, ob: 'not a book' }
+    const records = windowTape({ books: [{ t: at(1, 2_000) }], strikeAt: at(0, 10_000), extra: [up, down] })
+    const file = writeTape(records)
+    const { contest, logger } = await replay(file, { model: V1_MODEL })
+    assert.ok(contest)
+    // minute 2's down book is not read: no reading from its up side alone
+    assert.deepEqual(
+      contest.signals.map((s) => s.minute),
+      [1],
+    )
+    const warned = (
+      logger.warnings as { obj: { side?: string; tape?: string; lines?: number[] }; msg: string }[]
+    ).filter((w) => /order book malformed/.test(w.msg))
+    assert.deepEqual(
+      warned.map((w) => [w.obj.side, w.obj.tape, w.obj.lines]),
+      [['down', file, [records.indexOf(up) + 2, records.indexOf(down) + 2]]],
+    )
+  })
+
   it('reads a book record without `token` (decisions §12 lists `ticker` and `ob`) as the book of the token its body echoes in `asset_id`', async () => {
     // another writer's tape: each /book body exactly as served names its token, the record does not
     const books = [{ t: at(1, 2_000) }, { t: at(2, 1_000), sides: 'up-only' as const }, { t: at(3, 4_000) }]
@@ -255,16 +276,20 @@ describe('replay of a Polymarket tape', () => {
     }
     ;(broken.markets[0] as Record<string, unknown>).clobTokenIds = '["not-a-token"]'
     const books = [{ t: at(1, 1_000) }, { t: at(6, 1_000) }]
-    const { contest, logger } = await replay(
-      writeTape(
-        windowTape({ books, strikeAt: at(0, 10_000), extra: [{ t: at(5, 30_000), k: 'market', m: broken }] }),
-      ),
-      { model: V1_MODEL },
-    )
+    const brokenRecord: TapeRecord = { t: at(5, 30_000), k: 'market', m: broken }
+    const records = windowTape({ books, strikeAt: at(0, 10_000), extra: [brokenRecord] })
+    const file = writeTape(records)
+    const { contest, logger } = await replay(file, { model: V1_MODEL })
     assert.ok(contest)
-    const warned = logger.warnings as { obj: { field?: string; slug?: string }; msg: string }[]
-    assert.ok(
-      warned.some((w) => w.obj.field === 'clobTokenIds' && w.obj.slug === SLUG && /malformed/.test(w.msg)),
+    const warned = logger.warnings as {
+      obj: { field?: string; slug?: string; tape?: string; line?: number }
+      msg: string
+    }[]
+    const malformed = warned.filter((w) => /malformed/.test(w.msg))
+    // the header is line 1: the operator is sent to the very line to mend
+    assert.deepEqual(
+      malformed.map((w) => [w.obj.slug, w.obj.field, w.obj.tape, w.obj.line]),
+      [[SLUG, 'clobTokenIds', file, records.indexOf(brokenRecord) + 2]],
       JSON.stringify(warned),
     )
     // the last good body stands: the strike, the books of the right tokens, the result

@@ -500,9 +500,20 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
         ? { ...r, m: { ...(r.m as object), close_time: 'soon' } }
         : r,
     )
-    const { code, stderr } = await replay(writeTape(tapeLines(bad)))
+    const file = writeTape(tapeLines(bad))
+    const { code, stderr } = await replay(file)
     assert.equal(code, 0, stderr)
-    assert.match(stderr, /"field":"close_time".*kalshi market malformed; skipped/)
+    const warning = stderr.split('\n').find((l) => l.includes('kalshi market malformed; skipped'))
+    assert.ok(warning, stderr)
+    // the first rejected body is the one warned of, named by its place on the tape (the header is line 1)
+    const first = bad.findIndex(
+      (r) => r.k === 'market' && (r.m as { close_time: string }).close_time === 'soon',
+    )
+    assert.deepEqual((({ field, tape, line }) => ({ field, tape, line }))(JSON.parse(warning)), {
+      field: 'close_time',
+      tape: file,
+      line: first + 2,
+    })
   })
 
   it('refuses a --to before the tape’s start as a usage error, in one line, making no store', async () => {

@@ -370,7 +370,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
 
     if (header.grain === MINUTE_GRAIN) opts.onNotice?.(MINUTE_GRAIN_NOTICE)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
-    const venueOptions = { series, clock, logger, player: () => player }
+    const venueOptions = { series, clock, logger, player: () => player, placeOf: tape.placeOf }
     const venue = tapeVenueOf(kind, venueOptions)
     const proxy = createTapeSpotFeed({
       sources: header.sources,

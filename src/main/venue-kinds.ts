@@ -258,7 +258,7 @@ export function venueKind(name: string): VenueKind | null {
 
 /** The replay's venue for a tape of `kind`: the one tape venue, on that venue's own market book. */
 export function tapeVenueOf(kind: VenueKind, opts: TapeVenueOptions): TapeVenue {
-  return createTapeVenue(opts, kind.recorded(opts.series, opts.logger))
+  return createTapeVenue(opts, (logger) => kind.recorded(opts.series, logger))
 }
 
 /** The real venues' names, for messages that list them. */

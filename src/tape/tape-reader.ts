@@ -51,6 +51,8 @@ export type OpenedTape = {
   batches(): AsyncGenerator<TapeRecord[], void, undefined>
   /** Line number of the last record handed out (the header is line 1). */
   lineNumber(): number
+  /** The line a record handed out by this tape came from, null for any other record. */
+  lineOf(record: TapeRecord): number | null
   close(): void
 }
 
@@ -237,6 +239,8 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
   if (isLineProblem(header)) throw new TapeError(1, header.problem)
 
   let lastT = Number.NEGATIVE_INFINITY
+  // each record's line, for the warnings its body raises when played (weak: a played record goes)
+  const lineOfRecord = new WeakMap<TapeRecord, number>()
   /** The records of `texts` up to the first bad line, and that line's fault (handed out after them). */
   const parseLines = (texts: string[]): { records: TapeRecord[]; fault: TapeError | null } => {
     const out: TapeRecord[] = []
@@ -258,6 +262,7 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
           fault: new TapeError(lineNo, `"t" goes back in time (${record.t} after ${lastT})`),
         }
       lastT = record.t
+      lineOfRecord.set(record, lineNo)
       out.push(record)
     }
     return { records: out, fault: null }
@@ -292,6 +297,7 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
     records,
     batches,
     lineNumber: () => lineNo,
+    lineOf: (record) => lineOfRecord.get(record) ?? null,
     close: () => closer.abort(),
   }
 }

@@ -15,7 +15,9 @@ import {
   type VenueMarket,
 } from '../../ports/venue.ts'
 import type { BookRecord, TapeRecord } from '../../tape/tape-format.ts'
+import type { RecordPlace } from '../../tape/tape-set.ts'
 import { NO_BOOK, type RecordedVenue } from '../venue-http/market-view.ts'
+import { placedLogger } from './placed-logger.ts'
 import { createReadingWindows } from './reading-windows.ts'
 import type { ReplayClock } from './replay-clock.ts'
 import { BOOK_WINDOW_MS, type TapePlayer } from './tape-player.ts'
@@ -41,10 +43,19 @@ export type TapeVenueOptions = {
   logger: Logger
   /** set once the player exists (the player feeds this venue, and this venue asks it for books) */
   player: () => TapePlayer
+  /** where a record is on the tape: a warning about its body names it */
+  placeOf?: (record: TapeRecord) => RecordPlace | null
 }
 
-export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue): TapeVenue {
+/** The tape venue on the recorded venue `recordedOf` makes, whose warnings name the record's place. */
+export function createTapeVenue(
+  opts: TapeVenueOptions,
+  recordedOf: (logger: Logger) => RecordedVenue,
+): TapeVenue {
   const { clock } = opts
+  const placed = placedLogger(opts.logger)
+  const placeOf = (record: TapeRecord): RecordPlace | null => opts.placeOf?.(record) ?? null
+  const recorded = recordedOf(placed.logger)
   const { name, view } = recorded
   // the view per ticker, to tell a change the engine acts on from a poll that changed nothing
   const seen = new Map<string, string>()
@@ -62,8 +73,8 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
       ? undefined
       : (book: BookRecord): boolean => (book.token ?? recorded.tokenOfBook?.(book.ob)) === token
 
-  function takeMarket(raw: unknown, t: number): boolean {
-    const market = recorded.take(raw, t)
+  function takeMarket(record: TapeRecord & { k: 'market' }): boolean {
+    const market = placed.at([placeOf(record)], () => recorded.take(record.m, record.t))
     if (!market) return false
     const key = JSON.stringify(market.shown)
     if (seen.get(market.ticker) === key) return false
@@ -87,7 +98,7 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
     name,
     supportsHistory: false,
     take(record) {
-      if (record.k === 'market') return takeMarket(record.m, record.t)
+      if (record.k === 'market') return takeMarket(record)
       if (record.k === 'exchange') return takeExchange(record.status)
       return false
     },
@@ -121,7 +132,7 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
       // as live: never a quote of a market that is not trading, or after its close
       if (!view.quotable(ticker, now)) return null
       // the requests are made now, as live, whatever instant the reading is for, and together
-      const books = []
+      const books: (BookRecord | null)[] = []
       for (const token of recorded.bookTokens(ticker))
         books.push(await opts.player().bookBetween(ticker, now, now + BOOK_WINDOW_MS, ofToken(token)))
       // a book not within the window: the request failed like a timeout
@@ -129,9 +140,13 @@ export function createTapeVenue(opts: TapeVenueOptions, recorded: RecordedVenue)
       // the books came when they were recorded: the reading is made then, not at the request
       const cameAt = Math.max(...books.map((b) => b!.t))
       clock.advanceTo(cameAt)
-      const quote = recorded.quoteOf(
-        ticker,
-        books.map((b) => (b!.st === 404 ? NO_BOOK : b!.ob)),
+      const quote = placed.at(
+        books.map((b) => placeOf(b!)),
+        () =>
+          recorded.quoteOf(
+            ticker,
+            books.map((b) => (b!.st === 404 ? NO_BOOK : b!.ob)),
+          ),
       )
       return observedAt(quote, cameAt)
     },
