@@ -384,13 +384,18 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       const badFile = fileIndex === 0 ? path.join(dir, 'tape-2026-11-20.ndjson.gz') : bad
       const { code, stderr, db } = await replay(dir)
       assert.equal(code, 1, stderr)
+      const inLookBack =
+        (JSON.parse(records[(fileIndex === 0 ? 0 : split) + at - 1]!) as TapeRecord).t < OPENS
       assert.match(
         oneLine(stderr),
         // a bad line after a record before the contest opens is in the replay's look-back
         new RegExp(
-          `the tape ${badFile} is bad at line ${at + 2}: not JSON; ${(JSON.parse(records[(fileIndex === 0 ? 0 : split) + at - 1]!) as TapeRecord).t < OPENS ? 'in the look-back before' : 'stopped at'}`,
+          `the tape ${badFile} is bad at line ${at + 2}: not JSON; ${inLookBack ? 'in the look-back before' : 'stopped at'}`,
         ),
       )
+      // a replay that wrote nothing made no store
+      assert.equal(existsSync(db), !inLookBack, `bad line ${at} of file ${fileIndex}`)
+      if (inLookBack) continue
       // nothing after the bad line was played: the settlement comes after it in the second file
       const store = createSqliteStore(db)
       try {
@@ -471,12 +476,7 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       ),
     )
     assert.doesNotMatch(said, /stopped at/, 'it did not stop at --from: it never got there')
-    const store = createSqliteStore(db)
-    try {
-      assert.equal(await store.countContests(SERIES), 0)
-    } finally {
-      await store.close()
-    }
+    assert.equal(existsSync(db), false, 'nothing was written: no store was made')
   })
 
   it('replays into PostgreSQL as into SQLite, and refuses it the second time', async () => {
@@ -578,11 +578,7 @@ describe('contest-signals replay (the CLI) on bad tapes', () => {
       oneLine(afterLast.stderr),
       `contest-signals replay: the chosen period from ${between} to ${header.to} holds no records (the last before it is at ${new Date(last.t).toISOString()}): nothing was replayed`,
     )
-    const store = createSqliteStore(afterLast.db)
-    try {
-      assert.equal(await store.countContests(SERIES), 0)
-    } finally {
-      await store.close()
-    }
+    for (const run of [headerOnly, afterEnd, afterLast])
+      assert.equal(existsSync(run.db), false, 'nothing was written: no store was made')
   })
 })

@@ -152,6 +152,29 @@ describe('replay: stopped part-way, the same replay goes on where it stopped', (
     }
   })
 
+  it('a store given to be made (a new SQLite file) is made only once the replay writes, and once', async () => {
+    let makes = 0
+    let made: Store | null = null
+    const maker = async (): Promise<Store> => {
+      makes++
+      made = (await newStore()).store
+      return made
+    }
+    const stop = new AbortController()
+    stop.abort('test')
+    const stopped = await runReplay(replayOptions(tape, maker, { signal: stop.signal }))
+    assert.deepEqual(stopped.interrupted, { reason: 'test', lookBack: { start: FROM } })
+    assert.equal(makes, 0, 'a stop in the look-back makes no store')
+    const whole_ = await runReplay(replayOptions(tape, maker, { model: createReadingModel(MODEL) }))
+    assert.equal(makes, 1)
+    try {
+      assert.equal(whole_.stopped, null)
+      assert.deepEqual(await history(made!), whole)
+    } finally {
+      await (made as Store | null)?.close()
+    }
+  })
+
   it('a bad line stops it between steps; the mended tape goes on from there', async () => {
     const dir = path.join(tmp.dir, `mended-${++made}`)
     mkdirSync(dir)

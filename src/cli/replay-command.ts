@@ -16,8 +16,10 @@ import {
   ReplayUsageError,
   runReplay,
 } from '../main/replay.ts'
+import { storeLocation } from '../main/store-location.ts'
 import { systemClock } from '../main/system-clock.ts'
 import { createReadingModel, isModelName, MODEL_NAMES } from '../model/models.ts'
+import type { Store } from '../ports/store.ts'
 import { TapeError } from '../tape/tape-reader.ts'
 import { openCommandStore } from './command-store.ts'
 
@@ -97,14 +99,21 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
   const onSignal = (signal: NodeJS.Signals): void => stop.abort(signal)
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
-  const { store } = await openCommandStore(config)
+  // a new SQLite file is made only once the replay writes: a run that writes nothing leaves none
+  let store: Store | null = null
+  const open = async (): Promise<Store> => {
+    store = (await openCommandStore(config)).store
+    return store
+  }
+  const location = storeLocation(config.databaseUrl)
+  const fresh = location.kind === 'sqlite' && !location.exists && location.path !== ':memory:'
   try {
     const summary = await runReplay({
       tapePath: args.tape,
       ...(series ? { series } : {}),
       ...(from !== undefined ? { from } : {}),
       ...(to !== undefined ? { to } : {}),
-      store,
+      store: fresh ? open : await open(),
       logger,
       spotMaxAgeMs: config.spotMaxAgeS * 1000,
       model,
@@ -161,7 +170,7 @@ export async function runReplayCommand(config: Config, args: ReplayArgs): Promis
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
-    await store.close()
+    await (store as Store | null)?.close()
   }
 }
 

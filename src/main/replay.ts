@@ -55,7 +55,12 @@ export type ReplayOptions = {
   from?: number
   /** Unix ms: the engine stops here */
   to?: number
-  store: Store
+  /**
+   * The store, or how to make it where none is yet (a new SQLite file): made only once the replay is
+   * about to write, so a replay that writes nothing (a period without records, a stop or a bad line
+   * in the look-back) leaves no store behind. A store not made yet holds no run to go on from.
+   */
+  store: Store | (() => Promise<Store>)
   logger: Logger
   spotMaxAgeMs: number
   /** the pricing model the replayed engine raises signals with */
@@ -138,11 +143,15 @@ export type ReplaySummary = {
 
 type Counts = Pick<ReplaySummary, 'opened' | 'settled' | 'voided' | 'signals'>
 
-/** The store as the engine writes it, counting what each write actually changed. */
-function countingStore(store: Store, counts: Counts): Store {
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver)
+/**
+ * The store as the engine writes it, counting what each write actually changed; `store` is asked at
+ * each use, as the engine exists before the store is made (it uses it only once it is).
+ */
+function countingStore(store: () => Store, counts: Counts): Store {
+  return new Proxy({} as Store, {
+    get(_, prop) {
+      const target = store()
+      const value = Reflect.get(target, prop, target)
       if (typeof value !== 'function') return value
       if (prop === 'openContest' || prop === 'addSignal' || prop === 'settleContest') {
         return async (...args: unknown[]) => {
@@ -343,7 +352,13 @@ async function* upTo(
 }
 
 export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
-  const { store, logger, wallClock } = opts
+  const { logger, wallClock } = opts
+  // null until made (opts.store a maker): nothing reads or writes it before the replay writes
+  let store: Store | null = typeof opts.store === 'function' ? null : opts.store
+  const made = (): Store => {
+    if (store === null) throw new Error('the replay wrote before its store was made')
+    return store
+  }
   const startedWall = wallClock.now()
   const tape = await openTapeSet(opts.tapePath, opts.onNotice ? { onNotice: opts.onNotice } : {})
   try {
@@ -363,10 +378,13 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       to: opts.to ?? null,
       model: opts.model.version,
     }
-    const continuation = await continuationPoint(store, series, identity)
+    const continuation =
+      store === null
+        ? { at: null, afterKill: false, previous: null }
+        : await continuationPoint(store, series, identity)
     const continuedFrom = continuation.at
     const standing = (state: 'running' | 'stopped' | 'done', reached: number) =>
-      writeStanding(store, series, { identity, state, reached, command: opts.command ?? null })
+      writeStanding(made(), series, { identity, state, reached, command: opts.command ?? null })
 
     if (header.grain === MINUTE_GRAIN) opts.onNotice?.(MINUTE_GRAIN_NOTICE)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
@@ -409,7 +427,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
     const skipped: Record<string, number> = {}
     const notifier = createMemoryEventNotifier()
     const engine = createEngine({
-      store: countingStore(store, counts),
+      store: countingStore(made, counts),
       venue,
       feed,
       notifier,
@@ -469,6 +487,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
           `the chosen period from ${iso(span.from)} to ${iso(to)} holds no records (the last before it is at ${iso(player.lastApplied())}): nothing was replayed`,
         )
       inLookBack = null
+      if (typeof opts.store === 'function') store = await opts.store()
       writing = true
       await standing('running', start)
       clock.advanceTo(start)
@@ -476,7 +495,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
       if (!engine.isLeader()) {
         // a tick without the lease writes nothing: the store stands as it stood before this run
         const { previous } = continuation
-        await (previous === null ? standing('done', start) : writeStanding(store, series, previous))
+        await (previous === null ? standing('done', start) : writeStanding(made(), series, previous))
         throw new ReplayRefused(
           `another engine holds this store’s lease: stop it before replaying into this store${continuation.afterKill ? ` (a replay killed less than ${DEFAULT_LEASE_TTL_MS / 1000} s ago still holds it: run this again then)` : ''}`,
         )

@@ -5,12 +5,11 @@
 import type { ReplayOptions } from '../../src/main/replay.ts'
 import { systemClock } from '../../src/main/system-clock.ts'
 import { createReadingModel, DEFAULT_MODEL } from '../../src/model/models.ts'
-import type { Store } from '../../src/ports/store.ts'
 import { createRecordingLogger } from './engine-world.ts'
 
 export function replayOptions(
   tapePath: string,
-  store: Store,
+  store: ReplayOptions['store'],
   more: Partial<ReplayOptions> = {},
 ): ReplayOptions {
   return {
