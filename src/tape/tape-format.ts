@@ -126,8 +126,10 @@ export function parseRecord(value: unknown): TapeRecord | null | LineProblem {
       if (xt !== undefined && !isFiniteNumber(xt)) return { problem: 'spot "xt" must be a number (Unix ms)' }
       const withXt = xt === undefined ? {} : { xt }
       if (bid !== undefined || ask !== undefined) {
-        if (!isFiniteNumber(bid) || !isFiniteNumber(ask) || bid <= 0 || ask < bid)
-          return { problem: 'spot "bid" and "ask" must be positive numbers with bid ≤ ask' }
+        // a crossed pair (bid over ask) is kept: the live feed takes it (it happens for an instant on
+        // busy feeds) and records it, and a replay reads what live read
+        if (!isFiniteNumber(bid) || !isFiniteNumber(ask) || bid <= 0 || ask <= 0)
+          return { problem: 'spot "bid" and "ask" must be positive numbers' }
         return { t, k, src, bid, ask, ...withXt }
       }
       if (!isFiniteNumber(px) || px <= 0) return { problem: 'spot record needs "bid" and "ask", or "px"' }

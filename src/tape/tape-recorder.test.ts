@@ -85,6 +85,19 @@ describe('the tape recorder', () => {
     ])
   })
 
+  it('records a crossed spot quote (bid over ask) the live feed took, and the tape reads it back', async () => {
+    const dir = mkdtempSync(path.join(root, 'crossed-'))
+    const clock = { t: D0 + 1000 }
+    const rec = recorderAt(dir, clock)
+    await rec.start()
+    rec.spot('kraken', { mid: 100_000.015, bid: 100_000.02, ask: 100_000.01, exchangeAt: D0 + 990 })
+    await rec.close()
+    const { records } = await read(path.join(dir, dayFileName(D0)))
+    assert.deepEqual(records, [
+      { t: D0 + 1000, k: 'spot', src: 'kraken', bid: 100_000.02, ask: 100_000.01, xt: D0 + 990 },
+    ])
+  })
+
   it('stamps a book with the instant its adapter had it, the instant its quote is stamped with', async () => {
     const dir = mkdtempSync(path.join(root, 'book-'))
     const came = D0 + 2_000

@@ -238,6 +238,12 @@ describe('tape files', () => {
       2,
     ],
     [
+      'a spot record whose bid is not a positive number',
+      [JSON.stringify(header), JSON.stringify({ t: 1, k: 'spot', src: 'x', bid: 0, ask: 1 })],
+      /\.ndjson(?:\.gz)?: line 2: spot "bid" and "ask" must be positive numbers$/,
+      2,
+    ],
+    [
       'a spot record without a price',
       [JSON.stringify(header), JSON.stringify({ t: 1, k: 'spot', src: 'x' })],
       /\.ndjson(?:\.gz)?: line 2: spot record needs/,
