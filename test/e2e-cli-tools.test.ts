@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { CONTEST_MS, type Contest } from '../src/domain/contest.ts'
+import { resolveSimWorld } from '../src/main/sim-timeline.ts'
 import type { Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { DOWN, makeContest, makeKey, makeSettledContest, makeSignal, UP } from './support/contest-fixtures.ts'
@@ -188,6 +189,36 @@ describe('contest-signals backtest', () => {
       assert.equal(r.code, 2, r.stderr)
       assert.match(r.stderr, reason)
     }
+  })
+
+  it("evaluate --sim-seed refuses a seed or SIM_PARAMS other than the store's simulator timeline's", async () => {
+    const timeline = path.join(tmp.dir, 'timeline.db')
+    const store = createSqliteStore(timeline)
+    try {
+      await store.migrate()
+      await resolveSimWorld(store, { simSeed: 5, simParams: null })
+      await store.importHistory(fixtureHistory())
+    } finally {
+      await store.close()
+    }
+    const env = { DATABASE_URL: `sqlite:${timeline}` }
+    const seeded = async (seed: number, more: Record<string, string> = {}) =>
+      runCli(['evaluate', '--series', SERIES, '--sim-seed', String(seed), '--json'], { ...env, ...more })
+    const other = await seeded(6)
+    assert.equal(other.code, 1, other.stderr)
+    assert.match(
+      other.stderr,
+      /contest-signals evaluate: --sim-seed 6: the store's KXBT15M contests come from sim seed 5 \(the simulator's timeline of seed 5\): score them with --sim-seed 5\n$/,
+    )
+    const params = await seeded(5, { SIM_PARAMS: 'ewma-late' })
+    assert.equal(params.code, 1, params.stderr)
+    assert.match(
+      params.stderr,
+      /contest-signals evaluate: SIM_PARAMS differs from the settings the store's timeline/,
+    )
+    const own = await seeded(5)
+    assert.equal(own.code, 0, own.stderr)
+    assert.equal(JSON.parse(own.stdout).overall.readings, 4)
   })
 
   it('says so when the store holds no contest of the series, with exit code 1, rather than an empty report', async () => {

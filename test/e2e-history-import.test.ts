@@ -115,6 +115,13 @@ describe('history import → replay → evaluate, Kalshi, two days across the ti
     assert.equal(evaluate.code, 0, evaluate.stderr)
     const report = JSON.parse(evaluate.stdout)
     assert.ok(report.overall.readings >= 16 * 10, `readings ${report.overall.readings}`)
+    // real history has no sandbox truth: a seed would price another world's path as if it were this one's
+    const seeded = await runCli(['evaluate', '--series', 'KXBTC15M', '--sim-seed', '7'], env)
+    assert.equal(seeded.code, 1, seeded.stderr)
+    assert.match(
+      seeded.stderr,
+      /contest-signals evaluate: --sim-seed 7: the store's KXBTC15M contests are not the simulator's \(replayed from a tape whose origin is "imported from .*"\): the sandbox has no truth of them\n$/,
+    )
   })
 
   it('a second run finds both days finished and sends no request', async () => {

@@ -87,10 +87,12 @@ function replay(
 describe('replay: stopped part-way, the same replay goes on where it stopped', () => {
   let tape: string
   let whole: Awaited<ReturnType<typeof history>>
+  let wholeFile: string
 
   before(async () => {
     tape = await simTape(3, 'three-hours.ndjson.gz')
-    const { store } = await newStore()
+    const { store, file } = await newStore()
+    wholeFile = file
     const summary = await replay(tape, store)
     assert.equal(summary.stopped, null)
     assert.equal(summary.interrupted, null)
@@ -134,6 +136,20 @@ describe('replay: stopped part-way, the same replay goes on where it stopped', (
     } finally {
       await store.close()
     }
+  })
+
+  it("evaluate --sim-seed scores the replayed tape's own sandbox, and refuses another seed's", async () => {
+    const env = { DATABASE_URL: `sqlite:${wholeFile}` }
+    const other = await runCli(['evaluate', '--series', SERIES, '--sim-seed', String(SEED + 1)], env)
+    assert.equal(other.code, 1, other.stderr)
+    assert.equal(
+      other.stderr.split('\n').at(-2),
+      `contest-signals evaluate: --sim-seed ${SEED + 1}: the store's ${SERIES} contests come from sim seed ${SEED} (replayed from a tape whose origin is "sim seed ${SEED}"): score them with --sim-seed ${SEED}`,
+    )
+    assert.equal(other.stdout, '')
+    const own = await runCli(['evaluate', '--series', SERIES, '--sim-seed', String(SEED), '--json'], env)
+    assert.equal(own.code, 0, own.stderr)
+    assert.ok(JSON.parse(own.stdout).overall.oracle, 'the sandbox truth is scored')
   })
 
   it('a stop in the look-back writes nothing, and the same replay then runs from its start', async () => {

@@ -9,6 +9,7 @@ import { createSimOracle } from '../feeds/sim/oracle.ts'
 import { POLYMARKET_SIM_SERIES } from '../feeds/sim/polymarket-world.ts'
 import { createSeededRandom } from '../feeds/sim/seeded-random.ts'
 import type { SimParams } from '../feeds/sim/sim-params.ts'
+import { type StoreOrigin, storeOrigin } from '../main/store-origin.ts'
 import type { ReadingQuery } from '../ports/store.ts'
 import { openCommandStore } from './command-store.ts'
 import { formatEvaluation } from './evaluate-report.ts'
@@ -65,11 +66,11 @@ export async function runEvaluateCommand(
   const period = parsePeriodArgs(args, config.series[0]!)
   if (typeof period === 'string') return fail(period)
   const { series, ...bounds } = period
-  let oracle: ((r: GradedReading) => number | null) | undefined
+  let simSeed: number | undefined
   if (args.simSeed !== undefined) {
     if (!/^[0-9]{1,15}$/.test(args.simSeed)) return fail('--sim-seed must be a whole number')
     if (!oracleFor) return fail('--sim-seed needs the sandbox, which this build does not have')
-    oracle = oracleFor(Number(args.simSeed), config.simParams ?? undefined)
+    simSeed = Number(args.simSeed)
   }
   let trainUntil: number | undefined
   if (args.trainUntil !== undefined) {
@@ -82,10 +83,20 @@ export async function runEvaluateCommand(
   if (scheme !== undefined && !['sqlite', 'postgres', 'postgresql'].includes(scheme))
     return fail(`--against ${args.against} is neither a path, sqlite:PATH nor a postgres:// URL`)
   const query = { series, ...bounds }
-  const readings = await readGraded(config, query, { requireSeries: true })
-  if (typeof readings === 'string') {
-    process.stderr.write(`contest-signals evaluate: ${readings}\n`)
+  const graded = await readGraded(config, query, { requireSeries: true })
+  const refuse = (problem: string): number => {
+    process.stderr.write(`contest-signals evaluate: ${problem}\n`)
     return 1
+  }
+  if (typeof graded === 'string') return refuse(graded)
+  const { readings, origin } = graded
+  let oracle: ((r: GradedReading) => number | null) | undefined
+  if (simSeed !== undefined && oracleFor) {
+    const problem = sandboxMismatch(origin, simSeed, config.simParams, series)
+    if (problem !== null) return refuse(problem)
+    // a service's timeline keeps its parameters: its truth is priced on them when SIM_PARAMS is unset
+    const params = config.simParams ?? (origin?.kind === 'sandbox' ? origin.params : null)
+    oracle = oracleFor(simSeed, params ?? undefined)
   }
   let against: GradedReading[] | undefined
   if (args.against !== undefined) {
@@ -93,7 +104,7 @@ export async function runEvaluateCommand(
       // a bare path is a SQLite file, as the message above promises; a URL is read as DATABASE_URL is
       const databaseUrl = /^[a-z][a-z0-9+.-]*:/i.test(args.against) ? args.against : `sqlite:${args.against}`
       const other = await readGraded({ ...config, databaseUrl }, query, { requireSeries: false })
-      if (typeof other !== 'string') against = other
+      if (typeof other !== 'string') against = other.readings
     } catch (err) {
       const message = err instanceof Error ? err.message.split('\n')[0] : String(err)
       return fail(`--against: ${message?.replace(/^DATABASE_URL: /, '')}`)
@@ -114,22 +125,43 @@ export async function runEvaluateCommand(
   return 0
 }
 
-/** The graded readings, or why the store cannot judge the series (when `requireSeries`). */
+/** The graded readings and where they came from, or why the store cannot judge the series (when `requireSeries`). */
 async function readGraded(
   config: Config,
   query: ReadingQuery,
   { requireSeries }: { requireSeries: boolean },
-): Promise<GradedReading[] | string> {
+): Promise<{ readings: GradedReading[]; origin: StoreOrigin | null } | string> {
   const { store } = await openCommandStore(config, { mustExist: true })
   try {
     if (requireSeries) {
       const absent = await seriesAbsence(store, query.series)
       if (absent !== null) return absent
     }
-    return await store.listGradedReadings(query)
+    return { readings: await store.listGradedReadings(query), origin: await storeOrigin(store, query.series) }
   } finally {
     await store.close()
   }
+}
+
+/**
+ * Why the sandbox of `seed` is not the truth of these contests, null when it may be: the store says
+ * they came from another seed, from a tape that is no simulator's, or from a timeline made with other
+ * SIM_PARAMS. A store that says nothing (written before it kept its origin) is taken at its word.
+ */
+function sandboxMismatch(
+  origin: StoreOrigin | null,
+  seed: number,
+  params: SimParams | null,
+  series: string,
+): string | null {
+  if (origin === null) return null
+  if (origin.kind === 'other')
+    return `--sim-seed ${seed}: the store's ${series} contests are not the simulator's (${origin.what}): the sandbox has no truth of them`
+  if (origin.seed !== seed)
+    return `--sim-seed ${seed}: the store's ${series} contests come from sim seed ${origin.seed} (${origin.what}): score them with --sim-seed ${origin.seed}`
+  if (params !== null && origin.params !== null && JSON.stringify(params) !== JSON.stringify(origin.params))
+    return `SIM_PARAMS differs from the settings the store's timeline was made with: leave it unset to score its contests on their own sandbox`
+  return null
 }
 
 function reportJson(report: EvaluationReport) {

@@ -102,7 +102,8 @@ clustered by contest: the readings of one contest share one outcome.
   --since T, --before T contests whose expiry is at or after / at or before T (RFC 3339, or a
                         date YYYY-MM-DD meaning its midnight UTC)
   --sim-seed N          a sandbox store: also score the sandbox's hidden truth of seed N (the oracle)
-                        and the share of the mid's gap to it that the model closes
+                        and the share of the mid's gap to it that the model closes; refused when the
+                        store says its contests came from another seed, or from no simulator
   --train-until T       walk forward: fit the recalibrated mid (the mid with its own biases undone) on
                         the readings of contests expired by T, and judge only the readings raised at or
                         after T (a contest open at T: its earlier readings are in neither)

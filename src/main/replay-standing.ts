@@ -39,7 +39,10 @@ export type ReplayStanding = {
 
 const standingKey = (series: string): string => `replay:${series}`
 
-export async function readStanding(store: Store, series: string): Promise<ReplayStanding | null> {
+export async function readStanding(
+  store: Pick<Store, 'getSetting'>,
+  series: string,
+): Promise<ReplayStanding | null> {
   const raw = await store.getSetting(standingKey(series))
   if (raw === null) return null
   try {

@@ -90,6 +90,11 @@ export async function peekSimWorld(
   return consistent(stored, config)
 }
 
+/** The sandbox this store's timeline was fixed on, null when none was (not a simulator's store). */
+export async function storedSimWorld(store: Pick<Store, 'getSetting'>): Promise<SimWorldIdentity | null> {
+  return readStored(await store.getSetting(SIM_WORLD_KEY))
+}
+
 function consistent(
   stored: SimWorldIdentity,
   config: Pick<Config, 'simSeed' | 'simParams'>,
