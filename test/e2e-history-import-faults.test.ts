@@ -54,7 +54,7 @@ describe('history import when the venues misbehave', () => {
     f.fail('kalshi', '/trade-api/v2/historical/cutoff', [{ status: 429, retryAfter: '2' }])
     const r = await importDay(f, out)
     assert.equal(r.code, 0, r.stderr)
-    assert.match(r.stdout, /1 days written, .* 1 retries\n$/)
+    assert.match(r.stdout, /1 day written, .* 1 retries\n$/)
     const asked = f.requests.filter((q) => q.host === 'kalshi' && q.path.endsWith('/historical/cutoff'))
     assert.equal(asked.length, 2)
     assert.ok(asked[1]!.at - asked[0]!.at >= 1_900, `retried after ${asked[1]!.at - asked[0]!.at} ms`)
@@ -66,7 +66,7 @@ describe('history import when the venues misbehave', () => {
     f.fail('coinbase', '/products/BTC-USD/candles', [{ status: 503 }, { status: 502 }, { status: 500 }])
     const r = await importDay(f, out)
     assert.equal(r.code, 0, r.stderr)
-    assert.match(r.stdout, /1 days written, .* 2880 spot minutes, 0 gaps; \d+ requests, 3 retries\n$/)
+    assert.match(r.stdout, /1 day written, .* 2880 spot minutes, 0 gaps; \d+ requests, 3 retries\n$/)
   })
 
   it('keeps a minute without a candle or a close as a gap, never filled', async () => {

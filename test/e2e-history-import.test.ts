@@ -162,7 +162,7 @@ describe('history import → replay, Polymarket: closed events and the CLOB pric
     assert.equal(r.code, 0, r.stderr)
     assert.match(
       r.stdout,
-      /^history import polymarket btc-updown-15m .*: 1 days written, .* 4 contests, 120 books, 2880 spot minutes, 0 gaps;/,
+      /^history import polymarket btc-updown-15m .*: 1 day written, .* 4 contests, 120 books, 2880 spot minutes, 0 gaps;/,
     )
     const { header, records } = await readTape(path.join(out, 'tape-2026-06-10.ndjson.gz'))
     assert.equal(header.venue, 'polymarket')
@@ -258,7 +258,7 @@ for (const shown of ['open', 'proposed'] as const)
       fixture.resolve(late.slug)
       const again = await importDay()
       assert.equal(again.code, 0, again.stderr)
-      assert.match(again.stdout, /: 1 days written, 0 skipped \(already there\); 4 contests,/)
+      assert.match(again.stdout, /: 1 day written, 0 skipped \(already there\); 4 contests,/)
       const { records } = await readTape(path.join(out, 'tape-2026-06-10.ndjson.gz'))
       const opened = records.filter((x) => x.k === 'market' && (x.m as { slug: string }).slug === late.slug)
       assert.deepEqual(

@@ -54,6 +54,6 @@ describe('history import progress on a terminal', () => {
     assert.ok(stderr.text().startsWith(`${clearLine}[${'-'.repeat(24)}] 0/1 days, 2026-06-10, 0 requests`))
     assert.ok(stderr.text().endsWith(clearLine), JSON.stringify(stderr.text().slice(-40)))
     assert.doesNotMatch(stderr.text(), /\n/)
-    assert.match(stdout.text(), /^history import kalshi KXBTC15M .*: 1 days written, 0 skipped/)
+    assert.match(stdout.text(), /^history import kalshi KXBTC15M .*: 1 day written, 0 skipped/)
   })
 })

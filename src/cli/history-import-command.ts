@@ -107,7 +107,7 @@ export async function runHistoryImport(
 ): Promise<number> {
   const plan = planImport(args, io.now())
   if (typeof plan === 'string') {
-    io.stderr.write(`contest-signals history import: ${plan} (see contest-signals history --help)\n`)
+    io.stderr.write(`contest-signals history import: ${plan} (see contest-signals history import --help)\n`)
     return 2
   }
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : 'warn', io.stderr)

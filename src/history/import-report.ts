@@ -36,7 +36,7 @@ export function progressBar(done: number, total: number, day: string, requests: 
 
 export function summaryLine(venue: string, series: string, out: string, t: ImportTotals): string {
   return (
-    `history import ${venue} ${series} into ${out}: ${t.daysWritten} days written, ${t.daysSkipped} skipped (already there)` +
+    `history import ${venue} ${series} into ${out}: ${t.daysWritten} ${t.daysWritten === 1 ? 'day' : 'days'} written, ${t.daysSkipped} skipped (already there)` +
     `${t.daysPending > 0 ? `, ${t.daysPending} left for a later run (not resolved yet)` : ''}; ` +
     `${t.contests} contests, ${t.books} books, ${t.spotMinutes} spot minutes, ${t.gaps} gaps; ` +
     `${t.requests} requests, ${t.retries} retries`
