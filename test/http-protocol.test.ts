@@ -183,6 +183,10 @@ describe('query parameters', () => {
       ['series=A&series=B&limit=1e1&since=x', ['series', 'limit', 'since']],
       ['series=%ZZ&limit=101', ['series', 'limit']],
       [`series=${'x'.repeat(129)}&limit=abc`, ['limit', 'series']],
+      // since after before is named with the others, whichever rule they break
+      ['limit=0&since=2026-12-03T08:00:00Z&before=2026-12-02T08:00:00Z', ['series', 'limit', 'since']],
+      ['series=A&since=2026-12-03T08:00:00Z&before=2026-12-02T08:00:00Z&limit=1e1', ['limit', 'since']],
+      ['series=A&series=B&since=2026-12-03T08:00:00Z&before=2026-12-02T08:00:00Z', ['series', 'since']],
     ]
     for (const [query, names] of cases) {
       const res = await rawRequest(`${world.baseUrl}/v1/contests?${query}`, { headers: auth() })
@@ -193,6 +197,14 @@ describe('query parameters', () => {
         [...names].sort(),
         query,
       )
+      if (query.includes('since=2026'))
+        assert.ok(
+          body.invalid_params.some(
+            (p: { name: string; reason: string }) =>
+              p.name === 'since' && p.reason === 'must not be after before',
+          ),
+          query,
+        )
     }
   })
 })

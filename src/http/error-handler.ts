@@ -7,7 +7,7 @@ import { isStoreUnavailable } from '../ports/store-errors.ts'
 import type { StoreOutage } from '../store/store-outage.ts'
 import type { StoreProbe } from '../store/store-probe.ts'
 import { ProblemError, problemForStatus, sendProblem, TICKER_NOT_FOUND } from './problems.ts'
-import { invalidParamsFrom } from './query-rules.ts'
+import { invalidParamsFrom, withBoundsOrder } from './query-rules.ts'
 
 type SchemaParts = Partial<Record<string, unknown>>
 
@@ -32,8 +32,12 @@ export function createErrorHandler(opts: {
       if (error.validationContext === 'params')
         return sendProblem(reply, baseUrl, 'not-found', TICKER_NOT_FOUND)
       const schema = (request.routeOptions.schema as SchemaParts | undefined)?.[error.validationContext ?? '']
+      const invalid = invalidParamsFrom(error.validation, schema)
       return sendProblem(reply, baseUrl, 'invalid-parameter', {
-        invalidParams: invalidParamsFrom(error.validation, schema),
+        invalidParams:
+          error.validationContext === 'querystring'
+            ? withBoundsOrder(invalid, request.query as Record<string, unknown>, schema)
+            : invalid,
       })
     }
     const status = error.statusCode ?? 500

@@ -58,7 +58,34 @@ export async function guardQueryShape(request: FastifyRequest): Promise<void> {
       if (!invalid.some((q) => q.name === p.name)) invalid.push(p)
     }
   }
-  throw new ProblemError('invalid-parameter', { invalidParams: invalid })
+  throw new ProblemError('invalid-parameter', { invalidParams: withBoundsOrder(invalid, query, schema) })
+}
+
+/** `since` after `before`: the one rule between two parameters. */
+export const SINCE_AFTER_BEFORE: InvalidParam = { name: 'since', reason: 'must not be after before' }
+
+/**
+ * The faults of other parameters, and `since` after `before` when both are good on their own: a
+ * request with several faults hears of all of them at once, not of this one only once the others
+ * are mended.
+ */
+export function withBoundsOrder(
+  invalid: InvalidParam[],
+  query: Record<string, unknown>,
+  schema: unknown,
+): InvalidParam[] {
+  const properties = (schema as ObjectSchema | undefined)?.properties
+  if (!properties?.since || !properties.before) return invalid
+  if (invalid.some((p) => p.name === 'since' || p.name === 'before')) return invalid
+  const { since, before } = query
+  if (typeof since !== 'string' || typeof before !== 'string') return invalid
+  try {
+    const [a, b] = [parseInstant('since', since), parseInstant('before', before)]
+    return a && b && isAfter(a, b) ? [...invalid, SINCE_AFTER_BEFORE] : invalid
+  } catch {
+    // a bound the schema passed but no date (a leap second): the handler names it
+    return invalid
+  }
 }
 
 /** Names of the query parameters whose raw value has a malformed percent-escape. */

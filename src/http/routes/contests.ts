@@ -4,7 +4,14 @@ import type { FastifyRequest } from 'fastify'
 import type { ContestCache } from '../contest-cache.ts'
 import { PATHS } from '../paths.ts'
 import { ProblemError, TICKER_NOT_FOUND } from '../problems.ts'
-import { beforeMs, guardQueryShape, isAfter, parseInstant, sinceMs } from '../query-rules.ts'
+import {
+  beforeMs,
+  guardQueryShape,
+  isAfter,
+  parseInstant,
+  SINCE_AFTER_BEFORE,
+  sinceMs,
+} from '../query-rules.ts'
 import { CONTEST_CACHE_CONTROL, sendRepresentation } from '../representation.ts'
 import {
   ActiveQuerySchema,
@@ -127,9 +134,7 @@ export function registerContestRoutes(app: TypedApp, deps: ContestRoutesDeps): v
       const sinceBound = parseInstant('since', since)
       const beforeBound = parseInstant('before', before)
       if (sinceBound && beforeBound && isAfter(sinceBound, beforeBound)) {
-        throw new ProblemError('invalid-parameter', {
-          invalidParams: [{ name: 'since', reason: 'must not be after before' }],
-        })
+        throw new ProblemError('invalid-parameter', { invalidParams: [SINCE_AFTER_BEFORE] })
       }
       const rep = await cache.history({
         series,
