@@ -2,9 +2,26 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { createApiClient } from './support/api-client.ts'
 import { newSeries, seedLiveContest } from './support/contest-fixtures.ts'
+import { rawExchange } from './support/raw-request.ts'
 import { createTestWorld, useTestWorld } from './support/test-world.ts'
 
 const ORIGIN = 'https://dashboard.example'
+
+/** The head of a raw answer, its header names in lower case. */
+function headOf(answer: string): { status: string; headers: Map<string, string> } {
+  const [statusLine = '', ...lines] = answer.slice(0, answer.indexOf('\r\n\r\n')).split('\r\n')
+  const headers = new Map<string, string>()
+  for (const line of lines)
+    headers.set(line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim())
+  return { status: statusLine.split(' ')[1] ?? '', headers }
+}
+
+/** Requests Node's parser refuses, answered on the bare socket: an unknown method, a bad header line, a head too big. */
+const unparsable = (origin: string): [string, string][] => [
+  ['501', `FROBNICATE /v1/contests HTTP/1.1\r\nHost: x\r\nOrigin: ${origin}\r\n\r\n`],
+  ['400', `GET /v1/health HTTP/1.1\r\nHost: x\r\nOrigin: ${origin}\r\nFoo bar\r\n\r\n`],
+  ['431', `GET /v1/contests?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nOrigin: ${origin}\r\n\r\n`],
+]
 
 function assertExposesLimitHeaders(headers: Headers): void {
   const exposed = (headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/)
@@ -65,6 +82,14 @@ describe('CORS with CORS_ORIGINS=*', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), '*')
   })
 
+  test('marks the answers to requests Node cannot parse readable cross-origin too', async () => {
+    for (const [status, bytes] of unparsable(ORIGIN)) {
+      const { status: got, headers } = headOf(await rawExchange(world.baseUrl, bytes))
+      assert.equal(got, status)
+      assert.equal(headers.get('access-control-allow-origin'), '*', status)
+    }
+  })
+
   test('marks 429 responses readable cross-origin, rate-limit headers included', async () => {
     const limited = await createTestWorld({ env: { RATE_LIMIT_BURST: '1', RATE_LIMIT_PER_SEC: '0.01' } })
     try {
@@ -81,7 +106,20 @@ describe('CORS with CORS_ORIGINS=*', () => {
 })
 
 describe('CORS with a list of origins', () => {
-  const { api } = useTestWorld({ env: { CORS_ORIGINS: `${ORIGIN},https://other.example` } })
+  const { world, api } = useTestWorld({ env: { CORS_ORIGINS: `${ORIGIN},https://other.example` } })
+
+  test('reflects an allowed origin on the answers to requests Node cannot parse, read from their bytes', async () => {
+    for (const [status, bytes] of unparsable(ORIGIN)) {
+      const { status: got, headers } = headOf(await rawExchange(world.baseUrl, bytes))
+      assert.equal(got, status)
+      assert.equal(headers.get('access-control-allow-origin'), ORIGIN, status)
+      assert.match(headers.get('vary') ?? '', /origin/i, status)
+    }
+    for (const [status, bytes] of unparsable('https://evil.example')) {
+      const { headers } = headOf(await rawExchange(world.baseUrl, bytes))
+      assert.equal(headers.get('access-control-allow-origin'), undefined, status)
+    }
+  })
 
   test('reflects an allowed origin and varies on Origin', async () => {
     const res = await api.get('/v1/health', undefined, { origin: ORIGIN })

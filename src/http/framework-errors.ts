@@ -7,8 +7,8 @@ import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } fr
 import { bucketKeyOf } from '../domain/client-address.ts'
 import { type AccessLog, accessLevel } from './access-log.ts'
 import type { ClientAddressOf } from './client-address.ts'
-import { addCorsHeaders, type CorsPolicy } from './cors.ts'
-import { failedRequest, forwardedForIn, parserFault } from './parser-faults.ts'
+import { addCorsHeaders, type CorsPolicy, corsSimpleHeaders } from './cors.ts'
+import { failedRequest, forwardedForIn, originIn, parserFault } from './parser-faults.ts'
 import { PATHS } from './paths.ts'
 import {
   PROBLEM_MEDIA_TYPE,
@@ -45,6 +45,8 @@ type SocketAnswer = {
   head: boolean
   method: string
   target: string
+  /** the request's Origin, where its bytes give one: the answer's CORS headers depend on it */
+  origin: string | undefined
 }
 
 const remoteAddressOf = (socket: Duplex): string =>
@@ -107,6 +109,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
       head,
       method: request?.method ?? '',
       target: request?.target ?? '',
+      origin: originIn(error.rawPacket, error.bytesParsed),
     }
     // A connection that sent no whole request in time asked for nothing to count; the health check is
     // never counted, whatever its bytes (decisions §5).
@@ -145,6 +148,7 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
         head: false,
         method: request.method ?? 'CONNECT',
         target: request.url ?? '',
+        origin: typeof request.headers.origin === 'string' ? request.headers.origin : undefined,
       },
       facts.address,
     )
@@ -195,7 +199,11 @@ export function createFrameworkErrorAnswers(deps: FrameworkErrorDeps) {
     metrics?.countRequest(UNKNOWN_ROUTE, UNKNOWN_ROUTE, status, 0)
     // No header was parsed, so the client's own X-Request-Id cannot be trusted to be read: a fresh one.
     const reqId = requestIdFrom(undefined)
-    const always = [...Object.entries(headers), ...edgeHeaders(reqId)]
+    const always = [
+      ...Object.entries(headers),
+      ...corsSimpleHeaders(deps.cors, a.origin),
+      ...edgeHeaders(reqId),
+    ]
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     socket.end(

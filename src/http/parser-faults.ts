@@ -85,17 +85,32 @@ const isRequestLine = (line: string | null): boolean => line !== null && REQUEST
  * them), read from the bytes it got: the rate limiter counts such a request by its client too.
  */
 export function forwardedForIn(raw: unknown, at: unknown): string | undefined {
-  if (!Buffer.isBuffer(raw)) return undefined
+  const values = headerLinesIn(raw, at, 'x-forwarded-for')
+  return values.length === 0 ? undefined : values.join(', ')
+}
+
+/**
+ * The Origin of the request the parser failed in, when its bytes name exactly one: its answer carries
+ * the CORS headers every answer carries, so a browser can read why it was refused.
+ */
+export function originIn(raw: unknown, at: unknown): string | undefined {
+  const values = headerLinesIn(raw, at, 'origin')
+  return values.length === 1 ? values[0] : undefined
+}
+
+/** The values of the header lines named `name` (lower case) in the head the parser failed in. */
+function headerLinesIn(raw: unknown, at: unknown, name: string): string[] {
+  if (!Buffer.isBuffer(raw)) return []
   const stop = typeof at === 'number' && at >= 0 ? Math.min(at, raw.length) : 0
   const headEnd = raw.lastIndexOf('\r\n\r\n', stop)
   const start = headEnd === -1 ? 0 : headEnd + 4
   const end = raw.indexOf('\r\n\r\n', start)
-  const values = raw
+  const prefix = `${name}:`
+  return raw
     .subarray(start, end === -1 ? raw.length : end)
     .toString('latin1')
     .split('\r\n')
     .slice(1)
-    .filter((line) => /^x-forwarded-for:/i.test(line))
-    .map((line) => line.slice(line.indexOf(':') + 1).trim())
-  return values.length === 0 ? undefined : values.join(', ')
+    .filter((line) => line.slice(0, prefix.length).toLowerCase() === prefix)
+    .map((line) => line.slice(prefix.length).trim())
 }
