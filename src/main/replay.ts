@@ -18,7 +18,7 @@ import type { Store } from '../ports/store.ts'
 import { createMemoryEventNotifier } from '../store/memory/memory-event-notifier.ts'
 import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
 import { MINUTE_GRAIN } from '../tape/tape-format.ts'
-import { TapeError } from '../tape/tape-reader.ts'
+import { placeOf, TapeError } from '../tape/tape-reader.ts'
 import { openTapeSet } from '../tape/tape-set.ts'
 import {
   type ReplayIdentity,
@@ -388,7 +388,7 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
 
     if (header.grain === MINUTE_GRAIN) opts.onNotice?.(MINUTE_GRAIN_NOTICE)
     const clock = createReplayClock(Number.NEGATIVE_INFINITY)
-    const venueOptions = { series, clock, logger, player: () => player, placeOf: tape.placeOf }
+    const venueOptions = { series, clock, logger, player: () => player, placeOf }
     const venue = tapeVenueOf(kind, venueOptions)
     const proxy = createTapeSpotFeed({
       sources: header.sources,

@@ -37,6 +37,23 @@ export function inTapeFile(err: unknown, file: string): never {
   throw err instanceof TapeError ? err.in(file) : err
 }
 
+/** Where a record is on the tape: what an operator opens to mend it. */
+export type RecordPlace = { tape: string; line: number }
+
+// A venue body's place rides on its record, unseen (not enumerable: a record still equals the same
+// record written by hand), for the warning the venue's adapter raises if it rejects the body. Not a
+// spot's: those are most of a tape, and never rejected there.
+const PLACE = Symbol('place on the tape')
+
+function placeRecord(record: TapeRecord, tape: string, line: number): void {
+  Object.defineProperty(record, PLACE, { value: { tape, line } satisfies RecordPlace })
+}
+
+/** The file and line a market or book record was read from, null for any other record. */
+export function placeOf(record: TapeRecord): RecordPlace | null {
+  return (record as { [PLACE]?: RecordPlace })[PLACE] ?? null
+}
+
 export type TapeReadOptions = {
   /** told about a truncated final gzip member (and anything else worth an operator's eye) */
   onNotice?: (message: string) => void
@@ -51,8 +68,6 @@ export type OpenedTape = {
   batches(): AsyncGenerator<TapeRecord[], void, undefined>
   /** Line number of the last record handed out (the header is line 1). */
   lineNumber(): number
-  /** The line a record handed out by this tape came from, null for any other record. */
-  lineOf(record: TapeRecord): number | null
   close(): void
 }
 
@@ -239,8 +254,6 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
   if (isLineProblem(header)) throw new TapeError(1, header.problem)
 
   let lastT = Number.NEGATIVE_INFINITY
-  // each record's line, for the warnings its body raises when played (weak: a played record goes)
-  const lineOfRecord = new WeakMap<TapeRecord, number>()
   /** The records of `texts` up to the first bad line, and that line's fault (handed out after them). */
   const parseLines = (texts: string[]): { records: TapeRecord[]; fault: TapeError | null } => {
     const out: TapeRecord[] = []
@@ -262,7 +275,7 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
           fault: new TapeError(lineNo, `"t" goes back in time (${record.t} after ${lastT})`),
         }
       lastT = record.t
-      lineOfRecord.set(record, lineNo)
+      if (record.k === 'market' || record.k === 'book') placeRecord(record, path, lineNo)
       out.push(record)
     }
     return { records: out, fault: null }
@@ -297,7 +310,6 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
     records,
     batches,
     lineNumber: () => lineNo,
-    lineOf: (record) => lineOfRecord.get(record) ?? null,
     close: () => closer.abort(),
   }
 }

@@ -16,13 +16,8 @@ export type TapeSet = {
   readonly headers: readonly TapeHeader[]
   readonly files: readonly string[]
   batches(): AsyncGenerator<TapeRecord[], void, undefined>
-  /** The file and line a record read by batches() came from, null for any other record. */
-  placeOf(record: TapeRecord): RecordPlace | null
   close(): void
 }
-
-/** Where a record is on the tape: what an operator opens to mend it. */
-export type RecordPlace = { tape: string; line: number }
 
 /** The files a `--tape` argument names: the file itself, or a directory's tape files in name order. */
 export async function tapeFiles(target: string): Promise<string[]> {
@@ -78,15 +73,12 @@ export async function openTapeSet(target: string, opts: TapeReadOptions = {}): P
     to: (headers.at(-1) as TapeHeader).to,
   }
   let current: { close(): void } | null = null
-  // every file opened so far: a book answering a request may be read ahead from the next file
-  const opened: { file: string; lineOf: (record: TapeRecord) => number | null }[] = []
 
   async function* batches(): AsyncGenerator<TapeRecord[], void, undefined> {
     let lastT = Number.NEGATIVE_INFINITY
     for (const file of files) {
       const tape = await openTape(file, opts)
       current = tape
-      opened.push({ file, lineOf: tape.lineOf })
       try {
         let checked = false
         for await (const batch of tape.batches()) {
@@ -111,14 +103,5 @@ export async function openTapeSet(target: string, opts: TapeReadOptions = {}): P
     }
   }
 
-  function placeOf(record: TapeRecord): RecordPlace | null {
-    for (let i = opened.length - 1; i >= 0; i--) {
-      const { file, lineOf } = opened[i] as (typeof opened)[number]
-      const line = lineOf(record)
-      if (line !== null) return { tape: file, line }
-    }
-    return null
-  }
-
-  return { header, headers, files, batches, placeOf, close: () => current?.close() }
+  return { header, headers, files, batches, close: () => current?.close() }
 }

@@ -2,7 +2,7 @@
 // can open it and mend it. The venue's own market book logs as it does live (slug, field); the
 // recorded venue is handed this logger, which adds the place of the record being played.
 import type { Logger } from '../../ports/logger.ts'
-import type { RecordPlace } from '../../tape/tape-set.ts'
+import type { RecordPlace } from '../../tape/tape-reader.ts'
 
 export type PlacedLogger = {
   logger: Logger

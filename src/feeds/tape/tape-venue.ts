@@ -15,7 +15,7 @@ import {
   type VenueMarket,
 } from '../../ports/venue.ts'
 import type { BookRecord, TapeRecord } from '../../tape/tape-format.ts'
-import type { RecordPlace } from '../../tape/tape-set.ts'
+import type { RecordPlace } from '../../tape/tape-reader.ts'
 import { NO_BOOK, type RecordedVenue } from '../venue-http/market-view.ts'
 import { placedLogger } from './placed-logger.ts'
 import { createReadingWindows } from './reading-windows.ts'
