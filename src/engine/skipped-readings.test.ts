@@ -44,6 +44,20 @@ describe('createSkippedReadings', () => {
     assert.deepEqual(counted, ['late', 'no-quote'])
   })
 
+  it('logs no `late` for a minute whose retries end late with its reason already said; a late minute without one is said', () => {
+    const { skips, counted, warned } = tracker()
+    skips.record('A', 1, 'paused')
+    skips.record('A', 1, 'late')
+    skips.record('A', 2, 'no-book')
+    skips.record('A', 2, 'late')
+    skips.flush()
+    assert.deepEqual(counted, ['paused', 'late'])
+    assert.deepEqual(
+      warned.map((w) => (w as { minute: number; reason: string }).reason),
+      ['paused', 'no-book', 'late'],
+    )
+  })
+
   it('counts what is pending when a contest leaves the live state or the engine stops', () => {
     const { skips, counted } = tracker()
     skips.record('A', 14, 'paused')

@@ -65,7 +65,10 @@ export function createSkippedReadings(logger: Pick<Logger, 'warn'>, observe?: Sk
       entry.pending ??= { minute, because: null, last: reason }
       entry.pending.last = reason
       if (reason !== 'late' && reason !== 'no-book') entry.pending.because = reason
-      if (!entry.reasons.has(reason)) {
+      // the retries of a minute already explained (paused, no strike…) end late: that is no new
+      // reason, and a `late` line would tell the operator a paused minute's inputs came too slowly
+      const explained = reason === 'late' && entry.pending.because !== null
+      if (!explained && !entry.reasons.has(reason)) {
         entry.reasons.add(reason)
         logger.warn({ ticker, minute, reason }, `no reading: ${REASON_TEXT[reason]}`)
       }
