@@ -385,12 +385,13 @@ describe('every command on a database that is not a contest-signals store', () =
   it('never creates a store to read: no file appears where none was', async () => {
     const dir = path.join(tmp.dir, 'nothing-here')
     const file = path.join(dir, 'cs.db')
-    for (const command of [
-      ['keys', 'list'],
-      ['backtest'],
-      ['evaluate'],
-      ['backup', path.join(tmp.dir, 'copy.db')],
-    ]) {
+    // a fresh deployment has no keys yet: said, and still nothing is created
+    const keys = await runCli(['keys', 'list', '--json'], { DATABASE_URL: `sqlite:${file}` })
+    assert.equal(keys.code, 0, keys.stderr)
+    assert.deepEqual(JSON.parse(keys.stdout), [])
+    assert.equal(keys.stderr, `contest-signals: no store at ${file} yet, so no keys; none was created\n`)
+    assert.ok(!existsSync(dir), 'keys list')
+    for (const command of [['backtest'], ['evaluate'], ['backup', path.join(tmp.dir, 'copy.db')]]) {
       const run = await runCli(command, { DATABASE_URL: `sqlite:${file}` })
       assert.equal(run.code, 1, `${command.join(' ')}: ${run.stderr}`)
       assert.match(
@@ -412,7 +413,12 @@ describe('every command on a database that is not a contest-signals store', () =
     const file = path.join(dir, 'cs.db')
     writeFileSync(file, '')
     const before = snapshot(dir)
-    for (const command of [['keys', 'list'], ['backtest'], ['evaluate']]) {
+    const keys = await runCli(['keys', 'list'], { DATABASE_URL: `sqlite:${file}` })
+    assert.equal(keys.code, 0, keys.stderr)
+    assert.match(keys.stdout, /^ID +LABEL/)
+    assert.equal(keys.stderr, `contest-signals: no store at ${file} yet, so no keys; none was created\n`)
+    assert.deepEqual(snapshot(dir), before, 'keys list')
+    for (const command of [['backtest'], ['evaluate']]) {
       const run = await runCli(command, { DATABASE_URL: `sqlite:${file}` })
       assert.equal(run.code, 1, `${command.join(' ')}: ${run.stderr}`)
       assert.match(
@@ -432,7 +438,15 @@ describe('reading a PostgreSQL schema that holds no store', () => {
       const { schema } = parsePostgresUrl(url)
       try {
         if (made) await withTestClient((c) => c.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`))
-        for (const command of [['keys', 'list'], ['backtest'], ['evaluate']]) {
+        const keys = await runCli(['keys', 'list', '--json'], { DATABASE_URL: url })
+        assert.equal(keys.code, 0, keys.stderr)
+        assert.deepEqual(JSON.parse(keys.stdout), [])
+        assert.match(
+          keys.stderr,
+          /^contest-signals: no store at postgres:\/\/.* yet, so no keys; none was created\n$/,
+        )
+        assert.deepEqual(await pgTables(url), [], 'keys list')
+        for (const command of [['backtest'], ['evaluate']]) {
           const run = await runCli(command, { DATABASE_URL: url })
           assert.equal(run.code, 1, `${command.join(' ')}: ${run.stderr}`)
           assert.match(

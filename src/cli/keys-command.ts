@@ -2,6 +2,7 @@
 import { type Config, usesSimulator } from '../config/config.ts'
 import { type ApiKeyRecord, containsKey, KEY_SHOWN_CHARS, maskKeys } from '../domain/api-key.ts'
 import { issueKey } from '../keys/key-service.ts'
+import { StoreMissingError } from '../main/open-store.ts'
 import { storedServiceClock } from '../main/service-clock.ts'
 import { systemClock } from '../main/system-clock.ts'
 import type { Clock } from '../ports/clock.ts'
@@ -59,8 +60,18 @@ export async function runKeysCommand(config: Config, args: string[], opts: KeysO
     )
     return 2
   }
-  // listing only reads: it never creates a store where there was none (decisions §9)
-  const { store } = await openCommandStore(config, { mustExist: action === 'list' })
+  // listing only reads: it never creates a store where there was none (decisions §9), and a fresh
+  // deployment's answer is that it has no keys yet (decisions §2: every command works on a fresh store)
+  let opened: Awaited<ReturnType<typeof openCommandStore>>
+  try {
+    opened = await openCommandStore(config, { mustExist: action === 'list' })
+  } catch (err) {
+    if (!(err instanceof StoreMissingError)) throw err
+    process.stdout.write(opts.json ? '[]\n' : formatKeyTable([]))
+    process.stderr.write(`contest-signals: no store at ${err.where} yet, so no keys; none was created\n`)
+    return 0
+  }
+  const { store } = opened
   try {
     // Created, last used and revoked all on one clock: the deployment's, as the api records last use.
     const clock: Clock = usesSimulator(config) ? await storedServiceClock(store, systemClock) : systemClock

@@ -64,10 +64,23 @@ async function openPostgres(config: StoreConfig, mustExist: boolean): Promise<St
   })
 }
 
+/** No store where DATABASE_URL points, for a command that must not create one (opts.mustExist). */
+export class StoreMissingError extends Error {
+  override name = 'StoreMissingError'
+  /** where the store was looked for: the SQLite path, or the URL without its password */
+  readonly where: string
+  constructor(message: string, where: string) {
+    super(message)
+    this.where = where
+  }
+}
+
 function noStore(location: StoreLocation): Error {
   const what = location.kind === 'sqlite' ? 'file' : 'database or schema'
-  return new Error(
-    `DATABASE_URL: no store at ${location.kind === 'sqlite' ? location.path : location.display} (run the service or \`contest-signals migrate\` there first, or point DATABASE_URL at the right ${what})`,
+  const where = location.kind === 'sqlite' ? location.path : location.display
+  return new StoreMissingError(
+    `DATABASE_URL: no store at ${where} (run the service or \`contest-signals migrate\` there first, or point DATABASE_URL at the right ${what})`,
+    where,
   )
 }
 
