@@ -46,7 +46,11 @@ export function decimal(min: number, max: number): Parser<number> {
 export const seed: Parser<number> = {
   accepts: 'whole number',
   parse: (raw, name) =>
-    /^[0-9]{1,15}$/.test(raw) ? ok(Number(raw)) : refuse(`${name}=${quoted(raw)} is not a whole number`),
+    /^[0-9]{1,15}$/.test(raw)
+      ? ok(Number(raw))
+      : refuse(
+          `${name}=${quoted(raw)} ${/^[0-9]+$/.test(raw) ? 'is too large: at most 15 digits' : 'is not a whole number of decimal digits (0 or more)'}`,
+        ),
 }
 
 export const onOff: Parser<boolean> = {
