@@ -12,6 +12,7 @@ import { type KalshiFixture, makeMarket, makeSeries, startKalshiFixture } from '
 import { exchangeEnv, unreachableExchangeEnv } from './support/feed-env.ts'
 import { freePort } from './support/ports.ts'
 import { runCli, tempDir } from './support/service-process.ts'
+import { shiftedClockEnv } from './support/shifted-clock.ts'
 
 const MINUTE = 60_000
 
@@ -211,9 +212,12 @@ describe('contest-signals venue check', { concurrency: true }, () => {
   })
 
   it('VENUE=sim (the default): the sandbox of the store’s timeline, read without fixing it', async () => {
+    // the check reads the wall clock: held on a Tuesday noon, so a run in the sandbox's weekly pause
+    // (Thursdays 03:00–05:00 New York) does not find trading paused and no asks
     const simEnv = (db: string, extra: Record<string, string> = {}) => ({
       DATABASE_URL: `sqlite:${path.join(tmp.dir, db)}`,
       VENUE: 'sim',
+      ...shiftedClockEnv(Date.parse('2026-12-01T12:05:00Z') - Date.now()),
       ...extra,
     })
     // a store that never ran: the sandbox SIM_SEED names, and nothing is fixed by the check
