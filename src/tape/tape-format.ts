@@ -145,6 +145,10 @@ export function parseRecord(value: unknown): TapeRecord | null | LineProblem {
       if (value.st !== undefined && value.st !== 404)
         return { problem: 'book "st" must be 404 (the venue answered "no book"), or absent' }
       const noBook = value.st === 404 ? { st: 404 as const } : {}
+      // only a Polymarket token's /book answers 404 and is recorded so: without the token no side
+      // could be matched, and the replay would treat the request as timed out without a word
+      if (value.st === 404 && value.token === undefined)
+        return { problem: 'book "st": 404 is a token\'s "no book" answer: it needs "token"' }
       if (value.token === undefined) return { t, k, ticker: value.ticker, ob: value.ob, ...noBook }
       if (typeof value.token !== 'string' || value.token === '')
         return { problem: 'book "token" must be a non-empty string' }

@@ -122,6 +122,12 @@ describe('tape files', () => {
     ])
     const err = await failure(file)
     assert.match(err.message, /\.ndjson(?:\.gz)?: line 2: book "st" must be 404/)
+    const { token: _, ...tokenless } = noBook as { token: string }
+    const orphan = writeLines('no-book-tokenless.ndjson', [JSON.stringify(header), JSON.stringify(tokenless)])
+    assert.match(
+      (await failure(orphan)).message,
+      /\.ndjson(?:\.gz)?: line 2: book "st": 404 .* needs "token"/,
+    )
   })
 
   it('refuses a book record whose token is not a non-empty string, naming the line', async () => {
