@@ -4,6 +4,8 @@
 // buffered. So a damaged file is read once more: the input zlib had accepted in large pieces, then
 // a few bytes at a time, keeping every byte out until zlib refuses one.
 import { createReadStream } from 'node:fs'
+import { Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 
 /** Bytes given to zlib at a time past the input it accepted: each call's output is lost with it. */
@@ -62,4 +64,22 @@ export async function decompressedBeforeDamage(
     gunzip.destroy()
   }
   return Buffer.concat(out)
+}
+
+/**
+ * zlib's refusal of the gzip file at `path`, or null when every member is whole. A flipped bit in a
+ * member's data mostly decompresses to wrong bytes that zlib catches only at the member's end (its
+ * CRC), so a line read before then can fail as "not JSON" with the cause unseen: this pass finds it.
+ */
+export async function gzipFaultOf(path: string): Promise<string | null> {
+  try {
+    await pipeline(
+      createReadStream(path, { highWaterMark: 256 * 1024 }),
+      createGunzip(),
+      new Writable({ write: (_chunk, _enc, done) => done() }),
+    )
+    return null
+  } catch (err) {
+    return (err as Error).message
+  }
 }

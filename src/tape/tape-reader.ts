@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { createGunzip } from 'node:zlib'
-import { decompressedBeforeDamage } from './gzip-recovery.ts'
+import { decompressedBeforeDamage, gzipFaultOf } from './gzip-recovery.ts'
 import { isLineProblem, parseHeader, parseRecord, type TapeHeader, type TapeRecord } from './tape-format.ts'
 
 /**
@@ -296,9 +296,19 @@ async function openTapeFile(path: string, opts: TapeReadOptions): Promise<Opened
       }
       for await (const texts of lines) yield* handOut(texts)
     } catch (err) {
-      inTapeFile(err, path)
+      inTapeFile(damage === null ? await withGzipDamage(err) : err, path)
     }
     noteTruncation()
+  }
+  /** A line's fault in a gzip file whose member fails its check later: that damage is named too. */
+  async function withGzipDamage(err: unknown): Promise<unknown> {
+    if (!isGzipPath(path) || !(err instanceof TapeError) || err.line === null) return err
+    const gzip = await gzipFaultOf(path)
+    if (gzip === null) return err
+    return new TapeError(
+      err.line,
+      `${err.problem}; the file's gzip data is damaged too (${gzip}): a damaged gzip member reads as wrong bytes until its check at the member's end fails, so this line is likely that damage; every line before it was read`,
+    )
   }
   async function* records(): AsyncGenerator<TapeRecord, void, undefined> {
     for await (const batch of batches()) yield* batch

@@ -292,6 +292,31 @@ describe('tape files', () => {
     assert.doesNotMatch(err.message, /\n/)
   })
 
+  it('names the gzip damage behind a line that decompressed to wrong bytes before its member failed its check', async () => {
+    // stored (level 0) deflate keeps the text as it is: a changed byte reaches the parser, and only
+    // the member's CRC at its end, megabytes on, says the file is damaged
+    const spot = JSON.stringify(records[1])
+    const lines = [JSON.stringify(header), ...Array.from({ length: 20_000 }, () => spot)]
+    const whole = gzipSync(`${lines.join('\n')}\n`, { level: 0 })
+    const damaged = Buffer.from(whole)
+    const at = damaged.indexOf(`\n${spot}`, damaged.indexOf(spot) + 1) + 1 // line 3's "{"
+    damaged[at] = 0x21
+    const file = path.join(dir, 'stored-damaged.ndjson.gz')
+    writeFileSync(file, damaged)
+    const { records: read, err } = await readUntilFault(file)
+    assert.equal(read.length, 1, 'line 2 is read, line 3 is the fault')
+    assert.equal(err.line, 3)
+    assert.match(
+      err.message,
+      /stored-damaged\.ndjson\.gz: line 3: not JSON; the file's gzip data is damaged too \(incorrect data check\).*every line before it was read/,
+    )
+    // the same bad line in a whole gzip file is only a bad line
+    const intact = path.join(dir, 'stored-intact.ndjson.gz')
+    const badThird = lines.map((line, i) => (i === 2 ? `!${line.slice(1)}` : line))
+    writeFileSync(intact, gzipSync(`${badThird.join('\n')}\n`, { level: 0 }))
+    assert.match((await failure(intact)).message, /stored-intact\.ndjson\.gz: line 3: not JSON$/)
+  })
+
   it('reads every line a damaged last gzip member decompresses to before its damage, then names the damage', async () => {
     const file = path.join(dir, 'damaged.ndjson.gz')
     // whole members first (one record each, as the recorder's flushes), then one big member
