@@ -139,6 +139,7 @@ function venueLooks(): { venue: string; looks: Look[] }[] {
         ...sweepLooks('30 days', 'docs/model-card-polymarket-shrink30.json'),
         ...sweepLooks('fresh', 'docs/model-card-polymarket-fresh.json'),
         ...sweepLooks('fresh', 'docs/model-card-polymarket-fresh-floor.json'),
+        ...sweepLooks('fourth', 'docs/model-card-polymarket-fourth.json'),
       ],
     },
   ]
