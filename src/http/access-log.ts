@@ -84,25 +84,30 @@ type PinoInternals = Record<symbol, unknown>
 
 /** how long the line's wall-clock time is read from the monotonic clock before they are lined up again */
 const REANCHOR_MS = 1000
-let anchorMonotonic = Number.NEGATIVE_INFINITY
-let anchorWall = 0
 
 /**
  * The wall-clock time (epoch ms) of a performance.now() reading. A line needs both a duration and a
  * time; one reading of the monotonic clock gives both, and on a virtual machine a Date.now() costs
- * about 170 ns (kvm-clock), a good part of what a line costs. Lined up with Date.now() again every
- * second, so a line's time is within a millisecond of it and follows a step of the wall clock
+ * about 170 ns (kvm-clock), a good part of what a line costs. Lined up with the wall clock again
+ * every second, so a line's time is within a millisecond of it and follows a step of the wall clock
  * within a second.
  */
-function wallClockAt(monotonic: number): number {
-  if (monotonic - anchorMonotonic >= REANCHOR_MS) {
-    anchorMonotonic = monotonic
-    anchorWall = Date.now()
+export function createWallClock(readWall: () => number = Date.now): (monotonic: number) => number {
+  let anchorMonotonic = Number.NEGATIVE_INFINITY
+  let anchorWall = 0
+  return (monotonic) => {
+    if (monotonic - anchorMonotonic >= REANCHOR_MS) {
+      anchorMonotonic = monotonic
+      anchorWall = readWall()
+    }
+    return Math.round(anchorWall + (monotonic - anchorMonotonic))
   }
-  return Math.round(anchorWall + (monotonic - anchorMonotonic))
 }
 
-export function createAccessLog(logger: Logger): AccessLog {
+/** One for the process: every access log of it lines up with the wall clock on the same anchor. */
+const processWallClock = createWallClock()
+
+export function createAccessLog(logger: Logger, wallClockAt = processWallClock): AccessLog {
   const internals = logger as unknown as PinoInternals
   const destination = internals[pino.symbols.streamSym] as { write(line: string): unknown }
   // The fixed parts, pino's own: level and time first, then `,"pid":…,"hostname":…` and the
