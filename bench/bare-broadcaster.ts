@@ -5,6 +5,7 @@
 // ticks; it reports `{ port }` once listening.
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { serviceKeepAliveMs } from './helper-env.ts'
 
 const clients = new Set<ServerResponse>()
 let seq = 0
@@ -26,7 +27,8 @@ const server = createServer((req, res) => {
   res.once('close', () => clients.delete(res))
   res.on('error', () => undefined)
 })
-server.keepAliveTimeout = 72_000
+// The service's own keep-alive timeout (startHelper passes it), so one Keep-Alive header is on both wires.
+server.keepAliveTimeout = serviceKeepAliveMs()
 
 function frame(): Buffer {
   seq++

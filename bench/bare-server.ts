@@ -5,6 +5,7 @@
 // parent sends `{ replay: CapturedResponse }` over IPC before each run and waits for `{ ready: true }`.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { serviceKeepAliveMs } from './helper-env.ts'
 
 export type CapturedResponse = { status: number; headers: [string, string][]; bodyBase64: string }
 
@@ -22,8 +23,8 @@ const server = createServer(
     else res.end(body)
   },
 )
-// The service's own keep-alive timeout, so Keep-Alive: timeout=72 is on both wires.
-server.keepAliveTimeout = 72_000
+// The service's own keep-alive timeout (startHelper passes it), so one Keep-Alive header is on both wires.
+server.keepAliveTimeout = serviceKeepAliveMs()
 
 process.on('message', (msg: { replay?: CapturedResponse }) => {
   if (!msg.replay) return

@@ -82,7 +82,10 @@ export type Kind = {
   expectStatus: number
 }
 
-export async function discoverTicker(service: BenchService, series: string): Promise<string> {
+export async function discoverTicker(
+  service: Pick<BenchService, 'url' | 'key'>,
+  series: string,
+): Promise<string> {
   const res = await capture(service, `/v1/contests?series=${series}&limit=100`, {
     Authorization: `Bearer ${service.key}`,
   })
@@ -158,7 +161,7 @@ export function kinds(series: string, ticker: string): Kind[] {
 
 /** One response as the service put it on the wire; Node adds Date, Connection and Keep-Alive on both servers. */
 export async function capture(
-  service: BenchService,
+  service: Pick<BenchService, 'url'>,
   path: string,
   headers: Record<string, string>,
 ): Promise<CapturedResponse> {

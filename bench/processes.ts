@@ -2,6 +2,7 @@
 // Node binary, spoken to over IPC, and always stopped, whatever happens to the run.
 import { type ChildProcess, fork } from 'node:child_process'
 import path from 'node:path'
+import { SETTINGS } from '../src/config/settings.ts'
 
 export type Helper = {
   pid: number
@@ -19,6 +20,13 @@ export type Helper = {
 
 const helpers = new Set<ChildProcess>()
 
+/**
+ * What every helper is told of the service it stands beside: the keep-alive the bench's service runs
+ * with (its default; the service gets no environment of ours), so a bare server's `Keep-Alive:
+ * timeout=` is the service's to the byte.
+ */
+const SERVICE_FACTS = { HTTP_KEEP_ALIVE_TIMEOUT_S: SETTINGS.HTTP_KEEP_ALIVE_TIMEOUT_S.default }
+
 /** Forks bench/<file>; `fileLimit` raises its open-files limit first (stream clients). */
 export function startHelper(
   file: string,
@@ -29,11 +37,11 @@ export function startHelper(
     opts.fileLimit === undefined
       ? fork(script, [], {
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-          env: { ...process.env, ...opts.env },
+          env: { ...process.env, ...SERVICE_FACTS, ...opts.env },
         })
       : fork(script, [], {
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-          env: { ...process.env, ...opts.env },
+          env: { ...process.env, ...SERVICE_FACTS, ...opts.env },
           execPath: 'bash',
           execArgv: [
             '-c',
