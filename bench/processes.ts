@@ -33,15 +33,15 @@ export function startHelper(
   opts: { fileLimit?: number; env?: Record<string, string> } = {},
 ): Helper {
   const script = path.join(import.meta.dirname, file)
+  const common = {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...SERVICE_FACTS, ...opts.env },
+  }
   const child =
     opts.fileLimit === undefined
-      ? fork(script, [], {
-          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-          env: { ...process.env, ...SERVICE_FACTS, ...opts.env },
-        })
+      ? fork(script, [], common)
       : fork(script, [], {
-          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-          env: { ...process.env, ...SERVICE_FACTS, ...opts.env },
+          ...common,
           execPath: 'bash',
           execArgv: [
             '-c',
