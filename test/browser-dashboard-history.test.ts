@@ -301,6 +301,53 @@ describe('the dashboard on a seeded store', () => {
     }
   })
 
+  it('draws the calibration plot again when its width changes, not when the analysis only grows taller', async () => {
+    const context = await offlineContext(browser, external)
+    try {
+      // the page waits 100 ms after a resize before it draws again: that wait on the test's clock
+      await context.clock.install()
+      const page = await connected(context)
+      await context.clock.runFor(200)
+      const drawn = await page.locator('#calibration-chart canvas').elementHandle()
+      assert.ok(drawn)
+      /** Resolves once a resize of the analysis to `box` has been seen. */
+      const resized = (box: string) =>
+        page.evaluate(`new Promise((resolve) => {
+          const seen = new ResizeObserver(([entry]) => {
+            const { width, height } = entry.contentRect
+            if (${box}) { seen.disconnect(); resolve(undefined) }
+          })
+          seen.observe(document.getElementById('analysis'))
+        })`)
+      // a resize can reach the page's own observer a frame after ours: two more rendering updates
+      // (a new observer reports at the next one) before the page's 100 ms are run
+      const settled = async () => {
+        for (let i = 0; i < 2; i++)
+          await page.evaluate(`new Promise((resolve) => {
+            const next = new ResizeObserver(() => { next.disconnect(); resolve(undefined) })
+            next.observe(document.body)
+          })`)
+        await context.clock.runFor(200)
+      }
+      const height = (await page.evaluate(`document.getElementById('analysis').clientHeight`)) as number
+      const taller = resized(`height > ${height}`)
+      await page.evaluate(`document.getElementById('analysis').append(
+        Object.assign(document.createElement('div'), { style: 'height: 400px' }))`)
+      await taller
+      await settled()
+      assert.ok(await drawn.evaluate((el) => el.isConnected), 'a taller analysis keeps the plot drawn')
+      const width = (await page.evaluate(`document.getElementById('analysis').clientWidth`)) as number
+      const narrower = resized(`width < ${width}`)
+      await page.setViewportSize({ width: 600, height: 900 })
+      await narrower
+      await settled()
+      assert.equal(await drawn.evaluate((el) => el.isConnected), false, 'a narrower one draws it again')
+      assert.ok(await page.locator('#calibration-chart canvas').isVisible())
+    } finally {
+      await context.close()
+    }
+  })
+
   it('says when a series has no settled contest yet, and when its live contest has no strike or signal yet', async () => {
     const context = await offlineContext(browser, external)
     try {

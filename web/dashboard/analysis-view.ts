@@ -1,7 +1,7 @@
 // What thresholds would have paid over the window read: the summary facts, the calibration table and
 // chart, and the confidence × edge grid, drawn from an Analysis (analysis.ts does the arithmetic).
 import type { Analysis } from './analysis.ts'
-import { clearCalibration, drawCalibration } from './calibration-chart.ts'
+import { clearCalibration, drawCalibration, plotWidthChanged } from './calibration-chart.ts'
 import { $, cell, factItem, fmt2, markOverflow } from './dom.ts'
 
 /** The analysis shown, for the chart to be drawn again at another width or theme. */
@@ -91,4 +91,12 @@ export function clearAnalysisView(): void {
 /** The chart takes its colours and width when drawn: draw again when either changes. */
 export function redrawChart(): void {
   if (shown) drawCalibration($('calibration-chart'), shown.calibration)
+}
+
+/**
+ * After a resize of the analysis: draw again only at a new width. Its box grows taller as its tables
+ * fill in, and a plot drawn again for that replaces its canvas with the very same picture.
+ */
+export function refitChart(): void {
+  if (shown && plotWidthChanged($('calibration-chart'))) redrawChart()
 }

@@ -5,7 +5,7 @@
 // The status line says what the page is waiting for (rate limited, the service unreachable, the stream
 // down) and for how long; every wait ends in a retry, and a new key clears what the last one showed.
 import { analyse, type Filter, toBacktestContests } from './analysis.ts'
-import { clearAnalysisView, redrawChart, showAnalysis } from './analysis-view.ts'
+import { clearAnalysisView, redrawChart, refitChart, showAnalysis } from './analysis-view.ts'
 import { ApiError, type CallOptions, getJson, settledBetween } from './api.ts'
 import { showSeries } from './calibration-chart.ts'
 import { addLiveSignal, showLiveContest, showSettled } from './contest-tables.ts'
@@ -463,7 +463,7 @@ function start(): void {
   let resizing: ReturnType<typeof setTimeout> | undefined
   new ResizeObserver(() => {
     clearTimeout(resizing)
-    resizing = setTimeout(redrawChart, 100)
+    resizing = setTimeout(refitChart, 100)
   }).observe($('analysis'))
   // before the next paint: a table that comes to overflow its box shows the hint in the same frame
   const overflow = new ResizeObserver(markOverflow)

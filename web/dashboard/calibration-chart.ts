@@ -20,6 +20,18 @@ let chart: uPlot | null = null
  * assistive technology does not look: the page's labelled checkboxes call `showSeries` instead.
  */
 const hidden = new Set<number>()
+/** The width the plot was last drawn at. */
+let drawnWidth = 0
+
+/** The plot's width in `el`: its box's, within 280–900 px. */
+function plotWidth(el: HTMLElement): number {
+  return Math.max(280, Math.min(el.clientWidth || 640, 900))
+}
+
+/** Whether a plot drawn in `el` now would be wider or narrower than the one drawn last. */
+export function plotWidthChanged(el: HTMLElement): boolean {
+  return plotWidth(el) !== drawnWidth
+}
 
 /** Shows or hides series `indices` (1 the diagonal, 2 the realised points, 3 and 4 the interval). */
 export function showSeries(indices: readonly number[], show: boolean): void {
@@ -45,7 +57,8 @@ export function drawCalibration(el: HTMLElement, buckets: readonly CalibrationPo
   const fg = style.getPropertyValue('--fg').trim() || '#333'
   const accent = style.getPropertyValue('--accent').trim() || '#1f5fd1'
   const muted = style.getPropertyValue('--muted').trim() || '#888'
-  const width = Math.max(280, Math.min(el.clientWidth || 640, 900))
+  const width = plotWidth(el)
+  drawnWidth = width
   const axis = { stroke: fg, grid: { stroke: `${muted}33` }, ticks: { stroke: `${muted}55` } }
   const opts: uPlot.Options = {
     width,
