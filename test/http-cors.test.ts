@@ -64,7 +64,7 @@ describe('CORS with CORS_ORIGINS=*', () => {
       headers: { origin: ORIGIN },
     })
     assert.equal(head.status, 405)
-    assert.equal(head.headers.get('allow'), 'GET')
+    assert.equal(head.headers.get('allow'), 'GET, OPTIONS')
   })
 
   test('marks responses readable cross-origin and exposes the rate-limit headers', async () => {

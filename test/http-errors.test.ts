@@ -45,13 +45,13 @@ describe('problem responses', () => {
 
   test('answers other methods on known paths with 405 and Allow', async () => {
     const paths: [string, string][] = [
-      ['/v1/contests/active?series=S', 'GET, HEAD'],
-      ['/v1/contests/ANY-TICKER', 'GET, HEAD'],
-      ['/v1/contests?series=S', 'GET, HEAD'],
-      ['/v1/stream/contests?series=S', 'GET'],
-      ['/v1/health', 'GET, HEAD'],
-      ['/v1/openapi.json', 'GET, HEAD'],
-      ['/problems/not-found', 'GET, HEAD'],
+      ['/v1/contests/active?series=S', 'GET, HEAD, OPTIONS'],
+      ['/v1/contests/ANY-TICKER', 'GET, HEAD, OPTIONS'],
+      ['/v1/contests?series=S', 'GET, HEAD, OPTIONS'],
+      ['/v1/stream/contests?series=S', 'GET, OPTIONS'],
+      ['/v1/health', 'GET, HEAD, OPTIONS'],
+      ['/v1/openapi.json', 'GET, HEAD, OPTIONS'],
+      ['/problems/not-found', 'GET, HEAD, OPTIONS'],
     ]
     for (const [path, allow] of paths) {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
@@ -67,7 +67,7 @@ describe('problem responses', () => {
     for (const method of ['TRACE', 'PROPFIND', 'MKCOL']) {
       const known = await rawRequest(`${world.baseUrl}/v1/contests/SOME-TICKER`, { method })
       assert.equal(known.status, 405, method)
-      assert.equal(known.headers.allow, 'GET, HEAD')
+      assert.equal(known.headers.allow, 'GET, HEAD, OPTIONS')
       assert.equal(JSON.parse(known.body.toString()).type, problemType('method-not-allowed'))
       const unknown = await rawRequest(`${world.baseUrl}/v1/nowhere`, { method })
       assert.equal(unknown.status, 404, method)
@@ -80,7 +80,7 @@ describe('problem responses', () => {
       headers: { authorization: `Bearer ${world.key}` },
     })
     assert.equal(res.status, 405)
-    assert.equal(res.headers.allow, 'GET')
+    assert.equal(res.headers.allow, 'GET, OPTIONS')
   })
 
   test('answers 405 to a POST with a body before reading the body', async () => {
@@ -96,7 +96,7 @@ describe('problem responses', () => {
   test('answers a plain OPTIONS (not a preflight) with 204 and Allow', async () => {
     const res = await api.request('/v1/contests', { method: 'OPTIONS' })
     assert.equal(res.status, 204)
-    assert.equal(res.headers.get('allow'), 'GET, HEAD')
+    assert.equal(res.headers.get('allow'), 'GET, HEAD, OPTIONS')
   })
 
   test('answers an unknown server fault with a 500 internal-error that carries no internals', async () => {

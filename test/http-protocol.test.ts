@@ -40,7 +40,7 @@ describe('methods', () => {
     test(`${method} on a known path › 405 method-not-allowed with Allow`, async () => {
       const res = await rawRequest(`${world.baseUrl}/v1/contests?series=X`, { method, headers: auth() })
       assert.equal(res.status, 405)
-      assert.equal(res.headers.allow, 'GET, HEAD')
+      assert.equal(res.headers.allow, 'GET, HEAD, OPTIONS')
       assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
       if (method !== 'HEAD') assert.equal(JSON.parse(res.body.toString()).status, 405)
     })
@@ -55,14 +55,14 @@ describe('methods', () => {
   test('a plain OPTIONS (not a preflight) › 204 with Allow on a known path, 404 problem elsewhere', async () => {
     const known = await rawRequest(`${world.baseUrl}/v1/stream/contests`, { method: 'OPTIONS' })
     assert.equal(known.status, 204)
-    assert.equal(known.headers.allow, 'GET')
+    assert.equal(known.headers.allow, 'GET, OPTIONS')
     assert.equal(known.body.length, 0)
     const withOriginOnly = await rawRequest(`${world.baseUrl}/v1/contests/X-1`, {
       method: 'OPTIONS',
       headers: { origin: 'https://a.example' },
     })
     assert.equal(withOriginOnly.status, 204)
-    assert.equal(withOriginOnly.headers.allow, 'GET, HEAD')
+    assert.equal(withOriginOnly.headers.allow, 'GET, HEAD, OPTIONS')
     assert.equal(withOriginOnly.headers['access-control-allow-origin'], '*')
     const unknown = await rawRequest(`${world.baseUrl}/nowhere`, { method: 'OPTIONS' })
     assert.equal(unknown.status, 404)
@@ -73,7 +73,7 @@ describe('methods', () => {
   test('OPTIONS * asks about the server as a whole › 204 with every method some path allows', async () => {
     const text = await rawExchange(world.baseUrl, 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n')
     assert.match(text, /^HTTP\/1\.1 204 No Content\r\n/)
-    assert.match(text, /\r\nallow: GET, HEAD\r\n/i)
+    assert.match(text, /\r\nallow: GET, HEAD, OPTIONS\r\n/i)
     // another method on `*` names no resource
     const get = await rawExchange(world.baseUrl, 'GET * HTTP/1.1\r\nHost: x\r\n\r\n')
     assert.match(get, /^HTTP\/1\.1 404 Not Found\r\n/)

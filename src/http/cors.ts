@@ -32,7 +32,7 @@ export function corsPluginOptions(config: CorsPolicy): FastifyCorsOptions {
     exposedHeaders: [...CORS_EXPOSED_HEADERS],
     maxAge: PREFLIGHT_MAX_AGE_S,
     // A plain OPTIONS (no Origin or no Access-Control-Request-Method) never reaches the plugin: it is
-    // answered 405 with Allow (404 on an unknown path) before, by not-found.ts. Not strict, so the
+    // answered 204 with Allow (404 on an unknown path) before, by not-found.ts. Not strict, so the
     // plugin could never send its text/plain 400: every error this API sends is a problem.
     strictPreflight: false,
   }

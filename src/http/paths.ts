@@ -19,20 +19,24 @@ export const PATHS = {
 
 export type KnownPath = { url: string; allow: readonly HTTPMethods[] }
 
-/** Every path with the methods it allows (the rest get 405). HEAD on the stream is 405 too. */
+/**
+ * Every path with the methods it allows (the rest get 405). HEAD on the stream is 405 too. OPTIONS is
+ * in every list because every known path answers it (204, or the CORS preflight), and Allow names
+ * what the resource supports (RFC 9110 §10.2.1).
+ */
 export const KNOWN_PATHS: readonly KnownPath[] = [
-  { url: PATHS.home, allow: ['GET', 'HEAD'] },
-  { url: PATHS.activeContest, allow: ['GET', 'HEAD'] },
-  { url: PATHS.contest, allow: ['GET', 'HEAD'] },
-  { url: PATHS.contests, allow: ['GET', 'HEAD'] },
-  { url: PATHS.stream, allow: ['GET'] },
-  { url: PATHS.health, allow: ['GET', 'HEAD'] },
-  { url: PATHS.openApi, allow: ['GET', 'HEAD'] },
-  { url: PATHS.problemPage, allow: ['GET', 'HEAD'] },
-  { url: PATHS.docs, allow: ['GET', 'HEAD'] },
-  { url: PATHS.docsAsset, allow: ['GET', 'HEAD'] },
-  { url: PATHS.dashboard, allow: ['GET', 'HEAD'] },
-  { url: PATHS.dashboardAsset, allow: ['GET', 'HEAD'] },
+  { url: PATHS.home, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.activeContest, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.contest, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.contests, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.stream, allow: ['GET', 'OPTIONS'] },
+  { url: PATHS.health, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.openApi, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.problemPage, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.docs, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.docsAsset, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.dashboard, allow: ['GET', 'HEAD', 'OPTIONS'] },
+  { url: PATHS.dashboardAsset, allow: ['GET', 'HEAD', 'OPTIONS'] },
 ]
 
 /**
