@@ -8,20 +8,14 @@ import '../main/next-tick-warm-up.ts'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig, simulatorServeProblems } from '../config/config.ts'
 import { maskKeys } from '../domain/api-key.ts'
-import { createLogger } from '../main/logger.ts'
-import { type Role, startService } from '../main/runtime.ts'
+import type { Role } from '../main/runtime.ts'
 import { VERSION } from '../main/version.ts'
-import { runBacktestCommand } from './backtest-command.ts'
-import { runBackupCommand } from './backup-command.ts'
-import { runEvaluateCommand, sandboxOracle } from './evaluate-command.ts'
 import { COMMAND_HELP, USAGE } from './help.ts'
-import { runHistoryImport } from './history-import-command.ts'
-import { runKeysCommand } from './keys-command.ts'
-import { runMigrate } from './migrate-command.ts'
-import { runReplayCommand } from './replay-command.ts'
-import { runSimTapeCommand } from './sim-tape-command.ts'
 import { exitCodeAfterOutput, guardStdout } from './stdout.ts'
-import { runVenueCheck } from './venue-check-command.ts'
+
+// Each command's own modules are imported when it runs, not here: loading all of them (the HTTP
+// stack, the stores, the model, the venues: about a thousand modules) cost a second of CPU before
+// --version, --help or a usage error could answer, and `keys` or `migrate` need a fraction of it.
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
@@ -153,13 +147,16 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
       return serve(first, config)
     case 'keys':
-      return runKeysCommand(config, positionals, { label: str('label'), json: values.json === true })
+      return (await import('./keys-command.ts')).runKeysCommand(config, positionals, {
+        label: str('label'),
+        json: values.json === true,
+      })
     case 'migrate':
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
-      return runMigrate(config)
+      return (await import('./migrate-command.ts')).runMigrate(config)
     case 'backtest':
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
-      return runBacktestCommand(config, {
+      return (await import('./backtest-command.ts')).runBacktestCommand(config, {
         series: str('series'),
         since: str('since'),
         before: str('before'),
@@ -171,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
       })
     case 'replay':
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
-      return runReplayCommand(config, {
+      return (await import('./replay-command.ts')).runReplayCommand(config, {
         tape: str('tape'),
         series: str('series'),
         from: str('from'),
@@ -184,7 +181,7 @@ async function main(argv: string[]): Promise<number> {
           first,
           'usage: sim tape [--venue kalshi|polymarket] --days N [--seed S] [--from T] --out PATH',
         )
-      return runSimTapeCommand(config, {
+      return (await import('./sim-tape-command.ts')).runSimTapeCommand(config, {
         venue: str('venue'),
         days: str('days'),
         seed: str('seed'),
@@ -197,7 +194,7 @@ async function main(argv: string[]): Promise<number> {
           first,
           'usage: history import --venue kalshi|polymarket [--series S] --since T --until T --out DIR',
         )
-      return runHistoryImport(
+      return (await import('./history-import-command.ts')).runHistoryImport(
         config,
         {
           venue: str('venue'),
@@ -209,8 +206,9 @@ async function main(argv: string[]): Promise<number> {
         },
         { stdout: process.stdout, stderr: process.stderr, now: () => Date.now() },
       )
-    case 'evaluate':
+    case 'evaluate': {
       if (positionals.length > 0) return usageError(first, `unexpected argument "${positionals[0]}"`)
+      const { runEvaluateCommand, sandboxOracle } = await import('./evaluate-command.ts')
       return runEvaluateCommand(
         config,
         {
@@ -224,13 +222,14 @@ async function main(argv: string[]): Promise<number> {
         },
         sandboxOracle,
       )
+    }
     case 'backup':
       if (positionals.length !== 1) return usageError(first, 'needs exactly one PATH')
-      return runBackupCommand(config, positionals[0]!)
+      return (await import('./backup-command.ts')).runBackupCommand(config, positionals[0]!)
     default:
       if (positionals[0] !== 'check' || positionals.length !== 1)
         return usageError(first, 'usage: venue check')
-      return runVenueCheck(config)
+      return (await import('./venue-check-command.ts')).runVenueCheck(config)
   }
 }
 
@@ -243,6 +242,10 @@ function usageError(command: string, problem: string): number {
 }
 
 async function serve(role: Role, config: ReturnType<typeof loadConfig>): Promise<number> {
+  const [{ createLogger }, { startService }] = await Promise.all([
+    import('../main/logger.ts'),
+    import('../main/runtime.ts'),
+  ])
   const logger = createLogger(config.logLevel)
   // Installed before start-up so a signal that arrives while starting still ends in a clean stop,
   // and cuts a first start's backfill short (the next start goes on with it).

@@ -3,6 +3,8 @@
 // it through the environment. Private servers it starts are stopped and removed by globalTeardown,
 // which the runner calls when the run ends, fails or is interrupted (SIGINT, SIGTERM); an exit handler
 // backs it up when the setup itself stops the run.
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { MACHINE_POSTGRES_URL } from '../support/postgres.ts'
 import { MACHINE_REDIS_URL } from '../support/redis.ts'
 import { resolvePostgres } from './postgres.ts'
@@ -23,6 +25,10 @@ export async function globalSetup(): Promise<void> {
   const env = process.env
   const searchPath = env.PATH ?? ''
   const isRoot = process.geteuid?.() === 0
+  // Every test process and every CLI it starts loads hundreds of modules, TypeScript stripped on
+  // each load: a compile cache shared through the environment spends that once per run, not once
+  // per process (the suite is CPU-bound on two cores). Node keys it by content; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+  env.NODE_COMPILE_CACHE ??= path.join(tmpdir(), 'contest-signals-test-compile-cache')
   try {
     Object.assign(env, await ensureTools({ searchPath, chromiumPath: env.CHROMIUM_PATH, isRoot }))
 

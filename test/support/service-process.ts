@@ -30,9 +30,19 @@ export function tempDir(prefix = 'cs-test-'): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** A child's environment: only PATH and HOME from ours, then `env`, so the machine's settings never leak in. */
+/**
+ * A child's environment: only PATH and HOME from ours, then `env`, so the machine's settings never
+ * leak in — and the run's compile cache (test/prerequisites/setup.ts), which changes no behaviour,
+ * only how often the same modules are compiled.
+ */
 export function childEnv(env: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }
+  const cache = process.env.NODE_COMPILE_CACHE
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    ...(cache === undefined ? {} : { NODE_COMPILE_CACHE: cache }),
+    ...env,
+  }
 }
 
 export type StartOptions = {
