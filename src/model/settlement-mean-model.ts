@@ -14,7 +14,27 @@ import { levelOver, settlementVariance } from './variance.ts'
 const HALF_CENT = 0.005
 const MINUTE_MS = 60_000
 
-export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
+/**
+ * What model v2 prices a reading from before the book: the dynamics it chose (`ranged`: the ranged
+ * ones), the log distance of the index estimate from the strike (`centre`; ±∞ where either is not a
+ * price), and the settlement variance with the strike estimate's error added — each part apart, for
+ * tools that price the same reading another way.
+ */
+export type SettlementPricing = {
+  ranged: boolean
+  params: ModelV2Params
+  centre: number
+  /** the variance priced: the diffusion's, the basis estimate's error and the strike estimate's */
+  variance: number
+  /** the diffusion's variance over the horizon, the fitted scale applied; the basis and strike errors apart */
+  diffusionVariance: number
+  basisVariance: number
+  strikeVariance: number
+  sigmaPerMinute: number
+  effectiveMinutes: number
+}
+
+export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): SettlementPricing {
   const ranged = pricedFromRanges(input.closes, input.spotObservedAt, fitted)
   const p = ranged ? withRangedDynamics(fitted) : fitted
   const level = levelOver(
@@ -43,43 +63,69 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   const strike = priced.own ? priced.strikeDollars - basis : priced.strikeDollars
   const strikeVariance = priced.strikeVariance
   const perMinute = settlement.sigmaPerMinute * settlement.sigmaPerMinute
-  const v = {
-    ...settlement,
-    variance: settlement.variance + strikeVariance,
-    effectiveMinutes: settlement.effectiveMinutes + (perMinute > 0 ? strikeVariance / perMinute : 0),
-  }
   const centre = !(index > 0)
     ? Number.NEGATIVE_INFINITY
     : strike > HALF_CENT
       ? Math.log(index / (strike - HALF_CENT))
       : Number.POSITIVE_INFINITY
+  return {
+    ranged,
+    params: p,
+    centre,
+    variance: settlement.variance + strikeVariance,
+    diffusionVariance: settlement.variance - priced.basisVariance,
+    basisVariance: priced.basisVariance,
+    strikeVariance,
+    sigmaPerMinute: settlement.sigmaPerMinute,
+    effectiveMinutes: settlement.effectiveMinutes + (perMinute > 0 ? strikeVariance / perMinute : 0),
+  }
+}
+
+export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
+  const priced = settlementPricing(input, fitted)
+  const { params: p, centre, variance } = priced
   const modelAloneUp = !Number.isFinite(centre)
     ? centre > 0
       ? 1
       : 0
-    : v.variance > 0
-      ? unitStudentTCdf(centre / Math.sqrt(v.variance), p.nu)
+    : variance > 0
+      ? unitStudentTCdf(centre / Math.sqrt(variance), p.nu)
       : centre >= 0
         ? 1
         : 0
+  return {
+    probabilityUp: pooledWithBook(input, fitted, priced, modelAloneUp),
+    modelAloneUp,
+    sigmaPerMinute: priced.sigmaPerMinute,
+    effectiveMinutes: priced.effectiveMinutes,
+  }
+}
+
+/**
+ * The published P(up): the model's own, `modelAloneUp`, pooled with the venue's book where the
+ * reading has one — by the venue's own pool, else (a reading from the returns alone) the one-minute
+ * history's, else the main one.
+ */
+export function pooledWithBook(
+  input: ModelInputs,
+  fitted: ModelV2Params,
+  priced: Pick<SettlementPricing, 'ranged' | 'params'>,
+  modelAloneUp: number,
+): number {
+  const p = priced.params
   const msLeft = input.expiresAt - input.spotObservedAt
   const book = bookStateOf(input)
   const evidence = book ? bookEvidence(book, msLeft) : null
   const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   // a reading from the returns alone (one-minute history) pools as such readings of a real venue did
-  const grainPool = venuePool === undefined && !ranged ? fitted.returnsOnlyPool : undefined
+  const grainPool = venuePool === undefined && !priced.ranged ? fitted.returnsOnlyPool : undefined
   const pooling = venuePool ?? grainPool
   const buckets = pooling?.pool ?? p.pool
   const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
   const bucket = buckets.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
-  const probabilityUp =
-    evidence && bucket ? poolWithBook(modelAloneUp, evidence, bucket, pooling?.book ?? p.book) : modelAloneUp
-  return {
-    probabilityUp,
-    modelAloneUp,
-    sigmaPerMinute: v.sigmaPerMinute,
-    effectiveMinutes: v.effectiveMinutes,
-  }
+  return evidence && bucket
+    ? poolWithBook(modelAloneUp, evidence, bucket, pooling?.book ?? p.book)
+    : modelAloneUp
 }
 
 /** What the choice of strike reads of a reading (the fit keeps only this of each). */
