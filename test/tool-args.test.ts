@@ -14,6 +14,7 @@ const TOOLS = {
   'model:sweep': 'tools/model-card-sweep.ts',
   'model:floor': 'tools/model-floor.ts',
   'model:tails': 'tools/model-tails.ts',
+  'model:jumps': 'tools/model-jumps.ts',
   'model:pooled': 'tools/model-pooled.ts',
   'real-data-tapes': 'tools/real-data-tapes.ts',
 } as const

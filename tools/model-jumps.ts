@@ -1,0 +1,251 @@
+// `npm run model:jumps`: a jump term for v2's settlement distribution, measured on the proxy's own
+// seconds and judged against the exact referee (docs/model.md, "A jump term from the proxy's
+// seconds"). Three steps, in the order a candidate must be made and judged:
+//   1. the jump term from the training seeds' closes (observables only: tools/jump-term.ts);
+//   2. candidate B from the training outcomes alone: ν and the variance scale with the term in, by
+//      log loss on a grid, and Kalshi's pool refitted by stage C's own method (candidate A is the
+//      term on top of the shipped file, every other parameter kept);
+//   3. the shipped file, A and B on validation seeds through the fit's reading step (Kalshi, in
+//      process), crowd by crowd: the expected log loss under the referee, v2's long shots against the
+//      referee's expected wins, and the outcomes' log loss paired against the shipped file.
+// Nothing is shipped or written into the parameter file; the referee is used only to measure.
+// Usage: node tools/model-jumps.ts [--train-seeds 1001,…] [--seeds 4004,4005,4006] [--crowds …]
+import { readFileSync, writeFileSync } from 'node:fs'
+import type { MinuteClose } from '../src/domain/price-history.ts'
+import { clusteredMean, logLossOf, type ScoredPoint } from '../src/domain/scores.ts'
+import { pooledTailRow, type TailRow, tailTable } from '../src/domain/tail-table.ts'
+import { createSimOracle } from '../src/feeds/sim/oracle.ts'
+import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
+import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
+import { V2_PARAMS } from '../src/model/models.ts'
+import { type ModelV2Params, modelV2Version } from '../src/model/params.ts'
+import {
+  pooledWithBook,
+  type SettlementPricing,
+  settlementPricing,
+} from '../src/model/settlement-mean-model.ts'
+import { type FitObservation, fitBook, fitPool, logLoss } from './fit/stages.ts'
+import {
+  type JumpExposure,
+  type JumpTerm,
+  jumpExposure,
+  measureJumps,
+  probabilityWithJumps,
+} from './jump-term.ts'
+import { replaceBlock } from './model-params-table.ts'
+import { DAY_MS, forEachSandboxReading, type SandboxReading, sandboxWorld } from './sandbox-readings.ts'
+import { parseToolArgs } from './tool-args.ts'
+
+const { values } = parseToolArgs(
+  'model:jumps',
+  'a jump term from the proxy’s seconds, judged against the referee (docs/model.md)',
+  {
+    options: {
+      'train-seeds': { type: 'string', default: '1001,1002,1003,1004,1005,1006,1007,1008' },
+      'train-crowds': { type: 'string', default: 'ewma,shrink,drift,ewma-late' },
+      'train-from': { type: 'string', default: '2026-06-01' },
+      'train-days': { type: 'string', default: '10' },
+      seeds: { type: 'string', default: '4004,4005,4006' },
+      from: { type: 'string', default: '2026-10-01' },
+      days: { type: 'string', default: '4' },
+      crowds: { type: 'string', default: 'ewma,shrink,informed,floor' },
+      card: { type: 'string', default: 'docs/model.md' },
+      json: { type: 'string', default: 'docs/model-jumps.json' },
+    },
+  },
+)
+const log = (msg: string) => process.stderr.write(`model:jumps: ${msg}\n`)
+const numbers = (text: string): number[] => text.split(',').map(Number)
+const day = (text: string): number => Date.parse(`${text}T00:00:00Z`)
+const crowdParams = (name: string) => {
+  const params = parseSimParams(name)
+  if (typeof params === 'string') throw new Error(`crowd ${name}: ${params}`)
+  return params
+}
+
+const trainSeeds = numbers(values['train-seeds'] as string)
+const trainCrowds = (values['train-crowds'] as string).split(',')
+const trainSpan = { from: day(values['train-from'] as string), days: Number(values['train-days']) }
+const ranged = V2_PARAMS.ranged
+const realized = ranged?.variance.realized
+if (ranged === undefined || realized === undefined)
+  throw new Error('the shipped file has no realised dynamics: nothing to take jumps out of')
+const started = Date.now()
+
+// 1. the jump term, from the training closes' seconds
+function* trainingCloses(): Generator<Promise<MinuteClose[]>> {
+  for (const seed of trainSeeds) {
+    const feed = createSimPriceFeed({ seed })
+    for (let d = 1; d <= trainSpan.days; d++)
+      yield feed.stampedClosesBefore(trainSpan.from + d * DAY_MS, 1440)
+  }
+}
+const closes: MinuteClose[] = []
+for (const daysCloses of trainingCloses()) closes.push(...(await daysCloses))
+const term = measureJumps(closes, realized, V2_PARAMS.sigmaBar)
+if (term === null) throw new Error('no jump over σ̄ in the training closes')
+log(
+  `${term.jumps} jumps in ${term.minutes} minutes; Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp; ${term.perVariance.toExponential(3)} per unit variance; ${(term.varianceShare * 100).toFixed(1)} % of the variance`,
+)
+
+/** A reading as the candidates price it: the shipped pricing's parts and the jumps' exposure. */
+type Priced = { pricing: SettlementPricing; exposure: JumpExposure }
+const pricedOf = (r: SandboxReading): Priced => {
+  const pricing = settlementPricing(r.inputs, V2_PARAMS)
+  return { pricing, exposure: jumpExposure(r.inputs, pricing) }
+}
+/** The model alone with the term: the diffusion's variance times `factor`, ν as given. */
+const aloneWithJumps = (q: Priced, factor: number, nu: number, jumps: JumpTerm | null): number => {
+  const { pricing } = q
+  const sd = Math.sqrt(pricing.diffusionVariance * factor + pricing.basisVariance + pricing.strikeVariance)
+  return probabilityWithJumps(
+    pricing.centre,
+    sd,
+    nu,
+    q.exposure,
+    jumps ?? { perVariance: 0, laplaceScale: 1 },
+  )
+}
+
+// 2. candidate B from the training outcomes: the readings priced with the ranged dynamics
+type TrainingRow = FitObservation & { q: Priced }
+const rows: TrainingRow[] = []
+for (const [i, seed] of trainSeeds.entries()) {
+  const crowd = crowdParams(trainCrowds[i % trainCrowds.length] as string)
+  await forEachSandboxReading(sandboxWorld(seed, crowd), trainSpan, (r) => {
+    if (r.settledSide === null) return
+    const q = pricedOf(r)
+    if (!q.pricing.ranged || !Number.isFinite(q.pricing.centre)) return
+    const left = Math.ceil((r.expiresAt - r.at) / 60_000 - 1e-9)
+    rows.push({
+      centre: q.pricing.centre,
+      v: 0,
+      book: fitBook(r),
+      y: r.settledSide === 'up' ? 1 : 0,
+      left,
+      q,
+    })
+  })
+  log(`training seed ${seed}: ${rows.length} ranged readings so far`)
+}
+// stage C's own loss (its bound of 1e-4), as the fit scans ν and the scale
+const trainingLoss = (p: (q: Priced) => number): number =>
+  rows.reduce((sum, r) => sum + logLoss(p(r.q), r.y), 0) / rows.length
+const shippedNu = ranged.nu
+const withoutTerm = trainingLoss((q) => aloneWithJumps(q, 1, shippedNu, null))
+let best = { nu: shippedNu, factor: 1, loss: Number.POSITIVE_INFINITY }
+for (const nu of [shippedNu, 10, 14, 20])
+  for (const factor of [0.86, 0.9, 0.94, 0.98, 1.02]) {
+    const loss = trainingLoss((q) => aloneWithJumps(q, factor, nu, term))
+    if (loss < best.loss) best = { nu, factor, loss }
+  }
+log(
+  `training log loss without the term ${withoutTerm.toFixed(6)}; with it, best ν ${best.nu} × ${best.factor}: ${best.loss.toFixed(6)}`,
+)
+const refitted = fitPool(rows, (o) => aloneWithJumps(o.q, best.factor, best.nu, term), log)
+
+const CANDIDATES = [
+  { name: 'shipped', factor: 1, nu: shippedNu, jumps: null, params: V2_PARAMS },
+  { name: 'A', factor: 1, nu: shippedNu, jumps: term, params: V2_PARAMS },
+  {
+    name: 'B',
+    factor: best.factor,
+    nu: best.nu,
+    jumps: term,
+    params: { ...V2_PARAMS, pool: refitted.pool, book: refitted.book } satisfies ModelV2Params,
+  },
+] as const
+type Candidate = (typeof CANDIDATES)[number]['name']
+
+// 3. on validation seeds, crowd by crowd
+type Point = ScoredPoint & { referee: number; left: number }
+type CrowdResult = {
+  crowd: string
+  readings: number
+  /** per candidate, v2 and the model alone: expected log loss above the referee, long shots, outcomes */
+  cells: Record<
+    string,
+    { excess: number; shots: (TailRow | null)[]; outcomes: { value: number; se: number | null } | null }
+  >
+}
+const valSpan = { from: day(values.from as string), days: Number(values.days) }
+const valSeeds = numbers(values.seeds as string)
+const results: CrowdResult[] = []
+for (const crowdName of (values.crowds as string).split(',')) {
+  const crowd = crowdParams(crowdName)
+  const points: Record<string, Point[]> = {}
+  for (const c of CANDIDATES) {
+    points[`${c.name} v2`] = []
+    points[`${c.name} alone`] = []
+  }
+  for (const seed of valSeeds) {
+    const oracle = createSimOracle({ seed, params: crowd })
+    await forEachSandboxReading(sandboxWorld(seed, crowd), valSpan, (r) => {
+      if (r.settledSide === null) return
+      const q = pricedOf(r)
+      const referee = oracle.probabilityYes(r.ticker, r.at)
+      const y = r.settledSide === 'up' ? 1 : 0
+      const contest = `${seed}:${r.ticker}`
+      const left = Math.ceil((r.expiresAt - r.at) / 60_000 - 1e-9)
+      for (const c of CANDIDATES) {
+        const alone = aloneWithJumps(q, c.factor, c.nu, c.jumps)
+        const published = pooledWithBook(r.inputs, c.params, q.pricing, alone)
+        points[`${c.name} v2`]?.push({ contest, y, p: published, referee, left })
+        points[`${c.name} alone`]?.push({ contest, y, p: alone, referee, left })
+      }
+    })
+  }
+  const cells: CrowdResult['cells'] = {}
+  for (const [key, ps] of Object.entries(points)) {
+    const shipped = points[key.replace(/^\S+/, 'shipped')] as Point[]
+    const kl = ps.map((pt) => logLossOf(pt.p, pt.referee) - logLossOf(pt.referee, pt.referee))
+    const table = tailTable(ps.map((pt) => ({ contest: pt.contest, y: pt.referee, p: pt.p })))
+    const mirrored = (a: string, b: string) =>
+      pooledTailRow(table.filter((row) => row.label === a || row.label === b))
+    cells[key] = {
+      excess: kl.reduce((s, x) => s + x, 0) / kl.length,
+      shots: [mirrored('0.5–2 %', '98–99.5 %'), mirrored('2–5 %', '95–98 %')],
+      outcomes: key.startsWith('shipped')
+        ? null
+        : clusteredMean(
+            ps.map((pt, i) => logLossOf(pt.p, pt.y) - logLossOf((shipped[i] as Point).p, pt.y)),
+            ps.map((pt) => pt.contest),
+          ),
+    }
+  }
+  results.push({ crowd: crowdName, readings: points['shipped v2']?.length ?? 0, cells })
+  log(`crowd ${crowdName}: ${points['shipped v2']?.length} readings judged`)
+}
+
+const ratio = (row: TailRow | null | undefined): string => (row?.ratio == null ? '–' : row.ratio.toFixed(3))
+const e4 = (x: number): string => (x * 1e4).toFixed(2)
+const e5 = (m: { value: number; se: number | null } | null | undefined): string =>
+  m
+    ? `${m.value >= 0 ? '+' : '−'}${Math.abs(m.value * 1e5).toFixed(1)} ± ${((m.se ?? Number.NaN) * 1e5).toFixed(1)}`
+    : '–'
+const names = CANDIDATES.map((c) => c.name)
+const rowOf = (label: string, cells: CrowdResult['cells'], kind: 'v2' | 'alone'): string => {
+  const cell = (n: Candidate) => cells[`${n} ${kind}`]
+  return `| ${label} | ${names.map((n) => e4(cell(n)?.excess ?? Number.NaN)).join(' · ')} | ${names
+    .map((n) => `${ratio(cell(n)?.shots[0])} / ${ratio(cell(n)?.shots[1])}`)
+    .join(' · ')} | ${names
+    .filter((n) => n !== 'shipped')
+    .map((n) => e5(cell(n)?.outcomes))
+    .join(' · ')} |`
+}
+const table = [
+  `The jump term: ${term.jumps} jumps over σ̄ in ${term.minutes} training minutes (seeds ${trainSeeds.join(', ')}, ${trainSpan.days} days each from ${values['train-from']}), Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp, ${term.perVariance.toExponential(2)} per unit of diffusive variance, ${(term.varianceShare * 100).toFixed(1)} % of the variance. Candidate A: the term on \`${modelV2Version(V2_PARAMS)}\`; B: ν ${best.nu}, scale × ${best.factor} (training log loss ${best.loss.toFixed(6)} against ${withoutTerm.toFixed(6)} without the term) and Kalshi's pool refitted on ${rows.length} training readings. Validation seeds ${valSeeds.join(', ')}, ${valSpan.days} days each from ${values.from}, Kalshi in process, ${results[0]?.readings ?? 0} readings a crowd; about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} min.`,
+  '',
+  '| crowd | expected log loss above the referee, 10⁻⁴ a reading: shipped · A · B | v2’s 0.5–2 % / 2–5 % against the referee: shipped · A · B | outcomes’ log loss − shipped, 10⁻⁵ a reading: A · B |',
+  '|---|---|---|---|',
+  ...results.map((r) => rowOf(`\`${r.crowd}\``, r.cells, 'v2')),
+  rowOf('the model alone (any crowd)', results[0]?.cells ?? {}, 'alone'),
+].join('\n')
+
+writeFileSync(
+  values.json as string,
+  `${JSON.stringify({ version: modelV2Version(V2_PARAMS), term, candidateB: { ...best, pool: refitted.pool, book: refitted.book }, results: results.map((r) => ({ crowd: r.crowd, readings: r.readings, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, { excess: c.excess, shots: c.shots.map((s) => (s ? { ratio: s.ratio, ratioSe: s.ratioSe, claimed: s.claimed } : null)), outcomes: c.outcomes }])) })) }, null, 2)}\n`,
+)
+const card = values.card as string
+writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), 'model:jumps', table, card))
+log(`wrote ${card} and ${values.json}`)
