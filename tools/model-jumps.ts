@@ -6,12 +6,15 @@
 //      log loss on a grid, and Kalshi's pool refitted by stage C's own method (candidate A is the
 //      term on top of the shipped file, every other parameter kept);
 //   3. the shipped file, A and B on validation seeds through the fit's reading step (Kalshi, in
-//      process), crowd by crowd: the expected log loss under the referee, v2's long shots against the
+//      process; Polymarket, from tapes of the same seeds through the replay's reading step), crowd by crowd: the expected log loss under the referee, v2's long shots against the
 //      referee's expected wins, and the outcomes' log loss paired against the shipped file.
 // Nothing is shipped or written into the parameter file; the referee is used only to measure.
 // Usage: node tools/model-jumps.ts [--train-seeds 1001,…] [--seeds 4004,4005,4006] [--crowds …]
+//        [--polymarket-tapes DIR4004,DIR4005,DIR4006]: one `sim tape --venue polymarket` set per
+//        validation seed, in --seeds' order, for that venue's row
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { MinuteClose } from '../src/domain/price-history.ts'
+import type { ModelInputs } from '../src/domain/reading-model.ts'
 import { clusteredMean, logLossOf, type ScoredPoint } from '../src/domain/scores.ts'
 import { pooledTailRow, type TailRow, tailTable } from '../src/domain/tail-table.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
@@ -25,6 +28,7 @@ import {
   settlementPricing,
 } from '../src/model/settlement-mean-model.ts'
 import { type FitObservation, fitBook, fitPool, logLoss } from './fit/stages.ts'
+import { tapeFitSource } from './fit/tape-source.ts'
 import {
   type JumpExposure,
   type JumpTerm,
@@ -49,6 +53,7 @@ const { values } = parseToolArgs(
       from: { type: 'string', default: '2026-10-01' },
       days: { type: 'string', default: '4' },
       crowds: { type: 'string', default: 'ewma,shrink,informed,floor' },
+      'polymarket-tapes': { type: 'string', default: '' },
       card: { type: 'string', default: 'docs/model.md' },
       json: { type: 'string', default: 'docs/model-jumps.json' },
     },
@@ -94,9 +99,18 @@ const pricedOf = (r: SandboxReading): Priced => {
   const pricing = settlementPricing(r.inputs, V2_PARAMS)
   return { pricing, exposure: jumpExposure(r.inputs, pricing) }
 }
-/** The model alone with the term: the diffusion's variance times `factor`, ν as given. */
+/**
+ * The model alone with the term: the diffusion's variance times `factor`, ν as given. Only where the
+ * ranged level took the jumps out of the variance it measured; a reading priced from the returns
+ * alone counts them in its squared returns already, and is priced as shipped.
+ */
 const aloneWithJumps = (q: Priced, factor: number, nu: number, jumps: JumpTerm | null): number => {
   const { pricing } = q
+  if (!pricing.ranged)
+    return probabilityWithJumps(pricing.centre, Math.sqrt(pricing.variance), pricing.params.nu, q.exposure, {
+      perVariance: 0,
+      laplaceScale: 1,
+    })
   const sd = Math.sqrt(pricing.diffusionVariance * factor + pricing.basisVariance + pricing.strikeVariance)
   return probabilityWithJumps(
     pricing.centre,
@@ -157,8 +171,8 @@ const CANDIDATES = [
 ] as const
 type Candidate = (typeof CANDIDATES)[number]['name']
 
-// 3. on validation seeds, crowd by crowd
-type Point = ScoredPoint & { referee: number; left: number }
+// 3. on validation seeds, crowd by crowd, and on Polymarket tapes of the same seeds
+type Point = ScoredPoint & { referee: number }
 type CrowdResult = {
   crowd: string
   readings: number
@@ -168,33 +182,29 @@ type CrowdResult = {
     { excess: number; shots: (TailRow | null)[]; outcomes: { value: number; se: number | null } | null }
   >
 }
-const valSpan = { from: day(values.from as string), days: Number(values.days) }
-const valSeeds = numbers(values.seeds as string)
-const results: CrowdResult[] = []
-for (const crowdName of (values.crowds as string).split(',')) {
-  const crowd = crowdParams(crowdName)
+/** One settled reading to judge: its inputs, its contest, the outcome and the referee's P(up). */
+type Judged = { inputs: ModelInputs; contest: string; y: number; referee: number }
+
+/** Every candidate on the readings `readings` hands over: v2 and the model alone against the referee. */
+async function judge(
+  label: string,
+  readings: (each: (r: Judged) => void) => Promise<void>,
+): Promise<CrowdResult> {
   const points: Record<string, Point[]> = {}
   for (const c of CANDIDATES) {
     points[`${c.name} v2`] = []
     points[`${c.name} alone`] = []
   }
-  for (const seed of valSeeds) {
-    const oracle = createSimOracle({ seed, params: crowd })
-    await forEachSandboxReading(sandboxWorld(seed, crowd), valSpan, (r) => {
-      if (r.settledSide === null) return
-      const q = pricedOf(r)
-      const referee = oracle.probabilityYes(r.ticker, r.at)
-      const y = r.settledSide === 'up' ? 1 : 0
-      const contest = `${seed}:${r.ticker}`
-      const left = Math.ceil((r.expiresAt - r.at) / 60_000 - 1e-9)
-      for (const c of CANDIDATES) {
-        const alone = aloneWithJumps(q, c.factor, c.nu, c.jumps)
-        const published = pooledWithBook(r.inputs, c.params, q.pricing, alone)
-        points[`${c.name} v2`]?.push({ contest, y, p: published, referee, left })
-        points[`${c.name} alone`]?.push({ contest, y, p: alone, referee, left })
-      }
-    })
-  }
+  await readings(({ inputs, contest, y, referee }) => {
+    const pricing = settlementPricing(inputs, V2_PARAMS)
+    const q = { pricing, exposure: jumpExposure(inputs, pricing) }
+    for (const c of CANDIDATES) {
+      const alone = aloneWithJumps(q, c.factor, c.nu, c.jumps)
+      const published = pooledWithBook(inputs, c.params, pricing, alone)
+      points[`${c.name} v2`]?.push({ contest, y, p: published, referee })
+      points[`${c.name} alone`]?.push({ contest, y, p: alone, referee })
+    }
+  })
   const cells: CrowdResult['cells'] = {}
   for (const [key, ps] of Object.entries(points)) {
     const shipped = points[key.replace(/^\S+/, 'shipped')] as Point[]
@@ -213,9 +223,58 @@ for (const crowdName of (values.crowds as string).split(',')) {
           ),
     }
   }
-  results.push({ crowd: crowdName, readings: points['shipped v2']?.length ?? 0, cells })
-  log(`crowd ${crowdName}: ${points['shipped v2']?.length} readings judged`)
+  const judged = points['shipped v2']?.length ?? 0
+  log(`${label}: ${judged} readings judged`)
+  return { crowd: label, readings: judged, cells }
 }
+
+const valSpan = { from: day(values.from as string), days: Number(values.days) }
+const valSeeds = numbers(values.seeds as string)
+const results: CrowdResult[] = []
+for (const crowdName of (values.crowds as string).split(',')) {
+  const crowd = crowdParams(crowdName)
+  results.push(
+    await judge(crowdName, async (each) => {
+      for (const seed of valSeeds) {
+        const oracle = createSimOracle({ seed, params: crowd })
+        await forEachSandboxReading(sandboxWorld(seed, crowd), valSpan, (r) => {
+          if (r.settledSide === null) return
+          each({
+            inputs: r.inputs,
+            contest: `${seed}:${r.ticker}`,
+            y: r.settledSide === 'up' ? 1 : 0,
+            referee: oracle.probabilityYes(r.ticker, r.at),
+          })
+        })
+      }
+    }),
+  )
+}
+
+// Polymarket's readings come through its tapes and the replay's reading step (sim tape --venue
+// polymarket of each validation seed, the default crowd), judged by that venue's own rule
+const polymarketTapes = (values['polymarket-tapes'] as string).split(',').filter((t) => t !== '')
+const polymarket =
+  polymarketTapes.length === 0
+    ? null
+    : await judge('Polymarket · ewma', async (each) => {
+        for (const [i, tape] of polymarketTapes.entries()) {
+          const seed = valSeeds[i]
+          if (seed === undefined)
+            throw new Error('--polymarket-tapes names more tape sets than --seeds has seeds')
+          const oracle = createSimOracle({ seed })
+          const source = await tapeFitSource(tape)
+          await source.forEachReading((r) => {
+            if (r.settledSide === null) return
+            each({
+              inputs: r.inputs,
+              contest: `${seed}:${r.ticker}`,
+              y: r.settledSide === 'up' ? 1 : 0,
+              referee: oracle.polymarketProbabilityUp(r.inputs.opensAt, r.inputs.spotObservedAt),
+            })
+          })
+        }
+      })
 
 const ratio = (row: TailRow | null | undefined): string => (row?.ratio == null ? '–' : row.ratio.toFixed(3))
 const e4 = (x: number): string => (x * 1e4).toFixed(2)
@@ -234,17 +293,23 @@ const rowOf = (label: string, cells: CrowdResult['cells'], kind: 'v2' | 'alone')
     .join(' · ')} |`
 }
 const table = [
-  `The jump term: ${term.jumps} jumps over σ̄ in ${term.minutes} training minutes (seeds ${trainSeeds.join(', ')}, ${trainSpan.days} days each from ${values['train-from']}), Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp, ${term.perVariance.toExponential(2)} per unit of diffusive variance, ${(term.varianceShare * 100).toFixed(1)} % of the variance. Candidate A: the term on \`${modelV2Version(V2_PARAMS)}\`; B: ν ${best.nu}, scale × ${best.factor} (training log loss ${best.loss.toFixed(6)} against ${withoutTerm.toFixed(6)} without the term) and Kalshi's pool refitted on ${rows.length} training readings. Validation seeds ${valSeeds.join(', ')}, ${valSpan.days} days each from ${values.from}, Kalshi in process, ${results[0]?.readings ?? 0} readings a crowd; about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} min.`,
+  `The jump term: ${term.jumps} jumps over σ̄ in ${term.minutes} training minutes (seeds ${trainSeeds.join(', ')}, ${trainSpan.days} days each from ${values['train-from']}), Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp, ${term.perVariance.toExponential(2)} per unit of diffusive variance, ${(term.varianceShare * 100).toFixed(1)} % of the variance. Candidate A: the term on \`${modelV2Version(V2_PARAMS)}\`; B: ν ${best.nu}, scale × ${best.factor} (training log loss ${best.loss.toFixed(6)} against ${withoutTerm.toFixed(6)} without the term) and Kalshi's pool refitted on ${rows.length} training readings. Validation seeds ${valSeeds.join(', ')}, ${valSpan.days} days each from ${values.from}, Kalshi in process, ${results[0]?.readings ?? 0} readings a crowd${polymarket ? `; Polymarket on tapes of the same seeds and days (\`sim tape --venue polymarket\`, the default crowd) through the replay's reading step, priced by its own pool (A and B change only the model alone there)` : ''}; about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} min.`,
   '',
   '| crowd | expected log loss above the referee, 10⁻⁴ a reading: shipped · A · B | v2’s 0.5–2 % / 2–5 % against the referee: shipped · A · B | outcomes’ log loss − shipped, 10⁻⁵ a reading: A · B |',
   '|---|---|---|---|',
   ...results.map((r) => rowOf(`\`${r.crowd}\``, r.cells, 'v2')),
-  rowOf('the model alone (any crowd)', results[0]?.cells ?? {}, 'alone'),
+  rowOf('Kalshi, the model alone (any crowd)', results[0]?.cells ?? {}, 'alone'),
+  ...(polymarket
+    ? [
+        rowOf(`Polymarket · \`ewma\` (${polymarket.readings} readings)`, polymarket.cells, 'v2'),
+        rowOf('Polymarket, the model alone', polymarket.cells, 'alone'),
+      ]
+    : []),
 ].join('\n')
 
 writeFileSync(
   values.json as string,
-  `${JSON.stringify({ version: modelV2Version(V2_PARAMS), term, candidateB: { ...best, pool: refitted.pool, book: refitted.book }, results: results.map((r) => ({ crowd: r.crowd, readings: r.readings, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, { excess: c.excess, shots: c.shots.map((s) => (s ? { ratio: s.ratio, ratioSe: s.ratioSe, claimed: s.claimed } : null)), outcomes: c.outcomes }])) })) }, null, 2)}\n`,
+  `${JSON.stringify({ version: modelV2Version(V2_PARAMS), term, candidateB: { ...best, pool: refitted.pool, book: refitted.book }, results: [...results, ...(polymarket ? [polymarket] : [])].map((r) => ({ crowd: r.crowd, readings: r.readings, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, { excess: c.excess, shots: c.shots.map((s) => (s ? { ratio: s.ratio, ratioSe: s.ratioSe, claimed: s.claimed } : null)), outcomes: c.outcomes }])) })) }, null, 2)}\n`,
 )
 const card = values.card as string
 writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), 'model:jumps', table, card))
