@@ -5,9 +5,10 @@
 //   2. candidate B from the training outcomes alone: ν and the variance scale with the term in, by
 //      log loss on a grid, and Kalshi's pool refitted by stage C's own method (candidate A is the
 //      term on top of the shipped file, every other parameter kept);
-//   3. the shipped file, A and B on validation seeds through the fit's reading step (Kalshi, in
-//      process; Polymarket, from tapes of the same seeds through the replay's reading step), crowd by crowd: the expected log loss under the referee, v2's long shots against the
-//      referee's expected wins, and the outcomes' log loss paired against the shipped file.
+//   3. the shipped file, A and B on validation seeds, crowd by crowd — Kalshi in process through the
+//      fit's reading step, Polymarket from tapes of the same seeds through the replay's: the expected
+//      log loss under the referee, v2's long shots against the referee's expected wins, and the
+//      outcomes' log loss paired against the shipped file.
 // Nothing is shipped or written into the parameter file; the referee is used only to measure.
 // Usage: node tools/model-jumps.ts [--train-seeds 1001,…] [--seeds 4004,4005,4006] [--crowds …]
 //        [--polymarket-tapes DIR4004,DIR4005,DIR4006]: one `sim tape --venue polymarket` set per
@@ -37,7 +38,7 @@ import {
   probabilityWithJumps,
 } from './jump-term.ts'
 import { replaceBlock } from './model-params-table.ts'
-import { DAY_MS, forEachSandboxReading, type SandboxReading, sandboxWorld } from './sandbox-readings.ts'
+import { DAY_MS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 import { parseToolArgs } from './tool-args.ts'
 
 const { values } = parseToolArgs(
@@ -95,10 +96,11 @@ log(
 
 /** A reading as the candidates price it: the shipped pricing's parts and the jumps' exposure. */
 type Priced = { pricing: SettlementPricing; exposure: JumpExposure }
-const pricedOf = (r: SandboxReading): Priced => {
-  const pricing = settlementPricing(r.inputs, V2_PARAMS)
-  return { pricing, exposure: jumpExposure(r.inputs, pricing) }
+const pricedOf = (inputs: ModelInputs): Priced => {
+  const pricing = settlementPricing(inputs, V2_PARAMS)
+  return { pricing, exposure: jumpExposure(inputs, pricing) }
 }
+const NO_JUMPS = { perVariance: 0, laplaceScale: 1 }
 /**
  * The model alone with the term: the diffusion's variance times `factor`, ν as given. Only where the
  * ranged level took the jumps out of the variance it measured; a reading priced from the returns
@@ -107,18 +109,15 @@ const pricedOf = (r: SandboxReading): Priced => {
 const aloneWithJumps = (q: Priced, factor: number, nu: number, jumps: JumpTerm | null): number => {
   const { pricing } = q
   if (!pricing.ranged)
-    return probabilityWithJumps(pricing.centre, Math.sqrt(pricing.variance), pricing.params.nu, q.exposure, {
-      perVariance: 0,
-      laplaceScale: 1,
-    })
+    return probabilityWithJumps(
+      pricing.centre,
+      Math.sqrt(pricing.variance),
+      pricing.params.nu,
+      q.exposure,
+      NO_JUMPS,
+    )
   const sd = Math.sqrt(pricing.diffusionVariance * factor + pricing.basisVariance + pricing.strikeVariance)
-  return probabilityWithJumps(
-    pricing.centre,
-    sd,
-    nu,
-    q.exposure,
-    jumps ?? { perVariance: 0, laplaceScale: 1 },
-  )
+  return probabilityWithJumps(pricing.centre, sd, nu, q.exposure, jumps ?? NO_JUMPS)
 }
 
 // 2. candidate B from the training outcomes: the readings priced with the ranged dynamics
@@ -128,7 +127,7 @@ for (const [i, seed] of trainSeeds.entries()) {
   const crowd = crowdParams(trainCrowds[i % trainCrowds.length] as string)
   await forEachSandboxReading(sandboxWorld(seed, crowd), trainSpan, (r) => {
     if (r.settledSide === null) return
-    const q = pricedOf(r)
+    const q = pricedOf(r.inputs)
     if (!q.pricing.ranged || !Number.isFinite(q.pricing.centre)) return
     const left = Math.ceil((r.expiresAt - r.at) / 60_000 - 1e-9)
     rows.push({
@@ -196,11 +195,10 @@ async function judge(
     points[`${c.name} alone`] = []
   }
   await readings(({ inputs, contest, y, referee }) => {
-    const pricing = settlementPricing(inputs, V2_PARAMS)
-    const q = { pricing, exposure: jumpExposure(inputs, pricing) }
+    const q = pricedOf(inputs)
     for (const c of CANDIDATES) {
       const alone = aloneWithJumps(q, c.factor, c.nu, c.jumps)
-      const published = pooledWithBook(inputs, c.params, pricing, alone)
+      const published = pooledWithBook(inputs, c.params, q.pricing, alone)
       points[`${c.name} v2`]?.push({ contest, y, p: published, referee })
       points[`${c.name} alone`]?.push({ contest, y, p: alone, referee })
     }
