@@ -7,7 +7,7 @@
 import type { MinuteClose } from '../src/domain/price-history.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
 import type { ModelV2Params, RealizedDynamics } from '../src/model/params.ts'
-import { cleanSeconds } from '../src/model/realized-level.ts'
+import { cleanSeconds, jumpThresholdSquare } from '../src/model/realized-level.ts'
 import { seasonalVariance } from '../src/model/seasonal.ts'
 import { unitStudentTCdf } from '../src/model/student-t.ts'
 import { AVERAGING_MS } from '../src/model/variance.ts'
@@ -51,9 +51,7 @@ export function measureJumps(
     variance += clean.variance
     const size = Math.abs(clean.jump)
     if (size <= floor) continue
-    // the minute's own threshold, as cleanSeconds draws it
-    const rest = Math.max(0, s.squares - s.largest * s.largest - (realized.noiseFloor * 59) / 60) / 59
-    const threshold = Math.max(floor, realized.jumpSd * Math.sqrt(rest))
+    const threshold = Math.max(floor, Math.sqrt(jumpThresholdSquare(s, realized)))
     jumps++
     excess += size - threshold
     thresholds += threshold

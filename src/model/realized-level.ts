@@ -10,12 +10,19 @@ import { minuteOfWeek, seasonalVariance, weekTable } from './seasonal.ts'
 
 const MINUTE_MS = 60_000
 
+/**
+ * The square of the move a minute's largest must exceed to be a jump: jumpSd² times the variance of
+ * its other 59 moves, net of the noise they carry.
+ */
+export function jumpThresholdSquare(s: SecondsOfMinute, r: RealizedDynamics): number {
+  const rest = Math.max(0, s.squares - s.largest * s.largest - (r.noiseFloor * 59) / 60) / 59
+  return r.jumpSd * r.jumpSd * rest
+}
+
 /** The seconds' moves of a minute cleaned: the jump it showed (0 for none) and its variance without it. */
 export function cleanSeconds(s: SecondsOfMinute, r: RealizedDynamics): { jump: number; variance: number } {
-  const largestSquare = s.largest * s.largest
-  // the other 59 moves' variance, net of the noise they carry: a move that towers over it is a jump
-  const rest = Math.max(0, s.squares - largestSquare - (r.noiseFloor * 59) / 60) / 59
-  const jump = largestSquare > r.jumpSd * r.jumpSd * rest ? s.largest : 0
+  // a move that towers over the minute's other moves is a jump
+  const jump = s.largest * s.largest > jumpThresholdSquare(s, r) ? s.largest : 0
   return { jump, variance: Math.max(0, s.squares - jump * jump - r.noiseFloor) / r.secondsScale }
 }
 
