@@ -6,10 +6,11 @@ import { describe, it } from 'node:test'
 import type { MinuteClose } from '../src/domain/price-history.ts'
 import { laplace, normalPair, unitStudentT } from '../src/feeds/sim/draws.ts'
 import { createSeededRandom } from '../src/feeds/sim/seeded-random.ts'
+import { jumpExposure, probabilityWithJumps } from '../src/model/jumps.ts'
 import type { RealizedDynamics } from '../src/model/params.ts'
 import { unitStudentTCdf } from '../src/model/student-t.ts'
 import { flatSeasonal } from '../tools/fit/stages.ts'
-import { jumpExposure, measureJumps, probabilityWithJumps } from '../tools/jump-term.ts'
+import { measureJumps } from '../tools/jump-term.ts'
 
 const REALIZED: RealizedDynamics = {
   noiseFloor: 0,

@@ -5,14 +5,17 @@
 //   2. candidate B from the training outcomes alone: ν and the variance scale with the term in, by
 //      log loss on a grid, and Kalshi's pool refitted by stage C's own method (candidate A is the
 //      term on top of the shipped file, every other parameter kept);
-//   3. the shipped file, A and B on validation seeds, crowd by crowd — Kalshi in process through the
-//      fit's reading step, Polymarket from tapes of the same seeds through the replay's: the expected
-//      log loss under the referee, v2's long shots against the referee's expected wins, and the
-//      outcomes' log loss paired against the shipped file.
-// Nothing is shipped or written into the parameter file; the referee is used only to measure.
+//   3. the shipped file, A and B — each a parameter file, priced by the model itself — on validation
+//      seeds, crowd by crowd: Kalshi in process through the fit's reading step, Polymarket from tapes
+//      of the same seeds through the replay's: the expected log loss under the referee, v2's long
+//      shots against the referee's expected wins, and the outcomes' log loss paired against the
+//      shipped file.
+// Nothing is shipped: B's file is written only where --candidate-out names a path. The referee is
+// used only to measure.
 // Usage: node tools/model-jumps.ts [--train-seeds 1001,…] [--seeds 4004,4005,4006] [--crowds …]
-//        [--polymarket-tapes DIR4004,DIR4005,DIR4006]: one `sim tape --venue polymarket` set per
-//        validation seed, in --seeds' order, for that venue's row
+//        [--polymarket-tapes 'ewma=DIR4004,DIR4005,DIR4006;floor=…']: one `sim tape --venue
+//        polymarket` set per validation seed, in --seeds' order, a row per crowd
+//        [--marker model:jumps --json docs/model-jumps.json] [--candidate-out PATH]
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { MinuteClose } from '../src/domain/price-history.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
@@ -21,22 +24,17 @@ import { pooledTailRow, type TailRow, tailTable } from '../src/domain/tail-table
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
+import { type JumpExposure, jumpExposure, probabilityWithJumps } from '../src/model/jumps.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
-import { type ModelV2Params, modelV2Version } from '../src/model/params.ts'
+import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/model/params.ts'
 import {
-  pooledWithBook,
   type SettlementPricing,
+  settlementMeanProbability,
   settlementPricing,
 } from '../src/model/settlement-mean-model.ts'
 import { type FitObservation, fitBook, fitPool, logLoss } from './fit/stages.ts'
 import { tapeFitSource } from './fit/tape-source.ts'
-import {
-  type JumpExposure,
-  type JumpTerm,
-  jumpExposure,
-  measureJumps,
-  probabilityWithJumps,
-} from './jump-term.ts'
+import { type JumpTerm, measureJumps } from './jump-term.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { DAY_MS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 import { parseToolArgs } from './tool-args.ts'
@@ -57,6 +55,8 @@ const { values } = parseToolArgs(
       'polymarket-tapes': { type: 'string', default: '' },
       card: { type: 'string', default: 'docs/model.md' },
       json: { type: 'string', default: 'docs/model-jumps.json' },
+      marker: { type: 'string', default: 'model:jumps' },
+      'candidate-out': { type: 'string', default: '' },
     },
   },
 )
@@ -88,8 +88,15 @@ function* trainingCloses(): Generator<Promise<MinuteClose[]>> {
 }
 const closes: MinuteClose[] = []
 for (const daysCloses of trainingCloses()) closes.push(...(await daysCloses))
-const term = measureJumps(closes, realized, V2_PARAMS.sigmaBar)
-if (term === null) throw new Error('no jump over σ̄ in the training closes')
+const measured = measureJumps(closes, realized, V2_PARAMS.sigmaBar)
+if (measured === null) throw new Error('no jump over σ̄ in the training closes')
+// to four figures, as a parameter file keeps them: every candidate prices the numbers it would ship
+const fourFigures = (x: number): number => Number(x.toPrecision(4))
+const term: JumpTerm = {
+  ...measured,
+  perVariance: fourFigures(measured.perVariance),
+  laplaceScale: fourFigures(measured.laplaceScale),
+}
 log(
   `${term.jumps} jumps in ${term.minutes} minutes; Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp; ${term.perVariance.toExponential(3)} per unit variance; ${(term.varianceShare * 100).toFixed(1)} % of the variance`,
 )
@@ -123,6 +130,8 @@ const aloneWithJumps = (q: Priced, factor: number, nu: number, jumps: JumpTerm |
 // 2. candidate B from the training outcomes: the readings priced with the ranged dynamics
 type TrainingRow = FitObservation & { q: Priced }
 const rows: TrainingRow[] = []
+/** the first training readings' inputs, to check the scan's arithmetic against the model's own */
+const sample: { inputs: ModelInputs; q: Priced }[] = []
 for (const [i, seed] of trainSeeds.entries()) {
   const crowd = crowdParams(trainCrowds[i % trainCrowds.length] as string)
   await forEachSandboxReading(sandboxWorld(seed, crowd), trainSpan, (r) => {
@@ -130,6 +139,7 @@ for (const [i, seed] of trainSeeds.entries()) {
     const q = pricedOf(r.inputs)
     if (!q.pricing.ranged || !Number.isFinite(q.pricing.centre)) return
     const left = Math.ceil((r.expiresAt - r.at) / 60_000 - 1e-9)
+    if (sample.length < 2_000) sample.push({ inputs: r.inputs, q })
     rows.push({
       centre: q.pricing.centre,
       v: 0,
@@ -157,18 +167,44 @@ log(
 )
 const refitted = fitPool(rows, (o) => aloneWithJumps(o.q, best.factor, best.nu, term), log)
 
+/** `V2_PARAMS` with the ranged tails' ν, the variance scale times `factor`, and `jumps` priced on top. */
+const withTerm = (factor: number, nu: number, jumps: JumpTerm, p: ModelV2Params = V2_PARAMS): ModelV2Params =>
+  checkModelV2Params({
+    ...p,
+    ranged: {
+      ...ranged,
+      variance: { ...ranged.variance, scale: ranged.variance.scale * factor },
+      nu,
+      jumps: { perVariance: jumps.perVariance, laplaceScale: jumps.laplaceScale },
+    },
+  })
+// each candidate is a parameter file the engine would load, priced by the model itself
 const CANDIDATES = [
-  { name: 'shipped', factor: 1, nu: shippedNu, jumps: null, params: V2_PARAMS },
-  { name: 'A', factor: 1, nu: shippedNu, jumps: term, params: V2_PARAMS },
+  { name: 'shipped', params: V2_PARAMS },
+  { name: 'A', params: withTerm(1, shippedNu, term) },
   {
     name: 'B',
-    factor: best.factor,
-    nu: best.nu,
-    jumps: term,
-    params: { ...V2_PARAMS, pool: refitted.pool, book: refitted.book } satisfies ModelV2Params,
+    params: withTerm(best.factor, best.nu, term, { ...V2_PARAMS, pool: refitted.pool, book: refitted.book }),
   },
 ] as const
 type Candidate = (typeof CANDIDATES)[number]['name']
+// the scan priced B from the shipped pricing's parts; the file B is must price the same
+const candidateB = CANDIDATES[2].params
+let worst = 0
+for (const { inputs, q } of sample) {
+  const scanned = aloneWithJumps(q, best.factor, best.nu, term)
+  const modelled = settlementMeanProbability(inputs, candidateB).modelAloneUp ?? Number.NaN
+  worst = Math.max(worst, Math.abs(scanned - modelled))
+}
+if (!(worst < 1e-12)) throw new Error(`B's file prices ${worst} away from the scan that chose it`)
+log(
+  `B is \`${modelV2Version(candidateB)}\` (its file within ${worst.toExponential(1)} of the scan on ${sample.length} readings)`,
+)
+const candidateOut = values['candidate-out'] as string
+if (candidateOut !== '') {
+  writeFileSync(candidateOut, `${JSON.stringify(candidateB, null, 2)}\n`)
+  log(`wrote B's parameter file to ${candidateOut}`)
+}
 
 // 3. on validation seeds, crowd by crowd, and on Polymarket tapes of the same seeds
 type Point = ScoredPoint & { referee: number }
@@ -195,12 +231,10 @@ async function judge(
     points[`${c.name} alone`] = []
   }
   await readings(({ inputs, contest, y, referee }) => {
-    const q = pricedOf(inputs)
     for (const c of CANDIDATES) {
-      const alone = aloneWithJumps(q, c.factor, c.nu, c.jumps)
-      const published = pooledWithBook(inputs, c.params, q.pricing, alone)
-      points[`${c.name} v2`]?.push({ contest, y, p: published, referee })
-      points[`${c.name} alone`]?.push({ contest, y, p: alone, referee })
+      const out = settlementMeanProbability(inputs, c.params)
+      points[`${c.name} v2`]?.push({ contest, y, p: out.probabilityUp, referee })
+      points[`${c.name} alone`]?.push({ contest, y, p: out.modelAloneUp ?? out.probabilityUp, referee })
     }
   })
   const cells: CrowdResult['cells'] = {}
@@ -250,29 +284,39 @@ for (const crowdName of (values.crowds as string).split(',')) {
 }
 
 // Polymarket's readings come through its tapes and the replay's reading step (sim tape --venue
-// polymarket of each validation seed, the default crowd), judged by that venue's own rule
-const polymarketTapes = (values['polymarket-tapes'] as string).split(',').filter((t) => t !== '')
-const polymarket =
-  polymarketTapes.length === 0
-    ? null
-    : await judge('Polymarket · ewma', async (each) => {
-        for (const [i, tape] of polymarketTapes.entries()) {
-          const seed = valSeeds[i]
-          if (seed === undefined)
-            throw new Error('--polymarket-tapes names more tape sets than --seeds has seeds')
-          const oracle = createSimOracle({ seed })
-          const source = await tapeFitSource(tape)
-          await source.forEachReading((r) => {
-            if (r.settledSide === null) return
-            each({
-              inputs: r.inputs,
-              contest: `${seed}:${r.ticker}`,
-              y: r.settledSide === 'up' ? 1 : 0,
-              referee: oracle.polymarketProbabilityUp(r.inputs.opensAt, r.inputs.spotObservedAt),
-            })
+// polymarket of each validation seed), judged by that venue's own rule: `crowd=DIR,DIR,…` sets
+// separated by ';', one tape set per validation seed in --seeds' order (a set without `crowd=` is
+// the `ewma` crowd's, as the first run named it)
+const polymarketSets = (values['polymarket-tapes'] as string)
+  .split(';')
+  .filter((set) => set.trim() !== '')
+  .map((set) => {
+    const [crowd, dirs] = set.includes('=') ? (set.split('=', 2) as [string, string]) : ['ewma', set]
+    return { crowd: crowd.trim(), tapes: dirs.split(',').filter((t) => t !== '') }
+  })
+const polymarket: CrowdResult[] = []
+for (const { crowd, tapes } of polymarketSets) {
+  if (tapes.length > valSeeds.length)
+    throw new Error(`--polymarket-tapes ${crowd}: more tape sets than --seeds has seeds`)
+  polymarket.push(
+    await judge(`Polymarket · ${crowd}`, async (each) => {
+      for (const [i, tape] of tapes.entries()) {
+        const seed = valSeeds[i] as number
+        const oracle = createSimOracle({ seed })
+        const source = await tapeFitSource(tape)
+        await source.forEachReading((r) => {
+          if (r.settledSide === null) return
+          each({
+            inputs: r.inputs,
+            contest: `${seed}:${r.ticker}`,
+            y: r.settledSide === 'up' ? 1 : 0,
+            referee: oracle.polymarketProbabilityUp(r.inputs.opensAt, r.inputs.spotObservedAt),
           })
-        }
-      })
+        })
+      }
+    }),
+  )
+}
 
 const ratio = (row: TailRow | null | undefined): string => (row?.ratio == null ? '–' : row.ratio.toFixed(3))
 const e4 = (x: number): string => (x * 1e4).toFixed(2)
@@ -291,24 +335,30 @@ const rowOf = (label: string, cells: CrowdResult['cells'], kind: 'v2' | 'alone')
     .join(' · ')} |`
 }
 const table = [
-  `The jump term: ${term.jumps} jumps over σ̄ in ${term.minutes} training minutes (seeds ${trainSeeds.join(', ')}, ${trainSpan.days} days each from ${values['train-from']}), Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp, ${term.perVariance.toExponential(2)} per unit of diffusive variance, ${(term.varianceShare * 100).toFixed(1)} % of the variance. Candidate A: the term on \`${modelV2Version(V2_PARAMS)}\`; B: ν ${best.nu}, scale × ${best.factor} (training log loss ${best.loss.toFixed(6)} against ${withoutTerm.toFixed(6)} without the term) and Kalshi's pool refitted on ${rows.length} training readings. Validation seeds ${valSeeds.join(', ')}, ${valSpan.days} days each from ${values.from}, Kalshi in process, ${results[0]?.readings ?? 0} readings a crowd${polymarket ? `; Polymarket on tapes of the same seeds and days (\`sim tape --venue polymarket\`, the default crowd) through the replay's reading step, priced by its own pool (A and B change only the model alone there)` : ''}; about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} min.`,
+  `The jump term: ${term.jumps} jumps over σ̄ in ${term.minutes} training minutes (seeds ${trainSeeds.join(', ')}, ${trainSpan.days} days each from ${values['train-from']}), Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp, ${term.perVariance.toExponential(2)} per unit of diffusive variance, ${(term.varianceShare * 100).toFixed(1)} % of the variance. Candidate A: the term on \`${modelV2Version(V2_PARAMS)}\`; B: ν ${best.nu}, scale × ${best.factor} (training log loss ${best.loss.toFixed(6)} against ${withoutTerm.toFixed(6)} without the term) and Kalshi's pool refitted on ${rows.length} training readings. Validation seeds ${valSeeds.join(', ')}, ${valSpan.days} days each from ${values.from}, Kalshi in process, ${results[0]?.readings ?? 0} readings a crowd${polymarket.length > 0 ? `; Polymarket on tapes of the same seeds and days (\`sim tape --venue polymarket\`, ${polymarket.map((r) => `\`${r.crowd.replace('Polymarket · ', '')}\``).join(' and ')}) through the replay's reading step, priced by its own pool (A and B change only the model alone there)` : ''}; about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} min.`,
   '',
   '| crowd | expected log loss above the referee, 10⁻⁴ a reading: shipped · A · B | v2’s 0.5–2 % / 2–5 % against the referee: shipped · A · B | outcomes’ log loss − shipped, 10⁻⁵ a reading: A · B |',
   '|---|---|---|---|',
   ...results.map((r) => rowOf(`\`${r.crowd}\``, r.cells, 'v2')),
   rowOf('Kalshi, the model alone (any crowd)', results[0]?.cells ?? {}, 'alone'),
-  ...(polymarket
+  ...polymarket.map((r) =>
+    rowOf(`Polymarket · \`${r.crowd.replace('Polymarket · ', '')}\` (${r.readings} readings)`, r.cells, 'v2'),
+  ),
+  ...(polymarket[0]
     ? [
-        rowOf(`Polymarket · \`ewma\` (${polymarket.readings} readings)`, polymarket.cells, 'v2'),
-        rowOf('Polymarket, the model alone', polymarket.cells, 'alone'),
+        rowOf(
+          `Polymarket, the model alone${polymarket.length > 1 ? ` (${polymarket[0].crowd.replace('Polymarket · ', '')}’s readings)` : ''}`,
+          polymarket[0].cells,
+          'alone',
+        ),
       ]
     : []),
 ].join('\n')
 
 writeFileSync(
   values.json as string,
-  `${JSON.stringify({ version: modelV2Version(V2_PARAMS), term, candidateB: { ...best, pool: refitted.pool, book: refitted.book }, results: [...results, ...(polymarket ? [polymarket] : [])].map((r) => ({ crowd: r.crowd, readings: r.readings, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, { excess: c.excess, shots: c.shots.map((s) => (s ? { ratio: s.ratio, ratioSe: s.ratioSe, claimed: s.claimed } : null)), outcomes: c.outcomes }])) })) }, null, 2)}\n`,
+  `${JSON.stringify({ version: modelV2Version(V2_PARAMS), term, candidateB: { version: modelV2Version(candidateB), ...best, pool: refitted.pool, book: refitted.book }, results: [...results, ...polymarket].map((r) => ({ crowd: r.crowd, readings: r.readings, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, { excess: c.excess, shots: c.shots.map((s) => (s ? { ratio: s.ratio, ratioSe: s.ratioSe, claimed: s.claimed } : null)), outcomes: c.outcomes }])) })) }, null, 2)}\n`,
 )
 const card = values.card as string
-writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), 'model:jumps', table, card))
+writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), values.marker as string, table, card))
 log(`wrote ${card} and ${values.json}`)

@@ -248,6 +248,59 @@ describe('volatility level', () => {
     )
   })
 
+  it('prices jumps on top of the t only on readings the ranged level measured, and more in the tails', () => {
+    const base = flatParams({ sigmaBar: 0.0003 })
+    const ranged = {
+      variance: { ...base.variance, rangeScale: 2.3 },
+      nu: 8,
+    }
+    const jumps = { perVariance: 5_000, laplaceScale: 0.0025 }
+    const smooth = checkModelV2Params({ ...base, ranged })
+    const jumpy = checkModelV2Params({ ...base, ranged: { ...ranged, jumps } })
+    const at = MONDAY + 120 * MIN
+    const closes = (withRanges: boolean) =>
+      Array.from({ length: 120 }, (_, i) => ({
+        at: MONDAY + (i + 1) * MIN,
+        priceDollars: 100_000,
+        ...(withRanges ? { highDollars: 100_010, lowDollars: 99_990 } : {}),
+      }))
+    const reading = (spotDollars: number, withRanges: boolean) => ({
+      spotDollars,
+      spotObservedAt: at,
+      strikeDollars: 100_000,
+      opensAt: at - 5 * MIN,
+      expiresAt: at + 10 * MIN,
+      closes: closes(withRanges),
+      midProbability: null,
+      basisSamples: [],
+    })
+    const alone = (p: ModelV2Params, spot: number, withRanges = true) =>
+      settlementMeanProbability(reading(spot, withRanges), p).modelAloneUp ?? Number.NaN
+    // a long shot: the strike several sds away is reached far more often by a 25 bp jump
+    const farSmooth = alone(smooth, 100_350)
+    const farJumpy = alone(jumpy, 100_350)
+    assert.ok(farSmooth > 0.99 && farJumpy < farSmooth, `${farSmooth} → ${farJumpy}`)
+    assert.ok((1 - farJumpy) / (1 - farSmooth) > 1.2, `${1 - farSmooth} → ${1 - farJumpy}`)
+    // near the money the jump hardly moves it, and an even bet stays even
+    assert.ok(Math.abs(alone(jumpy, 100_030) - alone(smooth, 100_030)) < 0.01)
+    assert.ok(Math.abs(alone(jumpy, 99_999.995) - 0.5) < 1e-9)
+    // no intensity: the t alone, to the bit
+    const none = checkModelV2Params({ ...base, ranged: { ...ranged, jumps: { ...jumps, perVariance: 0 } } })
+    assert.equal(alone(none, 100_350), farSmooth)
+    // from the returns alone the squared returns count the jumps already: priced as without the term
+    assert.equal(alone(jumpy, 100_350, false), alone(smooth, 100_350, false))
+    // a term is part of the version, and a bad one fails at start
+    assert.notEqual(modelV2Version(jumpy), modelV2Version(smooth))
+    assert.throws(
+      () => checkModelV2Params({ ...base, ranged: { ...ranged, jumps: { ...jumps, perVariance: -1 } } }),
+      /ranged\.jumps\.perVariance/,
+    )
+    assert.throws(
+      () => checkModelV2Params({ ...base, ranged: { ...ranged, jumps: { ...jumps, laplaceScale: 0 } } }),
+      /ranged\.jumps\.laplaceScale/,
+    )
+  })
+
   it('clips one jump so it cannot take over an hour', () => {
     const p = flatParams()
     const closes = Array.from({ length: 300 }, (_, i) => ({

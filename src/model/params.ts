@@ -1,5 +1,6 @@
 // The fitted parameter set of model v2: one JSON file per version, written by `npm run fit:model`,
 // checked here at the boundary so a hand-edited or truncated file fails at start, not in a reading.
+import type { JumpPricing } from './jumps.ts'
 
 /** Minute-of-hour groups of the seasonal table (bitcoin's volatility bursts at the quarter hours). */
 export const MINUTE_GROUPS = ['hour', 'quarter', 'five', 'other'] as const
@@ -51,7 +52,15 @@ export type ModelV2Params = {
    * `variance` and `nu` stay fitted on returns alone, for a feed without ranges (one-minute history,
    * a candle warm-up). Absent (no ranges in the training closes): returns everywhere.
    */
-  ranged?: { variance: ModelV2Params['variance'] & { rangeScale: number }; nu: number }
+  ranged?: {
+    variance: ModelV2Params['variance'] & { rangeScale: number }
+    nu: number
+    /**
+     * Jumps priced on top of the t (jumps.ts), measured on the training closes' seconds: the ranged
+     * level takes them out of the variance it measures. Absent: the t alone.
+     */
+    jumps?: JumpPricing
+  }
   basis: {
     /** past strikes whose basis samples are averaged */
     samples: number
@@ -226,6 +235,19 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     checkVariance(p.ranged?.variance, 'ranged.variance', fail)
     positive(p.ranged.variance.rangeScale, 'ranged.variance.rangeScale')
     if (typeof p.ranged.nu !== 'number' || !(p.ranged.nu > 2)) fail('ranged.nu must be above 2')
+    const jumps = p.ranged.jumps
+    if (jumps !== undefined) {
+      if (typeof jumps !== 'object' || jumps === null) fail('ranged.jumps must be an object')
+      if (
+        !(
+          typeof jumps.perVariance === 'number' &&
+          jumps.perVariance >= 0 &&
+          Number.isFinite(jumps.perVariance)
+        )
+      )
+        fail('ranged.jumps.perVariance must be a number of at least 0')
+      positive(jumps.laplaceScale, 'ranged.jumps.laplaceScale')
+    }
   }
   if (!Number.isInteger(p.basis?.samples) || p.basis.samples < 0) fail('basis.samples must be a whole number')
   if (typeof p.basis.shrink !== 'number' || !(p.basis.shrink >= 0)) fail('basis.shrink must be ≥ 0')

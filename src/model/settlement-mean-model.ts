@@ -5,6 +5,7 @@ import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-m
 import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
 import { pricedFromRanges, withRangedDynamics } from './dynamics.ts'
+import { jumpExposure, probabilityWithJumps } from './jumps.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { seasonalVariance } from './seasonal.ts'
 import { unitStudentTCdf } from './student-t.ts'
@@ -84,15 +85,20 @@ export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): Se
 export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
   const priced = settlementPricing(input, fitted)
   const { params: p, centre, variance } = priced
+  // jumps only where the ranged level took them out of the variance it measured: squared returns
+  // count them already
+  const jumps = priced.ranged ? fitted.ranged?.jumps : undefined
   const modelAloneUp = !Number.isFinite(centre)
     ? centre > 0
       ? 1
       : 0
-    : variance > 0
-      ? unitStudentTCdf(centre / Math.sqrt(variance), p.nu)
-      : centre >= 0
-        ? 1
-        : 0
+    : jumps !== undefined
+      ? probabilityWithJumps(centre, Math.sqrt(variance), p.nu, jumpExposure(input, priced), jumps)
+      : variance > 0
+        ? unitStudentTCdf(centre / Math.sqrt(variance), p.nu)
+        : centre >= 0
+          ? 1
+          : 0
   return {
     probabilityUp: pooledWithBook(input, fitted, priced, modelAloneUp),
     modelAloneUp,
