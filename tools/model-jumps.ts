@@ -15,7 +15,7 @@
 // Usage: node tools/model-jumps.ts [--train-seeds 1001,…] [--seeds 4004,4005,4006] [--crowds …]
 //        [--polymarket-tapes 'ewma=DIR4004,DIR4005,DIR4006;floor=…']: one `sim tape --venue
 //        polymarket` set per validation seed, in --seeds' order, a row per crowd
-//        [--marker model:jumps --json docs/model-jumps.json] [--candidate-out PATH]
+//        [--marker model:jumps --json docs/model-jumps.json] [--candidate-out PATH] [--base FILE]
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { MinuteClose } from '../src/domain/price-history.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
@@ -57,6 +57,7 @@ const { values } = parseToolArgs(
       json: { type: 'string', default: 'docs/model-jumps.json' },
       marker: { type: 'string', default: 'model:jumps' },
       'candidate-out': { type: 'string', default: '' },
+      base: { type: 'string', default: '' },
     },
   },
 )
@@ -72,7 +73,12 @@ const crowdParams = (name: string) => {
 const trainSeeds = numbers(values['train-seeds'] as string)
 const trainCrowds = (values['train-crowds'] as string).split(',')
 const trainSpan = { from: day(values['train-from'] as string), days: Number(values['train-days']) }
-const ranged = V2_PARAMS.ranged
+// the file the candidates are built on and judged against: the shipped one unless --base names
+// another (the second look's was `ed95effd`, the file before the term: see docs/model.md)
+const baseFile = values.base as string
+const BASE: ModelV2Params =
+  baseFile === '' ? V2_PARAMS : checkModelV2Params(JSON.parse(readFileSync(baseFile, 'utf8')))
+const ranged = BASE.ranged
 const realized = ranged?.variance.realized
 if (ranged === undefined || realized === undefined)
   throw new Error('the shipped file has no realised dynamics: nothing to take jumps out of')
@@ -88,7 +94,7 @@ function* trainingCloses(): Generator<Promise<MinuteClose[]>> {
 }
 const closes: MinuteClose[] = []
 for (const daysCloses of trainingCloses()) closes.push(...(await daysCloses))
-const measured = measureJumps(closes, realized, V2_PARAMS.sigmaBar)
+const measured = measureJumps(closes, realized, BASE.sigmaBar)
 if (measured === null) throw new Error('no jump over σ̄ in the training closes')
 // to four figures, as a parameter file keeps them: every candidate prices the numbers it would ship
 const fourFigures = (x: number): number => Number(x.toPrecision(4))
@@ -104,7 +110,7 @@ log(
 /** A reading as the candidates price it: the shipped pricing's parts and the jumps' exposure. */
 type Priced = { pricing: SettlementPricing; exposure: JumpExposure }
 const pricedOf = (inputs: ModelInputs): Priced => {
-  const pricing = settlementPricing(inputs, V2_PARAMS)
+  const pricing = settlementPricing(inputs, BASE)
   return { pricing, exposure: jumpExposure(inputs, pricing) }
 }
 const NO_JUMPS = { perVariance: 0, laplaceScale: 1 }
@@ -167,8 +173,8 @@ log(
 )
 const refitted = fitPool(rows, (o) => aloneWithJumps(o.q, best.factor, best.nu, term), log)
 
-/** `V2_PARAMS` with the ranged tails' ν, the variance scale times `factor`, and `jumps` priced on top. */
-const withTerm = (factor: number, nu: number, jumps: JumpTerm, p: ModelV2Params = V2_PARAMS): ModelV2Params =>
+/** The base with the ranged tails' ν, the variance scale times `factor`, and `jumps` priced on top. */
+const withTerm = (factor: number, nu: number, jumps: JumpTerm, p: ModelV2Params = BASE): ModelV2Params =>
   checkModelV2Params({
     ...p,
     ranged: {
@@ -180,11 +186,11 @@ const withTerm = (factor: number, nu: number, jumps: JumpTerm, p: ModelV2Params 
   })
 // each candidate is a parameter file the engine would load, priced by the model itself
 const CANDIDATES = [
-  { name: 'shipped', params: V2_PARAMS },
+  { name: 'shipped', params: BASE },
   { name: 'A', params: withTerm(1, shippedNu, term) },
   {
     name: 'B',
-    params: withTerm(best.factor, best.nu, term, { ...V2_PARAMS, pool: refitted.pool, book: refitted.book }),
+    params: withTerm(best.factor, best.nu, term, { ...BASE, pool: refitted.pool, book: refitted.book }),
   },
 ] as const
 type Candidate = (typeof CANDIDATES)[number]['name']
@@ -335,7 +341,7 @@ const rowOf = (label: string, cells: CrowdResult['cells'], kind: 'v2' | 'alone')
     .join(' · ')} |`
 }
 const table = [
-  `The jump term: ${term.jumps} jumps over σ̄ in ${term.minutes} training minutes (seeds ${trainSeeds.join(', ')}, ${trainSpan.days} days each from ${values['train-from']}), Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp, ${term.perVariance.toExponential(2)} per unit of diffusive variance, ${(term.varianceShare * 100).toFixed(1)} % of the variance. Candidate A: the term on \`${modelV2Version(V2_PARAMS)}\`; B: ν ${best.nu}, scale × ${best.factor} (training log loss ${best.loss.toFixed(6)} against ${withoutTerm.toFixed(6)} without the term) and Kalshi's pool refitted on ${rows.length} training readings. Validation seeds ${valSeeds.join(', ')}, ${valSpan.days} days each from ${values.from}, Kalshi in process, ${results[0]?.readings ?? 0} readings a crowd${polymarket.length > 0 ? `; Polymarket on tapes of the same seeds and days (\`sim tape --venue polymarket\`, ${polymarket.map((r) => `\`${r.crowd.replace('Polymarket · ', '')}\``).join(' and ')}) through the replay's reading step, priced by its own pool (A and B change only the model alone there)` : ''}; about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} min.`,
+  `The jump term: ${term.jumps} jumps over σ̄ in ${term.minutes} training minutes (seeds ${trainSeeds.join(', ')}, ${trainSpan.days} days each from ${values['train-from']}), Laplace scale ${(term.laplaceScale * 1e4).toFixed(1)} bp, ${term.perVariance.toExponential(2)} per unit of diffusive variance, ${(term.varianceShare * 100).toFixed(1)} % of the variance. “Shipped” is \`${modelV2Version(BASE)}\`${baseFile === '' ? '' : ' (--base)'}; candidate A: the term on it; B: ν ${best.nu}, scale × ${best.factor} (training log loss ${best.loss.toFixed(6)} against ${withoutTerm.toFixed(6)} without the term) and Kalshi's pool refitted on ${rows.length} training readings. Validation seeds ${valSeeds.join(', ')}, ${valSpan.days} days each from ${values.from}, Kalshi in process, ${results[0]?.readings ?? 0} readings a crowd${polymarket.length > 0 ? `; Polymarket on tapes of the same seeds and days (\`sim tape --venue polymarket\`, ${polymarket.map((r) => `\`${r.crowd.replace('Polymarket · ', '')}\``).join(' and ')}) through the replay's reading step, priced by its own pool (A and B change only the model alone there)` : ''}; about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} min.`,
   '',
   '| crowd | expected log loss above the referee, 10⁻⁴ a reading: shipped · A · B | v2’s 0.5–2 % / 2–5 % against the referee: shipped · A · B | outcomes’ log loss − shipped, 10⁻⁵ a reading: A · B |',
   '|---|---|---|---|',
@@ -357,7 +363,7 @@ const table = [
 
 writeFileSync(
   values.json as string,
-  `${JSON.stringify({ version: modelV2Version(V2_PARAMS), term, candidateB: { version: modelV2Version(candidateB), ...best, pool: refitted.pool, book: refitted.book }, results: [...results, ...polymarket].map((r) => ({ crowd: r.crowd, readings: r.readings, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, { excess: c.excess, shots: c.shots.map((s) => (s ? { ratio: s.ratio, ratioSe: s.ratioSe, claimed: s.claimed } : null)), outcomes: c.outcomes }])) })) }, null, 2)}\n`,
+  `${JSON.stringify({ version: modelV2Version(BASE), term, candidateB: { version: modelV2Version(candidateB), ...best, pool: refitted.pool, book: refitted.book }, results: [...results, ...polymarket].map((r) => ({ crowd: r.crowd, readings: r.readings, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, { excess: c.excess, shots: c.shots.map((s) => (s ? { ratio: s.ratio, ratioSe: s.ratioSe, claimed: s.claimed } : null)), outcomes: c.outcomes }])) })) }, null, 2)}\n`,
 )
 const card = values.card as string
 writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), values.marker as string, table, card))

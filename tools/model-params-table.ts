@@ -57,7 +57,7 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
           '| where the feed saw minutes whole | no ranges in the training closes: the returns-only level everywhere |',
         ]
       : [
-          `| where the feed saw the last hour's minutes whole | ${wholeMinuteText(P.ranged.variance)}; variance scale ${P.ranged.variance.scale}; Student t ν ${P.ranged.nu} |`,
+          `| where the feed saw the last hour's minutes whole | ${wholeMinuteText(P.ranged.variance)}; variance scale ${P.ranged.variance.scale}; Student t ν ${P.ranged.nu}${P.ranged.jumps ? `; jumps on top, ${P.ranged.jumps.perVariance} per unit of diffusive variance, Laplace scale ${(P.ranged.jumps.laplaceScale * 1e4).toFixed(1)} bp` : ''} |`,
         ]),
     `| variance scale (returns only) | ${P.variance.scale} |`,
     `| Student t ν (returns only) | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
