@@ -81,7 +81,9 @@ const BASE: ModelV2Params =
 const ranged = BASE.ranged
 const realized = ranged?.variance.realized
 if (ranged === undefined || realized === undefined)
-  throw new Error('the shipped file has no realised dynamics: nothing to take jumps out of')
+  throw new Error(
+    'the base file (the shipped one unless --base) has no realised dynamics: nothing to take jumps out of',
+  )
 const started = Date.now()
 
 // 1. the jump term, from the training closes' seconds
