@@ -15,6 +15,7 @@ const TOOLS = {
   'model:floor': 'tools/model-floor.ts',
   'model:tails': 'tools/model-tails.ts',
   'model:jumps': 'tools/model-jumps.ts',
+  'model:candidate': 'tools/model-candidate.ts',
   'model:pooled': 'tools/model-pooled.ts',
   'real-data-tapes': 'tools/real-data-tapes.ts',
 } as const

@@ -25,12 +25,20 @@
 //        … [--minute-tapes DIR]: one-minute history of a real venue (`history import`, `real-data:tapes`)
 //        node tools/fit-model.ts --base FILE --minute-tapes DIR [--since T] [--until T] [--out FILE]:
 //        stage E alone on FILE's stages A–D
+//        node tools/fit-model.ts --base FILE --polymarket-tapes DIR[,DIR…] [--out FILE]: stage D alone
+//        on FILE's stages A–C (with --minute-tapes too, D then E); --keep-polymarket-pool: D measures
+//        the errors again and keeps FILE's pool and book
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseInstant } from '../src/domain/instant.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
-import { checkModelV2Params, type ModelV2Params, modelV2Version } from '../src/model/params.ts'
+import {
+  checkModelV2Params,
+  type ModelV2Params,
+  modelV2Version,
+  type VenuePool,
+} from '../src/model/params.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
 import { fitReturnsOnlyPool } from './fit/minute-stage.ts'
@@ -78,6 +86,9 @@ const { values } = parseToolArgs(
       'minute-tapes': { type: 'string' },
       // stage E alone, stages A–D taken from this parameter file (--since/--until then bound the minute tapes)
       base: { type: 'string' },
+      // with --base: stage D measures Polymarket's errors again but keeps --base's pool and book, so
+      // a measured term can be judged alone (docs/model.md, "The level error's tail")
+      'keep-polymarket-pool': { type: 'boolean', default: false },
       // stage C's grid of ν and variance scales (TAILS_GRIDS): coarse made the shipped file
       'tails-grid': { type: 'string', default: 'coarse' },
     },
@@ -273,17 +284,48 @@ async function fitMain(): Promise<ModelV2Params> {
   return params
 }
 
-/** The file a stage-E-only run starts from (--base): stages A–D as they were fitted. */
+/** --base's own Polymarket pool, which --keep-polymarket-pool keeps */
+let basePolymarketPool: VenuePool | undefined
+
+/**
+ * The file a run of stage D or E alone starts from (--base): every other stage as it was fitted, the
+ * stages it refits taken out.
+ */
 function readBase(file: string): ModelV2Params {
   try {
-    const { returnsOnlyPool: _, ...base } = checkModelV2Params(JSON.parse(readFileSync(file, 'utf8')))
-    return base
+    const { returnsOnlyPool, venuePools, ...base } = checkModelV2Params(
+      JSON.parse(readFileSync(file, 'utf8')),
+    )
+    basePolymarketPool = venuePools?.polymarket
+    return {
+      ...base,
+      ...(values['polymarket-tapes'] !== undefined || venuePools === undefined ? {} : { venuePools }),
+      ...(values['minute-tapes'] !== undefined || returnsOnlyPool === undefined ? {} : { returnsOnlyPool }),
+    }
   } catch (err) {
     return fail(`--base ${file}: ${err instanceof Error ? err.message : String(err)}`)
   }
 }
 
 let params = values.base === undefined ? await fitMain() : readBase(values.base)
+
+// ---- stage D alone on --base's stages A–C (fitMain runs it after stage C otherwise)
+if (values.base !== undefined && values['polymarket-tapes'] !== undefined) {
+  const source = await polymarketSource(values['polymarket-tapes'])
+  const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers))
+  const kept = values['keep-polymarket-pool'] ? basePolymarketPool : undefined
+  if (values['keep-polymarket-pool'] && kept === undefined)
+    fail('--keep-polymarket-pool: --base has no Polymarket pool')
+  const { pool, book, training } = kept ?? poly
+  // in the order a full fit writes them, so a refit's diff shows only what moved
+  const { returnsOnlyPool, ...stagesAC } = params
+  params = {
+    ...stagesAC,
+    venuePools: { polymarket: { ...poly, pool, book, training } },
+    ...(returnsOnlyPool === undefined ? {} : { returnsOnlyPool }),
+  }
+} else if (values['keep-polymarket-pool'])
+  fail('--keep-polymarket-pool needs --base FILE and --polymarket-tapes')
 
 // ---- stage E: the pool of readings priced from one-minute closes alone, on one-minute history
 if (values['minute-tapes'] !== undefined) {
@@ -296,7 +338,8 @@ if (values['minute-tapes'] !== undefined) {
   )
   if (typeof minute === 'string') fail(`--minute-tapes: ${minute}`)
   else params = { ...params, returnsOnlyPool: minute }
-} else if (values.base !== undefined) fail('--base refits stage E alone: give --minute-tapes DIR')
+} else if (values.base !== undefined && values['polymarket-tapes'] === undefined)
+  fail('--base refits stage D or E alone: give --polymarket-tapes DIR[,DIR…] or --minute-tapes DIR')
 
 const checked = checkModelV2Params(params)
 writeFileSync(values.out, `${JSON.stringify(checked, null, 2)}\n`)

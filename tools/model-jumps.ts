@@ -19,8 +19,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { MinuteClose } from '../src/domain/price-history.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
-import { clusteredMean, logLossOf, type ScoredPoint } from '../src/domain/scores.ts'
-import { pooledTailRow, type TailRow, tailTable } from '../src/domain/tail-table.ts'
+import type { TailRow } from '../src/domain/tail-table.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
@@ -32,8 +31,14 @@ import {
   settlementMeanProbability,
   settlementPricing,
 } from '../src/model/settlement-mean-model.ts'
+import {
+  type CrowdResult,
+  type Judged,
+  judgeCandidates,
+  parseTapeSets,
+  polymarketTapeReadings,
+} from './candidate-judge.ts'
 import { type FitObservation, fitBook, fitPool, logLoss } from './fit/stages.ts'
-import { tapeFitSource } from './fit/tape-source.ts'
 import { type JumpTerm, measureJumps } from './jump-term.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { DAY_MS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
@@ -215,57 +220,13 @@ if (candidateOut !== '') {
 }
 
 // 3. on validation seeds, crowd by crowd, and on Polymarket tapes of the same seeds
-type Point = ScoredPoint & { referee: number }
-type CrowdResult = {
-  crowd: string
-  readings: number
-  /** per candidate, v2 and the model alone: expected log loss above the referee, long shots, outcomes */
-  cells: Record<
-    string,
-    { excess: number; shots: (TailRow | null)[]; outcomes: { value: number; se: number | null } | null }
-  >
-}
-/** One settled reading to judge: its inputs, its contest, the outcome and the referee's P(up). */
-type Judged = { inputs: ModelInputs; contest: string; y: number; referee: number }
-
-/** Every candidate on the readings `readings` hands over: v2 and the model alone against the referee. */
 async function judge(
   label: string,
   readings: (each: (r: Judged) => void) => Promise<void>,
 ): Promise<CrowdResult> {
-  const points: Record<string, Point[]> = {}
-  for (const c of CANDIDATES) {
-    points[`${c.name} v2`] = []
-    points[`${c.name} alone`] = []
-  }
-  await readings(({ inputs, contest, y, referee }) => {
-    for (const c of CANDIDATES) {
-      const out = settlementMeanProbability(inputs, c.params)
-      points[`${c.name} v2`]?.push({ contest, y, p: out.probabilityUp, referee })
-      points[`${c.name} alone`]?.push({ contest, y, p: out.modelAloneUp ?? out.probabilityUp, referee })
-    }
-  })
-  const cells: CrowdResult['cells'] = {}
-  for (const [key, ps] of Object.entries(points)) {
-    const shipped = points[key.replace(/^\S+/, 'shipped')] as Point[]
-    const kl = ps.map((pt) => logLossOf(pt.p, pt.referee) - logLossOf(pt.referee, pt.referee))
-    const table = tailTable(ps.map((pt) => ({ contest: pt.contest, y: pt.referee, p: pt.p })))
-    const mirrored = (a: string, b: string) =>
-      pooledTailRow(table.filter((row) => row.label === a || row.label === b))
-    cells[key] = {
-      excess: kl.reduce((s, x) => s + x, 0) / kl.length,
-      shots: [mirrored('0.5–2 %', '98–99.5 %'), mirrored('2–5 %', '95–98 %')],
-      outcomes: key.startsWith('shipped')
-        ? null
-        : clusteredMean(
-            ps.map((pt, i) => logLossOf(pt.p, pt.y) - logLossOf((shipped[i] as Point).p, pt.y)),
-            ps.map((pt) => pt.contest),
-          ),
-    }
-  }
-  const judged = points['shipped v2']?.length ?? 0
-  log(`${label}: ${judged} readings judged`)
-  return { crowd: label, readings: judged, cells }
+  const result = await judgeCandidates(label, CANDIDATES, readings)
+  log(`${label}: ${result.readings} readings judged`)
+  return result
 }
 
 const valSpan = { from: day(values.from as string), days: Number(values.days) }
@@ -292,38 +253,12 @@ for (const crowdName of (values.crowds as string).split(',')) {
 }
 
 // Polymarket's readings come through its tapes and the replay's reading step (sim tape --venue
-// polymarket of each validation seed), judged by that venue's own rule: `crowd=DIR,DIR,…` sets
-// separated by ';', one tape set per validation seed in --seeds' order (a set without `crowd=` is
-// the `ewma` crowd's, as the first run named it)
-const polymarketSets = (values['polymarket-tapes'] as string)
-  .split(';')
-  .filter((set) => set.trim() !== '')
-  .map((set) => {
-    const [crowd, dirs] = set.includes('=') ? (set.split('=', 2) as [string, string]) : ['ewma', set]
-    return { crowd: crowd.trim(), tapes: dirs.split(',').filter((t) => t !== '') }
-  })
+// polymarket of each validation seed), judged by that venue's own rule (candidate-judge.ts)
 const polymarket: CrowdResult[] = []
-for (const { crowd, tapes } of polymarketSets) {
+for (const { crowd, tapes } of parseTapeSets(values['polymarket-tapes'] as string)) {
   if (tapes.length > valSeeds.length)
     throw new Error(`--polymarket-tapes ${crowd}: more tape sets than --seeds has seeds`)
-  polymarket.push(
-    await judge(`Polymarket · ${crowd}`, async (each) => {
-      for (const [i, tape] of tapes.entries()) {
-        const seed = valSeeds[i] as number
-        const oracle = createSimOracle({ seed })
-        const source = await tapeFitSource(tape)
-        await source.forEachReading((r) => {
-          if (r.settledSide === null) return
-          each({
-            inputs: r.inputs,
-            contest: `${seed}:${r.ticker}`,
-            y: r.settledSide === 'up' ? 1 : 0,
-            referee: oracle.polymarketProbabilityUp(r.inputs.opensAt, r.inputs.spotObservedAt),
-          })
-        })
-      }
-    }),
-  )
+  polymarket.push(await judge(`Polymarket · ${crowd}`, polymarketTapeReadings(tapes, valSeeds)))
 }
 
 const ratio = (row: TailRow | null | undefined): string => (row?.ratio == null ? '–' : row.ratio.toFixed(3))

@@ -1,6 +1,7 @@
 // The fitted parameter set of model v2: one JSON file per version, written by `npm run fit:model`,
 // checked here at the boundary so a hand-edited or truncated file fails at start, not in a reading.
 import type { JumpPricing } from './jumps.ts'
+import { type LevelTail, levelTailProblem } from './level-tail.ts'
 
 /** Minute-of-hour groups of the seasonal table (bitcoin's volatility bursts at the quarter hours). */
 export const MINUTE_GROUPS = ['hour', 'quarter', 'five', 'other'] as const
@@ -167,6 +168,10 @@ export type VenuePool = FittedPool & {
    * its settlements (the decay whose estimate erred least); absent: 1, the main fit's plain mean
    */
   basisDecay?: number
+  /** the shape of the strike estimate's error, measured with its variance (level-tail.ts); absent: a normal */
+  strikeTail?: LevelTail
+  /** the shape of the basis estimate's error, measured with its variance (level-tail.ts); absent: a normal */
+  basisTail?: LevelTail
 }
 
 export type PoolBucket = {
@@ -270,6 +275,10 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     const decay = poly.basisDecay
     if (decay !== undefined && !(typeof decay === 'number' && decay >= 0 && decay <= 1))
       fail('venuePools.polymarket.basisDecay must be between 0 and 1')
+    for (const key of ['strikeTail', 'basisTail'] as const) {
+      const problem = poly[key] === undefined ? null : levelTailProblem(poly[key])
+      if (problem !== null) fail(`venuePools.polymarket.${key}: ${problem}`)
+    }
     checkTraining(poly.training, fail)
   }
   const minute = p.returnsOnlyPool

@@ -6,6 +6,7 @@ import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
 import { pricedFromRanges, withRangedDynamics } from './dynamics.ts'
 import { jumpExposure, probabilityWithJumps } from './jumps.ts'
+import { type LevelTail, probabilityWithLevelTail } from './level-tail.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { seasonalVariance } from './seasonal.ts'
 import { unitStudentTCdf } from './student-t.ts'
@@ -33,6 +34,8 @@ export type SettlementPricing = {
   strikeVariance: number
   sigmaPerMinute: number
   effectiveMinutes: number
+  /** the level error's measured shape, where it has one (StrikeChoice) */
+  levelTail?: StrikeChoice['levelTail']
 }
 
 export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): SettlementPricing {
@@ -79,6 +82,7 @@ export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): Se
     strikeVariance,
     sigmaPerMinute: settlement.sigmaPerMinute,
     effectiveMinutes: settlement.effectiveMinutes + (perMinute > 0 ? strikeVariance / perMinute : 0),
+    ...(priced.levelTail === undefined ? {} : { levelTail: priced.levelTail }),
   }
 }
 
@@ -88,17 +92,23 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   // jumps only where the ranged level took them out of the variance it measured: squared returns
   // count them already
   const jumps = priced.ranged ? fitted.ranged?.jumps : undefined
+  const exposure = jumps === undefined ? undefined : jumpExposure(input, priced)
+  const at = (sd: number): number =>
+    jumps !== undefined && exposure !== undefined
+      ? probabilityWithJumps(centre, sd, p.nu, exposure, jumps)
+      : sd > 0
+        ? unitStudentTCdf(centre / sd, p.nu)
+        : centre >= 0
+          ? 1
+          : 0
+  const level = priced.levelTail
   const modelAloneUp = !Number.isFinite(centre)
     ? centre > 0
       ? 1
       : 0
-    : jumps !== undefined
-      ? probabilityWithJumps(centre, Math.sqrt(variance), p.nu, jumpExposure(input, priced), jumps)
-      : variance > 0
-        ? unitStudentTCdf(centre / Math.sqrt(variance), p.nu)
-        : centre >= 0
-          ? 1
-          : 0
+    : level === undefined
+      ? at(Math.sqrt(variance))
+      : probabilityWithLevelTail(variance, level.measured, level.tail, at)
   return {
     probabilityUp: pooledWithBook(input, fitted, priced, modelAloneUp),
     modelAloneUp,
@@ -134,6 +144,19 @@ export function pooledWithBook(
     : modelAloneUp
 }
 
+/**
+ * The strike a reading prices against and the variances it brings; `levelTail`, where the error
+ * priced has a measured shape: that shape and the measured variance it scales (the closes' noise
+ * beside it is not scaled).
+ */
+export type StrikeChoice = {
+  strikeDollars: number
+  own: boolean
+  basisVariance: number
+  strikeVariance: number
+  levelTail?: { tail: LevelTail; measured: number }
+}
+
 /** What the choice of strike reads of a reading (the fit keeps only this of each). */
 export type StrikeInputs = Pick<
   ModelInputs,
@@ -158,15 +181,16 @@ export type StrikeInputs = Pick<
  * lags for hours, while the proxy's own strike is off only by the basis's drift within a window.
  * On the settlement index itself there is no basis, and the venue's strike is exact.
  */
-export function strikeToPrice(
-  input: StrikeInputs,
-  p: ModelV2Params,
-  level: number,
-): { strikeDollars: number; own: boolean; basisVariance: number; strikeVariance: number } {
+export function strikeToPrice(input: StrikeInputs, p: ModelV2Params, level: number): StrikeChoice {
   const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   const noise = closeNoiseOf(input, p, level)
   const measured = venuePool?.strikeEstimateVariance
   const ownVariance = measured === undefined ? undefined : measured + noise.strike
+  // the measured error's shape, where the venue's pool measured one with it
+  const ownTail =
+    measured === undefined || venuePool?.strikeTail === undefined
+      ? {}
+      : { levelTail: { tail: venuePool.strikeTail, measured } }
   if (input.strikeEstimateVariance !== undefined)
     // unpublished: the proxy's own, doubted by its measured error, or without one by the engine's
     // prior (which allows for two closes already)
@@ -175,13 +199,24 @@ export function strikeToPrice(
       own: true,
       basisVariance: 0,
       strikeVariance: ownVariance ?? input.strikeEstimateVariance,
+      ...ownTail,
     }
   const venues = { strikeDollars: input.strikeDollars, own: false, strikeVariance: 0 }
   if (input.spotIsIndex === true) return { ...venues, basisVariance: 0 }
   const basisVariance = (venuePool?.basisVariance ?? p.basis.variance) + noise.basis
   if (input.ownStrikeDollars !== undefined && ownVariance !== undefined && ownVariance < basisVariance)
-    return { strikeDollars: input.ownStrikeDollars, own: true, basisVariance: 0, strikeVariance: ownVariance }
-  return { ...venues, basisVariance }
+    return {
+      strikeDollars: input.ownStrikeDollars,
+      own: true,
+      basisVariance: 0,
+      strikeVariance: ownVariance,
+      ...ownTail,
+    }
+  const basisTail =
+    venuePool?.basisVariance === undefined || venuePool.basisTail === undefined
+      ? {}
+      : { levelTail: { tail: venuePool.basisTail, measured: venuePool.basisVariance } }
+  return { ...venues, basisVariance, ...basisTail }
 }
 
 /** How a reading's basis is estimated: the main fit's, with the decay its venue's pool fitted. */

@@ -10,6 +10,7 @@ import { pricingParams } from '../../src/model/dynamics.ts'
 import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
 import { closeMeanNoise, type StrikeInputs, strikeToPrice } from '../../src/model/settlement-mean-model.ts'
 import type { FitSource } from './fit-source.ts'
+import { fitLevelTail } from './level-tail-fit.ts'
 import {
   type BasisError,
   basisErrorOf,
@@ -47,6 +48,18 @@ const edgeKey = (run: number | undefined, opensAt: number): string => `${run ?? 
  * choice between the two strikes weighs like with like. Null with no two consecutive edges.
  */
 export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
+  const changes = strikeEdgeChanges(edges, spanMs)
+  if (changes.length === 0) return null
+  const mean = (f: (c: BasisError) => number) => changes.reduce((a, c) => a + f(c), 0) / changes.length
+  // the measurements' own noise is no error of the estimate's: the model prices it apart
+  return Math.max(0, mean((c) => c.squared) - mean((c) => c.noise))
+}
+
+/**
+ * The squared change of e between each pair of consecutive edges, with the noise of the two proxy
+ * means that measured it: the samples strikeEstimateVariance averages, and its tail is measured on.
+ */
+export function strikeEdgeChanges(edges: readonly StrikeEdge[], spanMs: number): BasisError[] {
   const byOpen = new Map<string, { run: number | undefined; opensAt: number; e: number; noise: number }>()
   for (const edge of edges)
     if (edge.strikeDollars > 0 && edge.proxyMeanDollars > 0)
@@ -56,16 +69,12 @@ export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: num
         e: Math.log(edge.proxyMeanDollars / edge.strikeDollars),
         noise: edge.noise ?? 0,
       })
-  let sum = 0
-  let n = 0
+  const changes: BasisError[] = []
   for (const { run, opensAt, e, noise } of byOpen.values()) {
     const before = byOpen.get(edgeKey(run, opensAt - spanMs))
-    if (before === undefined) continue
-    // the measurements' own noise is no error of the estimate's: the model prices it apart
-    sum += (e - before.e) ** 2 - noise - before.noise
-    n++
+    if (before !== undefined) changes.push({ squared: (e - before.e) ** 2, noise: noise + before.noise })
   }
-  return n === 0 ? null : Math.max(0, sum / n)
+  return changes
 }
 
 /** The decays of the basis estimate the fit weighs, from the plain mean to the newest strike alone. */
@@ -112,13 +121,15 @@ export async function fitPolymarket(
   const { obs, measuredPool, contests } = await polymarketObservations(source, params, log)
   const modelP = (o: PolymarketObservation) => modelProbability(o, o.extra, params, o.ranged)
   const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), certaintyPowers)
-  const { strikeEstimateVariance: measured, basisVariance, basisDecay } = measuredPool
+  const { strikeEstimateVariance: measured, basisVariance, basisDecay, strikeTail, basisTail } = measuredPool
   return {
     pool: pooled.pool,
     book: pooled.book,
     ...(measured === undefined ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
     ...(basisVariance === undefined ? {} : { basisVariance }),
     ...(basisDecay === undefined ? {} : { basisDecay }),
+    ...(strikeTail === undefined ? {} : { strikeTail }),
+    ...(basisTail === undefined ? {} : { basisTail }),
     training: source.training(obs.length, contests),
   }
 }
@@ -208,11 +219,21 @@ export async function polymarketObservations(
   if (pending.length === 0) throw new Error('--polymarket-tapes: no graded Polymarket reading to fit on')
   const measured = strikeEstimateVariance([...edges.values()], spanMs)
   const best = bestBasisDecay(basisErrors)
+  // the shape of each error, at the mean just measured (its tail: level-tail-fit.ts)
+  const changes = strikeEdgeChanges([...edges.values()], spanMs)
+  const chosenErrors = best === null ? [] : (basisErrors[best.index] ?? [])
+  const strikeTail = measured === null ? null : fitLevelTail(changes, measured)
+  const basisTail = best === null ? null : fitLevelTail(chosenErrors, best.variance)
   const basisVariance = best?.variance ?? null
   // decay 1 is the main fit's plain mean: the file says so by saying nothing
   const decay = best === null || best.decay === 1 ? undefined : best.decay
   // the plain mean (index 0) where no settlement chose
   const decayIndex = best?.index ?? 0
+  const tailText = (t: typeof strikeTail, n: number) =>
+    `${t === null ? 'none (one normal)' : `${t.tail.share} of errors × ${t.tail.wide} (log likelihood +${t.gain.toFixed(1)})`} over ${n} errors`
+  log(
+    `polymarket: level error tails: strike ${tailText(strikeTail, changes.length)}; basis ${tailText(basisTail, chosenErrors.length)}`,
+  )
   log(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance by decay ${BASIS_DECAYS.map((d, i) => `${d}: ${basisErrorVariance(basisErrors[i] ?? [])}`).join(', ')} over ${basisErrors[0]?.length ?? 0} settlements; decay ${best?.decay ?? 'not measured'} kept`,
   )
@@ -224,6 +245,8 @@ export async function polymarketObservations(
     ...(measured === null ? {} : { strikeEstimateVariance: measured }),
     ...(basisVariance === null ? {} : { basisVariance }),
     ...(decay === undefined ? {} : { basisDecay: decay }),
+    ...(strikeTail === null ? {} : { strikeTail: strikeTail.tail }),
+    ...(basisTail === null ? {} : { basisTail: basisTail.tail }),
   }
   const priced = { ...params, venuePools: { ...params.venuePools, polymarket: measuredPool } }
   let own = 0
