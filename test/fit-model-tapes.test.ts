@@ -150,7 +150,10 @@ describe('fit:model --tapes', () => {
   it('answers stage E without one-minute history, or --base without its tapes, with one line and exit 2', async () => {
     const missing = fit(['--base', SHIPPED, '--out', path.join(tmp.dir, 'x.json')])
     assert.equal(missing.status, 2)
-    assert.equal(missing.stderr.trim(), 'fit:model: --base refits stage E alone: give --minute-tapes DIR')
+    assert.equal(
+      missing.stderr.trim(),
+      'fit:model: --base refits stage D or E alone: give --polymarket-tapes DIR[,DIR…] or --minute-tapes DIR',
+    )
     const notParams = path.join(tmp.dir, 'not-params.json')
     writeFileSync(notParams, '{"model": "x"}')
     const bad = fit(['--base', notParams, '--minute-tapes', tmp.dir, '--out', path.join(tmp.dir, 'x.json')])
@@ -170,6 +173,66 @@ describe('fit:model --tapes', () => {
     assert.match(
       ranged.stderr.trim(),
       /fit:model: --minute-tapes: no settled reading priced from one-minute closes alone: stage E needs one-minute history$/,
+    )
+  })
+
+  it('measures Polymarket’s errors alone with --base --keep-polymarket-pool: the file’s pool kept, its errors and their shapes new', () => {
+    mkdirSync(path.join(tmp.dir, 'poly'), { recursive: true })
+    const tape = path.join(tmp.dir, 'poly', 'day.ndjson.gz')
+    const made = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'sim',
+        'tape',
+        '--venue',
+        'polymarket',
+        '--days',
+        '1',
+        '--seed',
+        '5',
+        '--from',
+        '2026-10-01T00:00:00Z',
+        '--out',
+        tape,
+      ],
+      { encoding: 'utf8' },
+    )
+    assert.equal(made.status, 0, made.stderr)
+    const out = path.join(tmp.dir, 'poly-errors.json')
+    const r = fit([
+      '--base',
+      SHIPPED,
+      '--polymarket-tapes',
+      path.dirname(tape),
+      '--keep-polymarket-pool',
+      '--out',
+      out,
+    ])
+    assert.equal(r.status, 0, r.stderr)
+    const written = checkModelV2Params(JSON.parse(readFileSync(out, 'utf8')))
+    const { venuePools, ...rest } = written
+    const { venuePools: shippedPools, ...shippedRest } = V2_PARAMS
+    // every other stage as the file had it, and in the file's order
+    assert.deepEqual(rest, shippedRest)
+    assert.deepEqual(Object.keys(written), Object.keys(V2_PARAMS))
+    const poly = venuePools?.polymarket
+    const kept = shippedPools?.polymarket
+    assert.ok(poly && kept)
+    assert.deepEqual([poly.pool, poly.book, poly.training], [kept.pool, kept.book, kept.training])
+    // the errors measured on this one day, not the file's
+    assert.ok(typeof poly.strikeEstimateVariance === 'number' && typeof poly.basisVariance === 'number')
+    assert.notEqual(poly.basisVariance, kept.basisVariance)
+    assert.match(
+      r.stderr,
+      /polymarket: level error tails: strike .+ over \d+ errors; basis .+ over \d+ errors/,
+    )
+    // without --base there is no pool to keep: refused before any work
+    const alone = fit(['--polymarket-tapes', path.dirname(tape), '--keep-polymarket-pool', '--out', out])
+    assert.equal(alone.status, 2)
+    assert.equal(
+      alone.stderr.trim(),
+      'fit:model: --keep-polymarket-pool needs --base FILE and --polymarket-tapes DIR[,DIR…]',
     )
   })
 

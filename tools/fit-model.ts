@@ -99,6 +99,8 @@ const fail = (msg: string): never => {
   log(msg)
   process.exit(2)
 }
+if (values['keep-polymarket-pool'] && (values.base === undefined || values['polymarket-tapes'] === undefined))
+  fail('--keep-polymarket-pool needs --base FILE and --polymarket-tapes DIR[,DIR…]')
 const powerTexts = values['polymarket-certainty-powers'].split(',')
 const certaintyPowers = powerTexts.map(Number)
 if (powerTexts.some((t) => !/^\d+(\.\d+)?$/.test(t.trim())))
@@ -308,15 +310,14 @@ function readBase(file: string): ModelV2Params {
 }
 
 let params = values.base === undefined ? await fitMain() : readBase(values.base)
+if (values['keep-polymarket-pool'] && basePolymarketPool === undefined)
+  fail('--keep-polymarket-pool: --base has no Polymarket pool to keep')
 
 // ---- stage D alone on --base's stages A–C (fitMain runs it after stage C otherwise)
 if (values.base !== undefined && values['polymarket-tapes'] !== undefined) {
   const source = await polymarketSource(values['polymarket-tapes'])
   const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers))
-  const kept = values['keep-polymarket-pool'] ? basePolymarketPool : undefined
-  if (values['keep-polymarket-pool'] && kept === undefined)
-    fail('--keep-polymarket-pool: --base has no Polymarket pool')
-  const { pool, book, training } = kept ?? poly
+  const { pool, book, training } = (values['keep-polymarket-pool'] ? basePolymarketPool : undefined) ?? poly
   // in the order a full fit writes them, so a refit's diff shows only what moved
   const { returnsOnlyPool, ...stagesAC } = params
   params = {
@@ -324,8 +325,7 @@ if (values.base !== undefined && values['polymarket-tapes'] !== undefined) {
     venuePools: { polymarket: { ...poly, pool, book, training } },
     ...(returnsOnlyPool === undefined ? {} : { returnsOnlyPool }),
   }
-} else if (values['keep-polymarket-pool'])
-  fail('--keep-polymarket-pool needs --base FILE and --polymarket-tapes')
+}
 
 // ---- stage E: the pool of readings priced from one-minute closes alone, on one-minute history
 if (values['minute-tapes'] !== undefined) {

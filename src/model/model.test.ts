@@ -456,6 +456,48 @@ describe('basis', () => {
       )
   })
 
+  it('prices Polymarket’s level error with its measured tail: a far long shot dearer, its mean and Kalshi as before', () => {
+    const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    const errors = { basisVariance: 2e-6, strikeEstimateVariance: 4e-6 }
+    const basis = { samples: 4, shrink: 1, variance: 1e-9 }
+    const strikeTail = { share: 0.05, wide: 4 }
+    const plain = flatParams({ basis, venuePools: { polymarket: { ...pool, ...errors } } })
+    const tailed = flatParams({
+      basis,
+      venuePools: { polymarket: { ...pool, ...errors, basisTail: { share: 0.02, wide: 12 }, strikeTail } },
+    })
+    const strikeOnly = flatParams({ basis, venuePools: { polymarket: { ...pool, ...errors, strikeTail } } })
+    // 1.2 % under the strike with 10 minutes left: a long shot of up
+    const far = { ...proxyReading(), spotDollars: 98_800 }
+    const polymarket = (p: ModelV2Params, extra: object = {}) =>
+      settlementMeanProbability({ ...far, venue: 'polymarket', ...extra }, p)
+    const before = polymarket(plain).modelAloneUp as number
+    const after = polymarket(tailed).modelAloneUp as number
+    assert.ok(before < 0.01 && after > 1.2 * before && after < 0.05, `${before} → ${after}`)
+    // the mixture's mean is the measured variance: what the reading reports it priced is unchanged
+    assert.equal(polymarket(tailed).effectiveMinutes, polymarket(plain).effectiveMinutes)
+    assert.equal(
+      settlementMeanProbability(far, tailed).probabilityUp,
+      settlementMeanProbability(far, plain).probabilityUp,
+    )
+    // against an estimated strike the strike's own tail prices, not the basis's
+    const estimated = { strikeEstimateVariance: 1 }
+    assert.equal(polymarket(tailed, estimated).modelAloneUp, polymarket(strikeOnly, estimated).modelAloneUp)
+    assert.ok(
+      (polymarket(tailed, estimated).modelAloneUp as number) >
+        (polymarket(plain, estimated).modelAloneUp as number),
+    )
+    // a tail that would leave the narrow part nothing is refused, naming the field
+    assert.throws(
+      () =>
+        checkModelV2Params({
+          ...plain,
+          venuePools: { polymarket: { ...pool, basisTail: { share: 0.5, wide: 3 } } },
+        }),
+      /venuePools\.polymarket\.basisTail: share × wide must leave the narrow part/,
+    )
+  })
+
   it('refuses a one-minute pool that is not a pool with its book weighting and provenance', () => {
     const good = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
     assert.doesNotThrow(() => checkModelV2Params(flatParams({ returnsOnlyPool: good })))

@@ -1,0 +1,84 @@
+// `npm run model:candidate` (docs/model.md, "The level error's tail"): a candidate parameter file
+// judged against the shipped one on Polymarket validation tapes, through the real tool. A file judged
+// against itself gains nothing, so the rule's parts that ask for an improvement are not met.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { tempDir } from './support/service-process.ts'
+
+const ROOT = path.join(import.meta.dirname, '..')
+const TOOL = path.join(ROOT, 'tools', 'model-candidate.ts')
+const CLI = path.join(ROOT, 'src', 'cli', 'main.ts')
+const SHIPPED = path.join(ROOT, 'src', 'model', 'params', 'settle-mean-t-2.json')
+
+const tmp = tempDir('cs-model-candidate-')
+after(() => tmp.remove())
+const run = (args: string[]) => spawnSync(process.execPath, [TOOL, ...args], { encoding: 'utf8' })
+
+describe('model:candidate', () => {
+  const tapes = path.join(tmp.dir, 'ewma-4010')
+  before(() => {
+    mkdirSync(tapes, { recursive: true })
+    const made = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'sim',
+        'tape',
+        '--venue',
+        'polymarket',
+        '--days',
+        '1',
+        '--seed',
+        '4010',
+        '--from',
+        '2026-10-01T00:00:00Z',
+        '--out',
+        path.join(tapes, 'day.ndjson.gz'),
+      ],
+      { encoding: 'utf8' },
+    )
+    assert.equal(made.status, 0, made.stderr)
+  })
+
+  it('judges a file against the shipped one on the same readings, and says which parts of the rule it meets', () => {
+    const json = path.join(tmp.dir, 'result.json')
+    const r = run([
+      '--candidate',
+      SHIPPED,
+      '--seeds',
+      '4010',
+      '--polymarket-tapes',
+      `ewma=${tapes}`,
+      '--json',
+      json,
+    ])
+    assert.equal(r.status, 0, r.stderr)
+    const result = JSON.parse(readFileSync(json, 'utf8'))
+    assert.equal(result.shipped, result.candidate)
+    const [ewma] = result.results
+    assert.equal(ewma.crowd, 'ewma')
+    assert.ok(ewma.readings > 1000, `${ewma.readings} readings`)
+    // the same file on the same readings: no difference in any reading's outcome
+    assert.deepEqual(ewma.cells['candidate v2'].outcomes, { value: 0, se: 0 })
+    assert.equal(ewma.cells['candidate v2'].excess, ewma.cells['shipped v2'].excess)
+    assert.deepEqual(result.verdict, { noCrowdWorseBy1Se: true, excessLower: false, longShotsCloser: false })
+    assert.match(r.stdout, /The rule's three parts: met, not met, not met\./)
+  })
+
+  it('answers a missing candidate, a file that is not parameters or no tapes with one line and exit 2', () => {
+    const missing = run(['--seeds', '4010', '--polymarket-tapes', `ewma=${tapes}`])
+    assert.equal(missing.status, 2)
+    assert.equal(missing.stderr.trim(), 'model:candidate: --candidate FILE: the parameter file to judge')
+    const notParams = path.join(tmp.dir, 'not-params.json')
+    writeFileSync(notParams, '{"model": "x"}')
+    const bad = run(['--candidate', notParams, '--seeds', '4010', '--polymarket-tapes', `ewma=${tapes}`])
+    assert.equal(bad.status, 2)
+    assert.match(bad.stderr.trim(), /^model:candidate: --candidate .*not-params\.json: model parameters: /)
+    const none = run(['--candidate', SHIPPED, '--seeds', '4010'])
+    assert.equal(none.status, 2)
+    assert.match(none.stderr.trim(), /^model:candidate: --polymarket-tapes /)
+  })
+})
