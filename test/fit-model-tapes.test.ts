@@ -227,6 +227,34 @@ describe('fit:model --tapes', () => {
       r.stderr,
       /polymarket: level error tails: strike .+ over \d+ errors; basis .+ over \d+ errors/,
     )
+    // the level error's shapes are a candidate not adopted: written only on request, as the log found them
+    assert.equal('strikeTail' in poly || 'basisTail' in poly, false)
+    const tailed = fit([
+      '--base',
+      SHIPPED,
+      '--polymarket-tapes',
+      path.dirname(tape),
+      '--keep-polymarket-pool',
+      '--polymarket-level-tails',
+      '--out',
+      out,
+    ])
+    assert.equal(tailed.status, 0, tailed.stderr)
+    const found = /level error tails: strike (.+?) over \d+ errors; basis (.+?) over \d+ errors/.exec(
+      tailed.stderr,
+    )
+    const shapes = checkModelV2Params(JSON.parse(readFileSync(out, 'utf8'))).venuePools?.polymarket
+    assert.ok(found && shapes)
+    const shapeText = (t: { share: number; wide: number } | undefined) =>
+      t === undefined ? 'none (one normal)' : `${t.share} of errors × ${t.wide}`
+    assert.ok(
+      found[1]?.startsWith(shapeText(shapes.strikeTail)),
+      `${found[1]} against ${shapeText(shapes.strikeTail)}`,
+    )
+    assert.ok(
+      found[2]?.startsWith(shapeText(shapes.basisTail)),
+      `${found[2]} against ${shapeText(shapes.basisTail)}`,
+    )
     // without --base there is no pool to keep: refused before any work
     const alone = fit(['--polymarket-tapes', path.dirname(tape), '--keep-polymarket-pool', '--out', out])
     assert.equal(alone.status, 2)

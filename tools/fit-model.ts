@@ -28,6 +28,8 @@
 //        node tools/fit-model.ts --base FILE --polymarket-tapes DIR[,DIR…] [--out FILE]: stage D alone
 //        on FILE's stages A–C (with --minute-tapes too, D then E); --keep-polymarket-pool: D measures
 //        the errors again and keeps FILE's pool and book
+//        … [--polymarket-level-tails]: stage D writes the level error's measured shapes too (a
+//        candidate not adopted: docs/model.md, "The level error's tail")
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -89,6 +91,9 @@ const { values } = parseToolArgs(
       // with --base: stage D measures Polymarket's errors again but keeps --base's pool and book, so
       // a measured term can be judged alone (docs/model.md, "The level error's tail")
       'keep-polymarket-pool': { type: 'boolean', default: false },
+      // stage D writes the level error's measured shapes (venuePools.polymarket.strikeTail, basisTail):
+      // a candidate judged and not adopted (docs/model.md, "The level error's tail")
+      'polymarket-level-tails': { type: 'boolean', default: false },
       // stage C's grid of ν and variance scales (TAILS_GRIDS): coarse made the shipped file
       'tails-grid': { type: 'string', default: 'coarse' },
     },
@@ -280,7 +285,9 @@ async function fitMain(): Promise<ModelV2Params> {
   // ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
   if (values['polymarket-tapes'] !== undefined) {
     const source = await polymarketSource(values['polymarket-tapes'])
-    const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers))
+    const poly = await orBadTape(
+      fitPolymarket(source, params, log, certaintyPowers, values['polymarket-level-tails']),
+    )
     params = { ...params, venuePools: { polymarket: poly } }
   }
   return params
@@ -316,7 +323,9 @@ if (values['keep-polymarket-pool'] && basePolymarketPool === undefined)
 // ---- stage D alone on --base's stages A–C (fitMain runs it after stage C otherwise)
 if (values.base !== undefined && values['polymarket-tapes'] !== undefined) {
   const source = await polymarketSource(values['polymarket-tapes'])
-  const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers))
+  const poly = await orBadTape(
+    fitPolymarket(source, params, log, certaintyPowers, values['polymarket-level-tails']),
+  )
   const { pool, book, training } = (values['keep-polymarket-pool'] ? basePolymarketPool : undefined) ?? poly
   // in the order a full fit writes them, so a refit's diff shows only what moved
   const { returnsOnlyPool, ...stagesAC } = params

@@ -117,6 +117,9 @@ export async function fitPolymarket(
   params: ModelV2Params,
   log: (msg: string) => void,
   certaintyPowers: readonly number[] = POLYMARKET_CERTAINTY_POWERS,
+  // the level error's measured shapes into the file: a candidate not adopted (docs/model.md, "The
+  // level error's tail"), so only on request; the fit logs them either way
+  levelTails = false,
 ): Promise<VenuePool> {
   const { obs, measuredPool, contests } = await polymarketObservations(source, params, log)
   const modelP = (o: PolymarketObservation) => modelProbability(o, o.extra, params, o.ranged)
@@ -128,8 +131,8 @@ export async function fitPolymarket(
     ...(measured === undefined ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
     ...(basisVariance === undefined ? {} : { basisVariance }),
     ...(basisDecay === undefined ? {} : { basisDecay }),
-    ...(strikeTail === undefined ? {} : { strikeTail }),
-    ...(basisTail === undefined ? {} : { basisTail }),
+    ...(levelTails && strikeTail !== undefined ? { strikeTail } : {}),
+    ...(levelTails && basisTail !== undefined ? { basisTail } : {}),
     training: source.training(obs.length, contests),
   }
 }
