@@ -18,6 +18,7 @@ import {
 import type { TapeRecord } from '../src/tape/tape-format.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import { tempDir } from './support/service-process.ts'
+import { writePolymarketDayTape } from './support/sim-tape.ts'
 
 const MINUTE = 60_000
 const QUARTER = 15 * MINUTE
@@ -179,26 +180,7 @@ describe('fit:model --tapes', () => {
   it('measures Polymarket’s errors alone with --base --keep-polymarket-pool: the file’s pool kept, its errors and their shapes new', () => {
     mkdirSync(path.join(tmp.dir, 'poly'), { recursive: true })
     const tape = path.join(tmp.dir, 'poly', 'day.ndjson.gz')
-    const made = spawnSync(
-      process.execPath,
-      [
-        CLI,
-        'sim',
-        'tape',
-        '--venue',
-        'polymarket',
-        '--days',
-        '1',
-        '--seed',
-        '5',
-        '--from',
-        '2026-10-01T00:00:00Z',
-        '--out',
-        tape,
-      ],
-      { encoding: 'utf8' },
-    )
-    assert.equal(made.status, 0, made.stderr)
+    writePolymarketDayTape(tape, 5)
     const out = path.join(tmp.dir, 'poly-errors.json')
     const r = fit([
       '--base',

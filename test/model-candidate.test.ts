@@ -7,10 +7,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { tempDir } from './support/service-process.ts'
+import { writePolymarketDayTape } from './support/sim-tape.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const TOOL = path.join(ROOT, 'tools', 'model-candidate.ts')
-const CLI = path.join(ROOT, 'src', 'cli', 'main.ts')
 const SHIPPED = path.join(ROOT, 'src', 'model', 'params', 'settle-mean-t-2.json')
 
 const tmp = tempDir('cs-model-candidate-')
@@ -21,26 +21,7 @@ describe('model:candidate', () => {
   const tapes = path.join(tmp.dir, 'ewma-4010')
   before(() => {
     mkdirSync(tapes, { recursive: true })
-    const made = spawnSync(
-      process.execPath,
-      [
-        CLI,
-        'sim',
-        'tape',
-        '--venue',
-        'polymarket',
-        '--days',
-        '1',
-        '--seed',
-        '4010',
-        '--from',
-        '2026-10-01T00:00:00Z',
-        '--out',
-        path.join(tapes, 'day.ndjson.gz'),
-      ],
-      { encoding: 'utf8' },
-    )
-    assert.equal(made.status, 0, made.stderr)
+    writePolymarketDayTape(path.join(tapes, 'day.ndjson.gz'), 4010)
   })
 
   it('judges a file against the shipped one on the same readings, and says which parts of the rule it meets', () => {
