@@ -4,6 +4,8 @@
 // a basis that steps. One variance priced as a normal says a long shot a step would bring in is
 // impossible, so the error is priced as a two-point scale mixture measured on the same errors, whose
 // mean is the measured variance: the model's choice of strike, which weighs those means, is unchanged.
+// A parameter file may carry one per error (venuePools.polymarket.strikeTail, basisTail); the shipped
+// file carries none: judged on validation seeds, the mixture did not earn its place (docs/model.md).
 
 /**
  * With chance `share` the level's error has `wide` times its measured variance; otherwise the rest,
