@@ -140,6 +140,7 @@ function venueLooks(): { venue: string; looks: Look[] }[] {
         ...sweepLooks('fresh', 'docs/model-card-polymarket-fresh.json'),
         ...sweepLooks('fresh', 'docs/model-card-polymarket-fresh-floor.json'),
         ...sweepLooks('fourth', 'docs/model-card-polymarket-fourth.json'),
+        ...sweepLooks('fifth', 'docs/model-card-polymarket-fifth.json'),
       ],
     },
   ]
