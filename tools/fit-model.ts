@@ -293,30 +293,29 @@ async function fitMain(): Promise<ModelV2Params> {
   return params
 }
 
-/** --base's own Polymarket pool, which --keep-polymarket-pool keeps */
-let basePolymarketPool: VenuePool | undefined
-
 /**
  * The file a run of stage D or E alone starts from (--base): every other stage as it was fitted, the
- * stages it refits taken out.
+ * stages it refits taken out; and its own Polymarket pool, which --keep-polymarket-pool keeps.
  */
-function readBase(file: string): ModelV2Params {
+function readBase(file: string): { params: ModelV2Params; polymarketPool: VenuePool | undefined } {
   try {
     const { returnsOnlyPool, venuePools, ...base } = checkModelV2Params(
       JSON.parse(readFileSync(file, 'utf8')),
     )
-    basePolymarketPool = venuePools?.polymarket
-    return {
+    const params = {
       ...base,
       ...(values['polymarket-tapes'] !== undefined || venuePools === undefined ? {} : { venuePools }),
       ...(values['minute-tapes'] !== undefined || returnsOnlyPool === undefined ? {} : { returnsOnlyPool }),
     }
+    return { params, polymarketPool: venuePools?.polymarket }
   } catch (err) {
     return fail(`--base ${file}: ${err instanceof Error ? err.message : String(err)}`)
   }
 }
 
-let params = values.base === undefined ? await fitMain() : readBase(values.base)
+const base = values.base === undefined ? undefined : readBase(values.base)
+let params = base?.params ?? (await fitMain())
+const basePolymarketPool = base?.polymarketPool
 if (values['keep-polymarket-pool'] && basePolymarketPool === undefined)
   fail('--keep-polymarket-pool: --base has no Polymarket pool to keep')
 
