@@ -237,6 +237,39 @@ describe('fit:model --tapes', () => {
       found[2]?.startsWith(shapeText(shapes.basisTail)),
       `${found[2]} against ${shapeText(shapes.basisTail)}`,
     )
+    // the level error by hour is a candidate too: written only on request, and as the log found it
+    assert.match(r.stderr, /polymarket: level error by UTC hour of the window's open: strike .+; basis .+/)
+    assert.equal('strikeEstimateVarianceByHour' in poly || 'basisVarianceByHour' in poly, false)
+    const hourly = fit([
+      '--base',
+      SHIPPED,
+      '--polymarket-tapes',
+      path.dirname(tape),
+      '--keep-polymarket-pool',
+      '--polymarket-level-hours',
+      '--out',
+      out,
+    ])
+    assert.equal(hourly.status, 0, hourly.stderr)
+    const byHour = checkModelV2Params(JSON.parse(readFileSync(out, 'utf8'))).venuePools?.polymarket
+    const logged = /level error by UTC hour of the window's open: strike (.+); basis (.+)$/m.exec(
+      hourly.stderr,
+    )
+    assert.ok(byHour && logged)
+    assert.deepEqual([byHour.pool, byHour.book], [kept.pool, kept.book])
+    // the log's ratios to the pooled variance, to its two decimals, are the file's hours
+    const sameHours = (text: string | undefined, hours: number[] | undefined, pooled: number | undefined) => {
+      if (hours === undefined) return text?.startsWith('the pooled variance at every hour') === true
+      const ratios = [...(text ?? '').matchAll(/(\d+)h (\d+\.\d\d)/g)].map((m) => Number(m[2]))
+      return (
+        ratios.length === 24 && hours.every((v, h) => Math.abs(v / (pooled ?? 1) - (ratios[h] ?? 0)) < 0.011)
+      )
+    }
+    assert.ok(
+      sameHours(logged[1], byHour.strikeEstimateVarianceByHour, byHour.strikeEstimateVariance),
+      logged[1],
+    )
+    assert.ok(sameHours(logged[2], byHour.basisVarianceByHour, byHour.basisVariance), logged[2])
     // without --base there is no pool to keep: refused before any work
     const alone = fit(['--polymarket-tapes', path.dirname(tape), '--keep-polymarket-pool', '--out', out])
     assert.equal(alone.status, 2)

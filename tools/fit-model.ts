@@ -30,6 +30,8 @@
 //        the errors again and keeps FILE's pool and book
 //        … [--polymarket-level-tails]: stage D writes the level error's measured shapes too (a
 //        candidate not adopted: docs/model.md, "The level error's tail")
+//        … [--polymarket-level-hours]: stage D writes the level error's variances by UTC hour too,
+//        and fits the pool with them (a candidate: docs/model.md, "The level error by hour")
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -94,6 +96,9 @@ const { values } = parseToolArgs(
       // stage D writes the level error's measured shapes (venuePools.polymarket.strikeTail, basisTail):
       // a candidate judged and not adopted (docs/model.md, "The level error's tail")
       'polymarket-level-tails': { type: 'boolean', default: false },
+      // stage D writes the level error's variances by hour (venuePools.polymarket.*ByHour) and
+      // fits the pool with them: a candidate (docs/model.md, "The level error by hour")
+      'polymarket-level-hours': { type: 'boolean', default: false },
       // stage C's grid of ν and variance scales (TAILS_GRIDS): coarse made the shipped file
       'tails-grid': { type: 'string', default: 'coarse' },
     },
@@ -106,6 +111,10 @@ const fail = (msg: string): never => {
 }
 if (values['keep-polymarket-pool'] && (values.base === undefined || values['polymarket-tapes'] === undefined))
   fail('--keep-polymarket-pool needs --base FILE and --polymarket-tapes DIR[,DIR…]')
+const polymarketExtras = {
+  levelTails: values['polymarket-level-tails'],
+  levelHours: values['polymarket-level-hours'],
+}
 const powerTexts = values['polymarket-certainty-powers'].split(',')
 const certaintyPowers = powerTexts.map(Number)
 if (powerTexts.some((t) => !/^\d+(\.\d+)?$/.test(t.trim())))
@@ -285,9 +294,7 @@ async function fitMain(): Promise<ModelV2Params> {
   // ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
   if (values['polymarket-tapes'] !== undefined) {
     const source = await polymarketSource(values['polymarket-tapes'])
-    const poly = await orBadTape(
-      fitPolymarket(source, params, log, certaintyPowers, values['polymarket-level-tails']),
-    )
+    const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers, polymarketExtras))
     params = { ...params, venuePools: { polymarket: poly } }
   }
   return params
@@ -322,9 +329,7 @@ if (values['keep-polymarket-pool'] && basePolymarketPool === undefined)
 // ---- stage D alone on --base's stages A–C (fitMain runs it after stage C otherwise)
 if (values.base !== undefined && values['polymarket-tapes'] !== undefined) {
   const source = await polymarketSource(values['polymarket-tapes'])
-  const poly = await orBadTape(
-    fitPolymarket(source, params, log, certaintyPowers, values['polymarket-level-tails']),
-  )
+  const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers, polymarketExtras))
   const { pool, book, training } = (values['keep-polymarket-pool'] ? basePolymarketPool : undefined) ?? poly
   // in the order a full fit writes them, so a refit's diff shows only what moved
   const { returnsOnlyPool, ...stagesAC } = params

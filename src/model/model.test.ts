@@ -547,6 +547,75 @@ describe('basis', () => {
     assert.equal(strikeToPrice(input, flatParams(), 1).own, false)
   })
 
+  it('prices the error measured for the hour the window opens in, and chooses the strike by it', () => {
+    const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    const hours = (at0: number, elsewhere: number) =>
+      Array.from({ length: 24 }, (_, h) => (h === 0 ? at0 : elsewhere))
+    // the basis estimate errs ten times as much in windows opening in the day's first hour
+    const p = flatParams({
+      basis: { samples: 4, shrink: 1, variance: 1e-9 },
+      venuePools: {
+        polymarket: {
+          ...pool,
+          basisVariance: 4e-9,
+          strikeEstimateVariance: 6e-9,
+          basisVarianceByHour: hours(2e-8, 3e-9),
+          strikeEstimateVarianceByHour: hours(7e-9, 5e-9),
+        },
+      },
+    })
+    const input = { ...proxyReading(), venue: 'polymarket' as const, ownStrikeDollars: 100_030 }
+    // MONDAY + 115 minutes opens in hour 1: the venue's strike, doubted by that hour's basis error
+    assert.deepEqual(strikeToPrice(input, p, 1), {
+      strikeDollars: 100_000,
+      own: false,
+      basisVariance: 3e-9,
+      strikeVariance: 0,
+    })
+    // the same window opening in hour 0: the proxy's own strike, the better there, at its hour's error
+    const atMidnight = { ...input, opensAt: MONDAY + 10 * MIN }
+    assert.deepEqual(strikeToPrice(atMidnight, p, 1), {
+      strikeDollars: 100_030,
+      own: true,
+      basisVariance: 0,
+      strikeVariance: 7e-9,
+    })
+    // unpublished, the proxy's own strike at its hour's error
+    assert.equal(strikeToPrice({ ...atMidnight, strikeEstimateVariance: 1 }, p, 1).strikeVariance, 7e-9)
+    // a long shot is less sure where its hour's error is the wider
+    const far = { ...input, spotDollars: 98_800, ownStrikeDollars: undefined }
+    const wide = settlementMeanProbability({ ...far, opensAt: MONDAY + 10 * MIN }, p).modelAloneUp as number
+    const narrow = settlementMeanProbability(far, p).modelAloneUp as number
+    assert.ok(wide > narrow, `${narrow} → ${wide}`)
+  })
+
+  it('refuses hours that are not 24 variances, or hours without their pooled variance', () => {
+    const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
+    const errors = { basisVariance: 4e-9, strikeEstimateVariance: 6e-9 }
+    const withPool = (extra: object) => ({
+      ...flatParams(),
+      venuePools: { polymarket: { ...pool, ...extra } },
+    })
+    const day = Array(24).fill(1e-9)
+    assert.doesNotThrow(() =>
+      checkModelV2Params(
+        withPool({ ...errors, basisVarianceByHour: day, strikeEstimateVarianceByHour: day }),
+      ),
+    )
+    assert.throws(
+      () => checkModelV2Params(withPool({ ...errors, basisVarianceByHour: day.slice(1) })),
+      /venuePools\.polymarket\.basisVarianceByHour: must be a list of 24 variances/,
+    )
+    assert.throws(
+      () => checkModelV2Params(withPool({ ...errors, strikeEstimateVarianceByHour: [...day.slice(1), -1] })),
+      /venuePools\.polymarket\.strikeEstimateVarianceByHour: each hour’s variance must be a finite number ≥ 0/,
+    )
+    assert.throws(
+      () => checkModelV2Params(withPool({ strikeEstimateVariance: 6e-9, basisVarianceByHour: day })),
+      /venuePools\.polymarket\.basisVarianceByHour needs basisVariance/,
+    )
+  })
+
   it('doubts a proxy mean guessed from two closes by a twelfth of its minute’s variance, and the feed’s own mean not at all', () => {
     const pool = { pool: [], book: { spreadPower: 1, agePower: 1 }, training: flatParams().training }
     const p = flatParams({

@@ -1,6 +1,7 @@
 // The fitted parameter set of model v2: one JSON file per version, written by `npm run fit:model`,
 // checked here at the boundary so a hand-edited or truncated file fails at start, not in a reading.
 import type { JumpPricing } from './jumps.ts'
+import { levelHoursProblem } from './level-hours.ts'
 import { type LevelTail, levelTailProblem } from './level-tail.ts'
 
 /** Minute-of-hour groups of the seasonal table (bitcoin's volatility bursts at the quarter hours). */
@@ -172,6 +173,13 @@ export type VenuePool = FittedPool & {
   strikeTail?: LevelTail
   /** the shape of the basis estimate's error, measured with its variance (level-tail.ts); absent: a normal */
   basisTail?: LevelTail
+  /**
+   * strikeEstimateVariance for a window opening in each UTC hour (24), measured and shrunk toward
+   * it (level-hours.ts); absent: strikeEstimateVariance at every hour
+   */
+  strikeEstimateVarianceByHour?: number[]
+  /** basisVariance for a window opening in each UTC hour (24), likewise; absent: basisVariance at every hour */
+  basisVarianceByHour?: number[]
 }
 
 export type PoolBucket = {
@@ -278,6 +286,17 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     for (const key of ['strikeTail', 'basisTail'] as const) {
       const problem = poly[key] === undefined ? null : levelTailProblem(poly[key])
       if (problem !== null) fail(`venuePools.polymarket.${key}: ${problem}`)
+    }
+    for (const [key, pooled] of [
+      ['strikeEstimateVarianceByHour', 'strikeEstimateVariance'],
+      ['basisVarianceByHour', 'basisVariance'],
+    ] as const) {
+      if (poly[key] === undefined) continue
+      const problem = levelHoursProblem(poly[key])
+      if (problem !== null) fail(`venuePools.polymarket.${key}: ${problem}`)
+      // an hour's variance is its pooled one's refinement: without the pooled one the model has no
+      // measured error to choose the strike by
+      if (poly[pooled] === undefined) fail(`venuePools.polymarket.${key} needs ${pooled}`)
     }
     checkTraining(poly.training, fail)
   }

@@ -6,6 +6,7 @@ import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
 import { pricedFromRanges, withRangedDynamics } from './dynamics.ts'
 import { jumpExposure, probabilityWithJumps } from './jumps.ts'
+import { varianceAtHour } from './level-hours.ts'
 import { type LevelTail, probabilityWithLevelTail } from './level-tail.ts'
 import { type ModelV2Params, modelV2Version } from './params.ts'
 import { seasonalVariance } from './seasonal.ts'
@@ -179,12 +180,26 @@ export type StrikeInputs = Pick<
  * published or not, where the venue's pool measured both errors and the proxy's is the smaller:
  * Polymarket's oracle sits off the exchanges by an offset that moves daily, which any basis estimate
  * lags for hours, while the proxy's own strike is off only by the basis's drift within a window.
+ * Each error is the one measured for the hour the window opens in where the pool has it by hour
+ * (level-hours.ts): after a scheduled step the basis estimate is the worse, and the choice follows.
  * On the settlement index itself there is no basis, and the venue's strike is exact.
  */
 export function strikeToPrice(input: StrikeInputs, p: ModelV2Params, level: number): StrikeChoice {
   const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   const noise = closeNoiseOf(input, p, level)
-  const measured = venuePool?.strikeEstimateVariance
+  // each measured error at the hour this window opens in, where the pool measured it by hour
+  const measured =
+    venuePool?.strikeEstimateVariance === undefined
+      ? undefined
+      : varianceAtHour(
+          venuePool.strikeEstimateVarianceByHour,
+          venuePool.strikeEstimateVariance,
+          input.opensAt,
+        )
+  const basisMeasured =
+    venuePool?.basisVariance === undefined
+      ? undefined
+      : varianceAtHour(venuePool.basisVarianceByHour, venuePool.basisVariance, input.opensAt)
   const ownVariance = measured === undefined ? undefined : measured + noise.strike
   // the measured error's shape, where the venue's pool measured one with it
   const ownTail =
@@ -203,7 +218,7 @@ export function strikeToPrice(input: StrikeInputs, p: ModelV2Params, level: numb
     }
   const venues = { strikeDollars: input.strikeDollars, own: false, strikeVariance: 0 }
   if (input.spotIsIndex === true) return { ...venues, basisVariance: 0 }
-  const basisVariance = (venuePool?.basisVariance ?? p.basis.variance) + noise.basis
+  const basisVariance = (basisMeasured ?? p.basis.variance) + noise.basis
   if (input.ownStrikeDollars !== undefined && ownVariance !== undefined && ownVariance < basisVariance)
     return {
       strikeDollars: input.ownStrikeDollars,
@@ -213,9 +228,9 @@ export function strikeToPrice(input: StrikeInputs, p: ModelV2Params, level: numb
       ...ownTail,
     }
   const basisTail =
-    venuePool?.basisVariance === undefined || venuePool.basisTail === undefined
+    basisMeasured === undefined || venuePool?.basisTail === undefined
       ? {}
-      : { levelTail: { tail: venuePool.basisTail, measured: venuePool.basisVariance } }
+      : { levelTail: { tail: venuePool.basisTail, measured: basisMeasured } }
   return { ...venues, basisVariance, ...basisTail }
 }
 

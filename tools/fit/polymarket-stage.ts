@@ -10,6 +10,7 @@ import { pricingParams } from '../../src/model/dynamics.ts'
 import type { ModelV2Params, VenuePool } from '../../src/model/params.ts'
 import { closeMeanNoise, type StrikeInputs, strikeToPrice } from '../../src/model/settlement-mean-model.ts'
 import type { FitSource } from './fit-source.ts'
+import { fitLevelHours, type TimedError } from './level-hours-fit.ts'
 import { fitLevelTail } from './level-tail-fit.ts'
 import {
   type BasisError,
@@ -50,16 +51,17 @@ const edgeKey = (run: number | undefined, opensAt: number): string => `${run ?? 
 export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
   const changes = strikeEdgeChanges(edges, spanMs)
   if (changes.length === 0) return null
-  const mean = (f: (c: BasisError) => number) => changes.reduce((a, c) => a + f(c), 0) / changes.length
+  const mean = (f: (c: TimedError) => number) => changes.reduce((a, c) => a + f(c), 0) / changes.length
   // the measurements' own noise is no error of the estimate's: the model prices it apart
   return Math.max(0, mean((c) => c.squared) - mean((c) => c.noise))
 }
 
 /**
  * The squared change of e between each pair of consecutive edges, with the noise of the two proxy
- * means that measured it: the samples strikeEstimateVariance averages, and its tail is measured on.
+ * means that measured it and the open of the window they bound: the samples strikeEstimateVariance
+ * averages, and its tail and its hours are measured on.
  */
-export function strikeEdgeChanges(edges: readonly StrikeEdge[], spanMs: number): BasisError[] {
+export function strikeEdgeChanges(edges: readonly StrikeEdge[], spanMs: number): TimedError[] {
   const byOpen = new Map<string, { run: number | undefined; opensAt: number; e: number; noise: number }>()
   for (const edge of edges)
     if (edge.strikeDollars > 0 && edge.proxyMeanDollars > 0)
@@ -69,10 +71,11 @@ export function strikeEdgeChanges(edges: readonly StrikeEdge[], spanMs: number):
         e: Math.log(edge.proxyMeanDollars / edge.strikeDollars),
         noise: edge.noise ?? 0,
       })
-  const changes: BasisError[] = []
+  const changes: TimedError[] = []
   for (const { run, opensAt, e, noise } of byOpen.values()) {
     const before = byOpen.get(edgeKey(run, opensAt - spanMs))
-    if (before !== undefined) changes.push({ squared: (e - before.e) ** 2, noise: noise + before.noise })
+    if (before !== undefined)
+      changes.push({ squared: (e - before.e) ** 2, noise: noise + before.noise, opensAt: before.opensAt })
   }
   return changes
 }
@@ -108,6 +111,14 @@ export const POLYMARKET_CERTAINTY_POWERS: readonly number[] = [0.5]
 export type PolymarketObservation = FitObservation & { extra: number; ranged: boolean }
 
 /**
+ * What stage D writes beyond the pool and the measured variances, each a candidate judged and not
+ * adopted, so only on request (the fit logs them either way): the level error's shapes (docs/model.md,
+ * "The level error's tail") and its variances by hour ("The level error by hour"), which the pool
+ * is then fitted with.
+ */
+export type PolymarketExtras = { levelTails?: boolean; levelHours?: boolean }
+
+/**
  * Polymarket's own pool: the model priced with the price stages fitted on the main source (the
  * bitcoin path is one; the crowd and the rule are the venue's), its own strike-estimate error while
  * a strike is unpublished, then the pool and the book weight fitted on its readings alone.
@@ -117,22 +128,23 @@ export async function fitPolymarket(
   params: ModelV2Params,
   log: (msg: string) => void,
   certaintyPowers: readonly number[] = POLYMARKET_CERTAINTY_POWERS,
-  // the level error's measured shapes into the file: a candidate not adopted (docs/model.md, "The
-  // level error's tail"), so only on request; the fit logs them either way
-  levelTails = false,
+  extras: PolymarketExtras = {},
 ): Promise<VenuePool> {
-  const { obs, measuredPool, contests } = await polymarketObservations(source, params, log)
+  const { obs, measuredPool, contests } = await polymarketObservations(source, params, log, extras)
   const modelP = (o: PolymarketObservation) => modelProbability(o, o.extra, params, o.ranged)
   const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), certaintyPowers)
   const { strikeEstimateVariance: measured, basisVariance, basisDecay, strikeTail, basisTail } = measuredPool
+  const { strikeEstimateVarianceByHour, basisVarianceByHour } = measuredPool
   return {
     pool: pooled.pool,
     book: pooled.book,
     ...(measured === undefined ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
     ...(basisVariance === undefined ? {} : { basisVariance }),
     ...(basisDecay === undefined ? {} : { basisDecay }),
-    ...(levelTails && strikeTail !== undefined ? { strikeTail } : {}),
-    ...(levelTails && basisTail !== undefined ? { basisTail } : {}),
+    ...(extras.levelTails && strikeTail !== undefined ? { strikeTail } : {}),
+    ...(extras.levelTails && basisTail !== undefined ? { basisTail } : {}),
+    ...(strikeEstimateVarianceByHour === undefined ? {} : { strikeEstimateVarianceByHour }),
+    ...(basisVarianceByHour === undefined ? {} : { basisVarianceByHour }),
     training: source.training(obs.length, contests),
   }
 }
@@ -145,6 +157,7 @@ export async function polymarketObservations(
   source: FitSource,
   params: ModelV2Params,
   log: (msg: string) => void,
+  extras: PolymarketExtras = {},
 ): Promise<{ obs: PolymarketObservation[]; measuredPool: VenuePool; contests: number }> {
   // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory):
   // what the model's choice of strike reads (strikeToPrice), decided only once every reading has
@@ -162,7 +175,7 @@ export async function polymarketObservations(
   const pending: Pending[] = []
   const edges = new Map<string, StrikeEdge>()
   // the basis estimate's errors against the settlements, one list for each of BASIS_DECAYS
-  const basisErrors: BasisError[][] = BASIS_DECAYS.map(() => [])
+  const basisErrors: TimedError[][] = BASIS_DECAYS.map(() => [])
   const contests = new Set<string>()
   let spanMs = 15 * MINUTE_MS
   await source.forEachReading((r) => {
@@ -200,7 +213,7 @@ export async function polymarketObservations(
           closeNoise,
         )
         const error = basisErrorOf(r, bases[i] as number, estimateNoise)
-        if (error) basisErrors[i]?.push(error)
+        if (error) basisErrors[i]?.push({ ...error, opensAt: r.inputs.opensAt })
       })
     contests.add(`${r.run ?? 0}:${r.ticker}`)
     // all the model's choice of strike reads: the inputs without their day of closes
@@ -240,6 +253,22 @@ export async function polymarketObservations(
   log(
     `polymarket: ${pending.length} readings of ${contests.size} contests; strike estimate error variance ${measured ?? 'not measured (no two consecutive edges)'}; basis error variance by decay ${BASIS_DECAYS.map((d, i) => `${d}: ${basisErrorVariance(basisErrors[i] ?? [])}`).join(', ')} over ${basisErrors[0]?.length ?? 0} settlements; decay ${best?.decay ?? 'not measured'} kept`,
   )
+  // each error's variance by the hour its window opens in, at the mean just measured
+  const strikeHours = measured === null ? null : fitLevelHours(changes, measured)
+  const basisHours = best === null ? null : fitLevelHours(chosenErrors, best.variance)
+  const hoursText = (h: typeof strikeHours, pooled: number | null | undefined) =>
+    h === null
+      ? 'the pooled variance at every hour (the hours differ by no more than their sampling error)'
+      : `${h.byHour.map((v, hour) => `${hour}h ${(v / (pooled ?? 1)).toFixed(2)}`).join(' ')} × the pooled variance (hours' spread sd ${Math.sqrt(h.spread).toPrecision(3)})`
+  log(
+    `polymarket: level error by UTC hour of the window's open: strike ${hoursText(strikeHours, measured)}; basis ${hoursText(basisHours, best?.variance)}`,
+  )
+  const hours = extras.levelHours
+    ? {
+        ...(strikeHours === null ? {} : { strikeEstimateVarianceByHour: strikeHours.byHour }),
+        ...(basisHours === null ? {} : { basisVarianceByHour: basisHours.byHour }),
+      }
+    : {}
   // the model's own choice of strike and its variances, with the errors just measured
   const measuredPool: VenuePool = {
     pool: [],
@@ -250,6 +279,7 @@ export async function polymarketObservations(
     ...(decay === undefined ? {} : { basisDecay: decay }),
     ...(strikeTail === null ? {} : { strikeTail: strikeTail.tail }),
     ...(basisTail === null ? {} : { basisTail: basisTail.tail }),
+    ...hours,
   }
   const priced = { ...params, venuePools: { ...params.venuePools, polymarket: measuredPool } }
   let own = 0
