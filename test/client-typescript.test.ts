@@ -136,12 +136,19 @@ describe('@contest-signals/client installed from its tarball, against the real s
     const refs = active.venue_refs as KalshiRefs
     assert.equal(refs.market_ticker, active.ticker)
     assert.ok(active.ticker.startsWith(`${refs.event_ticker}-`))
-    // by its ticker, the same contest; a live one only gains signals meanwhile (a minute may turn)
+    // by its ticker, the same contest; meanwhile it only gains signals (a minute may turn) and, at 60×
+    // on a loaded machine, may have closed: what a bot trades it by never changes
     const byTicker = await api.contest(active.ticker)
-    const { signals: later, ...rest } = byTicker
-    const { signals: earlier, ...activeRest } = active
-    assert.deepEqual(rest, activeRest)
-    assert.deepEqual(later.slice(0, earlier.length), earlier)
+    const fixed = ({ ticker, window, strike_price_dollars, venue, venue_refs }: typeof active) => ({
+      ticker,
+      window,
+      strike_price_dollars,
+      venue,
+      venue_refs,
+    })
+    assert.deepEqual(fixed(byTicker), fixed(active))
+    assert.ok(['live', 'expired', 'settled'].includes(byTicker.state), byTicker.state)
+    assert.deepEqual(byTicker.signals.slice(0, active.signals.length), active.signals)
   })
 
   it('pages through a day of history, waiting out each 429 by Retry-After', async () => {
