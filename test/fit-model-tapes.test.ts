@@ -218,6 +218,7 @@ describe('fit:model --tapes', () => {
       path.dirname(tape),
       '--keep-polymarket-pool',
       '--polymarket-level-tails',
+      '--polymarket-level-hours',
       '--out',
       out,
     ])
@@ -237,26 +238,15 @@ describe('fit:model --tapes', () => {
       found[2]?.startsWith(shapeText(shapes.basisTail)),
       `${found[2]} against ${shapeText(shapes.basisTail)}`,
     )
-    // the level error by hour is a candidate too: written only on request, and as the log found it
+    // the level error by hour is a candidate too: written only on request (the run above asked for
+    // both), and as the log found it
     assert.match(r.stderr, /polymarket: level error by UTC hour of the window's open: strike .+; basis .+/)
     assert.equal('strikeEstimateVarianceByHour' in poly || 'basisVarianceByHour' in poly, false)
-    const hourly = fit([
-      '--base',
-      SHIPPED,
-      '--polymarket-tapes',
-      path.dirname(tape),
-      '--keep-polymarket-pool',
-      '--polymarket-level-hours',
-      '--out',
-      out,
-    ])
-    assert.equal(hourly.status, 0, hourly.stderr)
-    const byHour = checkModelV2Params(JSON.parse(readFileSync(out, 'utf8'))).venuePools?.polymarket
     const logged = /level error by UTC hour of the window's open: strike (.+); basis (.+)$/m.exec(
-      hourly.stderr,
+      tailed.stderr,
     )
-    assert.ok(byHour && logged)
-    assert.deepEqual([byHour.pool, byHour.book], [kept.pool, kept.book])
+    assert.ok(logged)
+    assert.deepEqual([shapes.pool, shapes.book], [kept.pool, kept.book])
     // the log's ratios to the pooled variance, to its two decimals, are the file's hours
     const sameHours = (text: string | undefined, hours: number[] | undefined, pooled: number | undefined) => {
       if (hours === undefined) return text?.startsWith('the pooled variance at every hour') === true
@@ -266,10 +256,10 @@ describe('fit:model --tapes', () => {
       )
     }
     assert.ok(
-      sameHours(logged[1], byHour.strikeEstimateVarianceByHour, byHour.strikeEstimateVariance),
+      sameHours(logged[1], shapes.strikeEstimateVarianceByHour, shapes.strikeEstimateVariance),
       logged[1],
     )
-    assert.ok(sameHours(logged[2], byHour.basisVarianceByHour, byHour.basisVariance), logged[2])
+    assert.ok(sameHours(logged[2], shapes.basisVarianceByHour, shapes.basisVariance), logged[2])
     // without --base there is no pool to keep: refused before any work
     const alone = fit(['--polymarket-tapes', path.dirname(tape), '--keep-polymarket-pool', '--out', out])
     assert.equal(alone.status, 2)
