@@ -67,12 +67,21 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
     ...(poly
       ? [
           ...poolRows('Polymarket', poly.pool, poly.book),
-          `| Polymarket strike estimate error | ${poly.strikeEstimateVariance === undefined ? 'not measured: the engine’s prior' : `variance ${poly.strikeEstimateVariance} (sd ${(1e4 * Math.sqrt(poly.strikeEstimateVariance)).toFixed(2)} bp), measured at window edges`} |`,
-          `| Polymarket basis | ${poly.basisDecay === undefined ? 'the mean above' : `the k-th newest of ${P.basis.samples} strikes weighed ${poly.basisDecay}^k`}; error variance ${poly.basisVariance === undefined ? 'the main fit’s' : `${poly.basisVariance} (sd ${(1e4 * Math.sqrt(poly.basisVariance)).toFixed(2)} bp), measured on its settlements`} |`,
+          `| Polymarket strike estimate error | ${poly.strikeEstimateVariance === undefined ? 'not measured: the engine’s prior' : `variance ${poly.strikeEstimateVariance} (sd ${(1e4 * Math.sqrt(poly.strikeEstimateVariance)).toFixed(2)} bp), measured at window edges${hoursText(poly.strikeEstimateVarianceByHour)}`} |`,
+          `| Polymarket basis | ${poly.basisDecay === undefined ? 'the mean above' : `the k-th newest of ${P.basis.samples} strikes weighed ${poly.basisDecay}^k`}; error variance ${poly.basisVariance === undefined ? 'the main fit’s' : `${poly.basisVariance} (sd ${(1e4 * Math.sqrt(poly.basisVariance)).toFixed(2)} bp), measured on its settlements${hoursText(poly.basisVarianceByHour)}`} |`,
         ]
       : []),
     '| side | the larger edge at the published probability (no rule fitted on the sandbox’s truth) |',
   ].join('\n')
+}
+
+/** A measured error's hours (level-hours.ts) as the table says them: the sd's range, the widest hour apart. */
+function hoursText(byHour: readonly number[] | undefined): string {
+  if (byHour === undefined) return ''
+  const bp = byHour.map((v) => 1e4 * Math.sqrt(v))
+  const widest = bp.indexOf(Math.max(...bp))
+  const rest = bp.filter((_, h) => h !== widest)
+  return `; by the UTC hour a window opens in, sd ${Math.min(...rest).toFixed(2)}–${Math.max(...rest).toFixed(2)} bp but ${bp[widest]?.toFixed(2)} bp in hour ${widest}`
 }
 
 /** `text` with the body between `<!-- name start -->` and `<!-- name end -->` replaced. */
