@@ -5,16 +5,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { HOURS_A_DAY } from '../src/model/level-hours.ts'
 import { fitLevelHours, type TimedError } from '../tools/fit/level-hours-fit.ts'
-
-/** A reproducible standard normal (Park–Miller and Box–Muller): the test owns its draws. */
-function normals(seed: number): () => number {
-  let s = seed
-  const uniform = () => {
-    s = (s * 48_271) % 2_147_483_647
-    return s / 2_147_483_647
-  }
-  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
-}
+import { normals } from './support/normals.ts'
 
 const DAY0 = Date.parse('2026-06-01T00:00:00Z')
 const WINDOW = 15 * 60_000

@@ -6,16 +6,7 @@ import { describe, it } from 'node:test'
 import { narrowMultiplier } from '../src/model/level-tail.ts'
 import { fitLevelTail, levelLogLikelihood } from '../tools/fit/level-tail-fit.ts'
 import type { BasisError } from '../tools/fit/stages.ts'
-
-/** A reproducible standard normal (Park–Miller and Box–Muller): the test owns its draws. */
-function normals(seed: number): () => number {
-  let s = seed
-  const uniform = () => {
-    s = (s * 48_271) % 2_147_483_647
-    return s / 2_147_483_647
-  }
-  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
-}
+import { normals } from './support/normals.ts'
 
 const VARIANCE = 4e-9
 /** `n` errors of mean variance VARIANCE: with chance `share` `wide` times it, each seen through `noise`. */
