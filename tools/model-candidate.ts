@@ -101,7 +101,7 @@ const table = [
   ...results.map((r) => rowOf(`\`${r.crowd}\``, r, 'v2')),
   ...(results[0] ? [rowOf(`the model alone (\`${results[0].crowd}\`'s readings)`, results[0], 'alone')] : []),
   '',
-  `Summed over the crowds (v2): expected log loss above the referee ${e4(v2Sum.shipped.excess)} → ${e4(v2Sum.candidate.excess)}·10⁻⁴; the long shots' distance from 1 ${v2Sum.shipped.distance.toFixed(3)} → ${v2Sum.candidate.distance.toFixed(3)}; the worst crowd's outcomes ${worstSe.toFixed(2)} SE against the candidate. The rule's three parts: ${verdict.noCrowdWorseBy1Se ? 'met' : 'not met'}, ${verdict.excessLower ? 'met' : 'not met'}, ${verdict.longShotsCloser ? 'met' : 'not met'}.`,
+  `Summed over the crowds (v2): expected log loss above the referee ${e4(v2Sum.shipped.excess)} → ${e4(v2Sum.candidate.excess)}·10⁻⁴; the long shots' distance from 1 ${v2Sum.shipped.distance.toFixed(4)} → ${v2Sum.candidate.distance.toFixed(4)}; the worst crowd's outcomes ${worstSe.toFixed(2)} SE against the candidate. The rule's three parts: ${verdict.noCrowdWorseBy1Se ? 'met' : 'not met'}, ${verdict.excessLower ? 'met' : 'not met'}, ${verdict.longShotsCloser ? 'met' : 'not met'}.`,
 ].join('\n')
 process.stdout.write(`${table}\n`)
 if (values.json !== '')
