@@ -218,7 +218,6 @@ describe('fit:model --tapes', () => {
       path.dirname(tape),
       '--keep-polymarket-pool',
       '--polymarket-level-tails',
-      '--polymarket-level-hours',
       '--out',
       out,
     ])
@@ -238,15 +237,9 @@ describe('fit:model --tapes', () => {
       found[2]?.startsWith(shapeText(shapes.basisTail)),
       `${found[2]} against ${shapeText(shapes.basisTail)}`,
     )
-    // the level error by hour is a candidate too: written only on request (the run above asked for
-    // both), and as the log found it
-    assert.match(r.stderr, /polymarket: level error by UTC hour of the window's open: strike .+; basis .+/)
-    assert.equal('strikeEstimateVarianceByHour' in poly || 'basisVarianceByHour' in poly, false)
-    const logged = /level error by UTC hour of the window's open: strike (.+); basis (.+)$/m.exec(
-      tailed.stderr,
-    )
+    // the level error by hour (adopted) is written on every fit, as the log found it
+    const logged = /level error by UTC hour of the window's open: strike (.+); basis (.+)$/m.exec(r.stderr)
     assert.ok(logged)
-    assert.deepEqual([shapes.pool, shapes.book], [kept.pool, kept.book])
     // the log's ratios to the pooled variance, to its two decimals, are the file's hours
     const sameHours = (text: string | undefined, hours: number[] | undefined, pooled: number | undefined) => {
       if (hours === undefined) return text?.startsWith('the pooled variance at every hour') === true
@@ -255,11 +248,8 @@ describe('fit:model --tapes', () => {
         ratios.length === 24 && hours.every((v, h) => Math.abs(v / (pooled ?? 1) - (ratios[h] ?? 0)) < 0.011)
       )
     }
-    assert.ok(
-      sameHours(logged[1], shapes.strikeEstimateVarianceByHour, shapes.strikeEstimateVariance),
-      logged[1],
-    )
-    assert.ok(sameHours(logged[2], shapes.basisVarianceByHour, shapes.basisVariance), logged[2])
+    assert.ok(sameHours(logged[1], poly.strikeEstimateVarianceByHour, poly.strikeEstimateVariance), logged[1])
+    assert.ok(sameHours(logged[2], poly.basisVarianceByHour, poly.basisVariance), logged[2])
     // without --base there is no pool to keep: refused before any work
     const alone = fit(['--polymarket-tapes', path.dirname(tape), '--keep-polymarket-pool', '--out', out])
     assert.equal(alone.status, 2)

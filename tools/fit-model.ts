@@ -30,8 +30,6 @@
 //        the errors again and keeps FILE's pool and book
 //        … [--polymarket-level-tails]: stage D writes the level error's measured shapes too (a
 //        candidate not adopted: docs/model.md, "The level error's tail")
-//        … [--polymarket-level-hours]: stage D writes the level error's variances by UTC hour too,
-//        and fits the pool with them (a candidate: docs/model.md, "The level error by hour")
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -96,9 +94,6 @@ const { values } = parseToolArgs(
       // stage D writes the level error's measured shapes (venuePools.polymarket.strikeTail, basisTail):
       // a candidate judged and not adopted (docs/model.md, "The level error's tail")
       'polymarket-level-tails': { type: 'boolean', default: false },
-      // stage D writes the level error's variances by hour (venuePools.polymarket.*ByHour) and
-      // fits the pool with them: a candidate (docs/model.md, "The level error by hour")
-      'polymarket-level-hours': { type: 'boolean', default: false },
       // stage C's grid of ν and variance scales (TAILS_GRIDS): coarse made the shipped file
       'tails-grid': { type: 'string', default: 'coarse' },
     },
@@ -111,10 +106,7 @@ const fail = (msg: string): never => {
 }
 if (values['keep-polymarket-pool'] && (values.base === undefined || values['polymarket-tapes'] === undefined))
   fail('--keep-polymarket-pool needs --base FILE and --polymarket-tapes DIR[,DIR…]')
-const polymarketExtras = {
-  levelTails: values['polymarket-level-tails'],
-  levelHours: values['polymarket-level-hours'],
-}
+const polymarketExtras = { levelTails: values['polymarket-level-tails'] }
 const powerTexts = values['polymarket-certainty-powers'].split(',')
 const certaintyPowers = powerTexts.map(Number)
 if (powerTexts.some((t) => !/^\d+(\.\d+)?$/.test(t.trim())))

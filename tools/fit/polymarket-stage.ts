@@ -111,12 +111,11 @@ export const POLYMARKET_CERTAINTY_POWERS: readonly number[] = [0.5]
 export type PolymarketObservation = FitObservation & { extra: number; ranged: boolean }
 
 /**
- * What stage D writes beyond the pool and the measured variances, each a candidate judged and not
- * adopted, so only on request (the fit logs them either way): the level error's shapes (docs/model.md,
- * "The level error's tail") and its variances by hour ("The level error by hour"), which the pool
- * is then fitted with.
+ * What stage D writes beyond the pool and the measured variances (with their hours, docs/model.md
+ * "The level error by hour"): the level error's shapes ("The level error's tail"), a candidate
+ * judged and not adopted, so only on request; the fit logs them either way.
  */
-export type PolymarketExtras = { levelTails?: boolean; levelHours?: boolean }
+export type PolymarketExtras = { levelTails?: boolean }
 
 /**
  * Polymarket's own pool: the model priced with the price stages fitted on the main source (the
@@ -130,7 +129,7 @@ export async function fitPolymarket(
   certaintyPowers: readonly number[] = POLYMARKET_CERTAINTY_POWERS,
   extras: PolymarketExtras = {},
 ): Promise<VenuePool> {
-  const { obs, measuredPool, contests } = await polymarketObservations(source, params, log, extras)
+  const { obs, measuredPool, contests } = await polymarketObservations(source, params, log)
   const modelP = (o: PolymarketObservation) => modelProbability(o, o.extra, params, o.ranged)
   const pooled = fitPool(obs, modelP, (msg) => log(`polymarket ${msg}`), certaintyPowers)
   const { strikeEstimateVariance: measured, basisVariance, basisDecay, strikeTail, basisTail } = measuredPool
@@ -157,7 +156,6 @@ export async function polymarketObservations(
   source: FitSource,
   params: ModelV2Params,
   log: (msg: string) => void,
-  extras: PolymarketExtras = {},
 ): Promise<{ obs: PolymarketObservation[]; measuredPool: VenuePool; contests: number }> {
   // what the pool needs of a reading, not the reading (a day of closes each would not fit in memory):
   // what the model's choice of strike reads (strikeToPrice), decided only once every reading has
@@ -263,12 +261,10 @@ export async function polymarketObservations(
   log(
     `polymarket: level error by UTC hour of the window's open: strike ${hoursText(strikeHours, measured)}; basis ${hoursText(basisHours, best?.variance)}`,
   )
-  const hours = extras.levelHours
-    ? {
-        ...(strikeHours === null ? {} : { strikeEstimateVarianceByHour: strikeHours.byHour }),
-        ...(basisHours === null ? {} : { basisVarianceByHour: basisHours.byHour }),
-      }
-    : {}
+  const hours = {
+    ...(strikeHours === null ? {} : { strikeEstimateVarianceByHour: strikeHours.byHour }),
+    ...(basisHours === null ? {} : { basisVarianceByHour: basisHours.byHour }),
+  }
   // the model's own choice of strike and its variances, with the errors just measured
   const measuredPool: VenuePool = {
     pool: [],
