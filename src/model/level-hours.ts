@@ -7,11 +7,10 @@
 // prices the pooled one.
 
 export const HOURS_A_DAY = 24
-const HOUR_MS = 3_600_000
 
 /** The UTC hour of the day (0–23) an instant falls in. */
 export function utcHourOf(at: number): number {
-  return Math.floor((((at % 86_400_000) + 86_400_000) % 86_400_000) / HOUR_MS)
+  return new Date(at).getUTCHours()
 }
 
 /** The variance a window opening at `opensAt` prices: its hour's where `byHour` has one, else `pooled`. */
