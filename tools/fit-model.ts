@@ -106,7 +106,6 @@ const fail = (msg: string): never => {
 }
 if (values['keep-polymarket-pool'] && (values.base === undefined || values['polymarket-tapes'] === undefined))
   fail('--keep-polymarket-pool needs --base FILE and --polymarket-tapes DIR[,DIR…]')
-const polymarketExtras = { levelTails: values['polymarket-level-tails'] }
 const powerTexts = values['polymarket-certainty-powers'].split(',')
 const certaintyPowers = powerTexts.map(Number)
 if (powerTexts.some((t) => !/^\d+(\.\d+)?$/.test(t.trim())))
@@ -286,7 +285,9 @@ async function fitMain(): Promise<ModelV2Params> {
   // ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
   if (values['polymarket-tapes'] !== undefined) {
     const source = await polymarketSource(values['polymarket-tapes'])
-    const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers, polymarketExtras))
+    const poly = await orBadTape(
+      fitPolymarket(source, params, log, certaintyPowers, values['polymarket-level-tails']),
+    )
     params = { ...params, venuePools: { polymarket: poly } }
   }
   return params
@@ -321,7 +322,9 @@ if (values['keep-polymarket-pool'] && basePolymarketPool === undefined)
 // ---- stage D alone on --base's stages A–C (fitMain runs it after stage C otherwise)
 if (values.base !== undefined && values['polymarket-tapes'] !== undefined) {
   const source = await polymarketSource(values['polymarket-tapes'])
-  const poly = await orBadTape(fitPolymarket(source, params, log, certaintyPowers, polymarketExtras))
+  const poly = await orBadTape(
+    fitPolymarket(source, params, log, certaintyPowers, values['polymarket-level-tails']),
+  )
   const { pool, book, training } = (values['keep-polymarket-pool'] ? basePolymarketPool : undefined) ?? poly
   // in the order a full fit writes them, so a refit's diff shows only what moved
   const { returnsOnlyPool, ...stagesAC } = params

@@ -51,7 +51,7 @@ const edgeKey = (run: number | undefined, opensAt: number): string => `${run ?? 
 export function strikeEstimateVariance(edges: readonly StrikeEdge[], spanMs: number): number | null {
   const changes = strikeEdgeChanges(edges, spanMs)
   if (changes.length === 0) return null
-  const mean = (f: (c: TimedError) => number) => changes.reduce((a, c) => a + f(c), 0) / changes.length
+  const mean = (f: (c: BasisError) => number) => changes.reduce((a, c) => a + f(c), 0) / changes.length
   // the measurements' own noise is no error of the estimate's: the model prices it apart
   return Math.max(0, mean((c) => c.squared) - mean((c) => c.noise))
 }
@@ -111,13 +111,6 @@ export const POLYMARKET_CERTAINTY_POWERS: readonly number[] = [0.5]
 export type PolymarketObservation = FitObservation & { extra: number; ranged: boolean }
 
 /**
- * What stage D writes beyond the pool and the measured variances (with their hours, docs/model.md
- * "The level error by hour"): the level error's shapes ("The level error's tail"), a candidate
- * judged and not adopted, so only on request; the fit logs them either way.
- */
-export type PolymarketExtras = { levelTails?: boolean }
-
-/**
  * Polymarket's own pool: the model priced with the price stages fitted on the main source (the
  * bitcoin path is one; the crowd and the rule are the venue's), its own strike-estimate error while
  * a strike is unpublished, then the pool and the book weight fitted on its readings alone.
@@ -127,7 +120,9 @@ export async function fitPolymarket(
   params: ModelV2Params,
   log: (msg: string) => void,
   certaintyPowers: readonly number[] = POLYMARKET_CERTAINTY_POWERS,
-  extras: PolymarketExtras = {},
+  // the level error's measured shapes into the file: a candidate not adopted (docs/model.md, "The
+  // level error's tail"), so only on request; the fit logs them either way
+  levelTails = false,
 ): Promise<VenuePool> {
   const { obs, measuredPool, contests } = await polymarketObservations(source, params, log)
   const modelP = (o: PolymarketObservation) => modelProbability(o, o.extra, params, o.ranged)
@@ -140,8 +135,8 @@ export async function fitPolymarket(
     ...(measured === undefined ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
     ...(basisVariance === undefined ? {} : { basisVariance }),
     ...(basisDecay === undefined ? {} : { basisDecay }),
-    ...(extras.levelTails && strikeTail !== undefined ? { strikeTail } : {}),
-    ...(extras.levelTails && basisTail !== undefined ? { basisTail } : {}),
+    ...(levelTails && strikeTail !== undefined ? { strikeTail } : {}),
+    ...(levelTails && basisTail !== undefined ? { basisTail } : {}),
     ...(strikeEstimateVarianceByHour === undefined ? {} : { strikeEstimateVarianceByHour }),
     ...(basisVarianceByHour === undefined ? {} : { basisVarianceByHour }),
     training: source.training(obs.length, contests),
