@@ -124,6 +124,9 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
       clientOf: () => newClient(),
     })
     const answeredIn = (phase: string) => load.samples.filter((s) => s.answeredIn === phase).length
+    /** the breaker's openings the api replicas have logged so far */
+    const circuitOpenings = () =>
+      procs.slice(1).reduce((n, p) => n + p.stdout().split('Redis circuit open').length - 1, 0)
     let samples: Sample[] = []
     try {
       await waitUntil(() => answeredIn('start') >= 50, 'reads answered before the pause', 15_000)
@@ -140,6 +143,7 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
         15_000,
         100,
       )
+      assert.ok(circuitOpenings() >= 2, 'each replica logs its breaker opening')
       await waitUntil(
         () => answeredIn('paused') >= PAUSED_READS,
         `${PAUSED_READS} reads answered during the pause`,
@@ -168,14 +172,31 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
     // Shared limiting resumed: one address's 20-token burst holds across both replicas again. A
     // settled contest answers 200 whenever asked; the active one is 404 between two contests (at
     // 60× the engine's next tick can come seconds after an expiry on a loaded machine).
-    const client = newClient()
-    const statuses: number[] = []
-    for (let i = 0; i < 21; i++) {
-      const res = await fetch(`${urls[i % 2]}/v1/contests/${settledTicker}`, {
-        headers: { Authorization: `Bearer ${key}`, 'X-Forwarded-For': client },
-      })
-      await res.arrayBuffer()
-      statuses.push(res.status)
+    // A step that outlasts the 50 ms command timeout on a loaded machine opens a replica's breaker
+    // again, by design, and its next requests are then decided in-process: such a burst says
+    // nothing about sharing, so it is made again with a fresh address once health is ok again.
+    let statuses: number[] = []
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const openedBefore = circuitOpenings()
+      const client = newClient()
+      statuses = []
+      for (let i = 0; i < 21; i++) {
+        const res = await fetch(`${urls[i % 2]}/v1/contests/${settledTicker}`, {
+          headers: { Authorization: `Bearer ${key}`, 'X-Forwarded-For': client },
+        })
+        await res.arrayBuffer()
+        statuses.push(res.status)
+      }
+      if (circuitOpenings() === openedBefore) break
+      report(`burst ${attempt + 1} met a Redis step over the command timeout; made again`)
+      statuses = []
+      await waitFor(
+        'health to say ok again on both replicas',
+        async () =>
+          (await Promise.all(urls.map(health))).every((h) => h.status === 'ok') ? true : undefined,
+        10_000,
+        100,
+      )
     }
     assert.deepEqual(statuses.slice(0, 20), Array(20).fill(200))
     assert.equal(statuses[20], 429)
