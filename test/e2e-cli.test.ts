@@ -209,7 +209,9 @@ describe('contest-signals shutdown', () => {
       assert.ok(first.stdout().includes('backfill stopped by the stop asked for'), first.stdout())
       assert.ok(!first.stdout().includes('api listening'), 'never listened')
       assert.equal(bootstrapKeyFileFrom(first.stdout()), null, 'no key handed over')
-      const second = startProcess(['serve'], env)
+      // the second start backfills most of 20 days before it listens: far more CPU than a start
+      // (over 30 s of it in a loaded CI run), so its bound is the backfill’s, not a start’s
+      const second = startProcess(['serve'], env, { startupCpuS: 120 })
       try {
         const url = await second.url
         const key = await second.bootstrapKey

@@ -60,6 +60,8 @@ export type StartOptions = {
   stdoutFile?: string
   /** the working directory (default: the repository), e.g. where an installed copy lives */
   cwd?: string
+  /** the CPU seconds a start may spend before it is given up on (default STARTUP_CPU_S) */
+  startupCpuS?: number
 }
 
 export function startProcess(
@@ -133,7 +135,7 @@ export function startProcess(
     // The URL comes from the info-level "api listening" line: fail clearly rather than hang. The
     // bound is on the child's own CPU time, not the wall clock: a start that backfills a day took
     // 4 s alone and over 60 s in a loaded npm test (2 cores, 6 files at once), with the same work.
-    const starting = startWatch(child.pid, (why) => {
+    const starting = startWatch(child.pid, opts.startupCpuS ?? STARTUP_CPU_S, (why) => {
       // a child whose start was awaited and given up on is stopped, or it keeps the test file's
       // process (and the whole run) alive for ever through its pipes
       if (awaited) child.kill('SIGKILL')
@@ -158,7 +160,7 @@ export function startProcess(
         stop()
         reject(new Error(`process exited (${code ?? signal}) before its bootstrap key: ${err || readOut()}`))
       })
-      const starting = startWatch(child.pid, (why) => {
+      const starting = startWatch(child.pid, opts.startupCpuS ?? STARTUP_CPU_S, (why) => {
         stop()
         child.kill('SIGKILL')
         reject(new Error(`no bootstrap key: ${why}: ${err || readOut()}`))
@@ -188,10 +190,14 @@ const STARTUP_CPU_S = 30
 const STARTUP_STALL_MS = 30_000
 
 /**
- * Calls `giveUp` once the process has spent STARTUP_CPU_S of CPU, or its CPU time has not moved for
- * STARTUP_STALL_MS (a hung start); without /proc, once STARTUP_CPU_S have passed on the wall clock.
+ * Calls `giveUp` once the process has spent `cpuBudgetS` of CPU, or its CPU time has not moved for
+ * STARTUP_STALL_MS (a hung start); without /proc, once that many seconds have passed on the wall clock.
  */
-function startWatch(pid: number | undefined, giveUp: (why: string) => void): NodeJS.Timeout {
+function startWatch(
+  pid: number | undefined,
+  cpuBudgetS: number,
+  giveUp: (why: string) => void,
+): NodeJS.Timeout {
   const startedAt = Date.now()
   let lastCpu = -1
   let movedAt = startedAt
@@ -203,8 +209,8 @@ function startWatch(pid: number | undefined, giveUp: (why: string) => void): Nod
     const cpu = pid === undefined ? null : cpuSeconds(pid)
     const now = Date.now()
     if (cpu === null) {
-      if (now - startedAt >= STARTUP_CPU_S * 1000) stop(`not within ${STARTUP_CPU_S} s`)
-    } else if (cpu >= STARTUP_CPU_S) stop(`not after ${cpu.toFixed(1)} s of its CPU time`)
+      if (now - startedAt >= cpuBudgetS * 1000) stop(`not within ${cpuBudgetS} s`)
+    } else if (cpu >= cpuBudgetS) stop(`not after ${cpu.toFixed(1)} s of its CPU time`)
     else if (cpu !== lastCpu) {
       lastCpu = cpu
       movedAt = now
