@@ -260,6 +260,17 @@ function pooled(ds: (Diff | null)[]): Diff | null {
   return { value, se, readings: n }
 }
 
+/**
+ * The v2 a table judged: one name, or each crowd's where a table pools runs made on different files
+ * (a look made again crowd by crowd, the rest kept from the earlier file's run).
+ */
+function versionsOf(presets: string[], figures: JobFigures[]): string {
+  const byCrowd = presets.map((p) => [p, figures.find((x) => x.preset === p)?.v2Version] as const)
+  const names = new Set(byCrowd.map(([, v]) => v))
+  if (names.size === 1) return `\`${figures[0]?.v2Version}\``
+  return byCrowd.map(([p, v]) => `\`${v}\` for \`${p}\``).join(', ')
+}
+
 function writeTable(presets: string[], seeds: number[], figures: JobFigures[], wallMs: number): void {
   const f4 = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4)
   const cell = (d: Diff | null) =>
@@ -279,7 +290,7 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[], w
   }
   const lines: string[] = []
   lines.push(
-    `Held-out seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the first ${values['train-days']} trains the recalibrated mid; the rest is judged); v2 = \`${figures[0]?.v2Version}\`. Δ log loss, SE clustered by contest, seeds pooled (weighted by readings); negative: the first is better. About ${(wallMs / 60_000).toFixed(0)} min of wall time on ${values.jobs} jobs.`,
+    `Held-out seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the first ${values['train-days']} trains the recalibrated mid; the rest is judged); v2 = ${versionsOf(presets, figures)}. Δ log loss, SE clustered by contest, seeds pooled (weighted by readings); negative: the first is better. About ${(wallMs / 60_000).toFixed(0)} min of wall time on ${values.jobs} jobs.`,
   )
   lines.push('')
   lines.push(
