@@ -18,11 +18,12 @@ import { sandboxOracle } from '../src/cli/evaluate-command.ts'
 import { type EvaluationReport, evaluateReadings } from '../src/domain/evaluation.ts'
 import type { GradedReading } from '../src/domain/graded-reading.ts'
 import { MODEL_VERSION as V1_NAME } from '../src/domain/model.ts'
-import { tailRatioText } from '../src/domain/tail-table.ts'
 import { POLYMARKET_SIM_SERIES } from '../src/feeds/sim/polymarket-world.ts'
 import { CROWD_PRESETS, parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
-import { type CardTailRow, cardTailRow, pooledCardTail, pooledTailText } from './card-tails.ts'
+import { cardTailRow } from './card-tails.ts'
+import { replaceBlock } from './model-params-table.ts'
+import { type Diff, type JobFigures, sweepTable } from './sweep-table.ts'
 import { parseToolArgs } from './tool-args.ts'
 
 const { values } = parseToolArgs(
@@ -64,40 +65,25 @@ const days = Number(values.days)
 const trainUntil = new Date(from + Number(values['train-days']) * DAY_MS).toISOString()
 const log = (msg: string) => process.stderr.write(`model:sweep: ${msg}\n`)
 
-type Diff = { value: number; se: number | null; readings: number }
-type JobFigures = {
-  preset: string
-  seed: number
-  readings: number
-  contests: number
-  v2Version: string
-  v2MinusRecal: Diff | null
-  aloneMinusRecal: Diff | null
-  recalMinusOracle: Diff | null
-  v2MinusOracle: Diff | null
-  /** log loss on the judged readings of each model, and the oracle's on them */
-  logLoss: { v2: number; v1: number; oracleV2: number | null; oracleV1: number | null; recal: number | null }
-  slopes: Record<string, number | null>
-  /** the exact referee's own slopes on the same readings: what sampling alone gives on these days */
-  oracleSlopes?: Record<string, number | null>
-  /** the v2 tail table: claimed and realised long-shot wins by bucket, with their contests' sums */
-  tails: CardTailRow[]
-  /** the exact referee's tail table as if it had published on the same readings: what the paths'
-   * luck alone gives, so a far bucket outside the gate can be told from a model's fault */
-  oracleTails?: CardTailRow[]
-  /** v2's tail table with the referee's probability in each outcome's place: its expected long-shot
-   * wins on v2's own claims, so v2's miscalibration shows without the paths' luck */
-  refereeOnV2Tails?: CardTailRow[]
-  wallMs: number
-}
-
 if (values.job !== undefined) await job(values.job)
 else await main()
 
 async function main(): Promise<void> {
   const presets = values.presets.split(',')
-  for (const p of presets) if (!CROWD_PRESETS[p]) throw new Error(`no preset ${p}`)
   const seeds = values.seeds.split(',').map(Number)
+  // refused in one line now, not after an hour of jobs: a crowd it has no preset for, a card
+  // without the markers its table goes between
+  const refuse = (msg: string): never => {
+    process.stderr.write(`model:sweep: ${msg}\n`)
+    process.exit(2)
+  }
+  for (const p of presets) if (!CROWD_PRESETS[p]) refuse(`no crowd preset ${p}`)
+  if (seeds.some((s) => !Number.isInteger(s))) refuse(`--seeds ${values.seeds} is not a list of integers`)
+  try {
+    replaceBlock(readFileSync(path.resolve(ROOT, values.card), 'utf8'), MARKER, '', values.card)
+  } catch (err) {
+    refuse((err as Error).message)
+  }
   const work = values.work ?? mkdtempSync(path.join(tmpdir(), 'cs-model-sweep-'))
   mkdirSync(work, { recursive: true })
   const queue = values['table-only'] ? [] : presets.flatMap((p) => seeds.map((s) => `${p}:${s}`))
@@ -136,8 +122,7 @@ async function main(): Promise<void> {
     seeds.map((s) => JSON.parse(readFileSync(partOf(p, s), 'utf8')) as JobFigures),
   )
   writeFileSync(path.resolve(ROOT, JSON_OUT), `${JSON.stringify(figures, null, 2)}\n`)
-  const jobs = Math.max(1, Number(values.jobs))
-  writeTable(done, seeds, figures, figures.reduce((s, f) => s + f.wallMs, 0) / jobs)
+  writeTable(done, seeds, figures)
 }
 
 async function job(spec: string): Promise<void> {
@@ -248,122 +233,14 @@ async function job(spec: string): Promise<void> {
   log(`${preset} seed ${seed}: done in ${(figures.wallMs / 1000).toFixed(0)} s`)
 }
 
-/** Seeds pooled: the readings-weighted mean, its SE from the seeds' (independent) clustered SEs. */
-function pooled(ds: (Diff | null)[]): Diff | null {
-  const xs = ds.filter((d): d is Diff => d !== null)
-  if (xs.length === 0) return null
-  const n = xs.reduce((s, d) => s + d.readings, 0)
-  const value = xs.reduce((s, d) => s + (d.readings / n) * d.value, 0)
-  const se = xs.every((d) => d.se !== null)
-    ? Math.sqrt(xs.reduce((s, d) => s + (d.readings / n) ** 2 * (d.se as number) ** 2, 0))
-    : null
-  return { value, se, readings: n }
-}
-
-/**
- * The v2 a table judged: one name, or each crowd's where a table pools runs made on different files
- * (a look made again crowd by crowd, the rest kept from the earlier file's run).
- */
-function versionsOf(presets: string[], figures: JobFigures[]): string {
-  const byCrowd = presets.map((p) => [p, figures.find((x) => x.preset === p)?.v2Version] as const)
-  const names = new Set(byCrowd.map(([, v]) => v))
-  if (names.size === 1) return `\`${figures[0]?.v2Version}\``
-  return byCrowd.map(([p, v]) => `\`${v}\` for \`${p}\``).join(', ')
-}
-
-function writeTable(presets: string[], seeds: number[], figures: JobFigures[], wallMs: number): void {
-  const f4 = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4)
-  const cell = (d: Diff | null) =>
-    d
-      ? `${f4(d.value)} ± ${d.se === null ? '–' : d.se.toFixed(4)}${d.se ? ` (${(d.value / d.se).toFixed(1)} SE)` : ''}`
-      : '–'
-  // the share of v1's gap to the oracle v2 closes, each model against the oracle on its own readings
-  const gap = (f: JobFigures[]) => {
-    let v1 = 0
-    let v2 = 0
-    for (const x of f) {
-      if (x.logLoss.oracleV1 === null || x.logLoss.oracleV2 === null) return '–'
-      v1 += x.logLoss.v1 - x.logLoss.oracleV1
-      v2 += x.logLoss.v2 - x.logLoss.oracleV2
-    }
-    return v1 > 0 ? `${((1 - v2 / v1) * 100).toFixed(0)} %` : '–'
-  }
-  const lines: string[] = []
-  lines.push(
-    `Held-out seeds ${seeds.join(', ')}, ${days} days each from ${values.from} (the first ${values['train-days']} trains the recalibrated mid; the rest is judged); v2 = ${versionsOf(presets, figures)}. Δ log loss, SE clustered by contest, seeds pooled (weighted by readings); negative: the first is better. About ${(wallMs / 60_000).toFixed(0)} min of wall time on ${values.jobs} jobs.`,
-  )
-  lines.push('')
-  lines.push(
-    '| crowd (`SIM_PARAMS`) | readings | v2 − recal. mid | model alone − recal. mid | recal. mid − exact oracle | v2 − exact oracle | v1 → oracle gap closed |',
-  )
-  lines.push('|---|---|---|---|---|---|---|')
-  for (const p of presets) {
-    const f = figures.filter((x) => x.preset === p)
-    lines.push(
-      `| \`${p}\` | ${f.reduce((s, x) => s + x.readings, 0)} | ${cell(pooled(f.map((x) => x.v2MinusRecal)))} | ${cell(pooled(f.map((x) => x.aloneMinusRecal)))} | ${cell(pooled(f.map((x) => x.recalMinusOracle)))} | ${cell(pooled(f.map((x) => x.v2MinusOracle)))} | ${gap(f)} |`,
-    )
-  }
-  lines.push('')
-  lines.push('Per seed (v2 − recal. mid · model alone − recal. mid · recal. mid − exact oracle):')
-  lines.push('')
-  lines.push(`| crowd | ${seeds.map((s) => `seed ${s}`).join(' | ')} |`)
-  lines.push(`|---|${seeds.map(() => '---').join('|')}|`)
-  for (const p of presets) {
-    const row = seeds.map((s) => {
-      const x = figures.find((y) => y.preset === p && y.seed === s)
-      return x ? `${cell(x.v2MinusRecal)} · ${cell(x.aloneMinusRecal)} · ${cell(x.recalMinusOracle)}` : '–'
-    })
-    lines.push(`| \`${p}\` | ${row.join(' | ')} |`)
-  }
-  lines.push('')
-  const buckets = Object.keys(figures[0]?.slopes ?? {})
-  lines.push(
-    'v2 calibration slope by minutes left (seeds averaged; in brackets the exact referee’s own slope on the same readings, which is 1 but for sampling: the days are the same for every crowd) and tail table (claimed → realised long-shot wins, seeds pooled, realised / claimed ± SE clustered by contest and the contests in the bucket; buckets with ≥ 5 claimed; in square brackets the exact referee’s own ratio as if it had published on the same readings, what the paths’ luck alone gives):',
-  )
-  lines.push('')
-  lines.push(`| crowd | ${buckets.map((b) => `slope ${b}`).join(' | ')} | tails |`)
-  lines.push(`|---|${buckets.map(() => '---').join('|')}|---|`)
-  for (const p of presets) {
-    const f = figures.filter((x) => x.preset === p)
-    const mean = (pick: (x: JobFigures) => number | null | undefined): string | null => {
-      const xs = f.map(pick).filter((v): v is number => v !== null && v !== undefined)
-      return xs.length ? (xs.reduce((s, v) => s + v, 0) / xs.length).toFixed(2) : null
-    }
-    const slopes = buckets.map((b) => {
-      const referee = mean((x) => x.oracleSlopes?.[b])
-      return `${mean((x) => x.slopes[b]) ?? '–'}${referee ? ` (${referee})` : ''}`
-    })
-    const labels = (f[0]?.tails ?? []).map((t) => t.label)
-    const tails = labels
-      .map((label) => {
-        const row = pooledCardTail(
-          f.map((x) => x.tails),
-          label,
-        )
-        if (!row || row.claimed < 5) return null
-        const referee = f.every((x) => x.oracleTails)
-          ? pooledCardTail(
-              f.map((x) => x.oracleTails ?? []),
-              label,
-            )
-          : null
-        const refereeText = referee && referee.claimed > 0 ? ` [referee ${tailRatioText(referee)}]` : ''
-        return `${label}: ${pooledTailText(row)}${refereeText}`
-      })
-      .filter((x) => x !== null)
-    lines.push(`| \`${p}\` | ${slopes.join(' | ')} | ${tails.join('; ') || '–'} |`)
-  }
-  const table = lines.join('\n')
+function writeTable(presets: string[], seeds: number[], figures: JobFigures[]): void {
+  const table = sweepTable(presets, seeds, figures, {
+    from: values.from,
+    days,
+    trainDays: Number(values['train-days']),
+    jobs: Math.max(1, Number(values.jobs)),
+  })
   const card = path.resolve(ROOT, values.card)
-  const text = readFileSync(card, 'utf8')
-  const start = `<!-- ${MARKER} start -->`
-  const end = `<!-- ${MARKER} end -->`
-  const i = text.indexOf(start)
-  const j = text.indexOf(end)
-  const next =
-    i >= 0 && j > i
-      ? `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`
-      : `${text.trimEnd()}\n\n## The sweep across crowds\n\n${start}\n${table}\n${end}\n`
-  writeFileSync(card, next)
+  writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), MARKER, table, values.card))
   log(`wrote ${values.card} and ${JSON_OUT}`)
 }
