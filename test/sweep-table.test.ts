@@ -103,7 +103,7 @@ describe('model:sweep tables', () => {
       ],
       RUN,
     )
-    assert.match(row(table, 'ewma') ?? '', /\| 20 % \|$/)
+    assert.match(row(table, 'ewma') ?? '', /\| 20\.0 % \|$/)
   })
 
   it('shows no gap where v1 is no worse than the referee, and none where a seed has no referee', () => {

@@ -7,6 +7,7 @@
 // seeds per preset; the table goes between the markers in docs/model.md, the figures to --json.
 // Usage: node tools/model-card-sweep.ts [--presets ewma,informed,…] [--seeds 3001,3002,3003]
 //        [--from 2026-10-01] [--days 3] [--train-days 1] [--jobs 2] [--work DIR] [--table-only]
+//        (--table-only without --work: the table made again from the look's --json, nothing run)
 //        [--venue polymarket] (that venue's sandbox: its crowd, its series, its rule; own markers)
 //        [--marker NAME] (the markers in docs/model.md the table goes between; by default the venue's
 //        sweep's: a longer held-out run, such as Polymarket's card, keeps its own)
@@ -41,7 +42,8 @@ const { values } = parseToolArgs(
       card: { type: 'string', default: 'docs/model.md' },
       // default: docs/model-sweep.json, or docs/model-sweep-polymarket.json with --venue polymarket
       json: { type: 'string' },
-      // write the table from the jobs already done in --work (crowds with every seed), run nothing
+      // write the table from the jobs already done in --work (crowds with every seed), or without
+      // --work from the look's committed JSON; run nothing
       'table-only': { type: 'boolean', default: false },
       venue: { type: 'string', default: 'kalshi' },
       marker: { type: 'string' },
@@ -84,6 +86,21 @@ async function main(): Promise<void> {
   } catch (err) {
     refuse((err as Error).message)
   }
+  if (values['table-only'] && values.work === undefined) {
+    // the look's committed figures, made into its table again (the table's form changed, not a job)
+    const figures = JSON.parse(readFileSync(path.resolve(ROOT, JSON_OUT), 'utf8')) as JobFigures[]
+    const have = presets.filter((p) =>
+      seeds.every((s) => figures.some((f) => f.preset === p && f.seed === s)),
+    )
+    if (have.length === 0)
+      refuse(`${JSON_OUT} has no crowd of ${values.presets} with every seed of ${values.seeds}`)
+    writeTable(
+      have,
+      seeds,
+      figures.filter((f) => have.includes(f.preset) && seeds.includes(f.seed)),
+    )
+    return
+  }
   const work = values.work ?? mkdtempSync(path.join(tmpdir(), 'cs-model-sweep-'))
   mkdirSync(work, { recursive: true })
   const queue = values['table-only'] ? [] : presets.flatMap((p) => seeds.map((s) => `${p}:${s}`))
@@ -122,6 +139,7 @@ async function main(): Promise<void> {
     seeds.map((s) => JSON.parse(readFileSync(partOf(p, s), 'utf8')) as JobFigures),
   )
   writeFileSync(path.resolve(ROOT, JSON_OUT), `${JSON.stringify(figures, null, 2)}\n`)
+  log(`wrote ${JSON_OUT}`)
   writeTable(done, seeds, figures)
 }
 
@@ -242,5 +260,5 @@ function writeTable(presets: string[], seeds: number[], figures: JobFigures[]): 
   })
   const card = path.resolve(ROOT, values.card)
   writeFileSync(card, replaceBlock(readFileSync(card, 'utf8'), MARKER, table, values.card))
-  log(`wrote ${values.card} and ${JSON_OUT}`)
+  log(`wrote the table between ${MARKER}'s markers in ${values.card}`)
 }

@@ -69,7 +69,7 @@ function gapText(f: readonly JobFigures[]): string {
   )
   if (seeds.length === 0 || seeds.length < f.length) return '–'
   const gap = seeds.reduce((s, x) => s + x.readings * (x.v1 - x.oracle), 0)
-  return gap > 0 ? `${(gapClosed(seeds) * 100).toFixed(0)} %` : '–'
+  return gap > 0 ? `${(gapClosed(seeds) * 100).toFixed(1)} %` : '–'
 }
 
 const f4 = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4)
