@@ -17,6 +17,7 @@ const TOOLS = {
   'model:jumps': 'tools/model-jumps.ts',
   'model:candidate': 'tools/model-candidate.ts',
   'model:pooled': 'tools/model-pooled.ts',
+  'model:by-hour': 'tools/model-by-hour.ts',
   'real-data-tapes': 'tools/real-data-tapes.ts',
 } as const
 
