@@ -111,7 +111,7 @@ if (import.meta.main) {
     judgedFrom,
   )
   if (total.readings === 0) fail(`no settled reading of ${values.tape} opens after ${values['judged-from']}`)
-  const e4 = (x: number, n: number) => ((x / n) * 1e4).toFixed(2)
+  const e4 = (x: number, n: number) => ((x / n) * 1e4).toFixed(2).replace('-', '−')
   const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`
   const out: string[] = [
     `seed ${seed}: base ${modelV2Version(base)}, candidate ${modelV2Version(candidate)}; ${total.readings} judged readings`,
