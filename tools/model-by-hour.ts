@@ -1,11 +1,11 @@
-// `npm run model:by-hour`: where on the clock two parameter files part, on one seed's Polymarket
-// sandbox tape (docs/model.md, "Seeds 3001 and 5002 on `969bd850`"). Each file is priced by the model
+// `npm run model:by-hour`: where on the clock two parameter files part, on Polymarket sandbox
+// tapes (one a seed, pooled) (docs/model.md, "Seeds 3001 and 5002 on `969bd850`"). Each file is priced by the model
 // itself on the same judged readings, as tools/candidate-judge.ts prices a candidate; by the UTC hour
 // a window opens in: the outcomes' log loss paired (candidate − base, what a look's table moves by)
 // and each file's expected log loss above the exact referee (no outcome luck). Then the windows of
 // the hour that moved most, and the share of v1's gap to the referee each file closes by outcomes
 // and by expectation. The referee is used only to measure; nothing is fitted or shipped.
-// Usage: node tools/model-by-hour.ts --tape FILE --seed N --judged-from 2026-09-04 --base FILE
+// Usage: node tools/model-by-hour.ts --tape FILE[,FILE…] --seed N[,N…] --judged-from 2026-09-04 --base FILE
 //        [--candidate FILE] (the shipped file by default)
 import { readFileSync } from 'node:fs'
 import { gbmEwma1Model } from '../src/domain/model.ts'
@@ -18,7 +18,7 @@ import { parseToolArgs } from './tool-args.ts'
 
 const { values } = parseToolArgs(
   'model:by-hour',
-  'two parameter files by the UTC hour a window opens in, on one seed’s Polymarket sandbox tape',
+  'two parameter files by the UTC hour a window opens in, on Polymarket sandbox tapes (one a seed)',
   {
     options: {
       tape: { type: 'string', default: '' },
@@ -47,7 +47,7 @@ function paramsFile(file: string): ModelV2Params {
 type Sums = { readings: number; paired: number; base: number; candidate: number; v1: number }
 const zero = (): Sums => ({ readings: 0, paired: 0, base: 0, candidate: 0, v1: 0 })
 
-type Window = Sums & { up: number; p: { base: number; candidate: number; referee: number } }
+type Window = Sums & { opensAt: number; up: number; p: { base: number; candidate: number; referee: number } }
 
 export function byHour(
   readings: (each: (r: Judged) => void) => Promise<void>,
@@ -57,26 +57,27 @@ export function byHour(
 ): Promise<{
   total: Sums & { outcome: { base: number; candidate: number; v1: number; referee: number } }
   hours: Sums[]
-  windows: Map<number, Map<number, Window>>
+  windows: Map<number, Map<string, Window>>
 }> {
   const total = { ...zero(), outcome: { base: 0, candidate: 0, v1: 0, referee: 0 } }
   const hours = Array.from({ length: 24 }, zero)
-  const windows = new Map<number, Map<number, Window>>()
-  return readings(({ inputs, y, referee }) => {
+  const windows = new Map<number, Map<string, Window>>()
+  return readings(({ inputs, contest, y, referee }) => {
     if (inputs.opensAt < judgedFrom) return
     const pb = settlementMeanProbability(inputs, base).probabilityUp
     const pc = settlementMeanProbability(inputs, candidate).probabilityUp
     const p1 = gbmEwma1Model.probabilityUp(inputs).probabilityUp
     const excess = (p: number) => logLossOf(p, referee) - logLossOf(referee, referee)
     const hour = new Date(inputs.opensAt).getUTCHours()
-    const perHour = windows.get(hour) ?? new Map<number, Window>()
+    const perHour = windows.get(hour) ?? new Map<string, Window>()
     windows.set(hour, perHour)
-    const window = perHour.get(inputs.opensAt) ?? {
+    const window = perHour.get(contest) ?? {
+      opensAt: inputs.opensAt,
       ...zero(),
       up: y,
       p: { base: 0, candidate: 0, referee: 0 },
     }
-    perHour.set(inputs.opensAt, window)
+    perHour.set(contest, window)
     for (const s of [total, hours[hour] as Sums, window]) {
       s.readings++
       s.paired += logLossOf(pc, y) - logLossOf(pb, y)
@@ -97,15 +98,18 @@ export function byHour(
 if (import.meta.main) {
   if (!values.tape || !values.base || !values.seed || !values['judged-from'])
     fail('--tape, --seed, --judged-from and --base are needed (--help lists the options)')
-  const seed = Number(values.seed)
+  const seeds = values.seed.split(',').map(Number)
+  const tapes = values.tape.split(',')
   const judgedFrom = Date.parse(
     `${values['judged-from']}${values['judged-from'].includes('T') ? '' : 'T00:00:00Z'}`,
   )
-  if (!Number.isInteger(seed) || Number.isNaN(judgedFrom)) fail('--seed is an integer, --judged-from a date')
+  if (!seeds.every(Number.isInteger) || Number.isNaN(judgedFrom))
+    fail('--seed is a list of integers, --judged-from a date')
+  if (tapes.length !== seeds.length) fail(`${tapes.length} tapes and ${seeds.length} seeds: one tape a seed`)
   const base = paramsFile(values.base)
   const candidate = values.candidate ? paramsFile(values.candidate) : V2_PARAMS
   const { total, hours, windows } = await byHour(
-    polymarketTapeReadings([values.tape], [seed]),
+    polymarketTapeReadings(tapes, seeds),
     base,
     candidate,
     judgedFrom,
@@ -114,7 +118,7 @@ if (import.meta.main) {
   const e4 = (x: number, n: number) => ((x / n) * 1e4).toFixed(2).replace('-', '−')
   const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`
   const out: string[] = [
-    `seed ${seed}: base ${modelV2Version(base)}, candidate ${modelV2Version(candidate)}; ${total.readings} judged readings`,
+    `seed ${seeds.join(', ')}: base ${modelV2Version(base)}, candidate ${modelV2Version(candidate)}; ${total.readings} judged readings`,
     '',
     '| UTC hour | readings | outcomes, candidate − base (sum; per reading ·10⁻⁴) | excess over the referee ·10⁻⁴, base → candidate |',
     '|---|---|---|---|',
@@ -132,9 +136,9 @@ if (import.meta.main) {
     0,
   )
   out.push('', `The windows of hour ${worst} (mean P(up) base / candidate / referee):`, '')
-  for (const [opensAt, w] of windows.get(worst) ?? [])
+  for (const [contest, w] of windows.get(worst) ?? [])
     out.push(
-      `- ${new Date(opensAt).toISOString().slice(0, 16)} ${w.up ? 'up' : 'down'}: outcomes ${signed(w.paired)}; P(up) ${(w.p.base / w.readings).toFixed(3)} / ${(w.p.candidate / w.readings).toFixed(3)} / ${(w.p.referee / w.readings).toFixed(3)}; excess ·10⁻⁴ ${e4(w.base, w.readings)} → ${e4(w.candidate, w.readings)}`,
+      `- ${seeds.length > 1 ? `seed ${contest.split(':')[0]} ` : ''}${new Date(w.opensAt).toISOString().slice(0, 16)} ${w.up ? 'up' : 'down'}: outcomes ${signed(w.paired)}; P(up) ${(w.p.base / w.readings).toFixed(3)} / ${(w.p.candidate / w.readings).toFixed(3)} / ${(w.p.referee / w.readings).toFixed(3)}; excess ·10⁻⁴ ${e4(w.base, w.readings)} → ${e4(w.candidate, w.readings)}`,
     )
   const o = total.outcome
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`
