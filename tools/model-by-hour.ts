@@ -49,7 +49,8 @@ const zero = (): Sums => ({ readings: 0, paired: 0, base: 0, candidate: 0, v1: 0
 
 type Window = Sums & { opensAt: number; up: number; p: { base: number; candidate: number; referee: number } }
 
-export function byHour(
+/** Both files and v1 on every reading opening at or after `judgedFrom`: by hour, by window, in all. */
+function byHour(
   readings: (each: (r: Judged) => void) => Promise<void>,
   base: ModelV2Params,
   candidate: ModelV2Params,
