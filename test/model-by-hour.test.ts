@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { runCli, tempDir } from './support/service-process.ts'
+import { tempDir } from './support/service-process.ts'
+import { writePolymarketDayTape } from './support/sim-tape.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const SHIPPED = path.join(ROOT, 'src/model/params/settle-mean-t-2.json')
@@ -42,25 +43,8 @@ describe('model:by-hour', () => {
         }),
     )
 
-  before(async () => {
-    const wrote = await runCli(
-      [
-        'sim',
-        'tape',
-        '--venue',
-        'polymarket',
-        '--days',
-        '1',
-        '--seed',
-        '11',
-        '--from',
-        '2026-11-20',
-        '--out',
-        tape,
-      ],
-      {},
-    )
-    assert.equal(wrote.code, 0, wrote.stderr)
+  before(() => {
+    writePolymarketDayTape(tape, 11, '2026-11-20T00:00:00Z')
     const params = JSON.parse(readFileSync(SHIPPED, 'utf8'))
     params.venuePools.polymarket.basisVarianceByHour[3] *= 16
     writeFileSync(wider, JSON.stringify(params))
