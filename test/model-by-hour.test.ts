@@ -66,7 +66,7 @@ describe('model:by-hour', () => {
     }
     assert.match(
       r.stdout,
-      /by outcomes: base ([\d.]+ %), candidate \1; by expectation \(no outcome luck\): base ([\d.]+ %), candidate \2\n$/,
+      /by outcomes: base ([\d.]+ %), candidate \1; by expectation \(no outcome luck\): base ([\d.]+ %), candidate \2 \(its model alone, before the pool, [\d.]+ %\)\n$/,
     )
   })
 

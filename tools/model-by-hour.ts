@@ -4,7 +4,7 @@
 // a window opens in: the outcomes' log loss paired (candidate − base, what a look's table moves by)
 // and each file's expected log loss above the exact referee (no outcome luck). Then the windows of
 // the hour that moved most, and the share of v1's gap to the referee each file closes by outcomes
-// and by expectation. The referee is used only to measure; nothing is fitted or shipped.
+// and by expectation (the candidate's model alone too: what the pool with the crowd's book adds). The referee is used only to measure; nothing is fitted or shipped.
 // Usage: node tools/model-by-hour.ts --tape FILE[,FILE…] --seed N[,N…] --judged-from 2026-09-04 --base FILE
 //        [--candidate FILE] (the shipped file by default)
 import { readFileSync } from 'node:fs'
@@ -56,17 +56,19 @@ function byHour(
   candidate: ModelV2Params,
   judgedFrom: number,
 ): Promise<{
-  total: Sums & { outcome: { base: number; candidate: number; v1: number; referee: number } }
+  /** `alone`: the candidate's model alone (before the pool), its excess over the referee */
+  total: Sums & { alone: number; outcome: { base: number; candidate: number; v1: number; referee: number } }
   hours: Sums[]
   windows: Map<number, Map<string, Window>>
 }> {
-  const total = { ...zero(), outcome: { base: 0, candidate: 0, v1: 0, referee: 0 } }
+  const total = { ...zero(), alone: 0, outcome: { base: 0, candidate: 0, v1: 0, referee: 0 } }
   const hours = Array.from({ length: 24 }, zero)
   const windows = new Map<number, Map<string, Window>>()
   return readings(({ inputs, contest, y, referee }) => {
     if (inputs.opensAt < judgedFrom) return
     const pb = settlementMeanProbability(inputs, base).probabilityUp
-    const pc = settlementMeanProbability(inputs, candidate).probabilityUp
+    const priced = settlementMeanProbability(inputs, candidate)
+    const pc = priced.probabilityUp
     const p1 = gbmEwma1Model.probabilityUp(inputs).probabilityUp
     const excess = (p: number) => logLossOf(p, referee) - logLossOf(referee, referee)
     const hour = new Date(inputs.opensAt).getUTCHours()
@@ -89,6 +91,7 @@ function byHour(
     window.p.base += pb
     window.p.candidate += pc
     window.p.referee += referee
+    total.alone += excess(priced.modelAloneUp ?? pc)
     total.outcome.base += logLossOf(pb, y)
     total.outcome.candidate += logLossOf(pc, y)
     total.outcome.v1 += logLossOf(p1, y)
@@ -145,7 +148,7 @@ if (import.meta.main) {
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`
   out.push(
     '',
-    `v1's gap to the referee closed (v1 priced on the same inputs), by outcomes: base ${pct((o.v1 - o.base) / (o.v1 - o.referee))}, candidate ${pct((o.v1 - o.candidate) / (o.v1 - o.referee))}; by expectation (no outcome luck): base ${pct(1 - total.base / total.v1)}, candidate ${pct(1 - total.candidate / total.v1)}`,
+    `v1's gap to the referee closed (v1 priced on the same inputs), by outcomes: base ${pct((o.v1 - o.base) / (o.v1 - o.referee))}, candidate ${pct((o.v1 - o.candidate) / (o.v1 - o.referee))}; by expectation (no outcome luck): base ${pct(1 - total.base / total.v1)}, candidate ${pct(1 - total.candidate / total.v1)} (its model alone, before the pool, ${pct(1 - total.alone / total.v1)})`,
   )
   process.stdout.write(`${out.join('\n')}\n`)
 }
