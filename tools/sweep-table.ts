@@ -53,7 +53,7 @@ export function pooledDiff(ds: readonly (Diff | null)[]): Diff | null {
  * The v2 a table judged: one name, or each crowd's where a table pools runs made on different files
  * (a look made again crowd by crowd, the rest kept from the earlier file's run).
  */
-export function versionsOf(presets: readonly string[], figures: readonly JobFigures[]): string {
+function versionsOf(presets: readonly string[], figures: readonly JobFigures[]): string {
   const byCrowd = presets.map((p) => [p, figures.find((x) => x.preset === p)?.v2Version] as const)
   const names = new Set(byCrowd.map(([, v]) => v))
   if (names.size === 1) return `\`${figures[0]?.v2Version}\``
