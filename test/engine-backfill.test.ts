@@ -25,6 +25,7 @@ function contextOf(w: EngineWorld): StepContext {
     model: createReadingModel(DEFAULT_MODEL),
     maxLateMs: DEFAULT_READING_MAX_LATE_MS,
     basisCache: new Map(),
+    crowdLags: { model: createReadingModel(DEFAULT_MODEL), bySeries: new Map() },
   }
 }
 

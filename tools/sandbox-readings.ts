@@ -2,6 +2,7 @@
 // minutes 1–14, each observed through the engine's own reading step at its boundary plus the
 // backfill's stand-in latency, with the contest's result. Never the sandbox's hidden truth: a fit
 // uses only what a recording of a real venue would also hold (decisions §15).
+
 import { MINUTE_MS, type Side } from '../src/domain/contest.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
 import { QUARTER_MS } from '../src/domain/ticker.ts'
@@ -17,6 +18,7 @@ import {
 import { SIM_PARAMS, type SimParams } from '../src/feeds/sim/sim-params.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/venue.ts'
 import { observerModel } from './fit/fit-source.ts'
 
@@ -75,6 +77,8 @@ export async function forEachSandboxReading(
     model: observerModel,
     maxLateMs: DEFAULT_READING_MAX_LATE_MS,
     basisCache: new Map(),
+    // the lag measured against the shipped model, as the engine measures it
+    crowdLags: { model: createReadingModel(DEFAULT_MODEL), bySeries: new Map() },
   }
   const skips: Partial<Record<SkipReason, number>> = {}
   let contests = 0

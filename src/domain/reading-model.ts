@@ -53,6 +53,16 @@ export type ModelInputs = {
    * own rule (Kalshi's 60 s mean).
    */
   averagingS?: number
+  /**
+   * The spot as the feed stood `L` seconds before the book's instant, L = 0..CROWD_LAG_MAX_S, in the
+   * spot's units (null: no fresh source then); set where the engine measures the venue's crowd lag.
+   */
+  spotsBeforeBook?: readonly (number | null)[]
+  /**
+   * The seconds the venue's crowd was measured to quote behind the spot, from the readings before
+   * this one (crowd-lag.ts; 0 until measured): its book says what the spot of that instant said.
+   */
+  crowdLagSeconds?: number
 }
 
 /** The book a reading saw: best asks on the 0–100 cent scale (null: no ask) and its age in ms. */

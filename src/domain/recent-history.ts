@@ -3,11 +3,14 @@
 // instant. A live feed that answered with its newest value instead would price a tick that arrived
 // while the reading was being made, and its replay would differ from it.
 
+import { CROWD_LAG_MAX_S } from './crowd-lag.ts'
+
 /**
  * How far back a live source keeps what it said: a reading asks for the instant its book came, a
- * moment ago (the seconds its requests took at most).
+ * moment ago (10 s: the seconds its requests took at most), and for the spot of up to
+ * CROWD_LAG_MAX_S before that instant, to measure how late the venue's crowd quotes (crowd-lag.ts).
  */
-export const HELD_MS = 10_000
+export const HELD_MS = 10_000 + CROWD_LAG_MAX_S * 1_000
 
 export type RecentHistory<T> = {
   /** a value received at `at`; instants never decrease */

@@ -1,4 +1,5 @@
 // What every engine step needs, and the one way a step announces a committed write.
+
 import type { StoredEvent } from '../domain/events.ts'
 import type { BasisSample } from '../domain/price-history.ts'
 import type { ReadingModel } from '../domain/reading-model.ts'
@@ -6,6 +7,7 @@ import type { EventNotifier } from '../ports/event-notifier.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { Store } from '../ports/store.ts'
 import type { PriceFeed, Venue } from '../ports/venue.ts'
+import type { CrowdLags } from './reading.ts'
 import type { SkippedReadings } from './skipped-readings.ts'
 
 export type StepContext = {
@@ -19,6 +21,8 @@ export type StepContext = {
   /** READING_MAX_LATE_S in ms (decisions §11) */
   maxLateMs: number
   basisCache: Map<string, BasisSample | null>
+  /** each series' crowd lag, measured by the readings (crowd-lag.ts) */
+  crowdLags: CrowdLags
 }
 
 /**

@@ -101,6 +101,7 @@ export function createEngine(deps: EngineDeps): Engine {
     model: deps.model,
     maxLateMs: deps.readingMaxLateMs ?? DEFAULT_READING_MAX_LATE_MS,
     basisCache: new Map(),
+    crowdLags: { model: deps.model, bySeries: new Map() },
   }
   const leadership = createLeadership({
     store,

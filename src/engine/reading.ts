@@ -3,6 +3,7 @@
 // made it. Inputs are observed at the reading's instant, each with its own observation instant; the
 // model prices the time left from the instant the spot was observed.
 import { CONTEST_MINUTES, CONTEST_MS, type Contest, MINUTE_MS, type Signal } from '../domain/contest.ts'
+import { CROWD_LAG_MAX_S, type CrowdLag, createCrowdLag } from '../domain/crowd-lag.ts'
 import { chooseSide } from '../domain/model.ts'
 import { type BasisSample, spanMeanOfCloses } from '../domain/price-history.ts'
 import type { ModelInputs, ReadingModel } from '../domain/reading-model.ts'
@@ -61,7 +62,16 @@ export type ReadingDeps = {
   maxLateMs: number
   /** basis samples by contest open, shared across readings (each costs a minute of one-second prints) */
   basisCache?: Map<string, BasisSample | null>
+  /** where the crowd lag is measured (absent: it is not, and the model is given none) */
+  crowdLags?: CrowdLags
 }
+
+/**
+ * Each series' crowd lag as measured so far (crowd-lag.ts), fed by every reading with a two-sided
+ * book, and the model whose own P(up) it is measured against: the engine's, or for a tool that reads
+ * without pricing (the fit's observer) the shipped one, so the tool's inputs are the engine's.
+ */
+export type CrowdLags = { model: ReadingModel; bySeries: Map<string, CrowdLag> }
 
 /** What a reading observed: the model's inputs, the book, and the spot's source count. */
 export type ObservedInputs = {
@@ -166,29 +176,68 @@ export async function observeReadingInputs(
   const midProbability =
     upAskCents !== null && downAskCents !== null ? (upAskCents + 100 - downAskCents) / 200 : null
   const venue = venueOfSeries(contest.series)
+  const model: ModelInputs = {
+    spotDollars: spot.priceDollars,
+    spotObservedAt: spot.observedAt,
+    strikeDollars: strike,
+    opensAt: contest.opensAt,
+    expiresAt: contest.expiresAt,
+    closes,
+    basisSamples,
+    midProbability,
+    book: { upAskCents, downAskCents, ageMs: madeAt - bookObservedAt },
+    spotIsIndex: spot.index !== undefined,
+    ...(venue ? { venue } : {}),
+    ...(rule ? { averagingS: rule.averagingS } : {}),
+    ...(estimate ? { strikeEstimateVariance: estimate.variance } : {}),
+    ...(own ? { ownStrikeDollars: own.dollars } : {}),
+    ...(own?.fromCloses ? { strikeEstimateFromCloses: true } : {}),
+  }
   return {
-    model: {
-      spotDollars: spot.priceDollars,
-      spotObservedAt: spot.observedAt,
-      strikeDollars: strike,
-      opensAt: contest.opensAt,
-      expiresAt: contest.expiresAt,
-      closes,
-      basisSamples,
-      midProbability,
-      book: { upAskCents, downAskCents, ageMs: madeAt - bookObservedAt },
-      spotIsIndex: spot.index !== undefined,
-      ...(venue ? { venue } : {}),
-      ...(rule ? { averagingS: rule.averagingS } : {}),
-      ...(estimate ? { strikeEstimateVariance: estimate.variance } : {}),
-      ...(own ? { ownStrikeDollars: own.dollars } : {}),
-      ...(own?.fromCloses ? { strikeEstimateFromCloses: true } : {}),
-    },
+    model: { ...model, ...(await crowdLagInputs(deps, contest.series, model, bookObservedAt, madeAt)) },
     quote,
     bookObservedAt,
     freshSources: spot.freshSources,
     madeAt,
   }
+}
+
+/**
+ * The spot before the book's instant and the series' crowd lag measured before this reading; then
+ * this reading's own measure of it, where its book is two-sided: the model alone at each of those
+ * spots beside the mid (crowd-lag.ts).
+ */
+async function crowdLagInputs(
+  deps: ReadingDeps,
+  series: string,
+  model: ModelInputs,
+  bookObservedAt: number,
+  madeAt: number,
+): Promise<Pick<ModelInputs, 'spotsBeforeBook' | 'crowdLagSeconds'>> {
+  if (!deps.crowdLags) return {}
+  const { model: lagModel, bySeries } = deps.crowdLags
+  let crowd = bySeries.get(series)
+  if (!crowd) {
+    crowd = createCrowdLag()
+    bySeries.set(series, crowd)
+  }
+  const spotsBeforeBook: (number | null)[] = []
+  for (let lag = 0; lag <= CROWD_LAG_MAX_S; lag++)
+    spotsBeforeBook.push((await deps.feed.observeSpot(bookObservedAt - lag * 1_000))?.priceDollars ?? null)
+  const crowdLagSeconds = crowd.secondsAt(madeAt)
+  if (model.midProbability !== null) {
+    const { book: _book, ...bookless } = model
+    const alone = (spotDollars: number): number => {
+      const out = lagModel.probabilityUp({ ...bookless, spotDollars, midProbability: null })
+      return out.modelAloneUp ?? out.probabilityUp
+    }
+    crowd.observe(
+      madeAt,
+      model.midProbability,
+      spotsBeforeBook.map((spot) => (spot === null ? null : alone(spot))),
+    )
+  }
+  return { spotsBeforeBook, crowdLagSeconds }
 }
 
 /**

@@ -5,8 +5,16 @@ import path from 'node:path'
 
 const CLI = path.join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts')
 
-/** One day of the Polymarket sandbox from `from`, as `sim tape --venue polymarket` writes it to `out`. */
-export function writePolymarketDayTape(out: string, seed: number, from = '2026-10-01T00:00:00Z'): void {
+/**
+ * One day of the Polymarket sandbox from `from`, as `sim tape --venue polymarket` writes it to `out`;
+ * `simParams`: the sandbox's settings (SIM_PARAMS, a crowd preset), else its default crowd.
+ */
+export function writePolymarketDayTape(
+  out: string,
+  seed: number,
+  from = '2026-10-01T00:00:00Z',
+  simParams?: string,
+): void {
   const made = spawnSync(
     process.execPath,
     [
@@ -24,7 +32,7 @@ export function writePolymarketDayTape(out: string, seed: number, from = '2026-1
       '--out',
       out,
     ],
-    { encoding: 'utf8' },
+    { encoding: 'utf8', env: simParams ? { ...process.env, SIM_PARAMS: simParams } : process.env },
   )
   assert.equal(made.status, 0, made.stderr)
 }

@@ -15,6 +15,7 @@ import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-pla
 import { createTapeSpotFeed } from '../../src/feeds/tape/tape-spot-feed.ts'
 import { spotKeepMinutes } from '../../src/main/spot-history.ts'
 import { tapeVenueOf, venueKind } from '../../src/main/venue-kinds.ts'
+import { createReadingModel, DEFAULT_MODEL } from '../../src/model/models.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { TapeHeader, TapeRecord } from '../../src/tape/tape-format.ts'
 import { TapeError } from '../../src/tape/tape-reader.ts'
@@ -142,6 +143,8 @@ async function tapeReadings(
       model: observerModel,
       maxLateMs: DEFAULT_READING_MAX_LATE_MS,
       basisCache: new Map(),
+      // the lag measured against the shipped model, as the engine measures it
+      crowdLags: { model: createReadingModel(DEFAULT_MODEL), bySeries: new Map() },
     }
     const pending = new Map<
       string,

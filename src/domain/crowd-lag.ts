@@ -1,0 +1,78 @@
+// How many seconds behind the spot a venue's crowd quotes, measured from what the engine observes
+// (issue 29; docs/model.md, "A crowd that quotes late"). A crowd that prices the index of L seconds
+// ago puts a mid on the book that agrees best with the model priced at the spot of L seconds before
+// the book's instant: at each reading with a two-sided book, the squared log-odds distance between
+// the mid and the model alone at each lag 0..CROWD_LAG_MAX_S is kept, and the lag is the one whose
+// distance summed over the readings of the last CROWD_LAG_WINDOW_MS is least. Nothing here sees the
+// sandbox's truth: only the book, the proxy's recent prints and the model.
+
+/** The longest lag measured, in seconds: how far before its book a reading looks at the spot. */
+export const CROWD_LAG_MAX_S = 15
+/** Readings this far back measure the lag: a day, so every hour's crowd weighs in. */
+export const CROWD_LAG_WINDOW_MS = 24 * 3_600_000
+/** Fewer measuring readings than this in the window (about 3.5 hours of one series): no lag. */
+export const CROWD_LAG_MIN_READINGS = 200
+/**
+ * Mids further from even odds than this in log-odds (about 2 ¢ or 98 ¢) measure nothing: a book
+ * pinned at a tick says little of when the crowd looked, and its squared distances would drown the rest.
+ */
+const MID_LOGIT_LIMIT = 4
+
+/** The model's probability is taken no closer to 0 and 1 than this, as the pool takes it (book-pool.ts). */
+const MODEL_BOUND = 1e-4
+
+export type CrowdLag = {
+  /** the lag in whole seconds measured from the readings before `at`; 0 until enough were seen */
+  secondsAt(at: number): number
+  /**
+   * One reading made at `at`: its mid as P(up) and the model alone priced at the spot `L` seconds
+   * before the book's instant, for L = 0..CROWD_LAG_MAX_S (null where that spot is unknown: the
+   * reading then measures nothing). Instants never decrease.
+   */
+  observe(at: number, midUp: number, modelAtLag: readonly (number | null)[]): void
+}
+
+const logit = (p: number): number => Math.log(p / (1 - p))
+
+export function createCrowdLag(): CrowdLag {
+  const kept: { at: number; distances: number[] }[] = []
+  const expire = (at: number): void => {
+    let drop = 0
+    while (drop < kept.length && (kept[drop] as { at: number }).at < at - CROWD_LAG_WINDOW_MS) drop++
+    if (drop > 0) kept.splice(0, drop)
+  }
+  return {
+    secondsAt(at) {
+      expire(at)
+      if (kept.length < CROWD_LAG_MIN_READINGS) return 0
+      let best = 0
+      let least = Number.POSITIVE_INFINITY
+      for (let lag = 0; lag <= CROWD_LAG_MAX_S; lag++) {
+        let sum = 0
+        for (const k of kept) sum += k.distances[lag] as number
+        // strictly less: a feed whose prints do not move within seconds (a one-minute tape) ties
+        // every lag and measures none
+        if (sum < least) {
+          least = sum
+          best = lag
+        }
+      }
+      return best
+    },
+    observe(at, midUp, modelAtLag) {
+      if (!(midUp > 0 && midUp < 1)) return
+      const mid = logit(midUp)
+      if (Math.abs(mid) >= MID_LOGIT_LIMIT) return
+      if (modelAtLag.length <= CROWD_LAG_MAX_S) return
+      const distances: number[] = []
+      for (let lag = 0; lag <= CROWD_LAG_MAX_S; lag++) {
+        const p = modelAtLag[lag]
+        if (p === null || p === undefined) return
+        const q = Math.min(1 - MODEL_BOUND, Math.max(MODEL_BOUND, p))
+        distances.push((mid - logit(q)) ** 2)
+      }
+      expire(at)
+      kept.push({ at, distances })
+    },
+  }
+}
