@@ -17,6 +17,11 @@ function poolRows(venue: string, pool: PoolBucket[], book: ModelV2Params['book']
         `| ${venue} pooling, ${minutes(b)} min left, at full weight | logit p = ${b.intercept} + ${b.model}·logit(model) + ${b.mid}·logit(mid) |`,
     ),
     `| ${venue} book weight | (1 − spread)^${book.spreadPower} · (1 − age/(age + time left))^${book.agePower}${book.certaintyPower ? ` · (4·model·(1 − model))^${book.certaintyPower}` : ''} |`,
+    ...(book.lagShift
+      ? [
+          `| ${venue} book read | moved in log-odds by logit(model now) − logit(model at the spot of the crowd's measured lag before the book) |`,
+        ]
+      : []),
   ]
 }
 

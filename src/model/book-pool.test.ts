@@ -13,6 +13,7 @@ import {
   logitOf,
   poolAtWeight,
   poolWithBook,
+  shiftedBook,
 } from './book-pool.ts'
 import { pricedFromRanges } from './dynamics.ts'
 import { V2_PARAMS } from './models.ts'
@@ -312,5 +313,99 @@ describe('the book in the pool', () => {
             published(minute, ratio, fresh(null, 0.1), feed).probabilityUp,
           )
         }
+  })
+})
+
+describe('a crowd that quotes late', () => {
+  const poly = V2_PARAMS.venuePools?.polymarket
+  assert.ok(poly, 'the shipped file has a Polymarket pool')
+  const shifting = {
+    ...V2_PARAMS,
+    venuePools: { polymarket: { ...poly, book: { ...poly.book, lagShift: true } } },
+  }
+  const asQuoted = {
+    ...V2_PARAMS,
+    venuePools: { polymarket: { ...poly, book: { ...poly.book, lagShift: false } } },
+  }
+  const LAG = 10
+  /** A Polymarket reading whose spot stood `moved` (relative) lower LAG seconds before the book. */
+  const lateReading = (minute: number, book: BookState, moved = 0.0004): ModelInputs => {
+    const input = inputs(minute, 1.0001, book)
+    const spots = Array.from({ length: 16 }, (_, s) => input.spotDollars * (1 - (moved * s) / LAG))
+    return { ...input, venue: 'polymarket', spotsBeforeBook: spots, crowdLagSeconds: LAG }
+  }
+  /** the model alone at another spot: the book never reaches it */
+  const aloneAt = (input: ModelInputs, spotDollars: number) =>
+    settlementMeanProbability({ ...input, spotDollars }, V2_PARAMS).modelAloneUp as number
+  /** A 1 ¢ book centred on p. */
+  const around = (p: number): BookState => fresh(p * 100 + 0.5, (1 - p) * 100 + 0.5)
+
+  it('moves each ask by the shift in log-odds, and leaves a side without an offer without one', () => {
+    const book = fresh(40, 61)
+    assert.deepEqual(shiftedBook(book, 0), book)
+    const up = shiftedBook(book, 0.5)
+    assert.ok(Math.abs((up.upAskCents as number) / 100 - 1 / (1 + Math.exp(-(logitOf(0.4) + 0.5)))) < 1e-12)
+    assert.ok(
+      Math.abs(1 - (up.downAskCents as number) / 100 - 1 / (1 + Math.exp(-(logitOf(0.39) + 0.5)))) < 1e-12,
+    )
+    assert.ok((up.upAskCents as number) > 40 && (up.downAskCents as number) < 61, 'both sides move up')
+    assert.deepEqual(shiftedBook(fresh(100, null), -0.7), fresh(100, null))
+    assert.deepEqual(shiftedBook(fresh(null, 100), 0.7), fresh(null, 100))
+  })
+
+  it('reads a late crowd’s book as the book it would quote now', () => {
+    for (const minute of [3, 9, 13]) {
+      const probe = lateReading(minute, around(0.5))
+      const then = aloneAt(probe, probe.spotsBeforeBook?.[LAG] as number)
+      const now = aloneAt(probe, probe.spotDollars)
+      assert.ok(now - then > 0.02, `minute ${minute}: the spot's move matters (${then} → ${now})`)
+      // a crowd that quotes exactly the model of LAG seconds ago, read with the shift, is the crowd
+      // that quotes the model now
+      const late = lateReading(minute, around(then))
+      const onTime = { ...late, book: around(now), crowdLagSeconds: 0 }
+      const shifted = settlementMeanProbability(late, shifting).probabilityUp
+      const current = settlementMeanProbability(onTime, shifting).probabilityUp
+      assert.ok(Math.abs(shifted - current) < 0.002, `minute ${minute}: ${shifted} against ${current}`)
+      const unshifted = settlementMeanProbability(late, asQuoted).probabilityUp
+      assert.ok(
+        Math.abs(unshifted - current) > 3 * Math.abs(shifted - current),
+        'as quoted, the book pulls back',
+      )
+    }
+  })
+
+  it('reads the book as quoted where the spot at the lag is unknown, on Kalshi, or where the file does not shift', () => {
+    const late = lateReading(11, around(0.4))
+    const quoted = settlementMeanProbability(late, asQuoted).probabilityUp
+    const unknown = [...(late.spotsBeforeBook ?? [])]
+    unknown[LAG] = null
+    assert.equal(
+      settlementMeanProbability({ ...late, spotsBeforeBook: unknown }, shifting).probabilityUp,
+      quoted,
+    )
+    const { venue: _venue, ...kalshi } = late
+    assert.equal(
+      settlementMeanProbability(kalshi, shifting).probabilityUp,
+      settlementMeanProbability(kalshi, asQuoted).probabilityUp,
+    )
+    assert.notEqual(settlementMeanProbability(late, shifting).probabilityUp, quoted)
+  })
+
+  it('moves continuously as a late crowd’s side vanishes', () => {
+    for (const minute of [2, 13]) {
+      const path = [...tenths(50.5, 100).map((d) => fresh(99.9, d)), fresh(99.9, null)]
+      let prev: number | null = null
+      let largest = 0
+      for (const book of path) {
+        const p = settlementMeanProbability(lateReading(minute, book), shifting).probabilityUp
+        if (prev !== null) largest = Math.max(largest, Math.abs(p - prev))
+        prev = p
+      }
+      assert.ok(largest <= STEP_BOUND.live, `minute ${minute}: a step of ${largest}`)
+      assert.equal(
+        settlementMeanProbability(lateReading(minute, fresh(99.9, 100)), shifting).probabilityUp,
+        settlementMeanProbability(lateReading(minute, fresh(99.9, null)), shifting).probabilityUp,
+      )
+    }
   })
 })

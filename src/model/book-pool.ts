@@ -21,6 +21,38 @@ export function bookStateOf(input: Pick<ModelInputs, 'book' | 'midProbability'>)
 }
 
 /**
+ * The book moved by `shift` in log-odds, each ask as a probability: what a crowd that quoted the spot
+ * of some seconds ago would quote now, where `shift` is the model's own move since that spot. A side
+ * without an ask stays without one; every ask moves continuously with the shift.
+ */
+export function shiftedBook(book: BookState, shift: number): BookState {
+  // unbounded logits: an ask of 100 ¢ (no offer) and a bid of 0 stay exactly where they are
+  const moved = (q: number) => 1 / (1 + Math.exp(-(Math.log(q / (1 - q)) + shift)))
+  return {
+    upAskCents: book.upAskCents === null ? null : moved(book.upAskCents / 100) * 100,
+    // the down ask is one minus the up bid: the bid moves as the ask does
+    downAskCents: book.downAskCents === null ? null : 100 - moved(1 - book.downAskCents / 100) * 100,
+    ageMs: book.ageMs,
+  }
+}
+
+/**
+ * The book a reading pools with where its crowd quotes late (crowd-lag.ts): moved by the model's own
+ * move between the spot of the crowd's lag before the book's instant and the reading's spot.
+ * `aloneAt` prices the model alone at another spot. The book as quoted where either spot is unknown.
+ */
+export function lagShiftedBook(
+  input: Pick<ModelInputs, 'spotsBeforeBook' | 'crowdLagSeconds'>,
+  book: BookState,
+  modelAloneUp: number,
+  aloneAt: (spotDollars: number) => number,
+): BookState {
+  const then = input.spotsBeforeBook?.[input.crowdLagSeconds ?? 0]
+  if (then === null || then === undefined) return book
+  return shiftedBook(book, logitOf(modelAloneUp) - logitOf(aloneAt(then)))
+}
+
+/**
  * What a book says of P(up): the interval [1 − down ask, up ask] it quotes, its width, and the share
  * of the remaining time that passed since it was quoted. A side without an ask is its limit, an ask
  * of 100 ¢: an up ask of a alone says P(up) ≤ a (the interval [0, a]), exactly what a two-sided book

@@ -132,8 +132,15 @@ export type Training =
 /**
  * How much a book counts (book-pool.ts): its width and age as powers of what is left, and how the
  * mid's pull fades as the model nears certainty, (4·p(1 − p))^certaintyPower — absent, 0: it does not.
+ * `lagShift`: the book is first moved by the model's own move since the spot its crowd was measured
+ * to quote (crowd-lag.ts, book-pool.ts `lagShiftedBook`); absent, false: the book is read as quoted.
  */
-export type BookWeighting = { spreadPower: number; agePower: number; certaintyPower?: number }
+export type BookWeighting = {
+  spreadPower: number
+  agePower: number
+  certaintyPower?: number
+  lagShift?: boolean
+}
 
 /**
  * The realised-GARCH filter's constants (realized-level.ts), all measured or fitted on the training
@@ -365,6 +372,8 @@ function checkBookWeighting(w: BookWeighting | undefined, name: string, fail: (w
     !(typeof certainty === 'number' && Number.isFinite(certainty) && certainty >= 0)
   )
     fail(`${name}.certaintyPower must be a number of at least 0`)
+  if (w?.lagShift !== undefined && typeof w.lagShift !== 'boolean')
+    fail(`${name}.lagShift must be true or false`)
 }
 
 /**

@@ -3,7 +3,7 @@
 // the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
-import { bookEvidence, bookStateOf, poolWithBook } from './book-pool.ts'
+import { bookEvidence, bookStateOf, lagShiftedBook, poolWithBook } from './book-pool.ts'
 import { pricedFromRanges, withRangedDynamics } from './dynamics.ts'
 import { jumpExposure, probabilityWithJumps } from './jumps.ts'
 import { varianceAtHour } from './level-hours.ts'
@@ -111,11 +111,23 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
       ? at(Math.sqrt(variance))
       : probabilityWithLevelTail(variance, level.measured, level.tail, at)
   return {
-    probabilityUp: pooledWithBook(input, fitted, priced, modelAloneUp),
+    probabilityUp: pooledWithBook(
+      input,
+      fitted,
+      priced,
+      modelAloneUp,
+      (spotDollars) => settlementMeanProbability(lagless({ ...input, spotDollars }), fitted).probabilityUp,
+    ),
     modelAloneUp,
     sigmaPerMinute: priced.sigmaPerMinute,
     effectiveMinutes: priced.effectiveMinutes,
   }
+}
+
+/** The inputs without a book or a crowd lag: the model alone, whatever else the reading saw. */
+function lagless(input: ModelInputs): ModelInputs {
+  const { book: _book, spotsBeforeBook: _spots, crowdLagSeconds: _lag, ...rest } = input
+  return { ...rest, midProbability: null }
 }
 
 /**
@@ -128,21 +140,23 @@ export function pooledWithBook(
   fitted: ModelV2Params,
   priced: Pick<SettlementPricing, 'ranged' | 'params'>,
   modelAloneUp: number,
+  aloneAt?: (spotDollars: number) => number,
 ): number {
   const p = priced.params
   const msLeft = input.expiresAt - input.spotObservedAt
-  const book = bookStateOf(input)
-  const evidence = book ? bookEvidence(book, msLeft) : null
   const venuePool = input.venue === 'polymarket' ? p.venuePools?.polymarket : undefined
   // a reading from the returns alone (one-minute history) pools as such readings of a real venue did
   const grainPool = venuePool === undefined && !priced.ranged ? fitted.returnsOnlyPool : undefined
   const pooling = venuePool ?? grainPool
+  const weighting = pooling?.book ?? p.book
+  const quoted = bookStateOf(input)
+  const book =
+    quoted && weighting.lagShift && aloneAt ? lagShiftedBook(input, quoted, modelAloneUp, aloneAt) : quoted
+  const evidence = book ? bookEvidence(book, msLeft) : null
   const buckets = pooling?.pool ?? p.pool
   const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
   const bucket = buckets.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
-  return evidence && bucket
-    ? poolWithBook(modelAloneUp, evidence, bucket, pooling?.book ?? p.book)
-    : modelAloneUp
+  return evidence && bucket ? poolWithBook(modelAloneUp, evidence, bucket, weighting) : modelAloneUp
 }
 
 /**

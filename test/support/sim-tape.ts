@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
+import { childEnv } from './service-process.ts'
 
 const CLI = path.join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts')
 
@@ -32,7 +33,7 @@ export function writePolymarketDayTape(
       '--out',
       out,
     ],
-    { encoding: 'utf8', env: simParams ? { ...process.env, SIM_PARAMS: simParams } : process.env },
+    { encoding: 'utf8', env: childEnv(simParams ? { SIM_PARAMS: simParams } : {}) },
   )
   assert.equal(made.status, 0, made.stderr)
 }

@@ -131,7 +131,9 @@ export async function fitPolymarket(
   const { strikeEstimateVarianceByHour, basisVarianceByHour } = measuredPool
   return {
     pool: pooled.pool,
-    book: pooled.book,
+    // read with the crowd's measured lag undone (crowd-lag.ts): the pool's coefficients are fitted
+    // on the books as quoted, the shift added on top (docs/model.md, "A crowd that quotes late")
+    book: { ...pooled.book, lagShift: true },
     ...(measured === undefined ? {} : { strikeEstimateVariance: Number(measured.toPrecision(3)) }),
     ...(basisVariance === undefined ? {} : { basisVariance }),
     ...(basisDecay === undefined ? {} : { basisDecay }),
