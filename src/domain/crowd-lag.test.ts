@@ -37,7 +37,7 @@ describe('createCrowdLag', () => {
   it('measures the seconds a crowd quotes late, whatever its bias and noise', () => {
     for (const lag of [0, 4, 10]) {
       const crowd = createCrowdLag()
-      for (const r of readingsOfACrowd(lag, 400, 7 + lag)) crowd.observe(r.at, r.mid, r.modelAtLag)
+      for (const r of readingsOfACrowd(lag, 400, 7 + lag)) crowd.observe(r.at, r.mid, () => r.modelAtLag)
       assert.equal(crowd.secondsAt(400 * MINUTE), lag)
     }
   })
@@ -45,20 +45,20 @@ describe('createCrowdLag', () => {
   it('measures nothing from fewer readings than it needs, and from the readings before the instant asked only', () => {
     const crowd = createCrowdLag()
     const readings = readingsOfACrowd(6, CROWD_LAG_MIN_READINGS, 3)
-    for (const r of readings.slice(0, -1)) crowd.observe(r.at, r.mid, r.modelAtLag)
+    for (const r of readings.slice(0, -1)) crowd.observe(r.at, r.mid, () => r.modelAtLag)
     assert.equal(crowd.secondsAt(CROWD_LAG_MIN_READINGS * MINUTE), 0, 'one reading short')
     const last = readings.at(-1) as (typeof readings)[number]
-    crowd.observe(last.at, last.mid, last.modelAtLag)
+    crowd.observe(last.at, last.mid, () => last.modelAtLag)
     assert.equal(crowd.secondsAt(CROWD_LAG_MIN_READINGS * MINUTE), 6)
   })
 
   it('forgets readings older than its window', () => {
     const crowd = createCrowdLag()
-    for (const r of readingsOfACrowd(9, 300, 11)) crowd.observe(r.at, r.mid, r.modelAtLag)
+    for (const r of readingsOfACrowd(9, 300, 11)) crowd.observe(r.at, r.mid, () => r.modelAtLag)
     assert.equal(crowd.secondsAt(300 * MINUTE), 9)
     // a day later the old crowd's readings are gone; too few new ones to measure
     const later = 300 * MINUTE + CROWD_LAG_WINDOW_MS
-    for (const r of readingsOfACrowd(2, 50, 12)) crowd.observe(later + r.at, r.mid, r.modelAtLag)
+    for (const r of readingsOfACrowd(2, 50, 12)) crowd.observe(later + r.at, r.mid, () => r.modelAtLag)
     assert.equal(crowd.secondsAt(later + 50 * MINUTE), 0)
   })
 
@@ -66,7 +66,7 @@ describe('createCrowdLag', () => {
     const crowd = createCrowdLag()
     for (const r of readingsOfACrowd(8, 300, 5)) {
       const still = r.modelAtLag.map(() => r.modelAtLag[0] as number)
-      crowd.observe(r.at, r.mid, still)
+      crowd.observe(r.at, r.mid, () => still)
     }
     assert.equal(crowd.secondsAt(300 * MINUTE), 0)
   })
@@ -75,12 +75,12 @@ describe('createCrowdLag', () => {
     const crowd = createCrowdLag()
     const readings = readingsOfACrowd(5, 300, 9)
     for (const r of readings) {
-      crowd.observe(r.at, 0.99, r.modelAtLag)
-      crowd.observe(r.at, 1, r.modelAtLag)
-      crowd.observe(r.at, r.mid, [...r.modelAtLag.slice(0, 3), null, ...r.modelAtLag.slice(4)])
+      crowd.observe(r.at, 0.99, () => assert.fail('a pinned book is not priced at all'))
+      crowd.observe(r.at, 1, () => assert.fail('nor a mid of 1'))
+      crowd.observe(r.at, r.mid, () => [...r.modelAtLag.slice(0, 3), null, ...r.modelAtLag.slice(4)])
     }
     assert.equal(crowd.secondsAt(300 * MINUTE), 0, 'nothing measured')
-    for (const r of readings) crowd.observe(r.at + 300 * MINUTE, r.mid, r.modelAtLag)
+    for (const r of readings) crowd.observe(r.at + 300 * MINUTE, r.mid, () => r.modelAtLag)
     assert.equal(crowd.secondsAt(600 * MINUTE), 5)
   })
 })

@@ -27,9 +27,10 @@ export type CrowdLag = {
   /**
    * One reading made at `at`: its mid as P(up) and the model alone priced at the spot `L` seconds
    * before the book's instant, for L = 0..CROWD_LAG_MAX_S (null where that spot is unknown: the
-   * reading then measures nothing). Instants never decrease.
+   * reading then measures nothing), asked for only when the mid can measure (pricing sixteen spots
+   * is the cost of a measure). Instants never decrease.
    */
-  observe(at: number, midUp: number, modelAtLag: readonly (number | null)[]): void
+  observe(at: number, midUp: number, modelAtLag: () => readonly (number | null)[]): void
 }
 
 const logit = (p: number): number => Math.log(p / (1 - p))
@@ -63,10 +64,11 @@ export function createCrowdLag(): CrowdLag {
       if (!(midUp > 0 && midUp < 1)) return
       const mid = logit(midUp)
       if (Math.abs(mid) >= MID_LOGIT_LIMIT) return
-      if (modelAtLag.length <= CROWD_LAG_MAX_S) return
+      const model = modelAtLag()
+      if (model.length <= CROWD_LAG_MAX_S) return
       const distances: number[] = []
       for (let lag = 0; lag <= CROWD_LAG_MAX_S; lag++) {
-        const p = modelAtLag[lag]
+        const p = model[lag]
         if (p === null || p === undefined) return
         const q = Math.min(1 - MODEL_BOUND, Math.max(MODEL_BOUND, p))
         distances.push((mid - logit(q)) ** 2)

@@ -90,4 +90,9 @@ export type ReadingModel = {
   /** fewer usable closes than this within the history: no reading (decisions §11) */
   minHistoryCloses: number
   probabilityUp(input: ModelInputs): ModelOutput
+  /**
+   * The model's own P(up), before any pooling, had the spot been each of `spots` (null stays null),
+   * all else as read: a crowd lag's measure (crowd-lag.ts). Absent: probabilityUp at each spot.
+   */
+  modelAloneAtSpots?(input: ModelInputs, spots: readonly (number | null)[]): (number | null)[]
 }

@@ -234,7 +234,9 @@ async function crowdLagInputs(
     crowd.observe(
       madeAt,
       model.midProbability,
-      spotsBeforeBook.map((spot) => (spot === null ? null : alone(spot))),
+      () =>
+        lagModel.modelAloneAtSpots?.(model, spotsBeforeBook) ??
+        spotsBeforeBook.map((spot) => (spot === null ? null : alone(spot))),
     )
   }
   return { spotsBeforeBook, crowdLagSeconds }

@@ -37,6 +37,8 @@ export type SettlementPricing = {
   effectiveMinutes: number
   /** the level error's measured shape, where it has one (StrikeChoice) */
   levelTail?: StrikeChoice['levelTail']
+  /** `centre` had the spot been `spotDollars`, all else as read: the spot moves nothing else */
+  centreAt(spotDollars: number): number
 }
 
 export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): SettlementPricing {
@@ -63,20 +65,23 @@ export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): Se
   const basis = onIndex
     ? 0
     : estimateBasis(input.basisSamples, input.spotObservedAt, basisOptionsOf(input, p))
-  const index = input.spotDollars - basis
   // the proxy's own strike is in the proxy's units like the spot: the basis comes off both, and cancels
   const strike = priced.own ? priced.strikeDollars - basis : priced.strikeDollars
   const strikeVariance = priced.strikeVariance
   const perMinute = settlement.sigmaPerMinute * settlement.sigmaPerMinute
-  const centre = !(index > 0)
-    ? Number.NEGATIVE_INFINITY
-    : strike > HALF_CENT
-      ? Math.log(index / (strike - HALF_CENT))
-      : Number.POSITIVE_INFINITY
+  const centreAt = (spotDollars: number): number => {
+    const index = spotDollars - basis
+    return !(index > 0)
+      ? Number.NEGATIVE_INFINITY
+      : strike > HALF_CENT
+        ? Math.log(index / (strike - HALF_CENT))
+        : Number.POSITIVE_INFINITY
+  }
   return {
     ranged,
     params: p,
-    centre,
+    centre: centreAt(input.spotDollars),
+    centreAt,
     variance: settlement.variance + strikeVariance,
     diffusionVariance: settlement.variance - priced.basisVariance,
     basisVariance: priced.basisVariance,
@@ -89,45 +94,57 @@ export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): Se
 
 export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Params): ModelOutput {
   const priced = settlementPricing(input, fitted)
-  const { params: p, centre, variance } = priced
-  // jumps only where the ranged level took them out of the variance it measured: squared returns
-  // count them already
-  const jumps = priced.ranged ? fitted.ranged?.jumps : undefined
-  const exposure = jumps === undefined ? undefined : jumpExposure(input, priced)
-  const at = (sd: number): number =>
-    jumps !== undefined && exposure !== undefined
-      ? probabilityWithJumps(centre, sd, p.nu, exposure, jumps)
-      : sd > 0
-        ? unitStudentTCdf(centre / sd, p.nu)
-        : centre >= 0
-          ? 1
-          : 0
-  const level = priced.levelTail
-  const modelAloneUp = !Number.isFinite(centre)
-    ? centre > 0
-      ? 1
-      : 0
-    : level === undefined
-      ? at(Math.sqrt(variance))
-      : probabilityWithLevelTail(variance, level.measured, level.tail, at)
+  const aloneAt = modelAloneOf(input, fitted, priced)
+  const modelAloneUp = aloneAt(input.spotDollars)
   return {
-    probabilityUp: pooledWithBook(
-      input,
-      fitted,
-      priced,
-      modelAloneUp,
-      (spotDollars) => settlementMeanProbability(lagless({ ...input, spotDollars }), fitted).probabilityUp,
-    ),
+    probabilityUp: pooledWithBook(input, fitted, priced, modelAloneUp, aloneAt),
     modelAloneUp,
     sigmaPerMinute: priced.sigmaPerMinute,
     effectiveMinutes: priced.effectiveMinutes,
   }
 }
 
-/** The inputs without a book or a crowd lag: the model alone, whatever else the reading saw. */
-function lagless(input: ModelInputs): ModelInputs {
-  const { book: _book, spotsBeforeBook: _spots, crowdLagSeconds: _lag, ...rest } = input
-  return { ...rest, midProbability: null }
+/** v2's own P(up) before the pool at each of `spots`, all else as read (a crowd lag's measure). */
+export function settlementMeanAloneAt(
+  input: ModelInputs,
+  fitted: ModelV2Params,
+  spots: readonly (number | null)[],
+): (number | null)[] {
+  const aloneAt = modelAloneOf(input, fitted, settlementPricing(input, fitted))
+  return spots.map((spot) => (spot === null ? null : aloneAt(spot)))
+}
+
+/**
+ * The model alone as a function of the spot: the reading's pricing made once, its centre moved with
+ * the spot (nothing else the model reads depends on it), so pricing a reading at sixteen spots costs
+ * little more than at one.
+ */
+function modelAloneOf(
+  input: ModelInputs,
+  fitted: ModelV2Params,
+  priced: SettlementPricing,
+): (spotDollars: number) => number {
+  const { params: p, variance } = priced
+  // jumps only where the ranged level took them out of the variance it measured: squared returns
+  // count them already
+  const jumps = priced.ranged ? fitted.ranged?.jumps : undefined
+  const exposure = jumps === undefined ? undefined : jumpExposure(input, priced)
+  const level = priced.levelTail
+  return (spotDollars) => {
+    const centre = priced.centreAt(spotDollars)
+    if (!Number.isFinite(centre)) return centre > 0 ? 1 : 0
+    const at = (sd: number): number =>
+      jumps !== undefined && exposure !== undefined
+        ? probabilityWithJumps(centre, sd, p.nu, exposure, jumps)
+        : sd > 0
+          ? unitStudentTCdf(centre / sd, p.nu)
+          : centre >= 0
+            ? 1
+            : 0
+    return level === undefined
+      ? at(Math.sqrt(variance))
+      : probabilityWithLevelTail(variance, level.measured, level.tail, at)
+  }
 }
 
 /**
@@ -294,5 +311,6 @@ export function createSettlementMeanModel(p: ModelV2Params): ReadingModel {
     historyMinutes: V2_HISTORY_MINUTES,
     minHistoryCloses: V2_MIN_HISTORY_CLOSES,
     probabilityUp: (input) => settlementMeanProbability(input, p),
+    modelAloneAtSpots: (input, spots) => settlementMeanAloneAt(input, p, spots),
   }
 }

@@ -49,11 +49,25 @@ function betaContinuedFraction(a: number, b: number, x: number): number {
   return h
 }
 
+// ln Γ(a + b) − ln Γ(a) − ln Γ(b) of the last (a, b) asked: the model asks with its one ν thousands of
+// times a reading (a crowd lag prices sixteen spots), and the three Lanczos sums were a tenth of its time
+let memoA = Number.NaN
+let memoB = Number.NaN
+let memoLogBeta = 0
+function logBetaTerm(a: number, b: number): number {
+  if (a !== memoA || b !== memoB) {
+    memoLogBeta = logGamma(a + b) - logGamma(a) - logGamma(b)
+    memoA = a
+    memoB = b
+  }
+  return memoLogBeta
+}
+
 /** The regularised incomplete beta function I_x(a, b). */
 export function incompleteBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0
   if (x >= 1) return 1
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x))
+  const front = Math.exp(logBetaTerm(a, b) + a * Math.log(x) + b * Math.log(1 - x))
   return x < (a + 1) / (a + b + 2)
     ? (front * betaContinuedFraction(a, b, x)) / a
     : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b
