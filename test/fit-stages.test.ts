@@ -28,21 +28,10 @@ import {
   type PoolRow,
   TAILS_GRIDS,
 } from '../tools/fit/stages.ts'
+import { seededUniforms } from './support/seeded-uniforms.ts'
 
 const QUARTER = 15 * 60_000
 const quiet = () => {}
-
-/** mulberry32: a seeded uniform stream */
-function uniforms(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 /**
  * Readings whose truth has two parts, logit = A + B (each standard normal): the model sees A alone
@@ -50,7 +39,7 @@ function uniforms(seed: number): () => number {
  * centred on noise when `wideIsNoise`, else on the truth like a tight one.
  */
 function readings(wideIsNoise: boolean): FitObservation[] {
-  const u = uniforms(wideIsNoise ? 5 : 6)
+  const u = seededUniforms(wideIsNoise ? 5 : 6)
   const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
   const out: FitObservation[] = []
   for (let i = 0; i < 6_000; i++) {
@@ -85,7 +74,7 @@ describe('the pool’s fit', () => {
   it('learns no drift from a training period whose contests happened to go up more often', () => {
     // the same readings with every outcome drawn from a truth shifted up by 0.2 in log-odds: a
     // drift an intercept would copy, which no weight on the two log-odds can
-    const u = uniforms(9)
+    const u = seededUniforms(9)
     const lucky = readings(false).map((o) => {
       const truth = 1 / (1 + Math.exp(-(o.centre / 0.8 + 0.2)))
       return { ...o, y: u() < truth ? 1 : 0 }
@@ -107,7 +96,7 @@ function poolRows(
   model: (t: number, e: number) => number,
   mid: (t: number, e: number) => number,
 ): PoolRow[] {
-  const u = uniforms(seed)
+  const u = seededUniforms(seed)
   const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
   const rows: PoolRow[] = []
   for (let i = 0; i < 6_000; i++) {
@@ -175,7 +164,7 @@ describe('the pool’s coefficients, kept between the model and the book', () =>
  * which is nearly right in the middle and 1.8 logits off a 1 % truth.
  */
 function wideRangeReadings(shrunk: boolean): FitObservation[] {
-  const u = uniforms(shrunk ? 11 : 12)
+  const u = seededUniforms(shrunk ? 11 : 12)
   const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
   const out: FitObservation[] = []
   for (let i = 0; i < 8_000; i++) {
@@ -263,7 +252,7 @@ describe('the basis estimate’s error against the settlements', () => {
    * closes, with that measurement's noise from the same two closes — what a tape's fit has.
    */
   function settlements(n: number, estimateSd: number, seed: number) {
-    const u = uniforms(seed)
+    const u = seededUniforms(seed)
     const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
     const basis = 12
     return Array.from({ length: n }, () => {
@@ -311,7 +300,7 @@ describe('the basis estimate’s decay, chosen on the settlements', () => {
    * start and is judged against the basis at its end, for every decay the fit weighs.
    */
   function errorsByDecay(days: number, dailySd: number, noiseSd: number, seed: number) {
-    const u = uniforms(seed)
+    const u = seededUniforms(seed)
     const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
     const level = Array.from({ length: days + 1 }, () => dailySd * normal())
     const basisAt = (k: number) => (level[Math.floor(k / 96)] as number) + noiseSd * normal()
@@ -351,7 +340,7 @@ describe('the basis estimate’s decay, chosen on the settlements', () => {
 describe('the range scale (stage B)', () => {
   /** per-second Brownian minutes at one σ: each close with the range its 60 seconds showed */
   const brownianMinutes = (count: number, seed: number) => {
-    const u = uniforms(seed)
+    const u = seededUniforms(seed)
     const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
     const sdSecond = 5e-4 / Math.sqrt(60)
     let log = 0
@@ -404,7 +393,7 @@ describe('the seconds of a minute (stage B)', () => {
    * SD_MINUTE × `sdOf(minute)`.
    */
   const noisyMinutes = (count: number, seed: number, noise: number, sdOf: (m: number) => number) => {
-    const u = uniforms(seed)
+    const u = seededUniforms(seed)
     const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
     let log = 0
     let seen = 0
@@ -453,7 +442,7 @@ describe('the seconds of a minute (stage B)', () => {
 
   it('fits a filter that follows a variance moving from hour to hour, not one that sits on the long run', () => {
     // the sd doubles and halves from hour to hour, at random: a level that ignores it loses
-    const u = uniforms(12)
+    const u = seededUniforms(12)
     const hours = Array.from({ length: 80 }, () => (u() < 0.5 ? 0.6 : 1.6))
     const closes = noisyMinutes(80 * 60, 11, 1e-5, (m) => hours[Math.floor((m - 1) / 60)] as number)
     const measured = measureSeconds([closes], 0, Number.POSITIVE_INFINITY)

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { CROWD_LAG_MAX_S, CROWD_LAG_MIN_READINGS, CROWD_LAG_WINDOW_MS, createCrowdLag } from './crowd-lag.ts'
-
-/** A small seeded generator: the test's world is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import {
+  CROWD_LAG_MAX_S,
+  CROWD_LAG_MIN_READINGS,
+  CROWD_LAG_WINDOW_MS,
+  createCrowdLag,
+} from '../src/domain/crowd-lag.ts'
+import { seededUniforms } from './support/seeded-uniforms.ts'
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z))
 const MINUTE = 60_000
@@ -22,7 +16,7 @@ const MINUTE = 60_000
  * crowd `lag` seconds late quotes the model of that second, plus a bias and noise of its own.
  */
 function readingsOfACrowd(lag: number, count: number, seed: number) {
-  const random = mulberry32(seed)
+  const random = seededUniforms(seed)
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
   return Array.from({ length: count }, (_, i) => {
     // the walk backwards from the book's instant: index 0 is the newest second
