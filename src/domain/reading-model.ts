@@ -95,4 +95,10 @@ export type ReadingModel = {
    * all else as read: a crowd lag's measure (crowd-lag.ts). Absent: probabilityUp at each spot.
    */
   modelAloneAtSpots?(input: ModelInputs, spots: readonly (number | null)[]): (number | null)[]
+  /**
+   * Whether it reads the crowd lag on this venue's readings (`crowdLagSeconds`; absent venue: the
+   * default's): where it does not, the engine does not measure it, a measure costing sixteen prices
+   * a reading. Absent: it reads none.
+   */
+  readsCrowdLag?(venue: RealVenueName | undefined): boolean
 }

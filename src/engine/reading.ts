@@ -205,7 +205,7 @@ export async function observeReadingInputs(
 /**
  * The spot before the book's instant and the series' crowd lag measured before this reading; then
  * this reading's own measure of it, where its book is two-sided: the model alone at each of those
- * spots beside the mid (crowd-lag.ts).
+ * spots beside the mid (crowd-lag.ts). Nothing where the model does not read the lag on this venue.
  */
 async function crowdLagInputs(
   deps: ReadingDeps,
@@ -214,7 +214,7 @@ async function crowdLagInputs(
   bookObservedAt: number,
   madeAt: number,
 ): Promise<Pick<ModelInputs, 'spotsBeforeBook' | 'crowdLagSeconds'>> {
-  if (!deps.crowdLags) return {}
+  if (!deps.crowdLags?.model.readsCrowdLag?.(model.venue)) return {}
   const { model: lagModel, bySeries } = deps.crowdLags
   let crowd = bySeries.get(series)
   if (!crowd) {

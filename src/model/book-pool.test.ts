@@ -18,7 +18,7 @@ import {
 import { pricedFromRanges } from './dynamics.ts'
 import { V2_PARAMS } from './models.ts'
 import type { PoolBucket } from './params.ts'
-import { settlementMeanProbability } from './settlement-mean-model.ts'
+import { createSettlementMeanModel, settlementMeanProbability } from './settlement-mean-model.ts'
 
 const MINUTE = 60_000
 const OPEN = Date.parse('2026-11-24T15:00:00Z')
@@ -389,6 +389,14 @@ describe('a crowd that quotes late', () => {
       settlementMeanProbability(kalshi, asQuoted).probabilityUp,
     )
     assert.notEqual(settlementMeanProbability(late, shifting).probabilityUp, quoted)
+  })
+
+  it('has the engine measure the lag where the shipped file reads it: Polymarket’s book, not Kalshi’s', () => {
+    const shipped = createSettlementMeanModel(V2_PARAMS)
+    assert.equal(shipped.readsCrowdLag?.('polymarket'), true)
+    assert.equal(shipped.readsCrowdLag?.('kalshi'), false)
+    assert.equal(shipped.readsCrowdLag?.(undefined), false)
+    assert.equal(createSettlementMeanModel(asQuoted).readsCrowdLag?.('polymarket'), false)
   })
 
   it('moves continuously as a late crowd’s side vanishes', () => {

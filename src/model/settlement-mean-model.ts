@@ -312,5 +312,11 @@ export function createSettlementMeanModel(p: ModelV2Params): ReadingModel {
     minHistoryCloses: V2_MIN_HISTORY_CLOSES,
     probabilityUp: (input) => settlementMeanProbability(input, p),
     modelAloneAtSpots: (input, spots) => settlementMeanAloneAt(input, p, spots),
+    // the venue's own pool where it has one; else the main pool's or the one-minute pool's, whichever
+    // a reading's feed picks (pooledWithBook)
+    readsCrowdLag: (venue) =>
+      venue === 'polymarket' && p.venuePools?.polymarket
+        ? p.venuePools.polymarket.book.lagShift === true
+        : p.book.lagShift === true || p.returnsOnlyPool?.book.lagShift === true,
   }
 }
