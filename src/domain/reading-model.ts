@@ -92,13 +92,13 @@ export type ReadingModel = {
   probabilityUp(input: ModelInputs): ModelOutput
   /**
    * The model's own P(up), before any pooling, had the spot been each of `spots` (null stays null),
-   * all else as read: a crowd lag's measure (crowd-lag.ts). Absent: probabilityUp at each spot.
+   * all else as read: a crowd lag's measure (crowd-lag.ts). A model that reads the lag gives it.
    */
   modelAloneAtSpots?(input: ModelInputs, spots: readonly (number | null)[]): (number | null)[]
   /**
    * Whether it reads the crowd lag on this venue's readings (`crowdLagSeconds`; absent venue: the
    * default's): where it does not, the engine does not measure it, a measure costing sixteen prices
-   * a reading. Absent: it reads none.
+   * a reading. Absent, or without modelAloneAtSpots: it reads none.
    */
   readsCrowdLag?(venue: RealVenueName | undefined): boolean
 }

@@ -214,8 +214,9 @@ async function crowdLagInputs(
   bookObservedAt: number,
   madeAt: number,
 ): Promise<Pick<ModelInputs, 'spotsBeforeBook' | 'crowdLagSeconds'>> {
-  if (!deps.crowdLags?.model.readsCrowdLag?.(model.venue)) return {}
-  const { model: lagModel, bySeries } = deps.crowdLags
+  const lagModel = deps.crowdLags?.model
+  if (!deps.crowdLags || !lagModel?.modelAloneAtSpots || !lagModel.readsCrowdLag?.(model.venue)) return {}
+  const { bySeries } = deps.crowdLags
   let crowd = bySeries.get(series)
   if (!crowd) {
     crowd = createCrowdLag()
@@ -225,20 +226,12 @@ async function crowdLagInputs(
   for (let lag = 0; lag <= CROWD_LAG_MAX_S; lag++)
     spotsBeforeBook.push((await deps.feed.observeSpot(bookObservedAt - lag * 1_000))?.priceDollars ?? null)
   const crowdLagSeconds = crowd.secondsAt(madeAt)
-  if (model.midProbability !== null) {
-    const { book: _book, ...bookless } = model
-    const alone = (spotDollars: number): number => {
-      const out = lagModel.probabilityUp({ ...bookless, spotDollars, midProbability: null })
-      return out.modelAloneUp ?? out.probabilityUp
-    }
+  if (model.midProbability !== null)
     crowd.observe(
       madeAt,
       model.midProbability,
-      () =>
-        lagModel.modelAloneAtSpots?.(model, spotsBeforeBook) ??
-        spotsBeforeBook.map((spot) => (spot === null ? null : alone(spot))),
+      () => lagModel.modelAloneAtSpots?.(model, spotsBeforeBook) ?? [],
     )
-  }
   return { spotsBeforeBook, crowdLagSeconds }
 }
 
