@@ -10,6 +10,12 @@
 export const CROWD_LAG_MAX_S = 15
 /** Readings this far back measure the lag: a day, so every hour's crowd weighs in. */
 export const CROWD_LAG_WINDOW_MS = 24 * 3_600_000
+/**
+ * Readings are kept this long past the window, though they no longer count, so a record stored a
+ * little after an instant (crowd-lag-record.ts) still holds that instant's whole window: an engine
+ * going on from a replay's checkpoint before the record reads the lag an uninterrupted one read.
+ */
+export const CROWD_LAG_KEEP_PAST_WINDOW_MS = 3_600_000
 /** Fewer measuring readings than this in the window (about 3.5 hours of one series): no lag. */
 export const CROWD_LAG_MIN_READINGS = 200
 /**
@@ -21,6 +27,9 @@ const MID_LOGIT_LIMIT = 4
 /** The model's probability is taken no closer to 0 and 1 than this, as the pool takes it (book-pool.ts). */
 const MODEL_BOUND = 1e-4
 
+/** One measuring reading: its instant and the squared distance at each lag 0..CROWD_LAG_MAX_S. */
+export type CrowdLagReading = { at: number; distances: readonly number[] }
+
 export type CrowdLag = {
   /** the lag in whole seconds measured from the readings before `at`; 0 until enough were seen */
   secondsAt(at: number): number
@@ -31,26 +40,44 @@ export type CrowdLag = {
    * is the cost of a measure). Instants never decrease.
    */
   observe(at: number, midUp: number, modelAtLag: () => readonly (number | null)[]): void
+  /**
+   * the measuring readings kept (the window and CROWD_LAG_KEEP_PAST_WINDOW_MS before it, as of the
+   * latest instant seen), oldest first
+   */
+  readings(): readonly CrowdLagReading[]
+  /** how many readings this one has measured itself (restored ones not counted) */
+  measured(): number
 }
 
 const logit = (p: number): number => Math.log(p / (1 - p))
 
-export function createCrowdLag(): CrowdLag {
-  const kept: { at: number; distances: number[] }[] = []
+/**
+ * `restored`: readings an earlier engine measured (crowd-lag-record.ts), oldest first, so a restart
+ * goes on with the lag it had instead of measuring afresh for hours.
+ */
+export function createCrowdLag(restored: readonly CrowdLagReading[] = []): CrowdLag {
+  const kept: CrowdLagReading[] = [...restored]
+  let measured = 0
+  /** the index of the first reading at or after `from` (kept is in time order) */
+  const firstFrom = (from: number): number => {
+    let i = 0
+    while (i < kept.length && (kept[i] as CrowdLagReading).at < from) i++
+    return i
+  }
   const expire = (at: number): void => {
-    let drop = 0
-    while (drop < kept.length && (kept[drop] as { at: number }).at < at - CROWD_LAG_WINDOW_MS) drop++
+    const drop = firstFrom(at - CROWD_LAG_WINDOW_MS - CROWD_LAG_KEEP_PAST_WINDOW_MS)
     if (drop > 0) kept.splice(0, drop)
   }
   return {
     secondsAt(at) {
       expire(at)
-      if (kept.length < CROWD_LAG_MIN_READINGS) return 0
+      const first = firstFrom(at - CROWD_LAG_WINDOW_MS)
+      if (kept.length - first < CROWD_LAG_MIN_READINGS) return 0
       let best = 0
       let least = Number.POSITIVE_INFINITY
       for (let lag = 0; lag <= CROWD_LAG_MAX_S; lag++) {
         let sum = 0
-        for (const k of kept) sum += k.distances[lag] as number
+        for (let i = first; i < kept.length; i++) sum += (kept[i] as CrowdLagReading).distances[lag] as number
         // strictly less: a feed whose prints do not move within seconds (a one-minute tape) ties
         // every lag and measures none
         if (sum < least) {
@@ -75,6 +102,9 @@ export function createCrowdLag(): CrowdLag {
       }
       expire(at)
       kept.push({ at, distances })
+      measured++
     },
+    readings: () => kept.slice(),
+    measured: () => measured,
   }
 }

@@ -14,6 +14,7 @@ import type { Store } from '../ports/store.ts'
 import type { PriceFeed, Venue } from '../ports/venue.ts'
 import { BackfillStopped, backfillHistory } from './backfill.ts'
 import { advanceContest, openCurrentContest } from './contest-steps.ts'
+import { createCrowdLagKeeper } from './crowd-lag-keeping.ts'
 import type { StepContext } from './engine-context.ts'
 import { createLeadership } from './leadership.ts'
 import { recordMissedWindows } from './missed-windows.ts'
@@ -75,6 +76,11 @@ export type Engine = {
   flushSkipped(): void
   /** The last tick left a minute waiting for an input a moment may bring: tick again soon, as live. */
   retryDue(): boolean
+  /**
+   * Stores the model state the engine measures (the crowd lag) as it stands, so an engine going on
+   * from this instant reads as this one would (a replay's checkpoint; stop() does it too).
+   */
+  keepState(): Promise<void>
 }
 
 export const DEFAULT_TICK_MS = 250
@@ -111,8 +117,11 @@ export function createEngine(deps: EngineDeps): Engine {
     errors: repeated,
   })
 
+  const crowdLags = createCrowdLagKeeper({ store, lags: ctx.crowdLags.bySeries, logger })
+
   const knownTickers = new Set<string>()
   let startupPending = false
+  let lagsPending = false
   let startupFailures = 0
   let lastHeartbeat = Number.NEGATIVE_INFINITY
   let lastPrune = Number.NEGATIVE_INFINITY
@@ -194,12 +203,20 @@ export function createEngine(deps: EngineDeps): Engine {
       logger.info({ holderId }, 'engine is the leader')
       knownTickers.clear()
       startupPending = true
+      lagsPending = true
       startupFailures = 0
       lastHeartbeat = Number.NEGATIVE_INFINITY
     } else if (change === 'lost') {
       logger.warn({ holderId }, 'engine is no longer the leader; standing by')
     }
     if (!isLeader()) return
+
+    // before the backfill's readings, which measure on from what the last leader had
+    if (lagsPending)
+      await step('restore crowd lags', async () => {
+        await crowdLags.restore(deps.series, clock.now())
+        lagsPending = false
+      })
 
     if (startupPending) {
       await beat()
@@ -246,6 +263,7 @@ export function createEngine(deps: EngineDeps): Engine {
       )
     }
 
+    if (isLeader()) await step('keep crowd lags', () => crowdLags.save(false))
     await beat()
     const wallNow = wallClock.now()
     if (wallNow - lastPrune >= PRUNE_EVERY_MS) {
@@ -296,6 +314,7 @@ export function createEngine(deps: EngineDeps): Engine {
       clearTimeout(timer)
       if (inFlight) await inFlight
       ctx.skips.flush()
+      if (isLeader()) await step('keep crowd lags', () => crowdLags.save(true))
       try {
         await leadership.release()
       } catch (err) {
@@ -306,5 +325,8 @@ export function createEngine(deps: EngineDeps): Engine {
     isLeader,
     flushSkipped: () => ctx.skips.flush(),
     retryDue: () => ctx.skips.retryDue(),
+    async keepState() {
+      if (isLeader()) await crowdLags.save(true)
+    },
   }
 }

@@ -512,6 +512,8 @@ export async function runReplay(opts: ReplayOptions): Promise<ReplaySummary> {
         await engine.tick()
         if (clock.now() - checkpointAt >= CHECKPOINT_SPAN_MS) {
           checkpointAt = clock.now()
+          // the engine's measured state first: a run going on from this checkpoint reads as this one
+          await engine.keepState()
           await standing('running', checkpointAt)
         }
         opts.onProgress?.({ at: clock.now(), from, to, opened: counts.opened, signals: counts.signals })
