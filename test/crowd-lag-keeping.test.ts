@@ -107,23 +107,29 @@ async function withStores(fn: (store: Store) => Promise<void>): Promise<void> {
   }
 }
 
+/** A keeper over `store` whose engine measures one series, with nothing measured yet. */
+function keeperWithOneSeries(store: Store) {
+  const logger = createRecordingLogger()
+  const lags = new Map<string, CrowdLag>()
+  const keeper = createCrowdLagKeeper({ store, lags, logger })
+  const crowd = createCrowdLag()
+  lags.set(SERIES, crowd)
+  return { logger, lags, keeper, crowd }
+}
+
+const readingsStoredIn = async (store: Store) =>
+  decodeCrowdLag((await store.getSetting(crowdLagSetting(SERIES))) ?? '').length
+
 describe('createCrowdLagKeeper', () => {
   it('stores a series every few measuring readings and at a stop; the next engine takes the lag up', async () => {
     await withStores(async (store) => {
-      const logger = createRecordingLogger()
-      const lags = new Map<string, CrowdLag>()
-      const keeper = createCrowdLagKeeper({ store, lags, logger })
-      const crowd = createCrowdLag()
-      lags.set(SERIES, crowd)
+      const { logger, keeper, crowd } = keeperWithOneSeries(store)
       feed(crowd, 9, CROWD_LAG_SAVE_EVERY - 1, 0, 5)
       await keeper.save(false)
       assert.equal(await store.getSetting(crowdLagSetting(SERIES)), null, 'not yet a store’s worth')
       feed(crowd, 9, 1, (CROWD_LAG_SAVE_EVERY - 1) * MINUTE_MS, 6)
       await keeper.save(false)
-      assert.equal(
-        decodeCrowdLag((await store.getSetting(crowdLagSetting(SERIES))) ?? '').length,
-        CROWD_LAG_SAVE_EVERY,
-      )
+      assert.equal(await readingsStoredIn(store), CROWD_LAG_SAVE_EVERY)
       const count = CROWD_LAG_MIN_READINGS + 40
       feed(crowd, 9, count - CROWD_LAG_SAVE_EVERY, CROWD_LAG_SAVE_EVERY * MINUTE_MS, 7)
       await keeper.save(true)
@@ -145,18 +151,14 @@ describe('createCrowdLagKeeper', () => {
 
   it('keeps what an engine measured since its own record when it takes the lease up again', async () => {
     await withStores(async (store) => {
-      const logger = createRecordingLogger()
-      const lags = new Map<string, CrowdLag>()
-      const keeper = createCrowdLagKeeper({ store, lags, logger })
-      const crowd = createCrowdLag()
-      lags.set(SERIES, crowd)
+      const { lags, keeper, crowd } = keeperWithOneSeries(store)
       feed(crowd, 4, 20, 0, 8)
       await keeper.save(false)
       feed(crowd, 4, 5, 20 * MINUTE_MS, 9)
       await keeper.restore([SERIES], 25 * MINUTE_MS)
       assert.deepEqual(lags.get(SERIES)?.readings(), crowd.readings(), 'the record’s 20 and the 5 since')
       await keeper.save(true)
-      assert.equal(decodeCrowdLag((await store.getSetting(crowdLagSetting(SERIES))) ?? '').length, 25)
+      assert.equal(await readingsStoredIn(store), 25)
     })
   })
 
