@@ -5,8 +5,13 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { CROWD_LAG_MAX_S } from '../src/domain/crowd-lag.ts'
+import { CROWD_LAG_MAX_S, createCrowdLag } from '../src/domain/crowd-lag.ts'
+import { crowdLagSetting, decodeCrowdLag } from '../src/domain/crowd-lag-record.ts'
+import { POLYMARKET_SIM_SERIES } from '../src/feeds/sim/polymarket-world.ts'
+import { runReplay } from '../src/main/replay.ts'
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { tapeFitSource } from '../tools/fit/tape-source.ts'
+import { replayOptions } from './support/replay-options.ts'
 import { tempDir } from './support/service-process.ts'
 import { writePolymarketDayTape } from './support/sim-tape.ts'
 
@@ -44,5 +49,22 @@ describe('the crowd lag measured by the readings', () => {
     assert.ok(later.length > 500)
     const at10 = later.filter((l) => l === 10).length
     assert.ok(at10 > 0.9 * later.length, `10 s in ${at10} of ${later.length} later readings`)
+  })
+
+  it('is left in the store by a replay of the tape, so a replay going on from there reads the same lag', async () => {
+    const store = createSqliteStore(path.join(tmp.dir, 'replay.db'))
+    try {
+      await store.migrate()
+      const summary = await runReplay(replayOptions(late, store))
+      assert.equal(summary.stopped, null)
+      const text = await store.getSetting(crowdLagSetting(POLYMARKET_SIM_SERIES))
+      assert.ok(text !== null, 'a crowd-lag record for the series replayed')
+      const readings = decodeCrowdLag(text)
+      assert.ok(Array.isArray(readings) && readings.length > 500, 'the day’s measuring readings')
+      const last = readings.at(-1)?.at as number
+      assert.equal(createCrowdLag(readings).secondsAt(last + 1), 10)
+    } finally {
+      await store.close()
+    }
   })
 })
