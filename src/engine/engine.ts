@@ -275,6 +275,10 @@ export function createEngine(deps: EngineDeps): Engine {
     }
   }
 
+  async function keepState(): Promise<void> {
+    if (isLeader()) await crowdLags.save(true)
+  }
+
   function isLeader(): boolean {
     return leadership.isLeader(wallClock.now())
   }
@@ -314,7 +318,7 @@ export function createEngine(deps: EngineDeps): Engine {
       clearTimeout(timer)
       if (inFlight) await inFlight
       ctx.skips.flush()
-      if (isLeader()) await step('keep crowd lags', () => crowdLags.save(true))
+      await step('keep crowd lags', keepState)
       try {
         await leadership.release()
       } catch (err) {
@@ -325,8 +329,6 @@ export function createEngine(deps: EngineDeps): Engine {
     isLeader,
     flushSkipped: () => ctx.skips.flush(),
     retryDue: () => ctx.skips.retryDue(),
-    async keepState() {
-      if (isLeader()) await crowdLags.save(true)
-    },
+    keepState,
   }
 }
