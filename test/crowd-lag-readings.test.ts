@@ -11,8 +11,10 @@ import { POLYMARKET_SIM_SERIES } from '../src/feeds/sim/polymarket-world.ts'
 import { runReplay } from '../src/main/replay.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { tapeFitSource } from '../tools/fit/tape-source.ts'
+import { replayAgainAfterKill } from './support/replay-after-kill.ts'
 import { replayOptions } from './support/replay-options.ts'
-import { tempDir } from './support/service-process.ts'
+import { type ReplayedHistory, replayedHistory } from './support/replayed-history.ts'
+import { startProcess, tempDir } from './support/service-process.ts'
 import { writePolymarketDayTape } from './support/sim-tape.ts'
 
 const HOUR = 3_600_000
@@ -22,6 +24,24 @@ describe('the crowd lag measured by the readings', () => {
   const late = path.join(tmp.dir, 'ewma-late.ndjson.gz')
   before(() => writePolymarketDayTape(late, 21, '2026-10-01T00:00:00Z', 'ewma-late'))
   after(() => tmp.remove())
+
+  // the day replayed once, uninterrupted, in process: what every way of replaying it must leave
+  let uninterrupted: Promise<{ file: string; history: ReplayedHistory }> | undefined
+  const replayedOnce = () => {
+    uninterrupted ??= (async () => {
+      const file = path.join(tmp.dir, 'replay.db')
+      const store = createSqliteStore(file)
+      try {
+        await store.migrate()
+        const summary = await runReplay(replayOptions(late, store))
+        assert.equal(summary.stopped, null)
+        return { file, history: await replayedHistory(store, POLYMARKET_SIM_SERIES) }
+      } finally {
+        await store.close()
+      }
+    })()
+    return uninterrupted
+  }
 
   it('finds the 10 s a late crowd quotes behind, once it has read a few hours of books', async () => {
     const source = await tapeFitSource(late)
@@ -52,11 +72,8 @@ describe('the crowd lag measured by the readings', () => {
   })
 
   it('is left in the store by a replay of the tape, so a replay going on from there reads the same lag', async () => {
-    const store = createSqliteStore(path.join(tmp.dir, 'replay.db'))
+    const store = createSqliteStore((await replayedOnce()).file)
     try {
-      await store.migrate()
-      const summary = await runReplay(replayOptions(late, store))
-      assert.equal(summary.stopped, null)
       const text = await store.getSetting(crowdLagSetting(POLYMARKET_SIM_SERIES))
       assert.ok(text !== null, 'a crowd-lag record for the series replayed')
       const readings = decodeCrowdLag(text)
@@ -65,6 +82,40 @@ describe('the crowd lag measured by the readings', () => {
       assert.equal(createCrowdLag(readings).secondsAt(last + 1), 10)
     } finally {
       await store.close()
+    }
+  })
+
+  it('goes on with the lag it had measured after the CLI replay is killed (SIGKILL) past its checkpoints', async () => {
+    const { history } = await replayedOnce()
+    const db = path.join(tmp.dir, 'killed.db')
+    const env = { DATABASE_URL: `sqlite:${db}`, LOG_LEVEL: 'debug' }
+    const args = ['replay', '--tape', late]
+    const run = startProcess(args, env)
+    // ten hours in: the 10 s lag has been measured for hours, and checkpoints have stored it
+    let sent = false
+    run.child.stderr?.on('data', () => {
+      if (sent || (run.stderr().match(/"msg":"contest opened"/g) ?? []).length < 40) return
+      sent = true
+      run.child.kill('SIGKILL')
+    })
+    assert.equal((await run.exited).signal, 'SIGKILL', run.stderr())
+    const killedAt = createSqliteStore(db)
+    try {
+      const text = await killedAt.getSetting(crowdLagSetting(POLYMARKET_SIM_SERIES))
+      const readings = text === null ? [] : decodeCrowdLag(text)
+      assert.ok(Array.isArray(readings) && readings.length > 0, 'the killed run stored the lag it measured')
+      assert.equal(createCrowdLag(readings).secondsAt((readings.at(-1)?.at ?? 0) + 1), 10)
+    } finally {
+      await killedAt.close()
+    }
+    const goOn = await replayAgainAfterKill(args, env)
+    assert.equal(goOn.code, 0, goOn.stderr)
+    assert.match(goOn.stdout, /\(continued from \S+, the last instant the killed run recorded\): /)
+    const after = createSqliteStore(db)
+    try {
+      assert.deepEqual(await replayedHistory(after, POLYMARKET_SIM_SERIES), history)
+    } finally {
+      await after.close()
     }
   })
 })

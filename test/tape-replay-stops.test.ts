@@ -17,7 +17,9 @@ import { STORE_WRITES, type Store } from '../src/ports/store.ts'
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts'
 import { createTapeWriter } from '../src/tape/tape-writer.ts'
 import { ENGINE_WORLD_PARAMS } from './support/engine-world.ts'
+import { replayAgainAfterKill } from './support/replay-after-kill.ts'
 import { replayOptions } from './support/replay-options.ts'
+import { replayedHistory } from './support/replayed-history.ts'
 import { runCli, startProcess, tempDir } from './support/service-process.ts'
 import { CLOSES, MINUTE, OPENS, TAPE_BOOK, TICKER, tapeMarket } from './support/tape-kalshi-contest.ts'
 
@@ -58,16 +60,7 @@ async function newStore(): Promise<{ store: Store; file: string }> {
 }
 
 /** Everything a replay wrote of the series: the contests, and the event log (each change once). */
-async function history(store: Store): Promise<{ contests: unknown[]; events: unknown[] }> {
-  const settled = await store.listSettled({ series: SERIES, limit: 100_000 })
-  const contests = [...settled, ...(await store.listUnsettled())].sort((a, b) =>
-    a.ticker.localeCompare(b.ticker),
-  )
-  const events = (await store.eventsAfter(0, 1_000_000, { series: SERIES })).map(
-    ({ type, ticker, data }) => ({ type, ticker, data }),
-  )
-  return { contests, events }
-}
+const history = (store: Store) => replayedHistory(store, SERIES)
 
 function replay(
   tapePath: string,
@@ -470,15 +463,7 @@ describe('contest-signals replay (the CLI) stopped by a signal', () => {
   it('a replay killed (SIGKILL) goes on from its last checkpoint when run again, to the uninterrupted history', async () => {
     const run = await stopped('SIGKILL')
     assert.equal(run.code, null)
-    // until the killed run's lease runs out (6 s) the store is an engine's: each try says so, then it goes on
-    let goOn = await runCli(args(tape), env(run.db))
-    for (let tries = 1; goOn.code === 1 && tries < 30; tries++) {
-      assert.equal(
-        goOn.stderr.split('\n').find((l) => l.startsWith('contest-signals replay:')),
-        'contest-signals replay: another engine holds this store’s lease: stop it before replaying into this store (a replay killed less than 6 s ago still holds it: run this again then)',
-      )
-      goOn = await runCli(args(tape), env(run.db))
-    }
+    const goOn = await replayAgainAfterKill(args(tape), env(run.db))
     assert.equal(goOn.code, 0, goOn.stderr)
     assert.match(
       goOn.stdout,
