@@ -25,7 +25,11 @@ export type TapeWriter = {
   write(record: TapeRecord): void
   /** Resolves once everything buffered so far is in the file (a caller writing fast awaits this to keep memory bounded). */
   flush(): Promise<void>
-  /** Uncompressed bytes buffered and not yet written. */
+  /**
+   * Uncompressed bytes not yet in the file: those buffered and those of batches still being
+   * compressed or written. A caller writing fast awaits flush() when this grows, which keeps its
+   * memory bounded and lets the event loop (a signal's handler among others) run.
+   */
   buffered(): number
   /** Bytes in the file so far. */
   size(): number
@@ -39,6 +43,8 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
   let fileSize = (await handle.stat()).size
   let parts: string[] = []
   let bufferedBytes = 0
+  // of batches handed to the chain and not yet in the file
+  let inFlightBytes = 0
   let lastT = opts.lastT ?? Number.NEGATIVE_INFINITY
   let chain: Promise<void> = Promise.resolve()
   let failure: unknown = null
@@ -53,12 +59,17 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
   const startFlush = (): Promise<void> => {
     if (bufferedBytes > 0) {
       const text = parts.join('')
+      const size = bufferedBytes
       parts = []
       bufferedBytes = 0
+      inFlightBytes += size
       chain = chain
         .then(() => writeOut(text))
         .catch((err: unknown) => {
           failure ??= err
+        })
+        .finally(() => {
+          inFlightBytes -= size
         })
     }
     return chain.then(() => {
@@ -82,7 +93,7 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
       push(`${JSON.stringify(record)}\n`)
     },
     flush: startFlush,
-    buffered: () => bufferedBytes,
+    buffered: () => bufferedBytes + inFlightBytes,
     size: () => fileSize,
     async close() {
       if (closed) return
