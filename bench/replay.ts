@@ -41,7 +41,7 @@ async function simTape(days: number): Promise<{ file: string; bytes: number; rec
       writer.write(r)
     },
     buffered: writer.buffered,
-    flush: writer.flush,
+    drainTo: writer.drainTo,
   })
   await writer.close()
   return { file, bytes: statSync(file).size, records }

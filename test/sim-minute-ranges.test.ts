@@ -23,7 +23,7 @@ describe('a minute’s range, mean and seconds', () => {
     const records: TapeRecord[] = []
     await writeSimTape(
       { world, series: ['KXBTC15M'], from: FROM, days: 1 / 24, warmupMs: 2 * HOUR_MS, origin: 'test' },
-      { write: (r) => records.push(r), buffered: () => 0, flush: async () => {} },
+      { write: (r) => records.push(r), buffered: () => 0, drainTo: async () => {} },
     )
     const replay = createTapeSpotFeed({
       sources: world.sources.names,

@@ -7,7 +7,7 @@ import path from 'node:path'
 import type { TapeHeader, TapeRecord } from '../tape/tape-format.ts'
 import { openTape, TapeError } from '../tape/tape-reader.ts'
 import { dayFileName } from '../tape/tape-recorder.ts'
-import { createTapeWriter } from '../tape/tape-writer.ts'
+import { createTapeWriter, WRITE_AHEAD_BYTES } from '../tape/tape-writer.ts'
 import { HistoryError } from './history-http.ts'
 
 export const dayFilePath = (dir: string, dayStart: number): string => path.join(dir, dayFileName(dayStart))
@@ -69,7 +69,7 @@ export async function writeDayFile(
   try {
     for (const record of tapeOrder(records)) {
       writer.write(record)
-      if (writer.buffered() > 4 << 20) await writer.flush()
+      if (writer.buffered() > WRITE_AHEAD_BYTES) await writer.drainTo(WRITE_AHEAD_BYTES / 2)
     }
     await writer.close()
   } catch (err) {

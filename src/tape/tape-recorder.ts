@@ -11,7 +11,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { Logger } from '../ports/logger.ts'
 import type { TapeHeader, TapeRecord } from './tape-format.ts'
 import { openTape } from './tape-reader.ts'
-import { createTapeWriter, type TapeWriter } from './tape-writer.ts'
+import { createTapeWriter, type TapeWriter, WRITE_AHEAD_BYTES } from './tape-writer.ts'
 
 const DAY_MS = 86_400_000
 export const RECORD_FLUSH_MS = 2_000
@@ -131,7 +131,7 @@ export function createTapeRecorder(opts: TapeRecorderOptions): TapeRecorder {
     try {
       for await (const batch of again.batches()) {
         for (const r of batch) rewrite.write(r)
-        if (rewrite.buffered() > 1 << 22) await rewrite.flush()
+        if (rewrite.buffered() > WRITE_AHEAD_BYTES) await rewrite.drainTo(WRITE_AHEAD_BYTES / 2)
       }
     } finally {
       again.close()

@@ -7,9 +7,20 @@ import { gzip as gzipCallback } from 'node:zlib'
 import type { TapeHeader, TapeRecord } from './tape-format.ts'
 
 const gzip = promisify(gzipCallback)
+// zlib hands each output chunk back through the event loop: at its default 16 KiB a batch took a
+// dozen turns of a loop busy writing the next one, so it was compressed only while the writer
+// waited. A chunk larger than any compressed batch is one trip to the thread pool, beside the
+// writer's own work.
+const GZIP_CHUNK_BYTES = 1 << 20
 
 /** Uncompressed bytes buffered before a batch is written on its own, whatever the flush timer says. */
 export const DEFAULT_FLUSH_BYTES = 1 << 20
+
+/**
+ * Bytes not yet in the file past which a writer that writes faster than batches are compressed
+ * waits for the oldest of them, down to half as many (drainTo).
+ */
+export const WRITE_AHEAD_BYTES = 4 << 20
 
 export type TapeWriterOptions = {
   /** written as the first line when the file is new or empty */
@@ -26,10 +37,13 @@ export type TapeWriter = {
   /** Resolves once everything buffered so far is in the file (a caller writing fast awaits this to keep memory bounded). */
   flush(): Promise<void>
   /**
-   * Uncompressed bytes not yet in the file: those buffered and those of batches still being
-   * compressed or written. A caller writing fast awaits flush() when this grows, which keeps its
-   * memory bounded and lets the event loop (a signal's handler among others) run.
+   * Resolves once no more than `bytes` are not yet in the file, waiting for the oldest batches only:
+   * a caller writing fast awaits this when buffered() grows, which bounds its memory and lets the
+   * event loop (a signal's handler among others) run, while the newer batches are compressed beside
+   * its own work.
    */
+  drainTo(bytes: number): Promise<void>
+  /** Uncompressed bytes not yet in the file: those buffered and those of batches still being compressed or written. */
   buffered(): number
   /** Bytes in the file so far. */
   size(): number
@@ -43,7 +57,8 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
   let fileSize = (await handle.stat()).size
   let parts: string[] = []
   let bufferedBytes = 0
-  // of batches handed to the chain and not yet in the file
+  // the batches handed to the chain and not yet in the file, oldest first
+  const inFlight: { size: number; written: Promise<void> }[] = []
   let inFlightBytes = 0
   let lastT = opts.lastT ?? Number.NEGATIVE_INFINITY
   let chain: Promise<void> = Promise.resolve()
@@ -51,7 +66,7 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
   let closed = false
 
   const writeOut = async (text: string): Promise<void> => {
-    const bytes = gzipped ? await gzip(text) : Buffer.from(text, 'utf8')
+    const bytes = gzipped ? await gzip(text, { chunkSize: GZIP_CHUNK_BYTES }) : Buffer.from(text, 'utf8')
     // one write call per batch: a member is either all there or cut at the end of the file
     await handle.write(bytes, 0, bytes.length, null)
     fileSize += bytes.length
@@ -70,7 +85,9 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
         })
         .finally(() => {
           inFlightBytes -= size
+          inFlight.shift()
         })
+      inFlight.push({ size, written: chain })
     }
     return chain.then(() => {
       if (failure) throw failure
@@ -93,6 +110,11 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
       push(`${JSON.stringify(record)}\n`)
     },
     flush: startFlush,
+    async drainTo(bytes) {
+      if (bufferedBytes > bytes) void startFlush().catch(() => {})
+      while (bufferedBytes + inFlightBytes > bytes && inFlight.length > 0) await inFlight[0]?.written
+      if (failure) throw failure
+    },
     buffered: () => bufferedBytes + inFlightBytes,
     size: () => fileSize,
     async close() {

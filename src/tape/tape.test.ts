@@ -80,7 +80,7 @@ describe('tape files', () => {
     })
   }
 
-  it('counts a batch as not yet written until it is in the file, so a fast writer that awaits flush() holds little', async () => {
+  it('counts a batch as not yet written until it is in the file, and flush() waits for every one', async () => {
     const file = path.join(dir, 'unwritten.ndjson.gz')
     const writer = await createTapeWriter(file, { header, flushBytes: 1024 })
     // each batch is handed on at 1 KiB; written without a turn of the event loop, none is in the file yet
@@ -93,6 +93,21 @@ describe('tape files', () => {
     assert.ok(writer.size() > 0)
     await writer.close()
     assert.equal((await readAll(file)).records.length, 200)
+  })
+
+  it('drains down to a given size by waiting for the oldest batches only, the newer ones still on their way', async () => {
+    const file = path.join(dir, 'drained.ndjson.gz')
+    const writer = await createTapeWriter(file, { header, flushBytes: 1024 })
+    for (let i = 0; i < 400; i++)
+      writer.write({ t: 1000 + i, k: 'spot', src: 'coinbase', bid: 100, ask: 101 })
+    const before = writer.buffered()
+    await writer.drainTo(before / 2)
+    const after = writer.buffered()
+    assert.ok(after <= before / 2, `${after} of ${before} bytes left unwritten`)
+    assert.ok(after > 0, 'the newest batches are not waited for')
+    assert.ok(writer.size() > 0, 'the oldest are in the file')
+    await writer.close()
+    assert.equal((await readAll(file)).records.length, 400)
   })
 
   it('round-trips a Polymarket tape: Gamma event bodies and per-token CLOB books exactly as returned', async () => {

@@ -5,6 +5,7 @@
 // tokens' CLOB books every 2 s of each live window. It reads the sandbox only through the surface it
 // presents the venue with (sim/polymarket-world.ts), never its internals.
 import type { TapeHeader } from '../../tape/tape-format.ts'
+import { WRITE_AHEAD_BYTES } from '../../tape/tape-writer.ts'
 import { POLYMARKET_SIM_SERIES, type SimPolymarketWindow, simPolymarketOf } from '../sim/polymarket-world.ts'
 import type { SimWorld } from '../sim/sim-world.ts'
 import { SIM_TAPE_BOOK_EVERY_MS, type SimTapeSink, writeSpotMessages } from './sim-tape.ts'
@@ -84,7 +85,7 @@ export async function writePolymarketSimTape(
       if (venue.complete(f.w, s)) followed.delete(slug)
     }
 
-    if (sink.buffered() > 4 << 20) await sink.flush()
+    if (sink.buffered() > WRITE_AHEAD_BYTES) await sink.drainTo(WRITE_AHEAD_BYTES / 2)
     if ((s - start) % 3_600_000 === 0) opts.onProgress?.(s, start, end)
   }
 }

@@ -5,7 +5,8 @@
 // the sandbox only through the surface it presents the venue with (sim-world.ts: the Market,
 // orderbook_fp and exchange-status bodies, and the exchanges' observations), never its internals.
 import { QUARTER_MS } from '../../domain/ticker.ts'
-import type { TapeHeader, TapeRecord } from '../../tape/tape-format.ts'
+import type { TapeHeader } from '../../tape/tape-format.ts'
+import { type TapeWriter, WRITE_AHEAD_BYTES } from '../../tape/tape-writer.ts'
 import type { SimContest, SimWorld } from '../sim/sim-world.ts'
 
 const SECOND_MS = 1_000
@@ -15,12 +16,8 @@ export const SIM_TAPE_TAIL_MS = 5 * 60_000
 /** A book every this often during each live contest, on the contest's own grid (every minute boundary has one). */
 export const SIM_TAPE_BOOK_EVERY_MS = 2_000
 
-export type SimTapeSink = {
-  write(record: TapeRecord): void
-  /** awaited now and then, so a fast writer never holds a day of tape in memory */
-  buffered(): number
-  flush(): Promise<void>
-}
+/** The part of a tape writer a sandbox tape needs: one awaited now and then, so it never holds a day of tape in memory. */
+export type SimTapeSink = Pick<TapeWriter, 'write' | 'buffered' | 'drainTo'>
 
 export type SimTapeOptions = {
   world: SimWorld
@@ -106,7 +103,7 @@ export async function writeSimTape(opts: SimTapeOptions, sink: SimTapeSink): Pro
       if (body.status === 'finalized') followed.delete(ticker)
     }
 
-    if (sink.buffered() > 4 << 20) await sink.flush()
+    if (sink.buffered() > WRITE_AHEAD_BYTES) await sink.drainTo(WRITE_AHEAD_BYTES / 2)
     if ((s - start) % 3_600_000 === 0) opts.onProgress?.(s, start, end)
   }
 }
