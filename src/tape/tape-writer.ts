@@ -34,7 +34,7 @@ export type TapeWriter = {
   readonly path: string
   /** Buffers one record. `t` never goes back: an earlier one is written as the latest `t` so far. */
   write(record: TapeRecord): void
-  /** Resolves once everything buffered so far is in the file (a caller writing fast awaits this to keep memory bounded). */
+  /** Resolves once everything buffered so far is in the file. */
   flush(): Promise<void>
   /**
    * Resolves once no more than `bytes` are not yet in the file, waiting for the oldest batches only:
