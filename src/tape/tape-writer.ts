@@ -59,7 +59,6 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
   let bufferedBytes = 0
   // the batches handed to the chain and not yet in the file, oldest first
   const inFlight: { size: number; written: Promise<void> }[] = []
-  let inFlightBytes = 0
   let lastT = opts.lastT ?? Number.NEGATIVE_INFINITY
   let chain: Promise<void> = Promise.resolve()
   let failure: unknown = null
@@ -77,14 +76,12 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
       const size = bufferedBytes
       parts = []
       bufferedBytes = 0
-      inFlightBytes += size
       chain = chain
         .then(() => writeOut(text))
         .catch((err: unknown) => {
           failure ??= err
         })
         .finally(() => {
-          inFlightBytes -= size
           inFlight.shift()
         })
       inFlight.push({ size, written: chain })
@@ -92,6 +89,11 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
     return chain.then(() => {
       if (failure) throw failure
     })
+  }
+  const unwritten = (): number => {
+    let bytes = bufferedBytes
+    for (const batch of inFlight) bytes += batch.size
+    return bytes
   }
   const push = (line: string): void => {
     parts.push(line)
@@ -112,10 +114,10 @@ export async function createTapeWriter(path: string, opts: TapeWriterOptions): P
     flush: startFlush,
     async drainTo(bytes) {
       if (bufferedBytes > bytes) void startFlush().catch(() => {})
-      while (bufferedBytes + inFlightBytes > bytes && inFlight.length > 0) await inFlight[0]?.written
+      while (unwritten() > bytes && inFlight.length > 0) await inFlight[0]?.written
       if (failure) throw failure
     },
-    buffered: () => bufferedBytes + inFlightBytes,
+    buffered: unwritten,
     size: () => fileSize,
     async close() {
       if (closed) return
