@@ -1,6 +1,7 @@
 // The venue contract (test/venue-contract.ts) on the live Polymarket adapter, against the loopback
-// Gamma and CLOB: the window is the current UTC quarter hour, "after the close" is reached by moving
-// the adapter's clock, and each change waits out two lookups of the window's slug.
+// Gamma and CLOB: the window is the current UTC quarter hour with the adapter's clock set to its
+// middle (a story started in the window's last second saw it close before its quote), "after the
+// close" is reached by moving that clock, and each change waits out two lookups of the window's slug.
 import { DOWN_TOKEN, makeGammaEvent, UP_TOKEN } from './fixtures/polymarket-bodies.ts'
 import { marketOf } from './fixtures/polymarket-fixture.ts'
 import { startPolymarketVenueWorld } from './support/polymarket-venue-world.ts'
@@ -24,6 +25,7 @@ venueContract({
         pm.setBook(DOWN_TOKEN, [{ price: '0.45', size: '64.1' }], [{ price: '0.46', size: '96.4' }])
       },
       venue: { requestTimeoutMs: 300 },
+      shiftMs: opensAt + QUARTER / 2 - Date.now(),
     })
     const { pm } = w
     // after the close, the window is looked up until decided and then no more: two polls are two
