@@ -16,7 +16,7 @@ export const SIM_TAPE_TAIL_MS = 5 * 60_000
 /** A book every this often during each live contest, on the contest's own grid (every minute boundary has one). */
 export const SIM_TAPE_BOOK_EVERY_MS = 2_000
 
-/** The part of a tape writer a sandbox tape needs: one awaited now and then, so it never holds a day of tape in memory. */
+/** The part of a tape writer a sandbox tape needs: its drainTo is awaited when it falls behind, so a day of tape is never held in memory. */
 export type SimTapeSink = Pick<TapeWriter, 'write' | 'buffered' | 'drainTo'>
 
 export type SimTapeOptions = {
