@@ -2,9 +2,8 @@
 // The `contest-signals` command (decisions §2, §8): serve | api | engine | keys create|list|revoke |
 // migrate | backtest | evaluate | backup | venue check | replay | sim tape | history import, each with
 // its own --help, and --version.
-// First, before any other module runs (each file says why).
+// First, before any other module runs (the file says why).
 import '../main/no-pretenuring.ts'
-import '../main/next-tick-warm-up.ts'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ConfigError, loadConfig, simulatorServeProblems } from '../config/config.ts'
 import { maskKeys } from '../domain/api-key.ts'
