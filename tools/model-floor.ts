@@ -3,19 +3,24 @@
 // index itself; the engine knows the exchanges' proxy, which sits off the index by a basis that moves
 // minute to minute and is sampled only at each strike. On the held-out card's seeds and days, each
 // reading the engine would make (the fit's reading step: what a live engine observes) is priced by
-// v1, by v2 as published and alone, and — a diagnostic only, never a model — by v2 given the hidden
-// index print as its spot (priced as a keyed Kalshi reading is, on the index with no basis). What is
-// left between that and the referee is the model's own; the rest of v2's gap is the proxy's.
-// Nothing here is fitted: the parameters are the shipped ones.
+// v1, by v2 as published and alone, and — diagnostics only, never a model — by v2 given the hidden
+// index print as its spot (priced as a keyed Kalshi reading is, on the index with no basis), and by
+// the referee on the proxy: the exact referee told everything but the index, which it sees where the
+// engine puts it and doubts by that estimate's error law on the seed. What is left between v2 on
+// the index and the referee is the model's own; what the referee on the proxy leaves is what no
+// model reading the index from the proxy could close. Each by outcomes and by expectation (the
+// referee's probability in the outcome's place). Nothing here is fitted: the parameters are the
+// shipped ones.
 // Usage: node tools/model-floor.ts [--seeds 2001,2002,2003] [--from 2026-09-01] [--days 30]
 //        [--card docs/model.md] [--json docs/model-floor.json]
 import { readFileSync, writeFileSync } from 'node:fs'
 import { gbmEwma1Model } from '../src/domain/model.ts'
 import { clusteredMean, clusteredRatio, type Estimate, logLossOf, ratioSumsOf } from '../src/domain/scores.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
+import { estimateBasis } from '../src/model/basis.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
 import { modelV2Version } from '../src/model/params.ts'
-import { settlementMeanProbability } from '../src/model/settlement-mean-model.ts'
+import { basisOptionsOf, settlementMeanProbability } from '../src/model/settlement-mean-model.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { CARD_SPAN_OPTIONS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 import { parseToolArgs } from './tool-args.ts'
@@ -34,20 +39,36 @@ const { values } = parseToolArgs(
 const log = (msg: string) => process.stderr.write(`model:floor: ${msg}\n`)
 
 /** Log loss minus the referee's on the same readings, per pricing. */
-const PRICINGS = ['v1', 'v2', 'v2 alone', 'v2 on the index', 'v2 alone on the index'] as const
+const PRICINGS = [
+  'v1',
+  'v2',
+  'v2 alone',
+  'v2 on the index',
+  'v2 alone on the index',
+  'the referee on the proxy',
+] as const
 type Pricing = (typeof PRICINGS)[number]
+
+/** The pricings judged against v1's gap: every one but v1. */
+type Closer = Exclude<Pricing, 'v1'>
 
 type SeedFloor = {
   seed: number
   readings: number
   contests: number
-  /** mean log loss − the referee's, SE clustered by contest */
+  /** the engine's index estimate's log error against the index print (mean, sd): its law on the seed */
+  indexError: { mean: number; sd: number }
+  /** mean log loss − the referee's, by outcomes, SE clustered by contest */
   excess: Record<Pricing, Estimate>
+  /** the same by expectation: the referee's probability in the outcome's place (no outcome luck) */
+  expected: Record<Pricing, Estimate>
   /** v2 − v2 on the index, paired: what the proxy's basis costs v2 */
   proxyCost: Estimate
-  /** the share of v1's excess v2 closes, and the share v2 on the index would, ± SE clustered by contest */
-  gapClosed: Estimate
-  gapClosedOnIndex: Estimate
+  /** v2 − the referee on the proxy, paired: below 0 where v2 does better than knowing everything but the index */
+  againstProxyReferee: Estimate
+  /** the share of v1's excess each closes, by outcomes and by expectation, ± SE clustered by contest */
+  closed: Record<Closer, Estimate>
+  closedExpected: Record<Closer, Estimate>
 }
 
 /** The share of b's excess over the same readings that a closes, 1 − Σa/Σb, ± SE clustered by contest. */
@@ -56,46 +77,98 @@ function shareClosed(a: readonly number[], b: readonly number[], contests: reado
   return { value: 1 - ratio.value, se: ratio.se }
 }
 
+// Gauss–Hermite nodes and weights for a standard normal (probabilists'), five points: the referee's
+// figure is smooth in the index on the scale of the estimate's error (half a basis point), so five
+// are exact to far below its Monte Carlo error
+const HERMITE_NODES = [-2.856970013872806, -1.355626179974266, 0, 1.355626179974266, 2.856970013872806]
+const HERMITE_WEIGHTS = [
+  0.011257411327720691, 0.22207592200561266, 0.5333333333333333, 0.22207592200561266, 0.011257411327720691,
+]
+
+type Row = { ticker: string; at: number; y: number; referee: number; indexError: number; priced: number[] }
+
 async function floorOf(seed: number, from: number, days: number): Promise<SeedFloor> {
   const world = sandboxWorld(seed)
   const oracle = createSimOracle({ seed })
-  const diffs: Record<Pricing, number[]> = Object.fromEntries(PRICINGS.map((k) => [k, []])) as never
-  const contests: string[] = []
+  const rows: Row[] = []
   await forEachSandboxReading(world, { from, days }, (r) => {
     if (r.settledSide === null) return
-    const y = r.settledSide === 'up' ? 1 : 0
-    const referee = logLossOf(oracle.probabilityYes(r.ticker, r.at), y)
     const v2 = settlementMeanProbability(r.inputs, V2_PARAMS)
     const onIndex = settlementMeanProbability(
       { ...r.inputs, spotIsIndex: true, spotDollars: oracle.indexAt(r.inputs.spotObservedAt) },
       V2_PARAMS,
     )
-    const priced: Record<Pricing, number> = {
-      v1: gbmEwma1Model.probabilityUp(r.inputs).probabilityUp,
-      v2: v2.probabilityUp,
-      'v2 alone': v2.modelAloneUp ?? v2.probabilityUp,
-      'v2 on the index': onIndex.probabilityUp,
-      'v2 alone on the index': onIndex.modelAloneUp ?? onIndex.probabilityUp,
-    }
-    for (const k of PRICINGS) diffs[k].push(logLossOf(priced[k], y) - referee)
-    contests.push(r.ticker)
+    // where the engine puts the index: its spot less its basis estimate, as v2 prices it
+    const basis = estimateBasis(
+      r.inputs.basisSamples,
+      r.inputs.spotObservedAt,
+      basisOptionsOf(r.inputs, V2_PARAMS),
+    )
+    rows.push({
+      ticker: r.ticker,
+      at: r.at,
+      y: r.settledSide === 'up' ? 1 : 0,
+      referee: oracle.probabilityYes(r.ticker, r.at),
+      indexError: Math.log((r.inputs.spotDollars - basis) / oracle.indexAt(r.at)),
+      priced: [
+        gbmEwma1Model.probabilityUp(r.inputs).probabilityUp,
+        v2.probabilityUp,
+        v2.modelAloneUp ?? v2.probabilityUp,
+        onIndex.probabilityUp,
+        onIndex.modelAloneUp ?? onIndex.probabilityUp,
+      ],
+    })
   })
-  const excess = Object.fromEntries(PRICINGS.map((k) => [k, clusteredMean(diffs[k], contests)])) as Record<
-    Pricing,
-    Estimate
-  >
+  const errors = rows.map((r) => r.indexError)
+  const mean = errors.reduce((a, e) => a + e, 0) / errors.length
+  const sd = Math.sqrt(errors.reduce((a, e) => a + (e - mean) ** 2, 0) / errors.length)
+  const diffs: Record<Pricing, number[]> = Object.fromEntries(PRICINGS.map((k) => [k, []])) as never
+  const kls: Record<Pricing, number[]> = Object.fromEntries(PRICINGS.map((k) => [k, []])) as never
+  const contests: string[] = []
+  for (const r of rows) {
+    // the referee not knowing the index: it sees it where the engine puts it, off by e^indexError,
+    // and doubts that by the error's law (a diagnostic of the information, never a model)
+    const onProxy = HERMITE_NODES.reduce(
+      (sum, z, i) =>
+        sum +
+        (HERMITE_WEIGHTS[i] as number) *
+          oracle.probabilityYesScaled(r.ticker, r.at, r.indexError - (mean + sd * z)),
+      0,
+    )
+    const referee = logLossOf(r.referee, r.y)
+    const entropy = logLossOf(r.referee, r.referee)
+    PRICINGS.forEach((k, i) => {
+      const p = i < r.priced.length ? (r.priced[i] as number) : onProxy
+      diffs[k].push(logLossOf(p, r.y) - referee)
+      kls[k].push(logLossOf(p, r.referee) - entropy)
+    })
+    contests.push(r.ticker)
+  }
+  const means = (of: Record<Pricing, number[]>) =>
+    Object.fromEntries(PRICINGS.map((k) => [k, clusteredMean(of[k], contests)])) as Record<Pricing, Estimate>
+  const closers = PRICINGS.filter((k): k is Closer => k !== 'v1')
+  const sharesOf = (of: Record<Pricing, number[]>) =>
+    Object.fromEntries(closers.map((k) => [k, shareClosed(of[k], of.v1, contests)])) as Record<
+      Closer,
+      Estimate
+    >
+  // the referee's log loss cancels in each pairing
+  const paired = (a: Pricing, b: Pricing) =>
+    clusteredMean(
+      diffs[a].map((d, i) => d - (diffs[b][i] as number)),
+      contests,
+    )
   return {
     seed,
     readings: contests.length,
     contests: new Set(contests).size,
-    excess,
-    // the referee's log loss cancels in the pairing
-    proxyCost: clusteredMean(
-      diffs.v2.map((d, i) => d - (diffs['v2 on the index'][i] as number)),
-      contests,
-    ),
-    gapClosed: shareClosed(diffs.v2, diffs.v1, contests),
-    gapClosedOnIndex: shareClosed(diffs['v2 on the index'], diffs.v1, contests),
+    indexError: { mean, sd },
+    excess: means(diffs),
+    expected: means(kls),
+    proxyCost: paired('v2', 'v2 on the index'),
+    againstProxyReferee: paired('v2', 'the referee on the proxy'),
+    closed: sharesOf(diffs),
+    closedExpected: sharesOf(kls),
   }
 }
 
@@ -106,16 +179,31 @@ const pm = (e: Estimate, digits = 4): string => {
 const pct = (e: Estimate): string =>
   `${(100 * e.value).toFixed(1)}${e.se === null ? '' : ` ± ${(100 * e.se).toFixed(1)}`} %`
 
+const SHOWN_CLOSERS: readonly Closer[] = ['v2', 'v2 alone', 'v2 on the index', 'the referee on the proxy']
+
 function table(floors: SeedFloor[], from: string, days: number, wallS: number): string {
   const lines = [
-    `Held-out seeds ${floors.map((f) => f.seed).join(', ')}, ${days} days each from ${from} (the card's days), \`ewma\` crowd; v2 = \`${modelV2Version(V2_PARAMS)}\`. Each reading the engine would make, priced in process (the fit's reading step, not a replay: within a few tenths of a point of the card's figures). Mean log loss − the exact referee's on the same readings, ± one SE clustered by contest. About ${Math.round(wallS / 60)} min on one core.`,
+    `Held-out seeds ${floors.map((f) => f.seed).join(', ')}, ${days} days each from ${from} (the card's days), \`ewma\` crowd; v2 = \`${modelV2Version(V2_PARAMS)}\`. Each reading the engine would make, priced in process (the fit's reading step, not a replay: within a few tenths of a point of the card's figures). The referee on the proxy knows all the referee knows but the index: it sees the index where the engine puts it (its spot less its basis estimate) and doubts that by the error's law on the seed (Gaussian; its sd below). ± one SE clustered by contest. About ${Math.round(wallS / 60)} min on one core.`,
     '',
-    `| seed | readings | v1 | v2 | v2 alone | v2 on the index | v2 alone on the index | proxy's cost (v2 − v2 on the index) | v1's gap closed | v1's gap closed on the index |`,
-    '|---|---|---|---|---|---|---|---|---|---|',
+    "By outcomes: mean log loss − the exact referee's on the same readings.",
+    '',
+    `| seed | readings | ${PRICINGS.join(' | ')} | proxy's cost (v2 − v2 on the index) | v2 − the referee on the proxy |`,
+    `|---|---|${PRICINGS.map(() => '---|').join('')}---|---|`,
   ]
   for (const f of floors)
     lines.push(
-      `| ${f.seed} | ${f.readings} | ${PRICINGS.map((k) => pm(f.excess[k])).join(' | ')} | ${pm(f.proxyCost)} | ${pct(f.gapClosed)} | ${pct(f.gapClosedOnIndex)} |`,
+      `| ${f.seed} | ${f.readings} | ${PRICINGS.map((k) => pm(f.excess[k])).join(' | ')} | ${pm(f.proxyCost)} | ${pm(f.againstProxyReferee)} |`,
+    )
+  lines.push(
+    '',
+    "By expectation (the referee's probability in each outcome's place: no outcome luck): expected log loss above the referee's, v1 and the referee on the proxy; then the share of v1's gap each closes, by outcomes / by expectation.",
+    '',
+    `| seed | the engine's index error (sd) | v1 | the referee on the proxy | ${SHOWN_CLOSERS.map((k) => `${k}: gap closed`).join(' | ')} |`,
+    `|---|---|---|---|${SHOWN_CLOSERS.map(() => '---|').join('')}`,
+  )
+  for (const f of floors)
+    lines.push(
+      `| ${f.seed} | ${(f.indexError.sd * 1e4).toFixed(2)} bp | ${pm(f.expected.v1)} | ${pm(f.expected['the referee on the proxy'])} | ${SHOWN_CLOSERS.map((k) => `${pct(f.closed[k])} / ${pct(f.closedExpected[k])}`).join(' | ')} |`,
     )
   return lines.join('\n')
 }
@@ -128,7 +216,9 @@ const floors: SeedFloor[] = []
 for (const seed of seeds) {
   floors.push(await floorOf(seed, from, days))
   const f = floors.at(-1) as SeedFloor
-  log(`seed ${seed}: gap closed ${pct(f.gapClosed)}, on the index ${pct(f.gapClosedOnIndex)}`)
+  log(
+    `seed ${seed}: v1's gap closed by outcomes / by expectation: v2 ${pct(f.closed.v2)} / ${pct(f.closedExpected.v2)}, the referee on the proxy ${pct(f.closed['the referee on the proxy'])} / ${pct(f.closedExpected['the referee on the proxy'])}`,
+  )
 }
 const wallS = (Date.now() - started) / 1000
 writeFileSync(

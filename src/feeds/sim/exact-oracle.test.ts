@@ -72,6 +72,28 @@ describe('the exact referee', () => {
     assert.equal(decided, yes ? 1 : 0)
   })
 
+  it('states what it would had the index sat higher or lower, on the same paths', () => {
+    const oracle = createSimOracle({ seed: 3, paths: 256 })
+    const expiresAt = Date.UTC(2026, 5, 2, 14, 30)
+    for (const left of [600_000, 120_000, 50_000]) {
+      const at = expiresAt - left
+      assert.equal(
+        oracle.probabilityYesScaled({ expiresAt }, at, 0),
+        oracle.probabilityYes({ expiresAt }, at),
+      )
+      // the index moved onto the strike: even odds but for what the rest of the path and the
+      // half-cent do; around it the figure rises with the index
+      const onStrike = Math.log(oracle.strikeDollars(expiresAt) / oracle.indexAt(at))
+      const bp = [-4, -1, 0, 1, 4].map((b) =>
+        oracle.probabilityYesScaled({ expiresAt }, at, onStrike + b * 1e-4),
+      )
+      assert.ok(Math.abs((bp[2] as number) - 0.5) < 0.1, `${left} ms left, on the strike: ${bp[2]}`)
+      for (let i = 1; i < bp.length; i++)
+        assert.ok((bp[i] as number) > (bp[i - 1] as number), `${left}: ${bp}`)
+      assert.ok((bp[4] as number) - (bp[0] as number) > 0.05, `${left} ms left: 8 bp moves ${bp}`)
+    }
+  })
+
   it("scores Polymarket's rule (its oracle's 60 s TWAP, a tie Up) by the same law", () => {
     const oracle = createSimOracle({ seed: 5, paths: 256 })
     const pm = simPolymarketOf(oracle.world)

@@ -30,6 +30,12 @@ export type SimOracle = {
   probabilityYes(contest: { expiresAt: number } | string, at: number): number
   probabilityYesWithError(contest: { expiresAt: number } | string, at: number): { p: number; se: number }
   /**
+   * The same in a world whose index prints, those seen and those to come, were all e^logScale times
+   * these, the strike as it is: what the referee would state had it seen the index that far off. The
+   * same Monte Carlo paths as `probabilityYes` at the same instant, so scales compare without noise.
+   */
+  probabilityYesScaled(contest: { expiresAt: number } | string, at: number, logScale: number): number
+  /**
    * The same from the true state but Gaussian in the log price (the GARCH forecast of the variance,
    * seasonality, slow factor, jump variance and the averaging rule; no fat tails): understates the
    * tails (at a stated 0.1 % the truth is about 0.4 %). Kept as a cheap approximation.
@@ -80,13 +86,14 @@ export function createSimOracle(opts: {
   }
 
   const exact = createExactOracle(index, world.seed, opts.paths ? { paths: opts.paths } : {})
-  const kalshiRule = (expiresAt: number): SettlementSum => ({
+  const kalshiRule = (expiresAt: number, logScale = 0): SettlementSum => ({
     lastMinute: index.minuteOf(expiresAt - MINUTE_MS),
     firstJ: 0,
     weightOf: () => 1,
     printDollars: (s) => index.printCents(s) / 100,
-    // the rounded mean is at least the strike when the mean is at least half a cent below it
-    thresholdSum: (60 * world.meanBeforeCents(expiresAt - QUARTER_MS) - 30) / 100,
+    // the rounded mean is at least the strike when the mean is at least half a cent below it; prints
+    // e^logScale times these clear it exactly when these clear it e^−logScale times over
+    thresholdSum: ((60 * world.meanBeforeCents(expiresAt - QUARTER_MS) - 30) / 100) * Math.exp(-logScale),
   })
   const exactYes = (contest: { expiresAt: number } | string, at: number) =>
     exact.probabilityUp(kalshiRule(expiresOf(contest)), at)
@@ -95,6 +102,8 @@ export function createSimOracle(opts: {
     world,
     probabilityYes: (contest, at) => exactYes(contest, at).p,
     probabilityYesWithError: exactYes,
+    probabilityYesScaled: (contest, at, logScale) =>
+      exact.probabilityUp(kalshiRule(expiresOf(contest), logScale), at).p,
     polymarketProbabilityUp(opensAt, at) {
       const pm = simPolymarketOf(world)
       const expiresAt = opensAt + QUARTER_MS
