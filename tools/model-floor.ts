@@ -85,7 +85,17 @@ const HERMITE_WEIGHTS = [
   0.011257411327720691, 0.22207592200561266, 0.5333333333333333, 0.22207592200561266, 0.011257411327720691,
 ]
 
-type Row = { ticker: string; at: number; y: number; referee: number; indexError: number; priced: number[] }
+/** The pricings made as each reading is read; the referee on the proxy waits for the error's law. */
+type ReadingPricing = Exclude<Pricing, 'the referee on the proxy'>
+
+type Row = {
+  ticker: string
+  at: number
+  y: number
+  referee: number
+  indexError: number
+  priced: Record<ReadingPricing, number>
+}
 
 async function floorOf(seed: number, from: number, days: number): Promise<SeedFloor> {
   const world = sandboxWorld(seed)
@@ -110,13 +120,13 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
       y: r.settledSide === 'up' ? 1 : 0,
       referee: oracle.probabilityYes(r.ticker, r.at),
       indexError: Math.log((r.inputs.spotDollars - basis) / oracle.indexAt(r.at)),
-      priced: [
-        gbmEwma1Model.probabilityUp(r.inputs).probabilityUp,
-        v2.probabilityUp,
-        v2.modelAloneUp ?? v2.probabilityUp,
-        onIndex.probabilityUp,
-        onIndex.modelAloneUp ?? onIndex.probabilityUp,
-      ],
+      priced: {
+        v1: gbmEwma1Model.probabilityUp(r.inputs).probabilityUp,
+        v2: v2.probabilityUp,
+        'v2 alone': v2.modelAloneUp ?? v2.probabilityUp,
+        'v2 on the index': onIndex.probabilityUp,
+        'v2 alone on the index': onIndex.modelAloneUp ?? onIndex.probabilityUp,
+      },
     })
   })
   const errors = rows.map((r) => r.indexError)
@@ -137,11 +147,11 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
     )
     const referee = logLossOf(r.referee, r.y)
     const entropy = logLossOf(r.referee, r.referee)
-    PRICINGS.forEach((k, i) => {
-      const p = i < r.priced.length ? (r.priced[i] as number) : onProxy
+    for (const k of PRICINGS) {
+      const p = k === 'the referee on the proxy' ? onProxy : r.priced[k]
       diffs[k].push(logLossOf(p, r.y) - referee)
       kls[k].push(logLossOf(p, r.referee) - entropy)
-    })
+    }
     contests.push(r.ticker)
   }
   const means = (of: Record<Pricing, number[]>) =>
