@@ -95,15 +95,14 @@ export function createSimOracle(opts: {
     // e^logScale times these clear it exactly when these clear it e^−logScale times over
     thresholdSum: ((60 * world.meanBeforeCents(expiresAt - QUARTER_MS) - 30) / 100) * Math.exp(-logScale),
   })
-  const exactYes = (contest: { expiresAt: number } | string, at: number) =>
-    exact.probabilityUp(kalshiRule(expiresOf(contest)), at)
+  const exactYes = (contest: { expiresAt: number } | string, at: number, logScale = 0) =>
+    exact.probabilityUp(kalshiRule(expiresOf(contest), logScale), at)
 
   return {
     world,
     probabilityYes: (contest, at) => exactYes(contest, at).p,
-    probabilityYesWithError: exactYes,
-    probabilityYesScaled: (contest, at, logScale) =>
-      exact.probabilityUp(kalshiRule(expiresOf(contest), logScale), at).p,
+    probabilityYesWithError: (contest, at) => exactYes(contest, at),
+    probabilityYesScaled: (contest, at, logScale) => exactYes(contest, at, logScale).p,
     polymarketProbabilityUp(opensAt, at) {
       const pm = simPolymarketOf(world)
       const expiresAt = opensAt + QUARTER_MS
