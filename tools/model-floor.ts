@@ -8,19 +8,38 @@
 // the referee on the proxy: the exact referee told everything but the index, which it sees where the
 // engine puts it and doubts by that estimate's error law on the seed. What is left between v2 on
 // the index and the referee is the model's own; what the referee on the proxy leaves is what no
-// model reading the index from the proxy could close. Each by outcomes and by expectation (the
+// model reading the index from the proxy could close. The crowd quotes from the index, so its book
+// says a little more: v2 and the referee on the proxy each also read the index from the book by
+// Bayes' rule (book-index-read.ts), through the crowd's map fitted on the seed's own mids and prices
+// (observables only). Each by outcomes and by expectation (the
 // referee's probability in the outcome's place). Nothing here is fitted: the parameters are the
 // shipped ones.
 // Usage: node tools/model-floor.ts [--seeds 2001,2002,2003] [--from 2026-09-01] [--days 30]
 //        [--card docs/model.md] [--json docs/model-floor.json]
 import { readFileSync, writeFileSync } from 'node:fs'
+import { MINUTE_MS } from '../src/domain/contest.ts'
 import { gbmEwma1Model } from '../src/domain/model.ts'
 import { clusteredMean, clusteredRatio, type Estimate, logLossOf, ratioSumsOf } from '../src/domain/scores.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { estimateBasis } from '../src/model/basis.ts'
+import { bookStateOf } from '../src/model/book-pool.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
 import { modelV2Version } from '../src/model/params.ts'
-import { basisOptionsOf, settlementMeanProbability } from '../src/model/settlement-mean-model.ts'
+import {
+  basisOptionsOf,
+  pooledWithBook,
+  settlementMeanAloneAt,
+  settlementMeanProbability,
+  settlementPricing,
+} from '../src/model/settlement-mean-model.ts'
+import {
+  crowdMapsOf,
+  type ErrorGrid,
+  gridErrors,
+  logitAt,
+  posteriorWeights,
+  readableMid,
+} from './book-index-read.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { CARD_SPAN_OPTIONS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 import { parseToolArgs } from './tool-args.ts'
@@ -46,6 +65,8 @@ const PRICINGS = [
   'v2 on the index',
   'v2 alone on the index',
   'the referee on the proxy',
+  'v2 reading the index from the book',
+  'the referee on the proxy and the book',
 ] as const
 type Pricing = (typeof PRICINGS)[number]
 
@@ -66,6 +87,8 @@ type SeedFloor = {
   proxyCost: Estimate
   /** v2 − the referee on the proxy, paired: below 0 where v2 does better than knowing everything but the index */
   againstProxyReferee: Estimate
+  /** v2 reading the index from the book − v2, paired, by outcomes and by expectation: what the read adds */
+  bookRead: { outcomes: Estimate; expected: Estimate }
   /** the share of v1's excess each closes, by outcomes and by expectation, ± SE clustered by contest */
   closed: Record<Closer, Estimate>
   closedExpected: Record<Closer, Estimate>
@@ -85,8 +108,14 @@ const HERMITE_WEIGHTS = [
   0.011257411327720691, 0.22207592200561266, 0.5333333333333333, 0.22207592200561266, 0.011257411327720691,
 ]
 
-/** The pricings made as each reading is read; the referee on the proxy waits for the error's law. */
-type ReadingPricing = Exclude<Pricing, 'the referee on the proxy'>
+/** The pricings made as each reading is read; the rest wait for the error's law and the crowd's map. */
+type ReadingPricing = Exclude<
+  Pricing,
+  'the referee on the proxy' | 'v2 reading the index from the book' | 'the referee on the proxy and the book'
+>
+
+/** The index error hypotheses each reading is priced at: ±2.5 bp in steps of 0.125 bp. */
+const ERROR_GRID: ErrorGrid = { step: 0.125e-4, half: 20 }
 
 type Row = {
   ticker: string
@@ -95,6 +124,14 @@ type Row = {
   referee: number
   indexError: number
   priced: Record<ReadingPricing, number>
+  /** v2 alone on the index at each of ERROR_GRID's error hypotheses */
+  grid: number[]
+  /** sd of v2's own doubt about its index (its basis variance): the prior it reads the book against */
+  doubt: number
+  minutesLeft: number
+  mid: number | null
+  /** v2's pool with the book, given the model's P(up) */
+  pool: (modelUp: number) => number
 }
 
 async function floorOf(seed: number, from: number, days: number): Promise<SeedFloor> {
@@ -114,6 +151,9 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
       r.inputs.spotObservedAt,
       basisOptionsOf(r.inputs, V2_PARAMS),
     )
+    const index = r.inputs.spotDollars - basis
+    const priced = settlementPricing(r.inputs, V2_PARAMS)
+    const msLeft = r.inputs.expiresAt - r.inputs.spotObservedAt
     rows.push({
       ticker: r.ticker,
       at: r.at,
@@ -127,6 +167,16 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
         'v2 on the index': onIndex.probabilityUp,
         'v2 alone on the index': onIndex.modelAloneUp ?? onIndex.probabilityUp,
       },
+      // an error x puts the index at the engine's estimate times e^−x
+      grid: settlementMeanAloneAt(
+        { ...r.inputs, spotIsIndex: true },
+        V2_PARAMS,
+        gridErrors(ERROR_GRID).map((x) => index * Math.exp(-x)),
+      ) as number[],
+      doubt: Math.sqrt(priced.basisVariance),
+      minutesLeft: Math.ceil(msLeft / MINUTE_MS - 1e-9),
+      mid: readableMid(bookStateOf(r.inputs), msLeft),
+      pool: (up) => pooledWithBook(r.inputs, V2_PARAMS, priced, up),
     })
   })
   const errors = rows.map((r) => r.indexError)
@@ -135,20 +185,36 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
   const diffs: Record<Pricing, number[]> = Object.fromEntries(PRICINGS.map((k) => [k, []])) as never
   const kls: Record<Pricing, number[]> = Object.fromEntries(PRICINGS.map((k) => [k, []])) as never
   const contests: string[] = []
+  // v2's own hypotheses of its index error: its doubt's Gauss–Hermite nodes
+  const ownLogits = (r: Row) => HERMITE_NODES.map((z) => logitAt(ERROR_GRID, r.grid, r.doubt * z))
+  const maps = crowdMapsOf(rows, HERMITE_WEIGHTS, ownLogits)
+  const lawErrors = HERMITE_NODES.map((z) => mean + sd * z)
   for (const r of rows) {
+    const map = maps.get(r.minutesLeft) ?? null
     // the referee not knowing the index: it sees it where the engine puts it, off by e^indexError,
     // and doubts that by the error's law (a diagnostic of the information, never a model)
-    const onProxy = HERMITE_NODES.reduce(
-      (sum, z, i) =>
-        sum +
-        (HERMITE_WEIGHTS[i] as number) *
-          oracle.probabilityYesScaled(r.ticker, r.at, r.indexError - (mean + sd * z)),
-      0,
+    const scaled = lawErrors.map((x) => oracle.probabilityYesScaled(r.ticker, r.at, r.indexError - x))
+    const onProxy = scaled.reduce((sum, p, i) => sum + (HERMITE_WEIGHTS[i] as number) * p, 0)
+    // and each also reading the book: the hypotheses weighed by the mid's likelihood under the map
+    const lawSeen = posteriorWeights(
+      HERMITE_WEIGHTS,
+      lawErrors.map((x) => logitAt(ERROR_GRID, r.grid, x)),
+      r.mid,
+      map,
     )
+    const onProxyAndBook = scaled.reduce((sum, p, i) => sum + (lawSeen[i] as number) * p, 0)
+    const own = ownLogits(r)
+    const ownSeen = posteriorWeights(HERMITE_WEIGHTS, own, r.mid, map)
+    const read = own.reduce((sum, l, i) => sum + (ownSeen[i] as number) / (1 + Math.exp(-l)), 0)
+    const later: Record<Exclude<Pricing, ReadingPricing>, number> = {
+      'the referee on the proxy': onProxy,
+      'v2 reading the index from the book': r.pool(read),
+      'the referee on the proxy and the book': onProxyAndBook,
+    }
     const referee = logLossOf(r.referee, r.y)
     const entropy = logLossOf(r.referee, r.referee)
     for (const k of PRICINGS) {
-      const p = k === 'the referee on the proxy' ? onProxy : r.priced[k]
+      const p = k in later ? later[k as keyof typeof later] : r.priced[k as ReadingPricing]
       diffs[k].push(logLossOf(p, r.y) - referee)
       kls[k].push(logLossOf(p, r.referee) - entropy)
     }
@@ -163,9 +229,9 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
       Estimate
     >
   // the referee's log loss cancels in each pairing
-  const paired = (a: Pricing, b: Pricing) =>
+  const paired = (a: Pricing, b: Pricing, of = diffs) =>
     clusteredMean(
-      diffs[a].map((d, i) => d - (diffs[b][i] as number)),
+      of[a].map((d, i) => d - (of[b][i] as number)),
       contests,
     )
   return {
@@ -177,6 +243,10 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
     expected: means(kls),
     proxyCost: paired('v2', 'v2 on the index'),
     againstProxyReferee: paired('v2', 'the referee on the proxy'),
+    bookRead: {
+      outcomes: paired('v2 reading the index from the book', 'v2'),
+      expected: paired('v2 reading the index from the book', 'v2', kls),
+    },
     closed: sharesOf(diffs),
     closedExpected: sharesOf(kls),
   }
@@ -189,6 +259,9 @@ const pm = (e: Estimate, digits = 4): string => {
 const pct = (e: Estimate): string =>
   `${(100 * e.value).toFixed(1)}${e.se === null ? '' : ` ± ${(100 * e.se).toFixed(1)}`} %`
 
+/** The proxy's tables' pricings; the book's read has a table of its own. */
+const BOOK_READS = ['v2 reading the index from the book', 'the referee on the proxy and the book'] as const
+const PROXY_PRICINGS = PRICINGS.filter((k) => !(BOOK_READS as readonly Pricing[]).includes(k))
 const SHOWN_CLOSERS: readonly Closer[] = ['v2', 'v2 alone', 'v2 on the index', 'the referee on the proxy']
 
 function table(floors: SeedFloor[], from: string, days: number, wallS: number): string {
@@ -197,12 +270,12 @@ function table(floors: SeedFloor[], from: string, days: number, wallS: number): 
     '',
     "By outcomes: mean log loss − the exact referee's on the same readings.",
     '',
-    `| seed | readings | ${PRICINGS.join(' | ')} | proxy's cost (v2 − v2 on the index) | v2 − the referee on the proxy |`,
-    `|---|---|${PRICINGS.map(() => '---|').join('')}---|---|`,
+    `| seed | readings | ${PROXY_PRICINGS.join(' | ')} | proxy's cost (v2 − v2 on the index) | v2 − the referee on the proxy |`,
+    `|---|---|${PROXY_PRICINGS.map(() => '---|').join('')}---|---|`,
   ]
   for (const f of floors)
     lines.push(
-      `| ${f.seed} | ${f.readings} | ${PRICINGS.map((k) => pm(f.excess[k])).join(' | ')} | ${pm(f.proxyCost)} | ${pm(f.againstProxyReferee)} |`,
+      `| ${f.seed} | ${f.readings} | ${PROXY_PRICINGS.map((k) => pm(f.excess[k])).join(' | ')} | ${pm(f.proxyCost)} | ${pm(f.againstProxyReferee)} |`,
     )
   lines.push(
     '',
@@ -214,6 +287,17 @@ function table(floors: SeedFloor[], from: string, days: number, wallS: number): 
   for (const f of floors)
     lines.push(
       `| ${f.seed} | ${(f.indexError.sd * 1e4).toFixed(2)} bp | ${pm(f.expected.v1)} | ${pm(f.expected['the referee on the proxy'])} | ${SHOWN_CLOSERS.map((k) => `${pct(f.closed[k])} / ${pct(f.closedExpected[k])}`).join(' | ')} |`,
+    )
+  lines.push(
+    '',
+    "Reading the index from the book (book-index-read.ts): each index hypothesis weighed by the book's mid (two-sided, at most 10 ¢ wide, inside 2–98 %) through the crowd's map from P(up) to its mid, fitted per minutes left on the seed's own mids and v2's prices (observables; nothing from the index or the outcomes). v2 reads it against its own doubt (its basis variance) and pools the result with the book as shipped; the referee on the proxy against the error's law. A diagnostic of the information, never a model.",
+    '',
+    `| seed | v2 reading the book − v2, by outcomes | by expectation | ${BOOK_READS.map((k) => `${k}: gap closed`).join(' | ')} |`,
+    `|---|---|---|${BOOK_READS.map(() => '---|').join('')}`,
+  )
+  for (const f of floors)
+    lines.push(
+      `| ${f.seed} | ${pm(f.bookRead.outcomes, 5)} | ${pm(f.bookRead.expected, 5)} | ${BOOK_READS.map((k) => `${pct(f.closed[k])} / ${pct(f.closedExpected[k])}`).join(' | ')} |`,
     )
   return lines.join('\n')
 }
@@ -227,7 +311,7 @@ for (const seed of seeds) {
   floors.push(await floorOf(seed, from, days))
   const f = floors.at(-1) as SeedFloor
   log(
-    `seed ${seed}: v1's gap closed by outcomes / by expectation: v2 ${pct(f.closed.v2)} / ${pct(f.closedExpected.v2)}, the referee on the proxy ${pct(f.closed['the referee on the proxy'])} / ${pct(f.closedExpected['the referee on the proxy'])}`,
+    `seed ${seed}: v1's gap closed by outcomes / by expectation: v2 ${pct(f.closed.v2)} / ${pct(f.closedExpected.v2)}, the referee on the proxy ${pct(f.closed['the referee on the proxy'])} / ${pct(f.closedExpected['the referee on the proxy'])}; reading the book: v2 ${pct(f.closed['v2 reading the index from the book'])} / ${pct(f.closedExpected['v2 reading the index from the book'])}, the referee on the proxy ${pct(f.closed['the referee on the proxy and the book'])} / ${pct(f.closedExpected['the referee on the proxy and the book'])}`,
   )
 }
 const wallS = (Date.now() - started) / 1000
