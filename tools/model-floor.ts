@@ -12,8 +12,8 @@
 // says a little more: v2 and the referee on the proxy each also read the index from the book by
 // Bayes' rule (book-index-read.ts), through the crowd's map fitted on the seed's own mids and prices
 // (observables only). Each by outcomes and by expectation (the
-// referee's probability in the outcome's place). Nothing here is fitted: the parameters are the
-// shipped ones.
+// referee's probability in the outcome's place). No model parameter is fitted here: v2 prices with
+// the shipped file, and only the crowd's map, a part of the diagnostic, is fitted on observables.
 // Usage: node tools/model-floor.ts [--seeds 2001,2002,2003] [--from 2026-09-01] [--days 30]
 //        [--card docs/model.md] [--json docs/model-floor.json]
 import { readFileSync, writeFileSync } from 'node:fs'
