@@ -57,12 +57,15 @@ describe('the index read from the book', () => {
     assert.ok(lessNoisy)
     assert.ok(Math.abs(lessNoisy.noise - (0.09 - 0.64 * 0.02)) < 0.005, `noise ${lessNoisy.noise}`)
     assert.equal(fitCrowdMap(points.slice(0, 10)), null)
+    // mids the prices explain exactly: no noise to weigh the book by, so no map
+    const exact = points.map((p) => ({ ...p, mid: sigmoid(0.2 + 0.8 * (p.logits[1] as number)) }))
+    assert.equal(fitCrowdMap(exact), null)
   })
 
   it('fits one map per minutes left, on readable mids away from certainty only', () => {
     const readings = Array.from({ length: 60 }, (_, i) => ({
       minutesLeft: i % 2 === 0 ? 1 : 2,
-      mid: i % 3 === 0 ? null : sigmoid((i % 7) / 7),
+      mid: i % 3 === 0 ? null : sigmoid((i % 7) / 7 + (Math.floor(i / 2) % 2 === 0 ? 0.1 : -0.1)),
       x: (i % 7) / 7,
     }))
     const maps = crowdMapsOf(readings, PRIOR, (r) => [r.x, r.x, r.x])

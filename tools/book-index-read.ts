@@ -4,7 +4,7 @@
 // the crowd's own map from P(up) to its quotes, weighs the hypotheses. The map is fitted on the
 // readings' observables alone (the mids and the model's prices), never on the hidden index or truth.
 import type { BookState } from '../src/domain/reading-model.ts'
-import { bookEvidence } from '../src/model/book-pool.ts'
+import { bookEvidence, logitOf } from '../src/model/book-pool.ts'
 
 /** Hypotheses of the engine's log index error priced on a grid: P(up) at grid[k], in log units. */
 export type ErrorGrid = { readonly step: number; readonly half: number }
@@ -14,17 +14,12 @@ export function gridErrors(grid: ErrorGrid): number[] {
   return Array.from({ length: 2 * grid.half + 1 }, (_, k) => (k - grid.half) * grid.step)
 }
 
-const logit = (p: number): number => {
-  const c = Math.min(1 - 1e-6, Math.max(1e-6, p))
-  return Math.log(c / (1 - c))
-}
-
 /** The logit of P(up) at error `x`, linear in logit between the grid's points and flat past its ends. */
 export function logitAt(grid: ErrorGrid, priced: readonly number[], x: number): number {
   const f = Math.min(2 * grid.half, Math.max(0, x / grid.step + grid.half))
   const k = Math.min(2 * grid.half - 1, Math.floor(f))
-  const a = logit(priced[k] as number)
-  const b = logit(priced[k + 1] as number)
+  const a = logitOf(priced[k] as number)
+  const b = logitOf(priced[k + 1] as number)
   return a + (b - a) * (f - k)
 }
 
@@ -48,7 +43,7 @@ export function fitCrowdMap(points: readonly MapPoint[]): CrowdMap | null {
   const spread = points.map((p, j) =>
     p.logits.reduce((s, l, i) => s + (p.weights[i] as number) * (l - (xs[j] as number)) ** 2, 0),
   )
-  const ys = points.map((p) => logit(p.mid))
+  const ys = points.map((p) => logitOf(p.mid))
   const n = points.length
   const mx = xs.reduce((a, b) => a + b, 0) / n
   const my = ys.reduce((a, b) => a + b, 0) / n
@@ -64,6 +59,8 @@ export function fitCrowdMap(points: readonly MapPoint[]): CrowdMap | null {
   let rss = 0
   for (let i = 0; i < n; i++) rss += ((ys[i] as number) - intercept - slope * (xs[i] as number)) ** 2
   const residual = rss / n
+  // mids the prices explain exactly say nothing of the crowd's noise: no map rather than an infinitely sure one
+  if (!(residual > 1e-12)) return null
   const fromError = (slope * slope * spread.reduce((a, b) => a + b, 0)) / n
   return { intercept, slope, noise: Math.max(residual - fromError, 0.05 * residual) }
 }
@@ -76,7 +73,7 @@ export function posteriorWeights(
   map: CrowdMap | null,
 ): number[] {
   if (mid === null || map === null) return [...weights]
-  const lm = logit(mid)
+  const lm = logitOf(mid)
   const seen = weights.map(
     (w, i) =>
       w * Math.exp(-((lm - map.intercept - map.slope * (logits[i] as number)) ** 2) / (2 * map.noise)),
