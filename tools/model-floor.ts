@@ -40,6 +40,7 @@ import {
   posteriorWeights,
   readableMid,
 } from './book-index-read.ts'
+import { type Closer, floorTable, PRICINGS, type Pricing, pct, type SeedFloor } from './floor-table.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { CARD_SPAN_OPTIONS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 import { parseToolArgs } from './tool-args.ts'
@@ -56,43 +57,6 @@ const { values } = parseToolArgs(
   },
 )
 const log = (msg: string) => process.stderr.write(`model:floor: ${msg}\n`)
-
-/** Log loss minus the referee's on the same readings, per pricing. */
-const PRICINGS = [
-  'v1',
-  'v2',
-  'v2 alone',
-  'v2 on the index',
-  'v2 alone on the index',
-  'the referee on the proxy',
-  'v2 reading the index from the book',
-  'the referee on the proxy and the book',
-] as const
-type Pricing = (typeof PRICINGS)[number]
-
-/** The pricings judged against v1's gap: every one but v1. */
-type Closer = Exclude<Pricing, 'v1'>
-
-type SeedFloor = {
-  seed: number
-  readings: number
-  contests: number
-  /** the engine's index estimate's log error against the index print (mean, sd): its law on the seed */
-  indexError: { mean: number; sd: number }
-  /** mean log loss − the referee's, by outcomes, SE clustered by contest */
-  excess: Record<Pricing, Estimate>
-  /** the same by expectation: the referee's probability in the outcome's place (no outcome luck) */
-  expected: Record<Pricing, Estimate>
-  /** v2 − v2 on the index, paired: what the proxy's basis costs v2 */
-  proxyCost: Estimate
-  /** v2 − the referee on the proxy, paired: below 0 where v2 does better than knowing everything but the index */
-  againstProxyReferee: Estimate
-  /** v2 reading the index from the book − v2, paired, by outcomes and by expectation: what the read adds */
-  bookRead: { outcomes: Estimate; expected: Estimate }
-  /** the share of v1's excess each closes, by outcomes and by expectation, ± SE clustered by contest */
-  closed: Record<Closer, Estimate>
-  closedExpected: Record<Closer, Estimate>
-}
 
 /** The share of b's excess over the same readings that a closes, 1 − Σa/Σb, ± SE clustered by contest. */
 function shareClosed(a: readonly number[], b: readonly number[], contests: readonly string[]): Estimate {
@@ -252,56 +216,6 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
   }
 }
 
-const pm = (e: Estimate, digits = 4): string => {
-  const v = `${e.value >= 0 ? '+' : '−'}${Math.abs(e.value).toFixed(digits)}`
-  return e.se === null ? v : `${v} ± ${e.se.toFixed(digits)}`
-}
-const pct = (e: Estimate): string =>
-  `${(100 * e.value).toFixed(1)}${e.se === null ? '' : ` ± ${(100 * e.se).toFixed(1)}`} %`
-
-/** The proxy's tables' pricings; the book's read has a table of its own. */
-const BOOK_READS = ['v2 reading the index from the book', 'the referee on the proxy and the book'] as const
-const PROXY_PRICINGS = PRICINGS.filter((k) => !(BOOK_READS as readonly Pricing[]).includes(k))
-const SHOWN_CLOSERS: readonly Closer[] = ['v2', 'v2 alone', 'v2 on the index', 'the referee on the proxy']
-
-function table(floors: SeedFloor[], from: string, days: number, wallS: number): string {
-  const lines = [
-    `Held-out seeds ${floors.map((f) => f.seed).join(', ')}, ${days} days each from ${from} (the card's days), \`ewma\` crowd; v2 = \`${modelV2Version(V2_PARAMS)}\`. Each reading the engine would make, priced in process (the fit's reading step, not a replay: within a few tenths of a point of the card's figures). The referee on the proxy knows all the referee knows but the index: it sees the index where the engine puts it (its spot less its basis estimate) and doubts that by the error's law on the seed (Gaussian; its sd below). ± one SE clustered by contest. About ${Math.round(wallS / 60)} min on one core.`,
-    '',
-    "By outcomes: mean log loss − the exact referee's on the same readings.",
-    '',
-    `| seed | readings | ${PROXY_PRICINGS.join(' | ')} | proxy's cost (v2 − v2 on the index) | v2 − the referee on the proxy |`,
-    `|---|---|${PROXY_PRICINGS.map(() => '---|').join('')}---|---|`,
-  ]
-  for (const f of floors)
-    lines.push(
-      `| ${f.seed} | ${f.readings} | ${PROXY_PRICINGS.map((k) => pm(f.excess[k])).join(' | ')} | ${pm(f.proxyCost)} | ${pm(f.againstProxyReferee)} |`,
-    )
-  lines.push(
-    '',
-    "By expectation (the referee's probability in each outcome's place: no outcome luck): expected log loss above the referee's, v1 and the referee on the proxy; then the share of v1's gap each closes, by outcomes / by expectation.",
-    '',
-    `| seed | the engine's index error (sd) | v1 | the referee on the proxy | ${SHOWN_CLOSERS.map((k) => `${k}: gap closed`).join(' | ')} |`,
-    `|---|---|---|---|${SHOWN_CLOSERS.map(() => '---|').join('')}`,
-  )
-  for (const f of floors)
-    lines.push(
-      `| ${f.seed} | ${(f.indexError.sd * 1e4).toFixed(2)} bp | ${pm(f.expected.v1)} | ${pm(f.expected['the referee on the proxy'])} | ${SHOWN_CLOSERS.map((k) => `${pct(f.closed[k])} / ${pct(f.closedExpected[k])}`).join(' | ')} |`,
-    )
-  lines.push(
-    '',
-    "Reading the index from the book (book-index-read.ts): each index hypothesis weighed by the book's mid (two-sided, at most 10 ¢ wide, inside 2–98 %) through the crowd's map from P(up) to its mid, fitted per minutes left on the seed's own mids and v2's prices (observables; nothing from the index or the outcomes). v2 reads it against its own doubt (its basis variance) and pools the result with the book as shipped; the referee on the proxy against the error's law. A diagnostic of the information, never a model.",
-    '',
-    `| seed | v2 reading the book − v2, by outcomes | by expectation | ${BOOK_READS.map((k) => `${k}: gap closed`).join(' | ')} |`,
-    `|---|---|---|${BOOK_READS.map(() => '---|').join('')}`,
-  )
-  for (const f of floors)
-    lines.push(
-      `| ${f.seed} | ${pm(f.bookRead.outcomes, 5)} | ${pm(f.bookRead.expected, 5)} | ${BOOK_READS.map((k) => `${pct(f.closed[k])} / ${pct(f.closedExpected[k])}`).join(' | ')} |`,
-    )
-  return lines.join('\n')
-}
-
 const seeds = (values.seeds as string).split(',').map(Number)
 const from = Date.parse(`${values.from}T00:00:00Z`)
 const days = Number(values.days)
@@ -325,7 +239,12 @@ writeFileSync(
   replaceBlock(
     readFileSync(card, 'utf8'),
     'model:floor',
-    table(floors, values.from as string, days, wallS),
+    floorTable(floors, {
+      from: values.from as string,
+      days,
+      minutes: Math.round(wallS / 60),
+      version: modelV2Version(V2_PARAMS),
+    }),
     card,
   ),
 )
