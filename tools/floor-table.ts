@@ -48,7 +48,10 @@ export const pct = (e: Estimate): string =>
   `${(100 * e.value).toFixed(1)}${e.se === null ? '' : ` ± ${(100 * e.se).toFixed(1)}`} %`
 
 /** The proxy's tables' pricings; the book's read has a table of its own. */
-const BOOK_READS = ['v2 reading the index from the book', 'the referee on the proxy and the book'] as const
+export const BOOK_READS = [
+  'v2 reading the index from the book',
+  'the referee on the proxy and the book',
+] as const
 const PROXY_PRICINGS = PRICINGS.filter((k) => !(BOOK_READS as readonly Pricing[]).includes(k))
 const SHOWN_CLOSERS: readonly Closer[] = ['v2', 'v2 alone', 'v2 on the index', 'the referee on the proxy']
 

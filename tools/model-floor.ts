@@ -40,7 +40,15 @@ import {
   posteriorWeights,
   readableMid,
 } from './book-index-read.ts'
-import { type Closer, floorTable, PRICINGS, type Pricing, pct, type SeedFloor } from './floor-table.ts'
+import {
+  type BOOK_READS,
+  type Closer,
+  floorTable,
+  PRICINGS,
+  type Pricing,
+  pct,
+  type SeedFloor,
+} from './floor-table.ts'
 import { replaceBlock } from './model-params-table.ts'
 import { CARD_SPAN_OPTIONS, forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 import { parseToolArgs } from './tool-args.ts'
@@ -73,10 +81,7 @@ const HERMITE_WEIGHTS = [
 ]
 
 /** The pricings made as each reading is read; the rest wait for the error's law and the crowd's map. */
-type ReadingPricing = Exclude<
-  Pricing,
-  'the referee on the proxy' | 'v2 reading the index from the book' | 'the referee on the proxy and the book'
->
+type ReadingPricing = Exclude<Pricing, 'the referee on the proxy' | (typeof BOOK_READS)[number]>
 
 /** The index error hypotheses each reading is priced at: ±2.5 bp in steps of 0.125 bp. */
 const ERROR_GRID: ErrorGrid = { step: 0.125e-4, half: 20 }
@@ -123,7 +128,7 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
       at: r.at,
       y: r.settledSide === 'up' ? 1 : 0,
       referee: oracle.probabilityYes(r.ticker, r.at),
-      indexError: Math.log((r.inputs.spotDollars - basis) / oracle.indexAt(r.at)),
+      indexError: Math.log(index / oracle.indexAt(r.at)),
       priced: {
         v1: gbmEwma1Model.probabilityUp(r.inputs).probabilityUp,
         v2: v2.probabilityUp,
