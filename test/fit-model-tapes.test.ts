@@ -153,7 +153,7 @@ describe('fit:model --tapes', () => {
     assert.equal(missing.status, 2)
     assert.equal(
       missing.stderr.trim(),
-      'fit:model: --base refits stage D or E alone: give --polymarket-tapes DIR[,DIR…] or --minute-tapes DIR',
+      'fit:model: --base refits stage D, E or R alone: give --polymarket-tapes DIR[,DIR…], --minute-tapes DIR or --book-read',
     )
     const notParams = path.join(tmp.dir, 'not-params.json')
     writeFileSync(notParams, '{"model": "x"}')

@@ -60,6 +60,35 @@ describe('model:candidate', () => {
     assert.match(bad.stderr.trim(), /^model:candidate: --candidate .*not-params\.json: model parameters: /)
     const none = run(['--candidate', SHIPPED, '--seeds', '4010'])
     assert.equal(none.status, 2)
-    assert.match(none.stderr.trim(), /^model:candidate: --polymarket-tapes /)
+    assert.match(none.stderr.trim(), /^model:candidate: --polymarket-tapes .* or --kalshi /)
+    const unknown = run(['--candidate', SHIPPED, '--kalshi', 'no-such-crowd=2001'])
+    assert.equal(unknown.status, 2)
+    assert.match(unknown.stderr.trim(), /^model:candidate: --kalshi no-such-crowd: /)
+    const noSeeds = run(['--candidate', SHIPPED, '--kalshi', 'ewma=x'])
+    assert.equal(noSeeds.status, 2)
+    assert.match(noSeeds.stderr.trim(), /^model:candidate: --kalshi ewma must be validation seeds/)
+  })
+
+  it('fails a file that reads the Kalshi book backwards, on the seed and crowd named, by the referee', () => {
+    // a crowd map with its slope the wrong way round: the book read as saying the opposite
+    const shipped = JSON.parse(readFileSync(SHIPPED, 'utf8'))
+    const backwards = path.join(tmp.dir, 'backwards.json')
+    const maps = Array.from({ length: 14 }, (_, i) => ({
+      minutesLeft: i + 1,
+      intercept: 0,
+      slope: -1,
+      noise: 0.01,
+    }))
+    writeFileSync(backwards, JSON.stringify({ ...shipped, bookRead: maps }))
+    const json = path.join(tmp.dir, 'kalshi.json')
+    const r = run(['--candidate', backwards, '--kalshi', 'ewma=2001', '--days', '1', '--json', json])
+    assert.equal(r.status, 0, r.stderr)
+    const [row] = JSON.parse(readFileSync(json, 'utf8')).results
+    assert.equal(row.crowd, 'Kalshi ewma (2001)')
+    assert.ok(row.readings > 1000, `${row.readings} readings`)
+    const worse = row.cells['candidate v2'].expected
+    assert.ok(worse.value > 2 * worse.se, `${worse.value} ± ${worse.se}`)
+    // the model alone does not read the book: the same on every reading
+    assert.deepEqual(row.cells['candidate alone'].expected, { value: 0, se: 0 })
   })
 })

@@ -5,6 +5,7 @@
 // readings' observables alone (the mids and the model's prices), never on the hidden index or truth.
 import type { BookState } from '../src/domain/reading-model.ts'
 import { bookEvidence, logitOf } from '../src/model/book-pool.ts'
+import type { CrowdMap as ModelCrowdMap } from '../src/model/index-read.ts'
 
 /** Hypotheses of the engine's log index error priced on a grid: P(up) at grid[k], in log units. */
 export type ErrorGrid = { readonly step: number; readonly half: number }
@@ -23,11 +24,8 @@ export function logitAt(grid: ErrorGrid, priced: readonly number[], x: number): 
   return a + (b - a) * (f - k)
 }
 
-/**
- * The crowd's map in one minutes-left bucket: logit(mid) = intercept + slope·logit(P(up) at the true
- * error) + noise of variance `noise`.
- */
-export type CrowdMap = { intercept: number; slope: number; noise: number }
+/** The crowd's map in one minutes-left bucket (the model's, index-read.ts), without its bucket. */
+export type CrowdMap = Omit<ModelCrowdMap, 'minutesLeft'>
 
 /** One reading's part in the map's fit: its usable mid, and its hypotheses' logits with their prior weights. */
 export type MapPoint = { mid: number; logits: readonly number[]; weights: readonly number[] }

@@ -7,9 +7,11 @@ import type { ModelInputs } from '../src/domain/reading-model.ts'
 import { clusteredMean, logLossOf, type ScoredPoint } from '../src/domain/scores.ts'
 import { pooledTailRow, type TailRow, tailTable } from '../src/domain/tail-table.ts'
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
+import type { SimParams } from '../src/feeds/sim/sim-params.ts'
 import type { ModelV2Params } from '../src/model/params.ts'
 import { settlementMeanProbability } from '../src/model/settlement-mean-model.ts'
 import { tapeFitSource } from './fit/tape-source.ts'
+import { forEachSandboxReading, sandboxWorld } from './sandbox-readings.ts'
 
 /** A parameter file under judgement; the first of a list is the one the others are paired against. */
 export type Candidate = { name: string; params: ModelV2Params }
@@ -23,7 +25,13 @@ export type CrowdResult = {
   readings: number
   cells: Record<
     string,
-    { excess: number; shots: (TailRow | null)[]; outcomes: { value: number; se: number | null } | null }
+    {
+      excess: number
+      shots: (TailRow | null)[]
+      outcomes: { value: number; se: number | null } | null
+      /** the expected log loss above the referee against the first file's, paired, clustered by contest */
+      expected: { value: number; se: number | null } | null
+    }
   >
 }
 
@@ -53,6 +61,7 @@ export async function judgeCandidates(
     const [name, kind] = key.split(' ') as [string, string]
     const paired = points[`${base} ${kind}`] as Point[]
     const kl = ps.map((pt) => logLossOf(pt.p, pt.referee) - logLossOf(pt.referee, pt.referee))
+    const contests = ps.map((pt) => pt.contest)
     const table = tailTable(ps.map((pt) => ({ contest: pt.contest, y: pt.referee, p: pt.p })))
     const mirrored = (a: string, b: string) =>
       pooledTailRow(table.filter((row) => row.label === a || row.label === b))
@@ -64,7 +73,14 @@ export async function judgeCandidates(
           ? null
           : clusteredMean(
               ps.map((pt, i) => logLossOf(pt.p, pt.y) - logLossOf((paired[i] as Point).p, pt.y)),
-              ps.map((pt) => pt.contest),
+              contests,
+            ),
+      expected:
+        name === base
+          ? null
+          : clusteredMean(
+              ps.map((pt, i) => logLossOf(pt.p, pt.referee) - logLossOf((paired[i] as Point).p, pt.referee)),
+              contests,
             ),
     }
   }
@@ -92,6 +108,31 @@ export function polymarketTapeReadings(
           contest: `${seed}:${r.ticker}`,
           y: r.settledSide === 'up' ? 1 : 0,
           referee: oracle.polymarketProbabilityUp(r.inputs.opensAt, r.inputs.spotObservedAt),
+        })
+      })
+    }
+  }
+}
+
+/**
+ * Kalshi's settled readings on validation seeds, each with the crowd `params` gives (a SIM_PARAMS
+ * preset), through the engine's own reading step, with the exact referee's P(up) by Kalshi's rule.
+ */
+export function kalshiSandboxReadings(
+  seeds: readonly number[],
+  params: SimParams,
+  span: { from: number; days: number },
+): (each: (r: Judged) => void) => Promise<void> {
+  return async (each) => {
+    for (const seed of seeds) {
+      const oracle = createSimOracle({ seed, params })
+      await forEachSandboxReading(sandboxWorld(seed, params), span, (r) => {
+        if (r.settledSide === null) return
+        each({
+          inputs: r.inputs,
+          contest: `${seed}:${r.ticker}`,
+          y: r.settledSide === 'up' ? 1 : 0,
+          referee: oracle.probabilityYes(r.ticker, r.at),
         })
       })
     }

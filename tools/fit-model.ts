@@ -12,7 +12,9 @@
 //   D. (--polymarket-tapes) Polymarket's own pool and the error of the engine's strike estimate,
 //      measured at window edges, on that venue's readings (tools/fit/polymarket-stage.ts);
 //   E. (--minute-tapes) the pool of readings priced from one-minute closes alone, on a real venue's
-//      one-minute history (tools/fit/minute-stage.ts).
+//      one-minute history (tools/fit/minute-stage.ts);
+//   R. (--book-read) after C: the crowd's map for reading the index from the book, by minutes left,
+//      and the main pool refitted on the read (tools/fit/book-read-stage.ts).
 // Usage: node tools/fit-model.ts [--seeds 1001,…,1008] [--crowds ewma,shrink,drift,ewma-late]
 //        [--from 2026-06-01] [--days 10] [--out FILE]
 //        node tools/fit-model.ts --tapes DIR [--since T] [--until T] [--out FILE]
@@ -28,6 +30,8 @@
 //        node tools/fit-model.ts --base FILE --polymarket-tapes DIR[,DIR…] [--out FILE]: stage D alone
 //        on FILE's stages A–C (with --minute-tapes too, D then E); --keep-polymarket-pool: D measures
 //        the errors again and keeps FILE's pool and book
+//        node tools/fit-model.ts --base FILE --book-read [--seeds …] [--out FILE]: stage R alone on
+//        FILE's stages A–C, on the seeds' readings
 //        … [--polymarket-level-tails]: stage D writes the level error's measured shapes too (a
 //        candidate not adopted: docs/model.md, "The level error's tail")
 import { spawnSync } from 'node:child_process'
@@ -42,6 +46,7 @@ import {
   type VenuePool,
 } from '../src/model/params.ts'
 import { TapeError } from '../src/tape/tape-reader.ts'
+import { fitBookRead } from './fit/book-read-stage.ts'
 import { type FitSource, unionFitSource } from './fit/fit-source.ts'
 import { fitReturnsOnlyPool } from './fit/minute-stage.ts'
 import { fitPolymarket, POLYMARKET_CERTAINTY_POWERS } from './fit/polymarket-stage.ts'
@@ -96,6 +101,8 @@ const { values } = parseToolArgs(
       'polymarket-level-tails': { type: 'boolean', default: false },
       // stage C's grid of ν and variance scales (TAILS_GRIDS): coarse made the shipped file
       'tails-grid': { type: 'string', default: 'coarse' },
+      // stage R: the index read from the book (a candidate until judged: docs/model.md)
+      'book-read': { type: 'boolean', default: false },
     },
   },
 )
@@ -225,24 +232,7 @@ async function fitMain(): Promise<ModelV2Params> {
   }
 
   // ---- stage C: the readings the engine would make, priced with A and B
-  // each reading priced both ways where it has ranges: the returns-only tails are fitted on every
-  // reading (as a feed without ranges would price them), the ranged ones on those the engine prices so
-  const obs: PricedObservation[] = []
-  const basisErrors: BasisError[] = []
-  const contests = new Set<string>()
-  await orBadTape(
-    source.forEachReading((r) => {
-      if (r.settledSide === null) return
-      contests.add(r.ticker)
-      const { obs: o, basis, noise } = pricedObservation({ ...r, settledSide: r.settledSide }, params)
-      obs.push(o)
-      // the basis estimate at the last reading against the basis the settlement showed
-      const error = basisErrorOf(r, basis, noise)
-      if (error) basisErrors.push(error)
-    }),
-  )
-  if (obs.length === 0) fail('no graded reading in the span: nothing to fit stage C on')
-  log(`${obs.length} readings of ${contests.size} settled contests`)
+  const { obs, basisErrors, contests } = await stageCReadings(source, params)
   // the basis estimate's error variance (relative, squared), added to the settlement variance
   params = { ...params, basis: { ...params.basis, variance: basisErrorVariance(basisErrors) ?? 0 } }
   log(`basis: error variance ${params.basis.variance} over ${basisErrors.length} settlements`)
@@ -279,8 +269,9 @@ async function fitMain(): Promise<ModelV2Params> {
     ...params,
     pool: pooled.pool,
     book: pooled.book,
-    training: source.training(obs.length, contests.size),
+    training: source.training(obs.length, contests),
   }
+  if (values['book-read']) params = withBookRead(params, obs)
 
   // ---- stage D: Polymarket's own pool and strike-estimate error, on its own readings
   if (values['polymarket-tapes'] !== undefined) {
@@ -291,6 +282,51 @@ async function fitMain(): Promise<ModelV2Params> {
     params = { ...params, venuePools: { polymarket: poly } }
   }
   return params
+}
+
+/**
+ * Stage C's readings: each settled reading the engine would make, priced with `params`' stages A and B
+ * both ways where it has ranges (the returns-only tails are fitted on every reading, as a feed without
+ * ranges would price them; the ranged ones on those the engine prices so), and the basis estimate's
+ * error at each settlement.
+ */
+async function stageCReadings(
+  source: FitSource,
+  params: ModelV2Params,
+): Promise<{ obs: PricedObservation[]; basisErrors: BasisError[]; contests: number }> {
+  const obs: PricedObservation[] = []
+  const basisErrors: BasisError[] = []
+  const contests = new Set<string>()
+  await orBadTape(
+    source.forEachReading((r) => {
+      if (r.settledSide === null) return
+      contests.add(r.ticker)
+      const { obs: o, basis, noise } = pricedObservation({ ...r, settledSide: r.settledSide }, params)
+      obs.push(o)
+      // the basis estimate at the last reading against the basis the settlement showed
+      const error = basisErrorOf(r, basis, noise)
+      if (error) basisErrors.push(error)
+    }),
+  )
+  if (obs.length === 0) fail('no graded reading in the span: nothing to fit stage C on')
+  log(`${obs.length} readings of ${contests.size} settled contests`)
+  return { obs, basisErrors, contests: contests.size }
+}
+
+/**
+ * Stage R on stage C's readings: the crowd's maps, and the main pool and its book weight refitted on
+ * the read. The maps go after the book weighting, every other key where it was, so a refit's diff
+ * shows only what moved.
+ */
+function withBookRead(params: ModelV2Params, obs: readonly PricedObservation[]): ModelV2Params {
+  const { bookRead, pooled } = fitBookRead(obs, params, log)
+  const { bookRead: _, ...rest } = params
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(rest)) {
+    out[key] = key === 'pool' ? pooled.pool : key === 'book' ? pooled.book : value
+    if (key === 'book') out.bookRead = bookRead
+  }
+  return out as ModelV2Params
 }
 
 /**
@@ -335,6 +371,13 @@ if (values.base !== undefined && values['polymarket-tapes'] !== undefined) {
   }
 }
 
+// ---- stage R alone on --base's stages A–C, on the readings of --seeds (or --tapes): the base's own
+// training data, so the pool refitted is fitted where the one it replaces was
+if (values.base !== undefined && values['book-read']) {
+  const { obs } = await stageCReadings(await sourceOf(), params)
+  params = withBookRead(params, obs)
+}
+
 // ---- stage E: the pool of readings priced from one-minute closes alone, on one-minute history
 if (values['minute-tapes'] !== undefined) {
   const span =
@@ -346,8 +389,10 @@ if (values['minute-tapes'] !== undefined) {
   )
   if (typeof minute === 'string') fail(`--minute-tapes: ${minute}`)
   else params = { ...params, returnsOnlyPool: minute }
-} else if (values.base !== undefined && values['polymarket-tapes'] === undefined)
-  fail('--base refits stage D or E alone: give --polymarket-tapes DIR[,DIR…] or --minute-tapes DIR')
+} else if (values.base !== undefined && values['polymarket-tapes'] === undefined && !values['book-read'])
+  fail(
+    '--base refits stage D, E or R alone: give --polymarket-tapes DIR[,DIR…], --minute-tapes DIR or --book-read',
+  )
 
 const checked = checkModelV2Params(params)
 writeFileSync(values.out, `${JSON.stringify(checked, null, 2)}\n`)

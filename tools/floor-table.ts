@@ -86,9 +86,9 @@ export function floorTable(floors: readonly SeedFloor[], run: FloorRun): string 
     )
   lines.push(
     '',
-    "Reading the index from the book (book-index-read.ts): each index hypothesis weighed by the book's mid (two-sided, at most 10 ¢ wide, inside 2–98 %) through the crowd's map from P(up) to its mid, fitted per minutes left on the seed's own mids and v2's prices (observables; nothing from the index or the outcomes). v2 reads it against its own doubt (its basis variance) and pools the result with the book as shipped; the referee on the proxy against the error's law. A diagnostic of the information, never a model.",
+    "Reading the index from the book in sample (book-index-read.ts): each index hypothesis weighed by the book's mid (two-sided, at most 10 ¢ wide, inside 2–98 %) through the crowd's map from P(up) to its mid, fitted per minutes left on the seed's own mids and v2 alone's prices (observables; nothing from the index or the outcomes). For v2 it takes the place of v2's own read of the book (the model's, since `ea6b9d1e`: its map fitted on the training seeds, index-read.ts), against the same doubt (v2's basis variance), and is pooled by v2's pool; the referee on the proxy reads against the error's law. A diagnostic of the information, never a model.",
     '',
-    `| seed | v2 reading the book − v2, by outcomes | by expectation | ${BOOK_READS.map((k) => `${k}: gap closed`).join(' | ')} |`,
+    `| seed | the in-sample read − v2, by outcomes | by expectation | ${BOOK_READS.map((k) => `${k}: gap closed`).join(' | ')} |`,
     `|---|---|---|${BOOK_READS.map(() => '---|').join('')}`,
   )
   for (const f of floors)

@@ -23,6 +23,7 @@ import { clusteredMean, clusteredRatio, type Estimate, logLossOf, ratioSumsOf } 
 import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { estimateBasis } from '../src/model/basis.ts'
 import { bookStateOf } from '../src/model/book-pool.ts'
+import { ERROR_NODES, ERROR_WEIGHTS } from '../src/model/index-read.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
 import { modelV2Version } from '../src/model/params.ts'
 import {
@@ -71,14 +72,6 @@ function shareClosed(a: readonly number[], b: readonly number[], contests: reado
   const ratio = clusteredRatio(ratioSumsOf(a, b, contests))
   return { value: 1 - ratio.value, se: ratio.se }
 }
-
-// Gauss–Hermite nodes and weights for a standard normal (probabilists'), five points: the referee's
-// figure is smooth in the index on the scale of the estimate's error (half a basis point), so five
-// are exact to far below its Monte Carlo error
-const HERMITE_NODES = [-2.856970013872806, -1.355626179974266, 0, 1.355626179974266, 2.856970013872806]
-const HERMITE_WEIGHTS = [
-  0.011257411327720691, 0.22207592200561266, 0.5333333333333333, 0.22207592200561266, 0.011257411327720691,
-]
 
 /** The pricings made as each reading is read; the rest wait for the error's law and the crowd's map. */
 type ReadingPricing = Exclude<Pricing, 'the referee on the proxy' | (typeof BOOK_READS)[number]>
@@ -155,25 +148,25 @@ async function floorOf(seed: number, from: number, days: number): Promise<SeedFl
   const kls: Record<Pricing, number[]> = Object.fromEntries(PRICINGS.map((k) => [k, []])) as never
   const contests: string[] = []
   // v2's own hypotheses of its index error: its doubt's Gauss–Hermite nodes
-  const ownLogits = (r: Row) => HERMITE_NODES.map((z) => logitAt(ERROR_GRID, r.grid, r.doubt * z))
-  const maps = crowdMapsOf(rows, HERMITE_WEIGHTS, ownLogits)
-  const lawErrors = HERMITE_NODES.map((z) => mean + sd * z)
+  const ownLogits = (r: Row) => ERROR_NODES.map((z) => logitAt(ERROR_GRID, r.grid, r.doubt * z))
+  const maps = crowdMapsOf(rows, ERROR_WEIGHTS, ownLogits)
+  const lawErrors = ERROR_NODES.map((z) => mean + sd * z)
   for (const r of rows) {
     const map = maps.get(r.minutesLeft) ?? null
     // the referee not knowing the index: it sees it where the engine puts it, off by e^indexError,
     // and doubts that by the error's law (a diagnostic of the information, never a model)
     const scaled = lawErrors.map((x) => oracle.probabilityYesScaled(r.ticker, r.at, r.indexError - x))
-    const onProxy = scaled.reduce((sum, p, i) => sum + (HERMITE_WEIGHTS[i] as number) * p, 0)
+    const onProxy = scaled.reduce((sum, p, i) => sum + (ERROR_WEIGHTS[i] as number) * p, 0)
     // and each also reading the book: the hypotheses weighed by the mid's likelihood under the map
     const lawSeen = posteriorWeights(
-      HERMITE_WEIGHTS,
+      ERROR_WEIGHTS,
       lawErrors.map((x) => logitAt(ERROR_GRID, r.grid, x)),
       r.mid,
       map,
     )
     const onProxyAndBook = scaled.reduce((sum, p, i) => sum + (lawSeen[i] as number) * p, 0)
     const own = ownLogits(r)
-    const ownSeen = posteriorWeights(HERMITE_WEIGHTS, own, r.mid, map)
+    const ownSeen = posteriorWeights(ERROR_WEIGHTS, own, r.mid, map)
     const read = own.reduce((sum, l, i) => sum + (ownSeen[i] as number) / (1 + Math.exp(-l)), 0)
     const later: Record<Exclude<Pricing, ReadingPricing>, number> = {
       'the referee on the proxy': onProxy,

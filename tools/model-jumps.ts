@@ -20,7 +20,6 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import type { MinuteClose } from '../src/domain/price-history.ts'
 import type { ModelInputs } from '../src/domain/reading-model.ts'
 import type { TailRow } from '../src/domain/tail-table.ts'
-import { createSimOracle } from '../src/feeds/sim/oracle.ts'
 import { parseSimParams } from '../src/feeds/sim/sim-params-text.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { type JumpExposure, jumpExposure, probabilityWithJumps } from '../src/model/jumps.ts'
@@ -35,6 +34,7 @@ import {
   type CrowdResult,
   type Judged,
   judgeCandidates,
+  kalshiSandboxReadings,
   parseTapeSets,
   polymarketTapeReadings,
 } from './candidate-judge.ts'
@@ -234,22 +234,7 @@ const valSeeds = numbers(values.seeds as string)
 const results: CrowdResult[] = []
 for (const crowdName of (values.crowds as string).split(',')) {
   const crowd = crowdParams(crowdName)
-  results.push(
-    await judge(crowdName, async (each) => {
-      for (const seed of valSeeds) {
-        const oracle = createSimOracle({ seed, params: crowd })
-        await forEachSandboxReading(sandboxWorld(seed, crowd), valSpan, (r) => {
-          if (r.settledSide === null) return
-          each({
-            inputs: r.inputs,
-            contest: `${seed}:${r.ticker}`,
-            y: r.settledSide === 'up' ? 1 : 0,
-            referee: oracle.probabilityYes(r.ticker, r.at),
-          })
-        })
-      }
-    }),
-  )
+  results.push(await judge(crowdName, kalshiSandboxReadings(valSeeds, crowd, valSpan)))
 }
 
 // Polymarket's readings come through its tapes and the replay's reading step (sim tape --venue

@@ -3,6 +3,7 @@
 // the card's held-out run).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { type CrowdMap, QUOTE_NU } from '../src/model/index-read.ts'
 import { createReadingModel, DEFAULT_MODEL, V2_PARAMS } from '../src/model/models.ts'
 import type { ModelV2Params, PoolBucket } from '../src/model/params.ts'
 import { trainingText } from './fit/fit-source.ts'
@@ -68,6 +69,7 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
     `| Student t ν (returns only) | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
     `| basis (proxy spot only) | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
     ...poolRows('Kalshi', P.pool, P.book),
+    ...(P.bookRead === undefined ? [] : [bookReadRow(P.bookRead)]),
     ...(minute ? poolRows('One-minute history (returns only)', minute.pool, minute.book) : []),
     ...(poly
       ? [
@@ -78,6 +80,20 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
       : []),
     '| side | the larger edge at the published probability (no rule fitted on the sandbox’s truth) |',
   ].join('\n')
+}
+
+/** The crowd's maps (index-read.ts) as the table says them: their ranges over the minutes left. */
+function bookReadRow(maps: readonly CrowdMap[]): string {
+  const range = (xs: number[], digits: number) =>
+    `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`
+  const sds = maps.map((m) => Math.sqrt(m.noise))
+  return `| Kalshi index read from the book | before the pool, the model alone's five index hypotheses weighed by the book through the crowd's map logit(quote) = a + b·logit(P), one per minutes left (${maps.length}): a ${range(
+    maps.map((m) => m.intercept),
+    3,
+  )}, b ${range(
+    maps.map((m) => m.slope),
+    2,
+  )}, noise sd ${range(sds, 2)} logit (a t with ${QUOTE_NU} degrees of freedom) |`
 }
 
 /** A measured error's hours (level-hours.ts) as the table says them: the sd's range, the widest hour apart. */

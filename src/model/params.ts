@@ -1,5 +1,6 @@
 // The fitted parameter set of model v2: one JSON file per version, written by `npm run fit:model`,
 // checked here at the boundary so a hand-edited or truncated file fails at start, not in a reading.
+import type { CrowdMap } from './index-read.ts'
 import type { JumpPricing } from './jumps.ts'
 import { levelHoursProblem } from './level-hours.ts'
 import { type LevelTail, levelTailProblem } from './level-tail.ts'
@@ -97,6 +98,12 @@ export type ModelV2Params = {
    * readings of the default venue; absent: `pool` everywhere.
    */
   returnsOnlyPool?: FittedPool
+  /**
+   * The crowd's map from P(up) to its book, one per minutes left, for reading the index from the
+   * book before the main pool (index-read.ts): fitted on the training readings' mids and the model's
+   * own prices, never on the index. Absent: the book is pooled, not read for the index.
+   */
+  bookRead?: CrowdMap[]
   /** what the fit saw: part of the version's digest, so two fits on different data never share a name */
   training: Training
 }
@@ -315,8 +322,29 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     checkBookWeighting(minute.book, 'returnsOnlyPool.book', fail)
     checkTraining(minute.training, fail)
   }
+  if (p.bookRead !== undefined) checkCrowdMaps(p.bookRead, fail)
   checkTraining(p.training, fail)
   return p
+}
+
+function checkCrowdMaps(maps: unknown, fail: (what: string) => never): void {
+  if (!Array.isArray(maps)) fail('bookRead must be a list')
+  const seen = new Set<number>()
+  for (const [i, m] of (maps as CrowdMap[]).entries()) {
+    const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x)
+    if (
+      !Number.isInteger(m?.minutesLeft) ||
+      m.minutesLeft < 1 ||
+      seen.has(m.minutesLeft) ||
+      !finite(m.intercept) ||
+      !finite(m.slope) ||
+      !(finite(m.noise) && m.noise > 0)
+    )
+      fail(
+        `bookRead[${i}] must have its own whole minutesLeft ≥ 1, a finite intercept and slope, and noise > 0`,
+      )
+    seen.add(m.minutesLeft)
+  }
 }
 
 function checkTraining(training: unknown, fail: (what: string) => never): void {

@@ -3,8 +3,9 @@
 // the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
-import { bookEvidence, bookStateOf, lagShiftedBook, poolWithBook } from './book-pool.ts'
+import { bookEvidence, bookStateOf, bookWeight, lagShiftedBook, poolWithBook } from './book-pool.ts'
 import { pricedFromRanges, withRangedDynamics } from './dynamics.ts'
+import { crowdMapAt, readFromBook } from './index-read.ts'
 import { jumpExposure, probabilityWithJumps } from './jumps.ts'
 import { varianceAtHour } from './level-hours.ts'
 import { type LevelTail, probabilityWithLevelTail } from './level-tail.ts'
@@ -37,6 +38,8 @@ export type SettlementPricing = {
   effectiveMinutes: number
   /** the level error's measured shape, where it has one (StrikeChoice) */
   levelTail?: StrikeChoice['levelTail']
+  /** the basis estimate taken off the spot (dollars): the spot less it is where the engine puts the index */
+  basisDollars: number
   /** `centre` had the spot been `spotDollars`, all else as read: the spot moves nothing else */
   centreAt(spotDollars: number): number
 }
@@ -81,6 +84,7 @@ export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): Se
     ranged,
     params: p,
     centre: centreAt(input.spotDollars),
+    basisDollars: basis,
     centreAt,
     variance: settlement.variance + strikeVariance,
     diffusionVariance: settlement.variance - priced.basisVariance,
@@ -97,7 +101,14 @@ export function settlementMeanProbability(input: ModelInputs, fitted: ModelV2Par
   const aloneAt = modelAloneOf(input, fitted, priced)
   const modelAloneUp = aloneAt(input.spotDollars)
   return {
-    probabilityUp: pooledWithBook(input, fitted, priced, modelAloneUp, aloneAt),
+    probabilityUp: pooledWithBook(
+      input,
+      fitted,
+      priced,
+      modelAloneUp,
+      aloneAt,
+      indexReadOf(input, fitted, priced),
+    ),
     modelAloneUp,
     sigmaPerMinute: priced.sigmaPerMinute,
     effectiveMinutes: priced.effectiveMinutes,
@@ -148,9 +159,28 @@ function modelAloneOf(
 }
 
 /**
+ * What reading the index from the book needs (index-read.ts): the engine's doubt about its index (the
+ * sd of its basis estimate's error, log units) and the model alone on the index at a hypothesis x of
+ * that error, the index at the engine's estimate times e^−x. Null where the fit made no crowd map or
+ * nothing is doubted: a keyed reading on the index itself, a Polymarket reading (its crowd's map is
+ * not fitted), or one whose strike is the proxy's own.
+ */
+export type IndexRead = { doubt: number; aloneAtError: (x: number) => number }
+
+function indexReadOf(input: ModelInputs, fitted: ModelV2Params, priced: SettlementPricing): IndexRead | null {
+  if (fitted.bookRead === undefined || input.spotIsIndex === true || input.venue === 'polymarket') return null
+  if (!(priced.basisVariance > 0) || input.strikeEstimateVariance !== undefined) return null
+  const onIndex = { ...input, spotIsIndex: true }
+  const aloneOnIndex = modelAloneOf(onIndex, fitted, settlementPricing(onIndex, fitted))
+  const index = input.spotDollars - priced.basisDollars
+  return { doubt: Math.sqrt(priced.basisVariance), aloneAtError: (x) => aloneOnIndex(index * Math.exp(-x)) }
+}
+
+/**
  * The published P(up): the model's own, `modelAloneUp`, pooled with the venue's book where the
  * reading has one — by the venue's own pool, else (a reading from the returns alone) the one-minute
- * history's, else the main one.
+ * history's, else the main one. On the main pool, with `read` and a crowd map for its minutes left,
+ * the model's own is first the index read from the same book (index-read.ts).
  */
 export function pooledWithBook(
   input: ModelInputs,
@@ -158,6 +188,7 @@ export function pooledWithBook(
   priced: Pick<SettlementPricing, 'ranged' | 'params'>,
   modelAloneUp: number,
   aloneAt?: (spotDollars: number) => number,
+  read?: IndexRead | null,
 ): number {
   const p = priced.params
   const msLeft = input.expiresAt - input.spotObservedAt
@@ -173,7 +204,19 @@ export function pooledWithBook(
   const buckets = pooling?.pool ?? p.pool
   const minutesLeft = Math.ceil(msLeft / 60_000 - 1e-9)
   const bucket = buckets.find((b) => minutesLeft >= b.fromMinutesLeft && minutesLeft <= b.toMinutesLeft)
-  return evidence && bucket ? poolWithBook(modelAloneUp, evidence, bucket, weighting) : modelAloneUp
+  const map = pooling === undefined && read ? crowdMapAt(fitted.bookRead, minutesLeft) : undefined
+  const modelUp =
+    evidence && read && map
+      ? readFromBook(
+          modelAloneUp,
+          read.doubt,
+          read.aloneAtError,
+          evidence,
+          map,
+          bookWeight(evidence, weighting),
+        )
+      : modelAloneUp
+  return evidence && bucket ? poolWithBook(modelUp, evidence, bucket, weighting) : modelUp
 }
 
 /**

@@ -517,6 +517,8 @@ export function fitPool<O extends FitObservation>(
   modelP: (o: O) => number,
   log: (msg: string) => void,
   certaintyPowers: readonly number[] = [0],
+  /** the model's P(up) where it reads the book itself by the weighting tried (stage R); else modelP */
+  modelAtWeighting?: (o: O, weighting: BookWeighting) => number,
 ): PoolFit {
   type Row = {
     lm: number
@@ -527,18 +529,24 @@ export function fitPool<O extends FitObservation>(
     left: number
     model: number
   }
-  const rows: Row[] = []
-  for (const o of obs) {
-    if (o.book === null) continue
-    const model = modelP(o)
-    const mid = bookReading(model, o.book)
-    rows.push({ lm: logitOf(model), lmid: logitOf(mid), mid, book: o.book, y: o.y, left: o.left, model })
+  const rowsAt = (model: (o: O) => number): Row[] => {
+    const rows: Row[] = []
+    for (const o of obs) {
+      if (o.book === null) continue
+      const p = model(o)
+      const mid = bookReading(p, o.book)
+      rows.push({ lm: logitOf(p), lmid: logitOf(mid), mid, book: o.book, y: o.y, left: o.left, model: p })
+    }
+    return rows
   }
-  const byBucket = POOL_BUCKETS.map(([from, to]) => ({
-    from,
-    to,
-    rows: rows.filter((r) => r.left >= from && r.left <= to),
-  }))
+  const bucketed = (rows: readonly Row[]) =>
+    POOL_BUCKETS.map(([from, to]) => ({
+      from,
+      to,
+      rows: rows.filter((r) => r.left >= from && r.left <= to),
+    }))
+  const fixed = modelAtWeighting === undefined ? bucketed(rowsAt(modelP)) : null
+  let chosen = fixed
   let best: PoolFit | null = null
   for (const spreadPower of SPREAD_POWERS)
     for (const agePower of AGE_POWERS)
@@ -546,6 +554,9 @@ export function fitPool<O extends FitObservation>(
         // 0 is written as no field: a pool fitted without the certainty share keeps its exact file
         const weighting: BookWeighting =
           certaintyPower === 0 ? { spreadPower, agePower } : { spreadPower, agePower, certaintyPower }
+        const byBucket =
+          fixed ??
+          bucketed(rowsAt((o) => (modelAtWeighting as NonNullable<typeof modelAtWeighting>)(o, weighting)))
         const pool: PoolBucket[] = []
         let loss = 0
         let n = 0
@@ -570,11 +581,13 @@ export function fitPool<O extends FitObservation>(
           n += rs.length
           pool.push(bucket)
         }
-        if (best === null || loss / Math.max(1, n) < best.logLoss - 1e-12)
+        if (best === null || loss / Math.max(1, n) < best.logLoss - 1e-12) {
           best = { pool, book: weighting, logLoss: loss / Math.max(1, n), readings: n }
+          chosen = byBucket
+        }
       }
   const fit = best as PoolFit
-  for (const { from, to, rows: rs } of byBucket) {
+  for (const { from, to, rows: rs } of chosen ?? []) {
     const bucket = fit.pool.find((b) => b.fromMinutesLeft === from)
     if (!bucket) {
       log(`pool ${from}–${to} min left: no reading with a quote; the model alone there`)
