@@ -1,5 +1,6 @@
 // `npm run model:candidate`: a candidate parameter file judged against the shipped one on Polymarket
-// validation tapes, before it may ship (docs/model.md, "The level error's tail"). Each file is
+// validation tapes or Kalshi's sandbox readings of validation seeds, before it may ship (docs/model.md,
+// "The level error's tail", "The index read from the book, judged"). Each file is
 // priced by the model itself on the same readings (tools/candidate-judge.ts): v2's expected log loss
 // above the exact referee, its long shots against the referee's expected wins, and the outcomes' log
 // loss paired against the shipped file, clustered by contest — the three parts of a rule written
@@ -29,7 +30,7 @@ import { parseToolArgs } from './tool-args.ts'
 
 const { values } = parseToolArgs(
   'model:candidate',
-  'a candidate parameter file against the shipped one on Polymarket validation tapes (docs/model.md)',
+  'a candidate parameter file against the shipped one on Polymarket validation tapes or Kalshi sandbox seeds (docs/model.md)',
   {
     options: {
       candidate: { type: 'string', default: '' },

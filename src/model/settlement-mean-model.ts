@@ -40,11 +40,16 @@ export type SettlementPricing = {
   levelTail?: StrikeChoice['levelTail']
   /** the basis estimate taken off the spot (dollars): the spot less it is where the engine puts the index */
   basisDollars: number
+  /** the volatility level the reading is priced at */
+  level: number
   /** `centre` had the spot been `spotDollars`, all else as read: the spot moves nothing else */
   centreAt(spotDollars: number): number
 }
 
-export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): SettlementPricing {
+/** The dynamics a reading is priced with and the volatility level they give: its closes' alone. */
+type LevelPricing = { ranged: boolean; p: ModelV2Params; level: number }
+
+function levelPricingOf(input: ModelInputs, fitted: ModelV2Params): LevelPricing {
   const ranged = pricedFromRanges(input.closes, input.spotObservedAt, fitted)
   const p = ranged ? withRangedDynamics(fitted) : fitted
   const level = levelOver(
@@ -53,6 +58,19 @@ export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): Se
     (input.expiresAt - input.spotObservedAt) / MINUTE_MS,
     p,
   )
+  return { ranged, p, level }
+}
+
+/**
+ * `known`: the level pricing of the same reading's closes, where the caller has it (the same reading
+ * with another spot prices on the same level: the filter over a day of closes is the costly part).
+ */
+export function settlementPricing(
+  input: ModelInputs,
+  fitted: ModelV2Params,
+  known?: LevelPricing,
+): SettlementPricing {
+  const { ranged, p, level } = known ?? levelPricingOf(input, fitted)
   const averagingMs = input.averagingS === undefined ? undefined : input.averagingS * 1000
   // the settlement index itself as the spot: no basis to remove, none to doubt (issue 29)
   const onIndex = input.spotIsIndex === true
@@ -85,6 +103,7 @@ export function settlementPricing(input: ModelInputs, fitted: ModelV2Params): Se
     params: p,
     centre: centreAt(input.spotDollars),
     basisDollars: basis,
+    level,
     centreAt,
     variance: settlement.variance + strikeVariance,
     diffusionVariance: settlement.variance - priced.basisVariance,
@@ -170,10 +189,18 @@ export type IndexRead = { doubt: number; aloneAtError: (x: number) => number }
 function indexReadOf(input: ModelInputs, fitted: ModelV2Params, priced: SettlementPricing): IndexRead | null {
   if (fitted.bookRead === undefined || input.spotIsIndex === true || input.venue === 'polymarket') return null
   if (!(priced.basisVariance > 0) || input.strikeEstimateVariance !== undefined) return null
-  const onIndex = { ...input, spotIsIndex: true }
-  const aloneOnIndex = modelAloneOf(onIndex, fitted, settlementPricing(onIndex, fitted))
   const index = input.spotDollars - priced.basisDollars
-  return { doubt: Math.sqrt(priced.basisVariance), aloneAtError: (x) => aloneOnIndex(index * Math.exp(-x)) }
+  // priced on the index only where a book is read: a reading without a book or a map never needs it
+  let aloneOnIndex: ((indexDollars: number) => number) | undefined
+  const onIndexAt = (indexDollars: number): number => {
+    if (!aloneOnIndex) {
+      const onIndex = { ...input, spotIsIndex: true }
+      const known = { ranged: priced.ranged, p: priced.params, level: priced.level }
+      aloneOnIndex = modelAloneOf(onIndex, fitted, settlementPricing(onIndex, fitted, known))
+    }
+    return aloneOnIndex(indexDollars)
+  }
+  return { doubt: Math.sqrt(priced.basisVariance), aloneAtError: (x) => onIndexAt(index * Math.exp(-x)) }
 }
 
 /**
