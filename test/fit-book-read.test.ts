@@ -3,25 +3,18 @@
 // through its doubt, and the read it makes moves a reading toward what its book says.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { normalCdf } from '../src/domain/model.ts'
 import { logitOf } from '../src/model/book-pool.ts'
 import { V2_PARAMS } from '../src/model/models.ts'
 import type { ModelV2Params } from '../src/model/params.ts'
 import { fitBookRead, fitCrowdMaps, readOf } from '../tools/fit/book-read-stage.ts'
 import { modelProbability, type PricedObservation } from '../tools/fit/stages.ts'
+import { normals } from './support/normals.ts'
 
-/** A seeded uniform in [0, 1). */
+/** Seeded uniforms in (0, 1): a normal draw through its CDF. */
 function uniforms(seed: number): () => number {
-  let s = seed
-  return () => {
-    s = (s * 1_103_515_245 + 12_345) % 2 ** 31
-    return s / 2 ** 31
-  }
-}
-
-/** A standard normal from two uniforms (Box–Muller). */
-function normals(seed: number): () => number {
-  const u = uniforms(seed)
-  return () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+  const z = normals(seed)
+  return () => normalCdf(z())
 }
 
 // the engine doubts its index by 2 bp; the crowd knows where it is
