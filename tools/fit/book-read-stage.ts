@@ -4,14 +4,16 @@
 // hypotheses — observables only, never the index or an outcome — and the pool, as stage C's, on the
 // outcomes.
 import { bookWeight, logitOf } from '../../src/model/book-pool.ts'
-import { type CrowdMap, ERROR_NODES, ERROR_WEIGHTS, readFromBook } from '../../src/model/index-read.ts'
+import {
+  type CrowdMap,
+  ERROR_NODES,
+  ERROR_WEIGHTS,
+  READ_EDGE,
+  readFromBook,
+} from '../../src/model/index-read.ts'
 import type { ModelV2Params } from '../../src/model/params.ts'
-import { crowdMapsOf } from '../book-index-read.ts'
+import { crowdMapsOf, READ_MAX_SPREAD } from '../book-index-read.ts'
 import { fitPool, modelProbability, type PoolFit, type PricedObservation, round } from './stages.ts'
-
-/** Books whose quotes are read in the map's fit: two-sided, at most this wide, fully inside the edges. */
-const MAP_MAX_SPREAD = 0.1
-const MAP_MID_EDGE = 0.05
 
 /** The engine's doubt about a reading's index (sd, log units): the basis error's and its closes noise. */
 function doubtOf(o: PricedObservation, params: ModelV2Params): number {
@@ -33,12 +35,15 @@ function aloneOf(o: PricedObservation, params: ModelV2Params): number {
   )
 }
 
-/** The mid a training reading's book gives the map's fit, or null where it is not read whole. */
+/**
+ * The mid a training reading's book gives the map's fit, or null where it is not read whole: two-sided,
+ * no wider than the diagnostic reads, its mid where the model reads a book fully (READ_EDGE.inner in).
+ */
 function mapMid(o: PricedObservation): number | null {
   const b = o.book
-  if (!b || b.lower <= 0 || b.upper >= 1 || b.spread > MAP_MAX_SPREAD) return null
+  if (!b || b.lower <= 0 || b.upper >= 1 || b.spread > READ_MAX_SPREAD) return null
   const mid = (b.lower + b.upper) / 2
-  return mid >= MAP_MID_EDGE && mid <= 1 - MAP_MID_EDGE ? mid : null
+  return mid >= READ_EDGE.inner && mid <= 1 - READ_EDGE.inner ? mid : null
 }
 
 /** The crowd's maps on stage C's readings under `params` (its stages A–C), by minutes left. */
