@@ -25,7 +25,12 @@ const CROWD = { intercept: 0.1, slope: 0.8, noise: 0.04 }
  * Readings at `left` minutes, centred within ±6 bp of the strike: the index is off the engine's
  * estimate by its doubt, the crowd quotes a cent-wide book at its map of the true index's price.
  */
-function readings(n: number, left: number, seed: number): { obs: PricedObservation[]; error: number[] } {
+function readings(
+  n: number,
+  left: number,
+  seed: number,
+  lagMove = 0,
+): { obs: PricedObservation[]; error: number[] } {
   const z = normals(seed)
   const u = uniforms(seed + 1)
   const obs: PricedObservation[] = []
@@ -35,10 +40,14 @@ function readings(n: number, left: number, seed: number): { obs: PricedObservati
     const v = left * 25e-8
     const x = 2e-4 * z()
     const truth = modelProbability({ centre: centre - x, v }, 0, PARAMS, false)
-    const quote = 1 / (1 + Math.exp(-(CROWD.intercept + CROWD.slope * logitOf(truth) + 0.2 * z())))
+    // a crowd that quotes late prices the index at the spot of its lag, `lagMove` sd away from now
+    const centreAtLag = lagMove > 0 ? centre + lagMove * z() : centre
+    const seen = lagMove > 0 ? modelProbability({ centre: centreAtLag - x, v }, 0, PARAMS, false) : truth
+    const quote = 1 / (1 + Math.exp(-(CROWD.intercept + CROWD.slope * logitOf(seen) + 0.2 * z())))
     const mid = Math.min(0.9, Math.max(0.1, quote))
     obs.push({
       centre,
+      ...(lagMove > 0 ? { centreAtLag } : {}),
       v,
       book: { lower: mid - 0.005, upper: mid + 0.005, spread: 0.01, staleShare: 0 },
       y: u() < truth ? 1 : 0,
@@ -78,6 +87,31 @@ describe('stage R: the crowd’s map and the read', () => {
       read += (readOf(o, PARAMS, bookRead) - truth) ** 2
     })
     assert.ok(read < 0.8 * alone, `squared error read ${read} against alone ${alone}`)
+  })
+
+  it('reads a late crowd’s book moved over its lag: its map as sharp as an on-time crowd’s, its read nearer the truth', () => {
+    // the spot moves 3 bp (sd) over the crowd's lag: more than the engine's doubt about its index
+    const train = readings(4_000, 5, 3, 3e-4)
+    const [asQuoted] = fitCrowdMaps(train.obs, PARAMS)
+    const [moved] = fitCrowdMaps(train.obs, PARAMS, true)
+    assert.ok(asQuoted && moved)
+    assert.ok(Math.abs(moved.noise - CROWD.noise) < 0.02, `moved noise ${moved.noise}`)
+    assert.ok(asQuoted.noise > 2 * moved.noise, `as quoted ${asQuoted.noise}, moved ${moved.noise}`)
+    const fitted = (lagShift: boolean) => fitBookRead(train.obs, PARAMS, () => {}, lagShift).bookRead
+    const test = readings(2_000, 5, 11, 3e-4)
+    const squared = (lagShift: boolean) => {
+      const maps = fitted(lagShift)
+      return test.obs.reduce((sum, o, i) => {
+        const truth = modelProbability(
+          { centre: o.centre - (test.error[i] as number), v: o.v },
+          0,
+          PARAMS,
+          false,
+        )
+        return sum + (readOf(o, PARAMS, maps, lagShift) - truth) ** 2
+      }, 0)
+    }
+    assert.ok(squared(true) < 0.8 * squared(false), `moved ${squared(true)}, as quoted ${squared(false)}`)
   })
 
   it('makes no map where no book is read whole', () => {

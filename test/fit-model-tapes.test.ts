@@ -148,12 +148,18 @@ describe('fit:model --tapes', () => {
     assert.match(r.stderr, /stage E: 70 readings of 5 settled contests priced from their returns alone/)
   })
 
-  it('answers stage E without one-minute history, or --base without its tapes, with one line and exit 2', async () => {
+  it('answers stage E without one-minute history, --base without its tapes, or a lag without a read, with one line and exit 2', async () => {
     const missing = fit(['--base', SHIPPED, '--out', path.join(tmp.dir, 'x.json')])
     assert.equal(missing.status, 2)
     assert.equal(
       missing.stderr.trim(),
       'fit:model: --base refits stage D, E or R alone: give --polymarket-tapes DIR[,DIR…], --minute-tapes DIR or --book-read',
+    )
+    const lagAlone = fit(['--base', SHIPPED, '--book-read-lag', '--out', path.join(tmp.dir, 'x.json')])
+    assert.equal(lagAlone.status, 2)
+    assert.equal(
+      lagAlone.stderr.trim(),
+      'fit:model: --book-read-lag reads the book in stage R: give --book-read too',
     )
     const notParams = path.join(tmp.dir, 'not-params.json')
     writeFileSync(notParams, '{"model": "x"}')

@@ -38,6 +38,11 @@ describe('the model card’s parameter table', () => {
       paramsTable({ ...unread, bookRead: maps }),
       /\| Kalshi index read from the book \|.+\(2\): a -0\.020–0\.010, b 0\.60–0\.80, noise sd 0\.20–0\.60 logit/,
     )
+    assert.doesNotMatch(paramsTable({ ...unread, bookRead: maps }), /each hypothesis priced for it/)
+    assert.match(
+      paramsTable({ ...unread, bookRead: maps, bookReadAtLag: true }),
+      /weighed by the book, each hypothesis priced for it at the spot of the crowd's measured lag before the book, through/,
+    )
     assert.doesNotMatch(paramsTable(unread), /index read from the book/)
   })
 })

@@ -32,6 +32,8 @@
 //        the errors again and keeps FILE's pool and book
 //        node tools/fit-model.ts --base FILE --book-read [--seeds …] [--out FILE]: stage R alone on
 //        FILE's stages A–C, on the seeds' readings
+//        … [--book-read-lag]: stage R reads the book moved over the crowd's measured lag (the file's
+//        bookReadAtLag)
 //        … [--polymarket-level-tails]: stage D writes the level error's measured shapes too (a
 //        candidate not adopted: docs/model.md, "The level error's tail")
 import { spawnSync } from 'node:child_process'
@@ -103,6 +105,8 @@ const { values } = parseToolArgs(
       'tails-grid': { type: 'string', default: 'coarse' },
       // stage R: the index read from the book (a candidate until judged: docs/model.md)
       'book-read': { type: 'boolean', default: false },
+      // stage R reads the book moved over the crowd's measured lag (the file's bookReadAtLag)
+      'book-read-lag': { type: 'boolean', default: false },
     },
   },
 )
@@ -111,6 +115,8 @@ const fail = (msg: string): never => {
   log(msg)
   process.exit(2)
 }
+if (values['book-read-lag'] && !values['book-read'])
+  fail('--book-read-lag reads the book in stage R: give --book-read too')
 if (values['keep-polymarket-pool'] && (values.base === undefined || values['polymarket-tapes'] === undefined))
   fail('--keep-polymarket-pool needs --base FILE and --polymarket-tapes DIR[,DIR…]')
 const powerTexts = values['polymarket-certainty-powers'].split(',')
@@ -319,12 +325,16 @@ async function stageCReadings(
  * shows only what moved.
  */
 function withBookRead(params: ModelV2Params, obs: readonly PricedObservation[]): ModelV2Params {
-  const { bookRead, pooled } = fitBookRead(obs, params, log)
-  const { bookRead: _, ...rest } = params
+  const atLag = values['book-read-lag']
+  const { bookRead, pooled } = fitBookRead(obs, params, log, atLag)
+  const { bookRead: _, bookReadAtLag: __, ...rest } = params
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(rest)) {
     out[key] = key === 'pool' ? pooled.pool : key === 'book' ? pooled.book : value
-    if (key === 'book') out.bookRead = bookRead
+    if (key === 'book') {
+      out.bookRead = bookRead
+      if (atLag) out.bookReadAtLag = true
+    }
   }
   return out as ModelV2Params
 }

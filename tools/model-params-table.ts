@@ -69,7 +69,7 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
     `| Student t ν (returns only) | ${P.nu >= 1000 ? `${P.nu} (the normal)` : P.nu} |`,
     `| basis (proxy spot only) | mean of ${P.basis.samples} strikes' samples + ${P.basis.shrink} zero; error variance ${P.basis.variance} (sd ${(1e4 * Math.sqrt(P.basis.variance)).toFixed(2)} bp) |`,
     ...poolRows('Kalshi', P.pool, P.book),
-    ...(P.bookRead === undefined ? [] : [bookReadRow(P.bookRead)]),
+    ...(P.bookRead === undefined ? [] : [bookReadRow(P.bookRead, P.bookReadAtLag === true)]),
     ...(minute ? poolRows('One-minute history (returns only)', minute.pool, minute.book) : []),
     ...(poly
       ? [
@@ -83,11 +83,14 @@ export function paramsTable(P: ModelV2Params = V2_PARAMS): string {
 }
 
 /** The crowd's maps (index-read.ts) as the table says them: their ranges over the minutes left. */
-function bookReadRow(maps: readonly CrowdMap[]): string {
+function bookReadRow(maps: readonly CrowdMap[], atLag: boolean): string {
   const range = (xs: number[], digits: number) =>
     `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`
   const sds = maps.map((m) => Math.sqrt(m.noise))
-  return `| Kalshi index read from the book | before the pool, the model alone's five index hypotheses weighed by the book through the crowd's map logit(quote) = a + b·logit(P), one per minutes left (${maps.length}): a ${range(
+  const book = atLag
+    ? "the book, each hypothesis priced for it at the spot of the crowd's measured lag before the book,"
+    : 'the book'
+  return `| Kalshi index read from the book | before the pool, the model alone's five index hypotheses weighed by ${book} through the crowd's map logit(quote) = a + b·logit(P), one per minutes left (${maps.length}): a ${range(
     maps.map((m) => m.intercept),
     3,
   )}, b ${range(

@@ -18,9 +18,9 @@ import {
 import { SIM_PARAMS, type SimParams } from '../src/feeds/sim/sim-params.ts'
 import { createSimPriceFeed } from '../src/feeds/sim/sim-price-feed.ts'
 import { createSimVenue } from '../src/feeds/sim/sim-venue.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../src/model/models.ts'
 import type { MarketPhase, PriceFeed, Venue, VenueQuote } from '../src/ports/venue.ts'
 import { observerModel } from './fit/fit-source.ts'
+import { measuredCrowdLags } from './measured-crowd-lags.ts'
 
 export const SERIES = 'KXBTC15M'
 
@@ -77,8 +77,7 @@ export async function forEachSandboxReading(
     model: observerModel,
     maxLateMs: DEFAULT_READING_MAX_LATE_MS,
     basisCache: new Map(),
-    // the lag measured against the shipped model, as the engine measures it
-    crowdLags: { model: createReadingModel(DEFAULT_MODEL), bySeries: new Map() },
+    crowdLags: measuredCrowdLags(),
   }
   const skips: Partial<Record<SkipReason, number>> = {}
   let contests = 0

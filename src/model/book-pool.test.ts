@@ -393,12 +393,18 @@ describe('a crowd that quotes late', () => {
     assert.notEqual(settlementMeanProbability(late, shifting).probabilityUp, quoted)
   })
 
-  it('has the engine measure the lag where the shipped file reads it: Polymarket’s book, not Kalshi’s', () => {
+  it('has the engine measure the lag where the shipped file reads it: Polymarket’s book, and Kalshi’s for the index read', () => {
     const shipped = createSettlementMeanModel(V2_PARAMS)
+    assert.equal(V2_PARAMS.bookReadAtLag, true)
     assert.equal(shipped.readsCrowdLag?.('polymarket'), true)
-    assert.equal(shipped.readsCrowdLag?.('kalshi'), false)
-    assert.equal(shipped.readsCrowdLag?.(undefined), false)
+    assert.equal(shipped.readsCrowdLag?.('kalshi'), true)
+    assert.equal(shipped.readsCrowdLag?.(undefined), true)
     assert.equal(createSettlementMeanModel(asQuoted).readsCrowdLag?.('polymarket'), false)
+    // a file that reads Kalshi's book at the reading's spot, or does not read it, measures no Kalshi lag
+    const { bookReadAtLag: _, ...atSpot } = V2_PARAMS
+    assert.equal(createSettlementMeanModel(atSpot).readsCrowdLag?.('kalshi'), false)
+    const { bookRead: __, ...unread } = V2_PARAMS
+    assert.equal(createSettlementMeanModel(unread).readsCrowdLag?.('kalshi'), false)
   })
 
   it('moves continuously as a late crowd’s side vanishes', () => {

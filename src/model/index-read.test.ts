@@ -183,6 +183,35 @@ describe('v2 reading the index from the book', () => {
     }
   })
 
+  it('reads a late crowd’s book moved over its measured lag, where the file says so', () => {
+    const LATE: ModelV2Params = { ...READING, bookReadAtLag: true }
+    assert.throws(() => checkModelV2Params({ ...READING, bookReadAtLag: 'yes' }), /bookReadAtLag/)
+    for (const minute of [3, 12]) {
+      const plain = inputs(minute, 1.0002, null)
+      const onIndexAt = (spot: number) =>
+        settlementMeanProbability({ ...plain, spotIsIndex: true, spotDollars: spot }, POOLING).probabilityUp
+      const index = plain.spotDollars - settlementPricing(plain, POOLING).basisDollars
+      // the crowd quotes 4 s late, from the index where the engine puts it, when the spot was 3 bp lower
+      const then = plain.spotDollars * (1 - 3e-4)
+      const late = around(onIndexAt(index * (1 - 3e-4)))
+      const spotsBeforeBook = [plain.spotDollars, null, null, null, then]
+      const lagged = { ...inputs(minute, 1.0002, late), spotsBeforeBook, crowdLagSeconds: 4 }
+      const onTime = {
+        ...inputs(minute, 1.0002, around(onIndexAt(index))),
+        spotsBeforeBook: [plain.spotDollars],
+      }
+      // moved, the late book reads as an on-time one would; as quoted, it reads an index below
+      const readOnTime = up(LATE, onTime)
+      assert.ok(
+        Math.abs(up(LATE, lagged) - readOnTime) < 0.25 * Math.abs(up(READING, lagged) - readOnTime),
+        `minute ${minute}: moved ${up(LATE, lagged)}, as quoted ${up(READING, lagged)}, on time ${readOnTime}`,
+      )
+      // no lag measured, or its spot unknown: read as quoted
+      const unmeasured = { ...lagged, crowdLagSeconds: 2 }
+      assert.equal(up(LATE, unmeasured), up(READING, unmeasured))
+    }
+  })
+
   it('reads a stale book less, and one quoted long before the time left all but not at all', () => {
     const noisy: ModelV2Params = {
       ...POOLING,

@@ -97,8 +97,10 @@ export function crowdMapAt(maps: readonly CrowdMap[] | undefined, minutesLeft: n
 /**
  * P(up) with the index read from the book: each hypothesis x = doubt·node puts the index at the
  * engine's estimate times e^−x and is priced by `pricedAt(x)`; the book weighs them (posteriorOfBook,
- * `weight` the book's own times edgeShare). The model alone, `alone`, moves by what the book moved
- * the hypotheses' mean: at weight 0 it is `alone` exactly, so a book fading out is no jump.
+ * `weight` the book's own times edgeShare) by `quotedAt(x)`, the price the crowd would have quoted
+ * under it (a crowd that quotes late: at the spot it saw; else `pricedAt`). The model alone, `alone`,
+ * moves by what the book moved the hypotheses' mean: at weight 0 it is `alone` exactly, so a book
+ * fading out is no jump.
  */
 export function readFromBook(
   alone: number,
@@ -107,13 +109,15 @@ export function readFromBook(
   e: BookEvidence,
   map: CrowdMap,
   weight: number,
+  quotedAt: (x: number) => number = pricedAt,
 ): number {
   const share = weight * edgeShare(e)
   if (!(share > 0)) return alone
   const prices = ERROR_NODES.map((z) => pricedAt(doubt * z))
+  const quoted = quotedAt === pricedAt ? prices : ERROR_NODES.map((z) => quotedAt(doubt * z))
   const seen = posteriorOfBook(
     ERROR_WEIGHTS,
-    prices.map((p) => logitOf(p)),
+    quoted.map((p) => logitOf(p)),
     e,
     map,
     share,

@@ -104,6 +104,12 @@ export type ModelV2Params = {
    * own prices, never on the index. Absent: the book is pooled, not read for the index.
    */
   bookRead?: CrowdMap[]
+  /**
+   * The book is read as the crowd's price at the spot it was measured to quote from (crowd-lag.ts):
+   * each index hypothesis is priced there for what the book says of it, and at the reading's own spot
+   * for what it moves, as the maps were fitted. Absent, false: at the reading's spot.
+   */
+  bookReadAtLag?: boolean
   /** what the fit saw: part of the version's digest, so two fits on different data never share a name */
   training: Training
 }
@@ -323,6 +329,8 @@ export function checkModelV2Params(value: unknown): ModelV2Params {
     checkTraining(minute.training, fail)
   }
   if (p.bookRead !== undefined) checkCrowdMaps(p.bookRead, fail)
+  if (p.bookReadAtLag !== undefined && typeof p.bookReadAtLag !== 'boolean')
+    fail('bookReadAtLag must be true or false')
   checkTraining(p.training, fail)
   return p
 }

@@ -184,7 +184,15 @@ function modelAloneOf(
  * nothing is doubted: a keyed reading on the index itself, a Polymarket reading (its crowd's map is
  * not fitted), or one whose strike is the proxy's own.
  */
-export type IndexRead = { doubt: number; aloneAtError: (x: number) => number }
+export type IndexRead = {
+  doubt: number
+  aloneAtError: (x: number) => number
+  /**
+   * where the file reads the book at the crowd's lag (`bookReadAtLag`) and the spot then is known:
+   * the model alone on the index at hypothesis x as of that spot, the price the crowd quoted
+   */
+  quotedAtError?: (x: number) => number
+}
 
 function indexReadOf(input: ModelInputs, fitted: ModelV2Params, priced: SettlementPricing): IndexRead | null {
   if (fitted.bookRead === undefined || input.spotIsIndex === true || input.venue === 'polymarket') return null
@@ -200,7 +208,15 @@ function indexReadOf(input: ModelInputs, fitted: ModelV2Params, priced: Settleme
     }
     return aloneOnIndex(indexDollars)
   }
-  return { doubt: Math.sqrt(priced.basisVariance), aloneAtError: (x) => onIndexAt(index * Math.exp(-x)) }
+  const then = fitted.bookReadAtLag === true ? input.spotsBeforeBook?.[input.crowdLagSeconds ?? 0] : undefined
+  return {
+    doubt: Math.sqrt(priced.basisVariance),
+    aloneAtError: (x) => onIndexAt(index * Math.exp(-x)),
+    // the basis is the same a few seconds before: only the spot moved
+    ...(then === null || then === undefined
+      ? {}
+      : { quotedAtError: (x: number) => onIndexAt((then - priced.basisDollars) * Math.exp(-x)) }),
+  }
 }
 
 /**
@@ -241,6 +257,7 @@ export function pooledWithBook(
           evidence,
           map,
           bookWeight(evidence, weighting),
+          read.quotedAtError,
         )
       : modelAloneUp
   return evidence && bucket ? poolWithBook(modelUp, evidence, bucket, weighting) : modelUp
@@ -387,6 +404,8 @@ export function createSettlementMeanModel(p: ModelV2Params): ReadingModel {
     readsCrowdLag: (venue) =>
       venue === 'polymarket' && p.venuePools?.polymarket
         ? p.venuePools.polymarket.book.lagShift === true
-        : p.book.lagShift === true || p.returnsOnlyPool?.book.lagShift === true,
+        : p.book.lagShift === true ||
+          p.returnsOnlyPool?.book.lagShift === true ||
+          (p.bookRead !== undefined && p.bookReadAtLag === true),
   }
 }

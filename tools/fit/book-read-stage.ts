@@ -3,7 +3,7 @@
 // read. The map is fitted on the training readings' mids and the model's own prices at its doubt's
 // hypotheses — observables only, never the index or an outcome — and the pool, as stage C's, on the
 // outcomes.
-import { bookWeight, logitOf } from '../../src/model/book-pool.ts'
+import { type BookEvidence, bookWeight, logitOf } from '../../src/model/book-pool.ts'
 import {
   type CrowdMap,
   ERROR_NODES,
@@ -36,22 +36,35 @@ function aloneOf(o: PricedObservation, params: ModelV2Params): number {
 }
 
 /**
+ * The model alone on the index at hypothesis x as the crowd priced it: with `atLag`, at the spot the
+ * crowd was measured to quote from (the model's `bookReadAtLag`; at the reading's spot where that is
+ * unknown).
+ */
+function quotedAt(o: PricedObservation, params: ModelV2Params, x: number, atLag: boolean): number {
+  if (!atLag || o.centreAtLag === undefined) return pricedAt(o, params, x)
+  return pricedAt({ ...o, centre: o.centreAtLag }, params, x)
+}
+
+/**
  * The mid a training reading's book gives the map's fit, or null where it is not read whole: two-sided,
  * no wider than the diagnostic reads, its mid where the model reads a book fully (READ_EDGE.inner in).
  */
-function mapMid(o: PricedObservation): number | null {
-  const b = o.book
+function mapMid(b: BookEvidence | null): number | null {
   if (!b || b.lower <= 0 || b.upper >= 1 || b.spread > READ_MAX_SPREAD) return null
   const mid = (b.lower + b.upper) / 2
   return mid >= READ_EDGE.inner && mid <= 1 - READ_EDGE.inner ? mid : null
 }
 
 /** The crowd's maps on stage C's readings under `params` (its stages A–C), by minutes left. */
-export function fitCrowdMaps(obs: readonly PricedObservation[], params: ModelV2Params): CrowdMap[] {
-  const rows = obs.map((o) => ({ o, minutesLeft: o.left, mid: mapMid(o) }))
+export function fitCrowdMaps(
+  obs: readonly PricedObservation[],
+  params: ModelV2Params,
+  atLag = false,
+): CrowdMap[] {
+  const rows = obs.map((o) => ({ o, minutesLeft: o.left, mid: mapMid(o.book) }))
   const maps = crowdMapsOf(rows, ERROR_WEIGHTS, ({ o }) => {
     const doubt = doubtOf(o, params)
-    return ERROR_NODES.map((z) => logitOf(pricedAt(o, params, doubt * z)))
+    return ERROR_NODES.map((z) => logitOf(quotedAt(o, params, doubt * z, atLag)))
   })
   return [...maps.entries()]
     .sort(([a], [b]) => a - b)
@@ -65,7 +78,12 @@ export function fitCrowdMaps(obs: readonly PricedObservation[], params: ModelV2P
 }
 
 /** A training reading's P(up) with the index read from its book, as the model reads it. */
-export function readOf(o: PricedObservation, params: ModelV2Params, maps: readonly CrowdMap[]): number {
+export function readOf(
+  o: PricedObservation,
+  params: ModelV2Params,
+  maps: readonly CrowdMap[],
+  atLag = false,
+): number {
   const alone = aloneOf(o, params)
   const map = maps.find((m) => m.minutesLeft === o.left)
   if (!o.book || !map) return alone
@@ -76,6 +94,7 @@ export function readOf(o: PricedObservation, params: ModelV2Params, maps: readon
     o.book,
     map,
     bookWeight(o.book, params.book),
+    (x) => quotedAt(o, params, x, atLag),
   )
 }
 
@@ -88,18 +107,19 @@ export function fitBookRead(
   obs: readonly PricedObservation[],
   params: ModelV2Params,
   log: (msg: string) => void,
+  atLag = false,
 ): { bookRead: CrowdMap[]; pooled: PoolFit } {
-  const bookRead = fitCrowdMaps(obs, params)
+  const bookRead = fitCrowdMaps(obs, params, atLag)
   for (const m of bookRead)
     log(
       `stage R: ${m.minutesLeft} min left, logit(quote) = ${m.intercept.toFixed(4)} + ${m.slope.toFixed(4)}·logit(P) ± ${Math.sqrt(m.noise).toFixed(4)}`,
     )
   const pooled = fitPool(
     obs,
-    (o) => readOf(o, params, bookRead),
+    (o) => readOf(o, params, bookRead, atLag),
     (msg) => log(`stage R ${msg}`),
     [0],
-    (o, book) => readOf(o, { ...params, book }, bookRead),
+    (o, book) => readOf(o, { ...params, book }, bookRead, atLag),
   )
   return { bookRead, pooled }
 }

@@ -350,7 +350,11 @@ export function modelProbability(
 }
 
 /** A reading as stage C sees it, priced both ways where it has ranges (`vRanged`: the ranged one). */
-export type PricedObservation = FitObservation & { vRanged?: number }
+export type PricedObservation = FitObservation & {
+  vRanged?: number
+  /** the centre at the spot the crowd was measured to quote, before the book (crowd-lag.ts), where known */
+  centreAtLag?: number
+}
 
 /**
  * One settled reading as the fit's regressions see it under `params`' dynamics and basis estimate —
@@ -370,9 +374,12 @@ export function pricedObservation(
   const ranged = q !== params ? unscaledPricing(r, q) : null
   // the closes noise at the level the engine would price this reading with
   const noise = r.inputs.spotIsIndex ? 0 : closeNoiseOf(r.inputs, q, (ranged ?? plain).level).basis
+  const centreAt = (spot: number) => Math.log((spot - basis) / (r.inputs.strikeDollars - 0.005))
+  const spotAtLag = r.inputs.spotsBeforeBook?.[r.inputs.crowdLagSeconds ?? 0]
   return {
     obs: {
-      centre: Math.log((r.inputs.spotDollars - basis) / (r.inputs.strikeDollars - 0.005)),
+      centre: centreAt(r.inputs.spotDollars),
+      ...(spotAtLag === null || spotAtLag === undefined ? {} : { centreAtLag: centreAt(spotAtLag) }),
       v: plain.v,
       ...(ranged ? { vRanged: ranged.v } : {}),
       ...(noise > 0 ? { noise } : {}),

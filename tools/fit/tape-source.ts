@@ -15,11 +15,11 @@ import { createTapePlayer, type TapePlayer } from '../../src/feeds/tape/tape-pla
 import { createTapeSpotFeed } from '../../src/feeds/tape/tape-spot-feed.ts'
 import { spotKeepMinutes } from '../../src/main/spot-history.ts'
 import { tapeVenueOf, venueKind } from '../../src/main/venue-kinds.ts'
-import { createReadingModel, DEFAULT_MODEL } from '../../src/model/models.ts'
 import type { Logger } from '../../src/ports/logger.ts'
 import type { TapeHeader, TapeRecord } from '../../src/tape/tape-format.ts'
 import { TapeError } from '../../src/tape/tape-reader.ts'
 import { openTapeSet } from '../../src/tape/tape-set.ts'
+import { measuredCrowdLags } from '../measured-crowd-lags.ts'
 import { type FitReading, type FitSource, observerModel } from './fit-source.ts'
 
 /** SPOT_MAX_AGE_S's default: the spot's freshness as the replay judges it. */
@@ -143,8 +143,7 @@ async function tapeReadings(
       model: observerModel,
       maxLateMs: DEFAULT_READING_MAX_LATE_MS,
       basisCache: new Map(),
-      // the lag measured against the shipped model, as the engine measures it
-      crowdLags: { model: createReadingModel(DEFAULT_MODEL), bySeries: new Map() },
+      crowdLags: measuredCrowdLags(),
     }
     const pending = new Map<
       string,
