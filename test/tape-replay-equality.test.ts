@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Contest } from '../src/domain/contest.ts'
+import { createCrowdLag } from '../src/domain/crowd-lag.ts'
+import { crowdLagSetting, decodeCrowdLag } from '../src/domain/crowd-lag-record.ts'
 import { MODEL_VERSION as V1_VERSION } from '../src/domain/model.ts'
 import { sharedSimWorld } from '../src/feeds/sim/sim-world.ts'
 import { simTapeHeader, writeSimTape } from '../src/feeds/sim-tape/sim-tape.ts'
@@ -228,5 +230,23 @@ describe(`model v2 on six hours of the simulator, replayed from its own tape (se
     )
     assert.match(model.version, /^settle-mean-t-2\./)
     assert.ok(compared > HOURS * 4 * 10, `${compared} signals compared`)
+  })
+
+  it('measures the crowd’s lag on Kalshi’s books for the index read, the replay as the sandbox’s engine', async () => {
+    // the shipped file prices the read's hypotheses at the crowd's lag, so the engine measures it on
+    // this series; the sandbox's Kalshi crowd quotes 2 s late
+    assert.equal(model.readsCrowdLag?.('kalshi'), true)
+    const lagOf = async (store: Store) => {
+      const text = await store.getSetting(crowdLagSetting(SERIES[0] as string))
+      assert.ok(text !== null, 'a crowd-lag record for the series')
+      const readings = decodeCrowdLag(text)
+      assert.ok(Array.isArray(readings) && readings.length > 200, 'the hours’ measuring readings')
+      return createCrowdLag(readings).secondsAt(FROM + HOURS * 3_600_000)
+    }
+    // six hours are about 250 measuring readings, read to the whole second: the neighbour of the
+    // crowd's 2 s can win on so few
+    const lag = await lagOf(replayed)
+    assert.ok(lag === 2 || lag === 3, `measured ${lag} s`)
+    assert.equal(await lagOf(world.store), lag)
   })
 })
