@@ -89,18 +89,21 @@ describe('stage R: the crowd’s map and the read', () => {
     assert.ok(read < 0.8 * alone, `squared error read ${read} against alone ${alone}`)
   })
 
-  it('reads a late crowd’s book moved over its lag: its map as sharp as an on-time crowd’s, its read nearer the truth', () => {
+  it('reads a late crowd’s book at the spot it quoted from: its map as sharp as an on-time crowd’s, its read nearer the truth', () => {
     // the spot moves 3 bp (sd) over the crowd's lag: more than the engine's doubt about its index
     const train = readings(4_000, 5, 3, 3e-4)
-    const [asQuoted] = fitCrowdMaps(train.obs, PARAMS)
-    const [moved] = fitCrowdMaps(train.obs, PARAMS, true)
-    assert.ok(asQuoted && moved)
-    assert.ok(Math.abs(moved.noise - CROWD.noise) < 0.02, `moved noise ${moved.noise}`)
-    assert.ok(asQuoted.noise > 2 * moved.noise, `as quoted ${asQuoted.noise}, moved ${moved.noise}`)
-    const fitted = (lagShift: boolean) => fitBookRead(train.obs, PARAMS, () => {}, lagShift).bookRead
+    const [atSpot] = fitCrowdMaps(train.obs, PARAMS)
+    const [atLag] = fitCrowdMaps(train.obs, PARAMS, true)
+    assert.ok(atSpot && atLag)
+    assert.ok(Math.abs(atLag.noise - CROWD.noise) < 0.02, `noise at the lag ${atLag.noise}`)
+    assert.ok(
+      atSpot.noise > 2 * atLag.noise,
+      `at the reading's spot ${atSpot.noise}, at the lag ${atLag.noise}`,
+    )
+    const fitted = (atLagToo: boolean) => fitBookRead(train.obs, PARAMS, () => {}, atLagToo).bookRead
     const test = readings(2_000, 5, 11, 3e-4)
-    const squared = (lagShift: boolean) => {
-      const maps = fitted(lagShift)
+    const squared = (atLagToo: boolean) => {
+      const maps = fitted(atLagToo)
       return test.obs.reduce((sum, o, i) => {
         const truth = modelProbability(
           { centre: o.centre - (test.error[i] as number), v: o.v },
@@ -108,10 +111,13 @@ describe('stage R: the crowd’s map and the read', () => {
           PARAMS,
           false,
         )
-        return sum + (readOf(o, PARAMS, maps, lagShift) - truth) ** 2
+        return sum + (readOf(o, PARAMS, maps, atLagToo) - truth) ** 2
       }, 0)
     }
-    assert.ok(squared(true) < 0.8 * squared(false), `moved ${squared(true)}, as quoted ${squared(false)}`)
+    assert.ok(
+      squared(true) < 0.8 * squared(false),
+      `at the lag ${squared(true)}, at the reading's spot ${squared(false)}`,
+    )
   })
 
   it('makes no map where no book is read whole', () => {

@@ -32,8 +32,8 @@
 //        the errors again and keeps FILE's pool and book
 //        node tools/fit-model.ts --base FILE --book-read [--seeds …] [--out FILE]: stage R alone on
 //        FILE's stages A–C, on the seeds' readings
-//        … [--book-read-lag]: stage R reads the book moved over the crowd's measured lag (the file's
-//        bookReadAtLag)
+//        … [--book-read-lag]: stage R prices the read's hypotheses for the book at the spot of the
+//        crowd's measured lag (the file's bookReadAtLag)
 //        … [--polymarket-level-tails]: stage D writes the level error's measured shapes too (a
 //        candidate not adopted: docs/model.md, "The level error's tail")
 import { spawnSync } from 'node:child_process'
@@ -105,7 +105,7 @@ const { values } = parseToolArgs(
       'tails-grid': { type: 'string', default: 'coarse' },
       // stage R: the index read from the book (a candidate until judged: docs/model.md)
       'book-read': { type: 'boolean', default: false },
-      // stage R reads the book moved over the crowd's measured lag (the file's bookReadAtLag)
+      // stage R prices the read's hypotheses for the book at the crowd's measured lag (bookReadAtLag)
       'book-read-lag': { type: 'boolean', default: false },
     },
   },

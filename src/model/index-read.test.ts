@@ -22,7 +22,7 @@ const honest = (minutesLeft: number, noise = 0.01): CrowdMap => ({
   slope: 1,
   noise,
 })
-const { bookRead: shippedMaps, ...unread } = V2_PARAMS
+const { bookRead: shippedMaps, bookReadAtLag: _atLag, ...unread } = V2_PARAMS
 /** The shipped file without its maps: the book pooled, not read for the index. */
 const POOLING: ModelV2Params = unread
 const READING: ModelV2Params = { ...unread, bookRead: Array.from({ length: 14 }, (_, i) => honest(i + 1)) }
@@ -183,9 +183,14 @@ describe('v2 reading the index from the book', () => {
     }
   })
 
-  it('reads a late crowd’s book moved over its measured lag, where the file says so', () => {
-    const LATE: ModelV2Params = { ...READING, bookReadAtLag: true }
+  it('reads a late crowd’s book at the spot of its measured lag, where the file says so', () => {
     assert.throws(() => checkModelV2Params({ ...READING, bookReadAtLag: 'yes' }), /bookReadAtLag/)
+    // the read alone: a pool that keeps the model's P(up), since it pools the book as quoted
+    const AT_SPOT: ModelV2Params = {
+      ...READING,
+      pool: READING.pool.map((b) => ({ ...b, intercept: 0, model: 1, mid: 0 })),
+    }
+    const LATE: ModelV2Params = { ...AT_SPOT, bookReadAtLag: true }
     for (const minute of [3, 12]) {
       const plain = inputs(minute, 1.0002, null)
       const onIndexAt = (spot: number) =>
@@ -200,15 +205,15 @@ describe('v2 reading the index from the book', () => {
         ...inputs(minute, 1.0002, around(onIndexAt(index))),
         spotsBeforeBook: [plain.spotDollars],
       }
-      // moved, the late book reads as an on-time one would; as quoted, it reads an index below
+      // at the lag, the late book reads as an on-time one would; at the reading's spot, an index below
       const readOnTime = up(LATE, onTime)
       assert.ok(
-        Math.abs(up(LATE, lagged) - readOnTime) < 0.25 * Math.abs(up(READING, lagged) - readOnTime),
-        `minute ${minute}: moved ${up(LATE, lagged)}, as quoted ${up(READING, lagged)}, on time ${readOnTime}`,
+        Math.abs(up(LATE, lagged) - readOnTime) < 0.25 * Math.abs(up(AT_SPOT, lagged) - readOnTime),
+        `minute ${minute}: at the lag ${up(LATE, lagged)}, at the spot ${up(AT_SPOT, lagged)}, on time ${readOnTime}`,
       )
-      // no lag measured, or its spot unknown: read as quoted
+      // the spot at the lag unknown: read at the reading's spot
       const unmeasured = { ...lagged, crowdLagSeconds: 2 }
-      assert.equal(up(LATE, unmeasured), up(READING, unmeasured))
+      assert.equal(up(LATE, unmeasured), up(AT_SPOT, unmeasured))
     }
   })
 
