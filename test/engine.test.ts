@@ -521,8 +521,9 @@ describe('engine', () => {
 
     // the live engine with the same seed, ticking at each whole minute, raises the same readings for
     // contest Q (each priced from the instant it observed); only raised_at carries the backfill's
-    // latency stand-in
-    const w = await createEngineWorld({ seed: 5, start: Q + 100 })
+    // latency stand-in. It too has the day before behind it: the crowd's lag the model reads is
+    // measured from a day of readings, which an engine started cold at Q has not made
+    const w = await createEngineWorld({ seed: 5, start: Q + 100, backfillDays: 1 })
     try {
       const engine = w.engine()
       await engine.tick()
