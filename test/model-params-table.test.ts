@@ -33,7 +33,7 @@ describe('the model card’s parameter table', () => {
       { minutesLeft: 1, intercept: 0.01, slope: 0.6, noise: 0.36 },
       { minutesLeft: 2, intercept: -0.02, slope: 0.8, noise: 0.04 },
     ]
-    const { bookRead: _, ...unread } = V2_PARAMS
+    const { bookRead: _, bookReadAtLag: _atLag, ...unread } = V2_PARAMS
     assert.match(
       paramsTable({ ...unread, bookRead: maps }),
       /\| Kalshi index read from the book \|.+\(2\): a -0\.020–0\.010, b 0\.60–0\.80, noise sd 0\.20–0\.60 logit/,
