@@ -6,6 +6,8 @@
 // distance summed over the readings of the last CROWD_LAG_WINDOW_MS is least. Nothing here sees the
 // sandbox's truth: only the book, the proxy's recent prints and the model.
 
+import type { ModelInputs } from './reading-model.ts'
+
 /** The longest lag measured, in seconds: how far before its book a reading looks at the spot. */
 export const CROWD_LAG_MAX_S = 15
 /** Readings this far back measure the lag: a day, so every hour's crowd weighs in. */
@@ -26,6 +28,16 @@ const MID_LOGIT_LIMIT = 4
 
 /** The model's probability is taken no closer to 0 and 1 than this, as the pool takes it (book-pool.ts). */
 const MODEL_BOUND = 1e-4
+
+/**
+ * The spot the crowd was measured to quote from: the reading's spot `crowdLagSeconds` before its
+ * book's instant, or null where the reading has none (no lag read, or that second unknown).
+ */
+export function spotAtCrowdLag(
+  input: Pick<ModelInputs, 'spotsBeforeBook' | 'crowdLagSeconds'>,
+): number | null {
+  return input.spotsBeforeBook?.[input.crowdLagSeconds ?? 0] ?? null
+}
 
 /** One measuring reading: its instant and the squared distance at each lag 0..CROWD_LAG_MAX_S. */
 export type CrowdLagReading = { at: number; distances: readonly number[] }

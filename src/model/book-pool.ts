@@ -2,6 +2,7 @@
 // evidence on P(up) worth as much as its state says. A wide book says little, an old one says what
 // was true when it was quoted, and a one-sided book says what its one side says — a bound. The weight is continuous in the book's prices and age, so the published
 // probability never jumps when a side appears or vanishes.
+import { spotAtCrowdLag } from '../domain/crowd-lag.ts'
 import type { BookState, ModelInputs } from '../domain/reading-model.ts'
 import type { BookWeighting, PoolBucket } from './params.ts'
 
@@ -47,8 +48,8 @@ export function lagShiftedBook(
   modelAloneUp: number,
   aloneAt: (spotDollars: number) => number,
 ): BookState {
-  const then = input.spotsBeforeBook?.[input.crowdLagSeconds ?? 0]
-  if (then === null || then === undefined) return book
+  const then = spotAtCrowdLag(input)
+  if (then === null) return book
   return shiftedBook(book, logitOf(modelAloneUp) - logitOf(aloneAt(then)))
 }
 

@@ -1,6 +1,7 @@
 // Model v2: the probability that the venue's settlement quantity (the mean of 60 one-second index
 // prints before the close, rounded to cents) is at least the strike, from what the engine observed at
 // the instant it observed it (docs/model.md, "The model"; decisions §3 and §11).
+import { spotAtCrowdLag } from '../domain/crowd-lag.ts'
 import type { ModelInputs, ModelOutput, ReadingModel } from '../domain/reading-model.ts'
 import { type BasisOptions, basisCloseNoise, estimateBasis } from './basis.ts'
 import { bookEvidence, bookStateOf, bookWeight, lagShiftedBook, poolWithBook } from './book-pool.ts'
@@ -208,12 +209,12 @@ function indexReadOf(input: ModelInputs, fitted: ModelV2Params, priced: Settleme
     }
     return aloneOnIndex(indexDollars)
   }
-  const then = fitted.bookReadAtLag === true ? input.spotsBeforeBook?.[input.crowdLagSeconds ?? 0] : undefined
+  const then = fitted.bookReadAtLag === true ? spotAtCrowdLag(input) : null
   return {
     doubt: Math.sqrt(priced.basisVariance),
     aloneAtError: (x) => onIndexAt(index * Math.exp(-x)),
     // the basis is the same a few seconds before: only the spot moved
-    ...(then === null || then === undefined
+    ...(then === null
       ? {}
       : { quotedAtError: (x: number) => onIndexAt((then - priced.basisDollars) * Math.exp(-x)) }),
   }

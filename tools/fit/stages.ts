@@ -2,6 +2,7 @@
 // sandbox's venue and feed show — closes, readings, outcomes and settlement prices — and nothing else
 // (decisions §15: no fitted quantity needs a hidden truth). Pure arithmetic on gathered data.
 import { MINUTE_MS } from '../../src/domain/contest.ts'
+import { spotAtCrowdLag } from '../../src/domain/crowd-lag.ts'
 import type { MinuteClose } from '../../src/domain/price-history.ts'
 import type { ModelInputs } from '../../src/domain/reading-model.ts'
 import { estimateBasis } from '../../src/model/basis.ts'
@@ -375,11 +376,11 @@ export function pricedObservation(
   // the closes noise at the level the engine would price this reading with
   const noise = r.inputs.spotIsIndex ? 0 : closeNoiseOf(r.inputs, q, (ranged ?? plain).level).basis
   const centreAt = (spot: number) => Math.log((spot - basis) / (r.inputs.strikeDollars - 0.005))
-  const spotAtLag = r.inputs.spotsBeforeBook?.[r.inputs.crowdLagSeconds ?? 0]
+  const spotAtLag = spotAtCrowdLag(r.inputs)
   return {
     obs: {
       centre: centreAt(r.inputs.spotDollars),
-      ...(spotAtLag === null || spotAtLag === undefined ? {} : { centreAtLag: centreAt(spotAtLag) }),
+      ...(spotAtLag === null ? {} : { centreAtLag: centreAt(spotAtLag) }),
       v: plain.v,
       ...(ranged ? { vRanged: ranged.v } : {}),
       ...(noise > 0 ? { noise } : {}),
