@@ -5,7 +5,7 @@
 // (prlimit), so no mount or privilege is needed.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { closeSync, copyFileSync, openSync, statSync, writeSync } from 'node:fs'
+import { closeSync, copyFileSync, openSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { after, before, describe, it } from 'node:test'
@@ -32,12 +32,29 @@ function envFor(db: string, extra: Record<string, string> = {}): Record<string, 
 const health = async (url: string): Promise<Health> =>
   (await fetch(`${url}/v1/health`)).json() as Promise<Health>
 
-/** Overwrites the middle fifth of a file with bytes no SQLite page has. */
-function damageMiddle(file: string): void {
-  const size = statSync(file).size
+/**
+ * Overwrites every page of the tables each listing reads (contests, signals) with bytes no SQLite page
+ * has. Which pages those are comes from the file itself (dbstat): a fixed stretch of the file may hold
+ * only free pages, which no check and no read ever meets.
+ */
+function damageListedTables(file: string): void {
+  const db = new DatabaseSync(file, { readOnly: true })
+  let pageSize: number
+  let pages: number[]
+  try {
+    pageSize = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size)
+    pages = (
+      db.prepare("SELECT pageno FROM dbstat WHERE name IN ('contests', 'signals') AND pageno > 1").all() as {
+        pageno: number
+      }[]
+    ).map((r) => Number(r.pageno))
+  } finally {
+    db.close()
+  }
+  assert.ok(pages.length > 0, 'the listed tables hold no pages')
   const fd = openSync(file, 'r+')
   try {
-    writeSync(fd, Buffer.alloc(Math.floor(size / 5), 0xab), 0, Math.floor(size / 5), Math.floor(size * 0.4))
+    for (const page of pages) writeSync(fd, Buffer.alloc(pageSize, 0xab), 0, pageSize, (page - 1) * pageSize)
   } finally {
     closeSync(fd)
   }
@@ -96,7 +113,7 @@ describe('health and the store', () => {
   it('a damaged file is refused at start by serve and migrate with one line', async () => {
     const db = path.join(tmp.dir, 'damaged.db')
     copyFileSync(history, db)
-    damageMiddle(db)
+    damageListedTables(db)
     for (const command of [['serve'], ['migrate']]) {
       const run = await runCli(command, envFor(db))
       assert.notEqual(run.code, 0, command[0])
@@ -116,7 +133,7 @@ describe('health and the store', () => {
     try {
       const url = await service.url
       const key = await waitFor('the key', () => bootstrapKeyFrom(service.stdout()) ?? undefined)
-      damageMiddle(db)
+      damageListedTables(db)
       const statuses: number[] = []
       let before = ''
       for (let page = 0; page < 10 && !statuses.includes(503); page++) {

@@ -180,13 +180,24 @@ export function startProcess(
     },
     exited,
     async kill(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-      return exited
+      if (child.exitCode !== null || child.signalCode !== null) return exited
+      child.kill(signal)
+      // a process that does not stop would keep the test file alive for ever through its pipes: it is
+      // killed outright after STOP_GRACE_MS, and the test that asked for the stop fails, saying so
+      const grace = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+      const result = await exited
+      clearTimeout(grace)
+      if (signal !== 'SIGKILL' && result.signal === 'SIGKILL')
+        throw new Error(
+          `the process did not stop within ${STOP_GRACE_MS / 1000} s of ${signal}: ${readOut().slice(-2000)}`,
+        )
+      return result
     },
   }
 }
 
 const STARTUP_CPU_S = 30
+const STOP_GRACE_MS = 120_000
 const STARTUP_STALL_MS = 30_000
 
 /**
