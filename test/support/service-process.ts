@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { after } from 'node:test'
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..')
 const CLI = path.join(REPO_ROOT, 'src/cli/main.ts')
@@ -23,6 +24,43 @@ export type ServiceProcess = {
   bootstrapKey: Promise<string>
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/**
+ * Every child still running. A test that hangs is failed by the runner's timeout, but its child would
+ * keep the test file's process alive for ever through its pipes; under the test runner, whatever is
+ * left once the file's tests are done is stopped (SIGTERM, then SIGKILL), so the file ends.
+ */
+const running = new Set<ChildProcess>()
+if (process.env.NODE_TEST_CONTEXT !== undefined)
+  after(async () => {
+    await Promise.all([...running].map((child) => stopChild(child, 'SIGTERM')))
+  })
+
+function watched(child: ChildProcess): ChildProcess {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  return child
+}
+
+/**
+ * Sends `signal` and waits for the exit; a process still running STOP_GRACE_MS later is killed
+ * outright (`forced`), as a process that ignores the signal would otherwise never end.
+ */
+async function stopChild(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; forced: boolean }> {
+  const exited = once(child, 'exit')
+  child.kill(signal)
+  let forced = false
+  const grace = setTimeout(() => {
+    forced = true
+    child.kill('SIGKILL')
+  }, STOP_GRACE_MS)
+  const [code, by] = (await exited) as [number | null, NodeJS.Signals | null]
+  clearTimeout(grace)
+  return { code, signal: by, forced }
 }
 
 export function tempDir(prefix = 'cs-test-'): { dir: string; remove(): void } {
@@ -83,11 +121,13 @@ export function startProcess(
           ],
         ]
   const file = opts.stdoutFile === undefined ? null : openSync(opts.stdoutFile, 'a')
-  const child = spawn(command, argv, {
-    cwd: opts.cwd ?? REPO_ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', file ?? 'pipe', 'pipe'],
-  })
+  const child = watched(
+    spawn(command, argv, {
+      cwd: opts.cwd ?? REPO_ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', file ?? 'pipe', 'pipe'],
+    }),
+  )
   if (file !== null) child.once('spawn', () => closeSync(file))
   let piped = ''
   let err = ''
@@ -181,17 +221,13 @@ export function startProcess(
     exited,
     async kill(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return exited
-      child.kill(signal)
-      // a process that does not stop would keep the test file alive for ever through its pipes: it is
-      // killed outright after STOP_GRACE_MS, and the test that asked for the stop fails, saying so
-      const grace = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-      const result = await exited
-      clearTimeout(grace)
-      if (signal !== 'SIGKILL' && result.signal === 'SIGKILL')
+      const { code, signal: by, forced } = await stopChild(child, signal)
+      // the test that asked for the stop fails, saying so, rather than keeping the file alive for ever
+      if (forced)
         throw new Error(
           `the process did not stop within ${STOP_GRACE_MS / 1000} s of ${signal}: ${readOut().slice(-2000)}`,
         )
-      return result
+      return { code, signal: by }
     },
   }
 }
@@ -264,11 +300,13 @@ export async function runCliInto(
   stdout: string,
 ): Promise<{ code: number | null; stderr: string }> {
   const out = stdout === 'closed-pipe' ? 'pipe' : openSync(stdout, 'w')
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', out, 'pipe'],
-  })
+  const child = watched(
+    spawn(process.execPath, [CLI, ...args], {
+      cwd: REPO_ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', out, 'pipe'],
+    }),
+  )
   if (typeof out === 'number') child.once('spawn', () => closeSync(out))
   else child.stdout!.destroy()
   let stderr = ''
