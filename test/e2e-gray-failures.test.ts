@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import type { ContestView } from '../src/domain/contest-view.ts'
+import { clientAddresses } from './support/client-addresses.ts'
 import { type Sample, startLoad, statusCounts } from './support/load.ts'
 import { CHAOS_LONG } from './support/long-runs.ts'
 import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
@@ -42,8 +43,7 @@ describe('gray failures: 2 api replicas + engine on PostgreSQL and Redis, under 
   const streams: SseClient[] = []
   let key: string
   let settledTicker: string
-  let clientNo = 0
-  const newClient = () => `198.18.${Math.floor(++clientNo / 250)}.${(clientNo % 250) + 1}`
+  const newClient = clientAddresses()
 
   /** A mix of keyed reads that reach the store: cache misses, unknown keys and tickers. */
   const mixedRequest = (n: number): { path: string; key?: string } => {

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test'
 import { isDeepStrictEqual } from 'node:util'
 import type { ContestView } from '../src/domain/contest-view.ts'
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts'
+import { clientAddresses } from './support/client-addresses.ts'
 import { dropSchema, uniqueSchemaUrl, withTestClient } from './support/postgres.ts'
 import { type PrivateRedis, startPrivateRedis } from './support/redis.ts'
 import { runCli, type ServiceProcess, startProcess } from './support/service-process.ts'
@@ -28,16 +29,8 @@ describe('scaled out: 2 api replicas + 2 engines on PostgreSQL and Redis', () =>
   const urls: string[] = []
   const streams: SseClient[] = []
   let key: string
-  let clientNo = 0
-  /**
-   * Each test, and each poll of the start, speaks from its own client address (X-Forwarded-For from a
-   * trusted proxy). A slow start polls hundreds of times, so the addresses run through 10.0.0.0/8:
-   * a 198.51.100.x past .255 is no address, and every such request shared the proxy's own bucket.
-   */
-  const newClient = () => {
-    const n = ++clientNo
-    return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`
-  }
+  /** each test, and each poll of the start, speaks from its own client address */
+  const newClient = clientAddresses()
   /** The newest event id a fresh stream shows (its snapshot's last frame). */
   const latestEventId = async (base: string, client: string) => {
     const probe = await openStream(`${base}/v1/stream/contests?series=KXBTC15M`, {
